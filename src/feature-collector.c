@@ -1,0 +1,155 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+#include "feature-collector.h"
+#include "errors.h"
+
+#include <math.h>
+
+typedef struct
+{
+  gchar *name;
+  GArray *values;               /* gdouble, NAN where unset */
+} FeatureVector;
+
+struct _VhFeatureCollector
+{
+  GMutex lock;
+  GPtrArray *features;          /* FeatureVector*, in first-append order */
+  GHashTable *by_name;          /* name -> FeatureVector* */
+  guint n_frames;
+};
+
+static void
+feature_vector_free (FeatureVector * fv)
+{
+  g_free (fv->name);
+  g_array_unref (fv->values);
+  g_free (fv);
+}
+
+VhFeatureCollector *
+vh_feature_collector_new (void)
+{
+  VhFeatureCollector *fc = g_new0 (VhFeatureCollector, 1);
+
+  g_mutex_init (&fc->lock);
+  fc->features = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      feature_vector_free);
+  fc->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  return fc;
+}
+
+void
+vh_feature_collector_free (VhFeatureCollector * fc)
+{
+  if (!fc)
+    return;
+  g_hash_table_unref (fc->by_name);
+  g_ptr_array_unref (fc->features);
+  g_mutex_clear (&fc->lock);
+  g_free (fc);
+}
+
+gboolean
+vh_feature_collector_append (VhFeatureCollector * fc, const gchar * name,
+    guint index, gdouble value, GError ** error)
+{
+  FeatureVector *fv;
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&fc->lock);
+  fv = g_hash_table_lookup (fc->by_name, name);
+  if (!fv) {
+    fv = g_new0 (FeatureVector, 1);
+    fv->name = g_strdup (name);
+    fv->values = g_array_new (FALSE, FALSE, sizeof (gdouble));
+    g_ptr_array_add (fc->features, fv);
+    g_hash_table_insert (fc->by_name, fv->name, fv);
+  }
+  while (fv->values->len <= index) {
+    gdouble unset = NAN;
+    g_array_append_val (fv->values, unset);
+  }
+  if (!isnan (g_array_index (fv->values, gdouble, index))) {
+    g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
+        "feature '%s' of frame %u was written twice", name, index);
+    ok = FALSE;
+  } else {
+    g_array_index (fv->values, gdouble, index) = value;
+    fc->n_frames = MAX (fc->n_frames, index + 1);
+  }
+  g_mutex_unlock (&fc->lock);
+  return ok;
+}
+
+gboolean
+vh_feature_collector_get (VhFeatureCollector * fc, const gchar * name,
+    guint index, gdouble * value)
+{
+  FeatureVector *fv;
+  gboolean found = FALSE;
+
+  g_mutex_lock (&fc->lock);
+  fv = g_hash_table_lookup (fc->by_name, name);
+  if (fv && index < fv->values->len) {
+    gdouble v = g_array_index (fv->values, gdouble, index);
+    if (!isnan (v)) {
+      *value = v;
+      found = TRUE;
+    }
+  }
+  g_mutex_unlock (&fc->lock);
+  return found;
+}
+
+guint
+vh_feature_collector_n_features (VhFeatureCollector * fc)
+{
+  guint n;
+
+  g_mutex_lock (&fc->lock);
+  n = fc->features->len;
+  g_mutex_unlock (&fc->lock);
+  return n;
+}
+
+const gchar *
+vh_feature_collector_feature_name (VhFeatureCollector * fc, guint i)
+{
+  const gchar *name = NULL;
+
+  g_mutex_lock (&fc->lock);
+  if (i < fc->features->len)
+    name = ((FeatureVector *) g_ptr_array_index (fc->features, i))->name;
+  g_mutex_unlock (&fc->lock);
+  return name;
+}
+
+guint
+vh_feature_collector_n_frames (VhFeatureCollector * fc)
+{
+  guint n;
+
+  g_mutex_lock (&fc->lock);
+  n = fc->n_frames;
+  g_mutex_unlock (&fc->lock);
+  return n;
+}
+
+void
+vh_feature_collector_clear (VhFeatureCollector * fc)
+{
+  g_mutex_lock (&fc->lock);
+  for (guint i = 0; i < fc->features->len; i++) {
+    FeatureVector *fv = g_ptr_array_index (fc->features, i);
+    g_array_set_size (fv->values, 0);
+  }
+  fc->n_frames = 0;
+  g_mutex_unlock (&fc->lock);
+}

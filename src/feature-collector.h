@@ -1,0 +1,58 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __VH_FEATURE_COLLECTOR_H__
+#define __VH_FEATURE_COLLECTOR_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * VhFeatureCollector:
+ *
+ * Thread-safe store of per-frame values, keyed by feature name (libvmaf's
+ * output names, option suffixes included) and frame index. Features keep the
+ * order in which they were first appended.
+ */
+typedef struct _VhFeatureCollector VhFeatureCollector;
+
+VhFeatureCollector *vh_feature_collector_new      (void);
+
+void         vh_feature_collector_free            (VhFeatureCollector * fc);
+
+/* Fails if the value for (name, index) was already set. */
+gboolean     vh_feature_collector_append          (VhFeatureCollector * fc,
+                                                   const gchar * name,
+                                                   guint index,
+                                                   gdouble value,
+                                                   GError ** error);
+
+gboolean     vh_feature_collector_get             (VhFeatureCollector * fc,
+                                                   const gchar * name,
+                                                   guint index,
+                                                   gdouble * value);
+
+/* Number of distinct feature names, and the i-th one. */
+guint        vh_feature_collector_n_features      (VhFeatureCollector * fc);
+
+const gchar *vh_feature_collector_feature_name    (VhFeatureCollector * fc,
+                                                   guint i);
+
+/* One past the largest frame index that holds any value. */
+guint        vh_feature_collector_n_frames        (VhFeatureCollector * fc);
+
+/* Drops every value; names are kept. */
+void         vh_feature_collector_clear           (VhFeatureCollector * fc);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (VhFeatureCollector, vh_feature_collector_free)
+
+G_END_DECLS
+
+#endif /* __VH_FEATURE_COLLECTOR_H__ */

@@ -1,0 +1,223 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+#include "feature-extractor.h"
+#include "features/features-builtin.h"
+#include "errors.h"
+
+#include <string.h>
+
+VhFeatureExtractor *
+vh_feature_extractor_new (const VhFeatureExtractorClass * klass)
+{
+  VhFeatureExtractor *fex = g_new0 (VhFeatureExtractor, 1);
+
+  fex->klass = klass;
+  vh_option_values_init (&fex->options, klass->options);
+  fex->suffix = g_strdup ("");
+  return fex;
+}
+
+gboolean
+vh_feature_extractor_set_option (VhFeatureExtractor * fex, const gchar * name,
+    const gchar * value, GError ** error)
+{
+  g_return_val_if_fail (!fex->initialized, FALSE);
+  if (!vh_option_values_set (&fex->options, fex->klass->name, name, value,
+          error))
+    return FALSE;
+  g_free (fex->suffix);
+  fex->suffix = vh_option_values_name_suffix (&fex->options);
+  return TRUE;
+}
+
+VhFeatureExtractor *
+vh_feature_extractor_clone (const VhFeatureExtractor * src)
+{
+  VhFeatureExtractor *fex = vh_feature_extractor_new (src->klass);
+
+  memcpy (fex->options.values, src->options.values,
+      sizeof (gdouble) * src->options.n);
+  memcpy (fex->options.is_set, src->options.is_set,
+      sizeof (gboolean) * src->options.n);
+  g_free (fex->suffix);
+  fex->suffix = g_strdup (src->suffix);
+  return fex;
+}
+
+gboolean
+vh_feature_extractor_init (VhFeatureExtractor * fex,
+    const VhPictureInfo * info, GError ** error)
+{
+  const VhFeatureExtractorClass *klass = fex->klass;
+
+  g_return_val_if_fail (!fex->initialized, FALSE);
+  if (info->width < klass->min_width || info->height < klass->min_height) {
+    g_set_error (error, VH_ERROR, VH_ERROR_TOO_SMALL,
+        "feature '%s' needs frames of at least %ux%u, got %ux%u",
+        klass->name, klass->min_width, klass->min_height, info->width,
+        info->height);
+    return FALSE;
+  }
+  fex->info = *info;
+  fex->priv = klass->priv_size ? g_malloc0 (klass->priv_size) : NULL;
+  if (klass->init && !klass->init (fex, info, error)) {
+    g_clear_pointer (&fex->priv, g_free);
+    return FALSE;
+  }
+  fex->initialized = TRUE;
+  return TRUE;
+}
+
+gboolean
+vh_feature_extractor_extract (VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  g_return_val_if_fail (fex->initialized, FALSE);
+  g_return_val_if_fail (ref->mem_type == fex->klass->mem_type, FALSE);
+  g_return_val_if_fail (dist->mem_type == fex->klass->mem_type, FALSE);
+  return fex->klass->extract (fex, ref, dist, index, fc, error);
+}
+
+gboolean
+vh_feature_extractor_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
+    GError ** error)
+{
+  g_return_val_if_fail (fex->initialized, FALSE);
+  if (!fex->klass->flush)
+    return TRUE;
+  return fex->klass->flush (fex, fc, error);
+}
+
+void
+vh_feature_extractor_free (VhFeatureExtractor * fex)
+{
+  if (!fex)
+    return;
+  if (fex->initialized && fex->klass->close)
+    fex->klass->close (fex);
+  g_free (fex->priv);
+  vh_option_values_clear (&fex->options);
+  g_free (fex->suffix);
+  g_free (fex);
+}
+
+gdouble
+vh_feature_extractor_get_option (const VhFeatureExtractor * fex,
+    const gchar * name)
+{
+  return vh_option_values_get (&fex->options, name);
+}
+
+gchar *
+vh_feature_extractor_output_name (const VhFeatureExtractor * fex,
+    const gchar * base_name)
+{
+  return g_strconcat (base_name, fex->suffix, NULL);
+}
+
+gboolean
+vh_feature_extractor_append (VhFeatureExtractor * fex, VhFeatureCollector * fc,
+    const gchar * base_name, guint index, gdouble value, GError ** error)
+{
+  gboolean ok;
+
+  if (!fex->suffix[0])
+    return vh_feature_collector_append (fc, base_name, index, value, error);
+  gchar *name = vh_feature_extractor_output_name (fex, base_name);
+  ok = vh_feature_collector_append (fc, name, index, value, error);
+  g_free (name);
+  return ok;
+}
+
+/* Registry: the built-in CPU classes first, then whatever was registered. */
+static GPtrArray *registry;
+static GMutex registry_lock;
+
+static GPtrArray *
+get_registry (void)
+{
+  g_mutex_lock (&registry_lock);
+  if (!registry) {
+    registry = g_ptr_array_new ();
+    for (guint i = 0; vh_builtin_feature_extractors[i]; i++)
+      g_ptr_array_add (registry, (gpointer) vh_builtin_feature_extractors[i]);
+    g_ptr_array_add (registry, NULL);
+  }
+  g_mutex_unlock (&registry_lock);
+  return registry;
+}
+
+void
+vh_feature_extractor_register (const VhFeatureExtractorClass * klass)
+{
+  GPtrArray *reg = get_registry ();
+
+  g_mutex_lock (&registry_lock);
+  g_ptr_array_insert (reg, reg->len - 1, (gpointer) klass);
+  g_mutex_unlock (&registry_lock);
+}
+
+const VhFeatureExtractorClass *const *
+vh_feature_extractor_list (guint * n)
+{
+  GPtrArray *reg = get_registry ();
+
+  if (n)
+    *n = reg->len - 1;
+  return (const VhFeatureExtractorClass * const *) reg->pdata;
+}
+
+static gboolean
+class_provides (const VhFeatureExtractorClass * klass, const gchar * name)
+{
+  for (guint i = 0; klass->provides && klass->provides[i]; i++) {
+    if (!strcmp (klass->provides[i], name))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+const VhFeatureExtractorClass *
+vh_feature_extractor_find (const gchar * name, VhBackend backends)
+{
+  const VhFeatureExtractorClass *const *list = vh_feature_extractor_list (NULL);
+  static const VhBackend order[] = { VH_BACKEND_HIP, VH_BACKEND_CPU };
+
+  for (guint pass = 0; pass < 2; pass++) {
+    for (guint b = 0; b < G_N_ELEMENTS (order); b++) {
+      if (!(backends & order[b]))
+        continue;
+      for (guint i = 0; list[i]; i++) {
+        if (!(list[i]->backend & order[b]))
+          continue;
+        if (pass == 0 ? !strcmp (list[i]->name, name) :
+            class_provides (list[i], name))
+          return list[i];
+      }
+    }
+  }
+  return NULL;
+}
+
+gchar *
+vh_feature_extractor_list_names (void)
+{
+  const VhFeatureExtractorClass *const *list = vh_feature_extractor_list (NULL);
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; list[i]; i++) {
+    gboolean seen = FALSE;
+    for (guint j = 0; j < i; j++)
+      seen |= !strcmp (list[j]->name, list[i]->name);
+    if (!seen)
+      g_string_append_printf (s, "%s%s", s->len ? ", " : "", list[i]->name);
+  }
+  return g_string_free (s, FALSE);
+}

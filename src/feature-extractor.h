@@ -1,0 +1,149 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+#ifndef __VH_FEATURE_EXTRACTOR_H__
+#define __VH_FEATURE_EXTRACTOR_H__
+
+#include <glib.h>
+
+#include "feature-collector.h"
+#include "options.h"
+#include "picture.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  VH_BACKEND_CPU = 1 << 0,
+  VH_BACKEND_HIP = 1 << 1,
+} VhBackend;
+
+typedef enum
+{
+  /* Needs the frames in order, one instance per stream: never run in
+   * parallel across frames, and may emit values late (on a later frame or
+   * in flush). */
+  VH_EXTRACTOR_FLAG_TEMPORAL = 1 << 0,
+} VhExtractorFlags;
+
+typedef struct _VhFeatureExtractor VhFeatureExtractor;
+typedef struct _VhFeatureExtractorClass VhFeatureExtractorClass;
+
+/**
+ * VhFeatureExtractorClass:
+ * @name: extractor name as libvmaf spells it ("vif", "adm", "motion",
+ *   "psnr", "float_ssim", ...); what --feature and model files ask for
+ * @provides: NULL-terminated output names with default options
+ * @options: NULL-name-terminated option specs, may be NULL
+ * @backend: where it runs (one flag per registration)
+ * @mem_type: which picture memory @extract takes
+ * @min_width, @min_height: the smallest luma size it accepts
+ * @priv_size: bytes of zeroed private state allocated per instance
+ * @init: set up for pictures of @info
+ * @extract: score one (reference, distorted) pair, frame @index; append
+ *   values with vh_feature_extractor_append()
+ * @flush: end of stream; temporal extractors emit what they held back
+ * @close: free what @init allocated (not the private block itself)
+ */
+struct _VhFeatureExtractorClass
+{
+  const gchar *name;
+  const gchar *const *provides;
+  const VhOptionSpec *options;
+  VhBackend backend;
+  VhMemoryType mem_type;
+  VhExtractorFlags flags;
+  guint min_width;
+  guint min_height;
+  gsize priv_size;
+
+  gboolean (*init) (VhFeatureExtractor * fex, const VhPictureInfo * info,
+      GError ** error);
+  gboolean (*extract) (VhFeatureExtractor * fex, const VhPicture * ref,
+      const VhPicture * dist, guint index, VhFeatureCollector * fc,
+      GError ** error);
+  gboolean (*flush) (VhFeatureExtractor * fex, VhFeatureCollector * fc,
+      GError ** error);
+  void (*close) (VhFeatureExtractor * fex);
+};
+
+struct _VhFeatureExtractor
+{
+  const VhFeatureExtractorClass *klass;
+  VhOptionValues options;
+  gchar *suffix;                /* libvmaf name suffix from non-default options */
+  VhPictureInfo info;
+  gpointer priv;
+  gboolean initialized;
+};
+
+/* Creates an instance with default options. */
+VhFeatureExtractor *vh_feature_extractor_new      (const VhFeatureExtractorClass * klass);
+
+gboolean     vh_feature_extractor_set_option      (VhFeatureExtractor * fex,
+                                                   const gchar * name,
+                                                   const gchar * value,
+                                                   GError ** error);
+
+/* Copies @src's options into a fresh, uninitialised instance. */
+VhFeatureExtractor *vh_feature_extractor_clone    (const VhFeatureExtractor * src);
+
+/* Checks the size against the class minimum, then calls init. */
+gboolean     vh_feature_extractor_init            (VhFeatureExtractor * fex,
+                                                   const VhPictureInfo * info,
+                                                   GError ** error);
+
+gboolean     vh_feature_extractor_extract         (VhFeatureExtractor * fex,
+                                                   const VhPicture * ref,
+                                                   const VhPicture * dist,
+                                                   guint index,
+                                                   VhFeatureCollector * fc,
+                                                   GError ** error);
+
+gboolean     vh_feature_extractor_flush           (VhFeatureExtractor * fex,
+                                                   VhFeatureCollector * fc,
+                                                   GError ** error);
+
+/* Closes (if initialised) and frees. */
+void         vh_feature_extractor_free            (VhFeatureExtractor * fex);
+
+gdouble      vh_feature_extractor_get_option      (const VhFeatureExtractor * fex,
+                                                   const gchar * name);
+
+/* Appends @base_name + the option suffix: what every extractor calls. */
+gboolean     vh_feature_extractor_append          (VhFeatureExtractor * fex,
+                                                   VhFeatureCollector * fc,
+                                                   const gchar * base_name,
+                                                   guint index,
+                                                   gdouble value,
+                                                   GError ** error);
+
+/* The full output name of @base_name for this instance (caller frees). */
+gchar       *vh_feature_extractor_output_name     (const VhFeatureExtractor * fex,
+                                                   const gchar * base_name);
+
+/* Registry. Lookup by extractor name ("vif") or by a provided output name
+ * ("integer_vif_scale0"); @backends restricts the search, preferring HIP
+ * over CPU when both are allowed. */
+const VhFeatureExtractorClass *vh_feature_extractor_find (const gchar * name,
+                                                   VhBackend backends);
+
+/* Registers another class (the HIP layer adds its twins this way). */
+void         vh_feature_extractor_register        (const VhFeatureExtractorClass * klass);
+
+/* NULL-terminated list of every registered class. */
+const VhFeatureExtractorClass *const *vh_feature_extractor_list (guint * n);
+
+/* "adm, float_ms_ssim, ..." for error messages (caller frees). */
+gchar       *vh_feature_extractor_list_names      (void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (VhFeatureExtractor, vh_feature_extractor_free)
+
+G_END_DECLS
+
+#endif /* __VH_FEATURE_EXTRACTOR_H__ */

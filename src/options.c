@@ -1,0 +1,154 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+#include "options.h"
+#include "errors.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+vh_option_values_init (VhOptionValues * ov, const VhOptionSpec * spec)
+{
+  guint n = 0;
+
+  while (spec && spec[n].name)
+    n++;
+  ov->spec = spec;
+  ov->n = n;
+  ov->values = g_new0 (gdouble, MAX (n, 1));
+  ov->is_set = g_new0 (gboolean, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    ov->values[i] = spec[i].default_value;
+}
+
+void
+vh_option_values_clear (VhOptionValues * ov)
+{
+  g_clear_pointer (&ov->values, g_free);
+  g_clear_pointer (&ov->is_set, g_free);
+  ov->n = 0;
+}
+
+static gint
+option_index (const VhOptionValues * ov, const gchar * name)
+{
+  for (guint i = 0; i < ov->n; i++) {
+    if (!strcmp (ov->spec[i].name, name))
+      return i;
+  }
+  return -1;
+}
+
+static gboolean
+parse_value (const VhOptionSpec * spec, const gchar * text, gdouble * out)
+{
+  gchar *end = NULL;
+
+  if (spec->type == VH_OPTION_BOOL) {
+    if (!g_ascii_strcasecmp (text, "true") || !strcmp (text, "1")) {
+      *out = 1.0;
+      return TRUE;
+    }
+    if (!g_ascii_strcasecmp (text, "false") || !strcmp (text, "0")) {
+      *out = 0.0;
+      return TRUE;
+    }
+    return FALSE;
+  }
+  *out = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0')
+    return FALSE;
+  if (spec->type == VH_OPTION_INT && *out != (gdouble) (gint64) * out)
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+vh_option_values_set (VhOptionValues * ov, const gchar * extractor_name,
+    const gchar * name, const gchar * value, GError ** error)
+{
+  gint i = option_index (ov, name);
+  const VhOptionSpec *spec;
+  gdouble v;
+
+  if (i < 0) {
+    GString *known = g_string_new (NULL);
+    for (guint j = 0; j < ov->n; j++)
+      g_string_append_printf (known, "%s%s", j ? ", " : "", ov->spec[j].name);
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "feature '%s' has no option '%s' (options: %s)", extractor_name,
+        name, known->len ? known->str : "none");
+    g_string_free (known, TRUE);
+    return FALSE;
+  }
+  spec = &ov->spec[i];
+  if (!parse_value (spec, value, &v)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "option '%s' of feature '%s': cannot parse '%s' as %s", name,
+        extractor_name, value, spec->type == VH_OPTION_BOOL ? "a boolean" :
+        spec->type == VH_OPTION_INT ? "an integer" : "a number");
+    return FALSE;
+  }
+  if (spec->type != VH_OPTION_BOOL && (v < spec->min || v > spec->max)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "option '%s' of feature '%s': %g is outside [%g, %g]", name,
+        extractor_name, v, spec->min, spec->max);
+    return FALSE;
+  }
+  ov->values[i] = v;
+  ov->is_set[i] = TRUE;
+  return TRUE;
+}
+
+gdouble
+vh_option_values_get (const VhOptionValues * ov, const gchar * name)
+{
+  gint i = option_index (ov, name);
+
+  g_return_val_if_fail (i >= 0, 0.0);
+  return ov->values[i];
+}
+
+static gint
+compare_spec_names (gconstpointer a, gconstpointer b)
+{
+  const VhOptionSpec *sa = *(const VhOptionSpec **) a;
+  const VhOptionSpec *sb = *(const VhOptionSpec **) b;
+  return strcmp (sa->name, sb->name);
+}
+
+gchar *
+vh_option_values_name_suffix (const VhOptionValues * ov)
+{
+  GPtrArray *changed = g_ptr_array_new ();
+  GString *suffix = g_string_new (NULL);
+
+  /* libvmaf sorts the parameters by option name before naming. */
+  for (guint i = 0; i < ov->n; i++) {
+    if ((ov->spec[i].flags & VH_OPTION_FLAG_FEATURE_PARAM) &&
+        ov->is_set[i] && ov->values[i] != ov->spec[i].default_value)
+      g_ptr_array_add (changed, (gpointer) & ov->spec[i]);
+  }
+  g_ptr_array_sort (changed, compare_spec_names);
+  for (guint i = 0; i < changed->len; i++) {
+    const VhOptionSpec *spec = g_ptr_array_index (changed, i);
+    const gchar *key = spec->alias ? spec->alias : spec->name;
+    gint idx = spec - ov->spec;
+
+    if (spec->type == VH_OPTION_BOOL) {
+      g_string_append_printf (suffix, "_%s", key);
+    } else {
+      gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+      g_ascii_formatd (buf, sizeof (buf), "%g", ov->values[idx]);
+      g_string_append_printf (suffix, "_%s_%s", key, buf);
+    }
+  }
+  g_ptr_array_free (changed, TRUE);
+  return g_string_free (suffix, FALSE);
+}
