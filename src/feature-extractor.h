@@ -44,6 +44,8 @@ typedef struct _VhFeatureExtractorClass VhFeatureExtractorClass;
  * @mem_type: which picture memory @extract takes
  * @min_width, @min_height: the smallest luma size it accepts
  * @priv_size: bytes of zeroed private state allocated per instance
+ * @lookahead: frames after frame i that must be extracted before frame i's
+ *   values are final; 0 for most (the most any option setting needs)
  * @init: set up for pictures of @info
  * @extract: score one (reference, distorted) pair, frame @index; append
  *   values with vh_feature_extractor_append()
@@ -61,6 +63,7 @@ struct _VhFeatureExtractorClass
   guint min_width;
   guint min_height;
   gsize priv_size;
+  guint lookahead;
 
   gboolean (*init) (VhFeatureExtractor * fex, const VhPictureInfo * info,
       GError ** error);
