@@ -1,0 +1,71 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __VH_OUTPUT_H__
+#define __VH_OUTPUT_H__
+
+#include <glib.h>
+#include <stdio.h>
+
+#include "feature-collector.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  VH_OUTPUT_JSON,
+  VH_OUTPUT_XML,
+  VH_OUTPUT_CSV,
+  VH_OUTPUT_SUB,
+} VhOutputFormat;
+
+/* "json", "xml", "csv", "sub". */
+gboolean     vh_output_format_from_string (const gchar * str,
+                                           VhOutputFormat * format);
+
+/* What a log needs besides the values. @n_frames bounds the pooled
+ * metrics (frames 0..n_frames-1); @width and @height only go into XML. */
+typedef struct
+{
+  guint n_frames;
+  guint subsample;
+  gdouble fps;
+  guint width;
+  guint height;
+} VhOutputInfo;
+
+/* Writes every value of @fc in libvmaf's layout for @format. */
+gboolean     vh_output_write_info         (VhFeatureCollector * fc,
+                                           VhOutputFormat format,
+                                           const VhOutputInfo * info,
+                                           FILE * out, GError ** error);
+
+/* Same, to @path (created or truncated); errors name the path. */
+gboolean     vh_output_write_info_file    (VhFeatureCollector * fc,
+                                           VhOutputFormat format,
+                                           const VhOutputInfo * info,
+                                           const gchar * path,
+                                           GError ** error);
+
+/* Shorthands without the frame size (XML then says 0x0). */
+gboolean     vh_output_write              (VhFeatureCollector * fc,
+                                           VhOutputFormat format,
+                                           guint n_frames, guint subsample,
+                                           gdouble fps, FILE * out,
+                                           GError ** error);
+
+gboolean     vh_output_write_file         (VhFeatureCollector * fc,
+                                           VhOutputFormat format,
+                                           guint n_frames, guint subsample,
+                                           gdouble fps, const gchar * path,
+                                           GError ** error);
+
+G_END_DECLS
+
+#endif /* __VH_OUTPUT_H__ */
