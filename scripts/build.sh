@@ -1,0 +1,6 @@
+#!/bin/sh
+# Configures (once) and builds vmafhip in ./build.
+set -eu
+cd "$(dirname "$0")/.."
+[ -f build/build.ninja ] || meson setup build >/dev/null
+ninja -C build

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Installs the Debian (bookworm) packages that vmafhip builds, runs and
+# tests with. Run as root, or as a user with sudo.
+set -eu
+
+packages="
+  build-essential meson ninja-build pkg-config
+  libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  python3 python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
+  valgrind
+"
+
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=""
+else
+  as_root="sudo"
+fi
+
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+    missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "installing:$missing"
+  $as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq \
+    --no-install-recommends $missing >/dev/null
+fi

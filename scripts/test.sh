@@ -1,0 +1,39 @@
+#!/bin/sh
+# Installs what vmafhip needs, builds it from scratch in ./build-test and
+# runs every test: unit and parity tests (against libvmaf's golden scores;
+# the full set when ../shared/golden is beside the checkout), then the
+# CPU tests again under valgrind on the small golden subset. GPU tests skip
+# (exit 77) where there is no GPU.
+set -eu
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+
+rm -rf build-test
+meson setup build-test >/dev/null
+ninja -C build-test
+
+status=0
+meson test -C build-test --print-errorlogs --num-processes 2 || status=1
+meson test -C build-test --print-errorlogs --num-processes 2 \
+  --setup valgrind --suite unit || status=1
+
+# One summary line for every run above.
+python3 - build-test/meson-logs/testlog.json build-test/meson-logs/testlog-valgrind.json <<'PY'
+import json, sys
+passed = failed = skipped = 0
+for path in sys.argv[1:]:
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        continue
+    for line in lines:
+        r = json.loads(line).get("result")
+        if r in ("OK", "EXPECTEDFAIL"):
+            passed += 1
+        elif r == "SKIP":
+            skipped += 1
+        else:
+            failed += 1
+print(f"{passed} passed, {failed} failed, {skipped} skipped")
+PY
+exit $status

@@ -1,0 +1,574 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+#include "context.h"
+#include "errors.h"
+
+#include <string.h>
+
+/* One requested extractor: a prototype holding the options; workers clone
+ * it. Temporal extractors have a single live instance. */
+typedef struct
+{
+  VhFeatureExtractor *proto;
+  VhFeatureExtractor *temporal;  /* live instance when temporal */
+} ExtractorSlot;
+
+/* The parallel extractors one worker uses, borrowed from a queue. */
+typedef struct
+{
+  GPtrArray *fexs;              /* VhFeatureExtractor*, parallel to ctx->parallel */
+} WorkerSet;
+
+typedef struct
+{
+  guint index;
+  VhPicture *ref;
+  VhPicture *dist;
+  gboolean scored;              /* not skipped by subsampling */
+  gint pending;                 /* lanes still to run: parallel, temporal */
+} FrameTask;
+
+struct _VhContext
+{
+  VhContextConfig config;
+  GPtrArray *parallel;          /* ExtractorSlot* */
+  GPtrArray *temporal;          /* ExtractorSlot* */
+  GPtrArray *models;            /* VhModel* */
+  VhFeatureCollector *fc;
+  VhPictureInfo info;
+  gboolean started;
+  guint lookahead;
+
+  GThreadPool *parallel_pool;
+  GThreadPool *temporal_pool;
+  GAsyncQueue *worker_sets;     /* WorkerSet* */
+  GPtrArray *all_worker_sets;
+
+  VhFrameReadyFunc ready_func;
+  gpointer ready_data;
+  GDestroyNotify ready_notify;
+
+  GMutex lock;
+  GCond cond;
+  guint n_submitted;
+  guint n_final;                /* frames 0 .. n_final-1 are final */
+  guint temporal_final;         /* frames below this are temporally final */
+  GHashTable *lanes_done;       /* index -> TRUE once its parallel lane ran */
+  guint n_running;              /* tasks queued or running */
+  GError *error;                /* first worker failure */
+  GMutex finalize_lock;
+};
+
+static void
+slot_free (ExtractorSlot * slot)
+{
+  vh_feature_extractor_free (slot->temporal);
+  vh_feature_extractor_free (slot->proto);
+  g_free (slot);
+}
+
+static void
+worker_set_free (WorkerSet * set)
+{
+  g_ptr_array_unref (set->fexs);
+  g_free (set);
+}
+
+VhContext *
+vh_context_new (const VhContextConfig * config)
+{
+  VhContext *ctx = g_new0 (VhContext, 1);
+
+  if (config)
+    ctx->config = *config;
+  ctx->config.n_threads = MAX (ctx->config.n_threads, 1);
+  ctx->config.subsample = MAX (ctx->config.subsample, 1);
+  if (!ctx->config.backends)
+    ctx->config.backends = VH_BACKEND_CPU;
+  ctx->parallel = g_ptr_array_new_with_free_func ((GDestroyNotify) slot_free);
+  ctx->temporal = g_ptr_array_new_with_free_func ((GDestroyNotify) slot_free);
+  ctx->models = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      vh_model_free);
+  ctx->fc = vh_feature_collector_new ();
+  ctx->lanes_done = g_hash_table_new (NULL, NULL);
+  g_mutex_init (&ctx->lock);
+  g_mutex_init (&ctx->finalize_lock);
+  g_cond_init (&ctx->cond);
+  return ctx;
+}
+
+static void
+context_stop_pools (VhContext * ctx)
+{
+  if (ctx->parallel_pool)
+    g_thread_pool_free (ctx->parallel_pool, FALSE, TRUE);
+  if (ctx->temporal_pool)
+    g_thread_pool_free (ctx->temporal_pool, FALSE, TRUE);
+  ctx->parallel_pool = NULL;
+  ctx->temporal_pool = NULL;
+  g_clear_pointer (&ctx->worker_sets, g_async_queue_unref);
+  g_clear_pointer (&ctx->all_worker_sets, g_ptr_array_unref);
+}
+
+void
+vh_context_free (VhContext * ctx)
+{
+  if (!ctx)
+    return;
+  context_stop_pools (ctx);
+  if (ctx->ready_notify)
+    ctx->ready_notify (ctx->ready_data);
+  g_ptr_array_unref (ctx->parallel);
+  g_ptr_array_unref (ctx->temporal);
+  g_ptr_array_unref (ctx->models);
+  vh_feature_collector_free (ctx->fc);
+  g_hash_table_unref (ctx->lanes_done);
+  g_clear_error (&ctx->error);
+  g_mutex_clear (&ctx->lock);
+  g_mutex_clear (&ctx->finalize_lock);
+  g_cond_clear (&ctx->cond);
+  g_free (ctx);
+}
+
+static gboolean
+same_options (const VhFeatureExtractor * a, const VhFeatureExtractor * b)
+{
+  return a->klass == b->klass && a->options.n == b->options.n &&
+      memcmp (a->options.values, b->options.values,
+      sizeof (gdouble) * a->options.n) == 0;
+}
+
+gboolean
+vh_context_add_feature (VhContext * ctx, const gchar * name,
+    const gchar * const *options, GError ** error)
+{
+  const VhFeatureExtractorClass *klass;
+  VhFeatureExtractor *fex;
+  GPtrArray *lane;
+  ExtractorSlot *slot;
+
+  g_return_val_if_fail (!ctx->started, FALSE);
+  klass = vh_feature_extractor_find (name, ctx->config.backends);
+  if (!klass && (ctx->config.backends & VH_BACKEND_HIP))
+    klass = vh_feature_extractor_find (name, VH_BACKEND_CPU);
+  if (!klass) {
+    gchar *known = vh_feature_extractor_list_names ();
+    g_set_error (error, VH_ERROR, VH_ERROR_UNKNOWN_FEATURE,
+        "unknown feature '%s' (known features: %s)", name, known);
+    g_free (known);
+    return FALSE;
+  }
+  fex = vh_feature_extractor_new (klass);
+  for (guint i = 0; options && options[i] && options[i + 1]; i += 2) {
+    if (!vh_feature_extractor_set_option (fex, options[i], options[i + 1],
+            error)) {
+      vh_feature_extractor_free (fex);
+      return FALSE;
+    }
+  }
+  lane = (klass->flags & VH_EXTRACTOR_FLAG_TEMPORAL) ? ctx->temporal :
+      ctx->parallel;
+  for (guint i = 0; i < lane->len; i++) {
+    ExtractorSlot *other = g_ptr_array_index (lane, i);
+    if (same_options (other->proto, fex)) {
+      vh_feature_extractor_free (fex);
+      return TRUE;
+    }
+  }
+  slot = g_new0 (ExtractorSlot, 1);
+  slot->proto = fex;
+  g_ptr_array_add (lane, slot);
+  return TRUE;
+}
+
+gboolean
+vh_context_add_model (VhContext * ctx, VhModel * model, GError ** error)
+{
+  guint n = vh_model_n_features (model);
+
+  for (guint i = 0; i < n; i++) {
+    if (!vh_context_add_feature (ctx, vh_model_feature_extractor (model, i),
+            vh_model_feature_options (model, i), error)) {
+      vh_model_free (model);
+      return FALSE;
+    }
+  }
+  g_ptr_array_add (ctx->models, model);
+  return TRUE;
+}
+
+void
+vh_context_set_frame_ready_func (VhContext * ctx, VhFrameReadyFunc func,
+    gpointer user_data, GDestroyNotify notify)
+{
+  if (ctx->ready_notify)
+    ctx->ready_notify (ctx->ready_data);
+  ctx->ready_func = func;
+  ctx->ready_data = user_data;
+  ctx->ready_notify = notify;
+}
+
+static void
+context_set_error (VhContext * ctx, GError * error)
+{
+  g_mutex_lock (&ctx->lock);
+  if (!ctx->error)
+    ctx->error = error;
+  else
+    g_error_free (error);
+  g_mutex_unlock (&ctx->lock);
+}
+
+/* Scores, then reports, every frame that became final, in order. One thread
+ * at a time does this so that callbacks keep frame order. */
+static void
+context_finalize_ready (VhContext * ctx)
+{
+  g_mutex_lock (&ctx->finalize_lock);
+  for (;;) {
+    guint index;
+    gboolean scored;
+
+    g_mutex_lock (&ctx->lock);
+    index = ctx->n_final;
+    if (index >= ctx->n_submitted || index >= ctx->temporal_final ||
+        !g_hash_table_contains (ctx->lanes_done, GUINT_TO_POINTER (index))) {
+      g_mutex_unlock (&ctx->lock);
+      break;
+    }
+    g_hash_table_remove (ctx->lanes_done, GUINT_TO_POINTER (index));
+    g_mutex_unlock (&ctx->lock);
+
+    scored = (index % ctx->config.subsample) == 0;
+    for (guint m = 0; scored && m < ctx->models->len; m++) {
+      GError *err = NULL;
+      if (!vh_model_predict (g_ptr_array_index (ctx->models, m), ctx->fc,
+              index, &err))
+        context_set_error (ctx, err);
+    }
+    if (ctx->ready_func)
+      ctx->ready_func (ctx, index, scored, ctx->ready_data);
+
+    g_mutex_lock (&ctx->lock);
+    ctx->n_final = index + 1;
+    g_cond_broadcast (&ctx->cond);
+    g_mutex_unlock (&ctx->lock);
+  }
+  g_mutex_unlock (&ctx->finalize_lock);
+}
+
+static void
+frame_task_release (VhContext * ctx, FrameTask * task)
+{
+  if (!g_atomic_int_dec_and_test (&task->pending))
+    return;
+  vh_picture_unref (task->ref);
+  vh_picture_unref (task->dist);
+  g_free (task);
+  g_mutex_lock (&ctx->lock);
+  ctx->n_running--;
+  g_cond_broadcast (&ctx->cond);
+  g_mutex_unlock (&ctx->lock);
+}
+
+static gboolean
+context_failed (VhContext * ctx)
+{
+  gboolean failed;
+
+  g_mutex_lock (&ctx->lock);
+  failed = ctx->error != NULL;
+  g_mutex_unlock (&ctx->lock);
+  return failed;
+}
+
+static void
+run_parallel_lane (gpointer data, gpointer user_data)
+{
+  FrameTask *task = data;
+  VhContext *ctx = user_data;
+  WorkerSet *set = g_async_queue_pop (ctx->worker_sets);
+
+  if (task->scored && !context_failed (ctx)) {
+    for (guint i = 0; i < set->fexs->len; i++) {
+      GError *err = NULL;
+      if (!vh_feature_extractor_extract (g_ptr_array_index (set->fexs, i),
+              task->ref, task->dist, task->index, ctx->fc, &err)) {
+        context_set_error (ctx, err);
+        break;
+      }
+    }
+  }
+  g_async_queue_push (ctx->worker_sets, set);
+
+  g_mutex_lock (&ctx->lock);
+  g_hash_table_add (ctx->lanes_done, GUINT_TO_POINTER (task->index));
+  g_mutex_unlock (&ctx->lock);
+  context_finalize_ready (ctx);
+  frame_task_release (ctx, task);
+}
+
+static void
+run_temporal_lane (gpointer data, gpointer user_data)
+{
+  FrameTask *task = data;
+  VhContext *ctx = user_data;
+
+  if (!context_failed (ctx)) {
+    for (guint i = 0; i < ctx->temporal->len; i++) {
+      ExtractorSlot *slot = g_ptr_array_index (ctx->temporal, i);
+      GError *err = NULL;
+      if (!vh_feature_extractor_extract (slot->temporal, task->ref,
+              task->dist, task->index, ctx->fc, &err)) {
+        context_set_error (ctx, err);
+        break;
+      }
+    }
+  }
+  g_mutex_lock (&ctx->lock);
+  if (task->index + 1 > ctx->lookahead)
+    ctx->temporal_final = MAX (ctx->temporal_final,
+        task->index + 1 - ctx->lookahead);
+  g_mutex_unlock (&ctx->lock);
+  context_finalize_ready (ctx);
+  frame_task_release (ctx, task);
+}
+
+static gboolean
+context_init_temporal (VhContext * ctx, GError ** error)
+{
+  for (guint i = 0; i < ctx->temporal->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (ctx->temporal, i);
+    g_clear_pointer (&slot->temporal, vh_feature_extractor_free);
+    slot->temporal = vh_feature_extractor_clone (slot->proto);
+    if (!vh_feature_extractor_init (slot->temporal, &ctx->info, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+vh_context_start (VhContext * ctx, const VhPictureInfo * info,
+    GError ** error)
+{
+  guint n_threads = ctx->config.n_threads;
+
+  g_return_val_if_fail (!ctx->started, FALSE);
+  ctx->info = *info;
+  ctx->lookahead = 0;
+  for (guint i = 0; i < ctx->temporal->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (ctx->temporal, i);
+    ctx->lookahead = MAX (ctx->lookahead, slot->proto->klass->lookahead);
+  }
+  if (!context_init_temporal (ctx, error))
+    return FALSE;
+
+  ctx->worker_sets = g_async_queue_new ();
+  ctx->all_worker_sets = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      worker_set_free);
+  for (guint t = 0; t < n_threads; t++) {
+    WorkerSet *set = g_new0 (WorkerSet, 1);
+    set->fexs = g_ptr_array_new_with_free_func ((GDestroyNotify)
+        vh_feature_extractor_free);
+    g_ptr_array_add (ctx->all_worker_sets, set);
+    for (guint i = 0; i < ctx->parallel->len; i++) {
+      ExtractorSlot *slot = g_ptr_array_index (ctx->parallel, i);
+      VhFeatureExtractor *fex = vh_feature_extractor_clone (slot->proto);
+      g_ptr_array_add (set->fexs, fex);
+      if (!vh_feature_extractor_init (fex, info, error)) {
+        context_stop_pools (ctx);
+        return FALSE;
+      }
+    }
+    g_async_queue_push (ctx->worker_sets, set);
+  }
+  ctx->parallel_pool = g_thread_pool_new (run_parallel_lane, ctx, n_threads,
+      FALSE, NULL);
+  ctx->temporal_pool = g_thread_pool_new (run_temporal_lane, ctx, 1, FALSE,
+      NULL);
+  if (!ctx->config.max_in_flight)
+    ctx->config.max_in_flight = 2 * n_threads + 2;
+  ctx->config.max_in_flight = MAX (ctx->config.max_in_flight,
+      ctx->lookahead + 2);
+  ctx->temporal_final = ctx->temporal->len ? 0 : G_MAXUINT;
+  ctx->started = TRUE;
+  return TRUE;
+}
+
+static gboolean
+context_take_error (VhContext * ctx, GError ** error)
+{
+  if (!ctx->error)
+    return TRUE;
+  g_propagate_error (error, g_error_copy (ctx->error));
+  return FALSE;
+}
+
+gboolean
+vh_context_submit (VhContext * ctx, VhPicture * ref, VhPicture * dist,
+    guint * index, GError ** error)
+{
+  FrameTask *task;
+
+  g_return_val_if_fail (ctx->started, FALSE);
+  if (!vh_picture_info_equal (&ref->info, &ctx->info) ||
+      !vh_picture_info_equal (&dist->info, &ctx->info)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "frame %u: picture geometry changed (expected %ux%u %s %u-bit, got "
+        "reference %ux%u %s %u-bit, distorted %ux%u %s %u-bit)",
+        ctx->n_submitted, ctx->info.width, ctx->info.height,
+        vh_pix_fmt_to_string (ctx->info.pix_fmt), ctx->info.bpc,
+        ref->info.width, ref->info.height,
+        vh_pix_fmt_to_string (ref->info.pix_fmt), ref->info.bpc,
+        dist->info.width, dist->info.height,
+        vh_pix_fmt_to_string (dist->info.pix_fmt), dist->info.bpc);
+    return FALSE;
+  }
+
+  g_mutex_lock (&ctx->lock);
+  while (!ctx->error &&
+      ctx->n_submitted - ctx->n_final >= ctx->config.max_in_flight)
+    g_cond_wait (&ctx->cond, &ctx->lock);
+  if (!context_take_error (ctx, error)) {
+    g_mutex_unlock (&ctx->lock);
+    return FALSE;
+  }
+  task = g_new0 (FrameTask, 1);
+  task->index = ctx->n_submitted++;
+  task->ref = vh_picture_ref (ref);
+  task->dist = vh_picture_ref (dist);
+  task->scored = (task->index % ctx->config.subsample) == 0;
+  task->pending = 2;
+  ctx->n_running++;
+  g_mutex_unlock (&ctx->lock);
+
+  if (index)
+    *index = task->index;
+  g_thread_pool_push (ctx->temporal_pool, task, NULL);
+  g_thread_pool_push (ctx->parallel_pool, task, NULL);
+  return TRUE;
+}
+
+gboolean
+vh_context_finish (VhContext * ctx, GError ** error)
+{
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (ctx->started, FALSE);
+  g_mutex_lock (&ctx->lock);
+  while (ctx->n_running > 0)
+    g_cond_wait (&ctx->cond, &ctx->lock);
+  g_mutex_unlock (&ctx->lock);
+
+  /* Both lanes are idle: temporal extractors may emit what they held. */
+  for (guint i = 0; !context_failed (ctx) && i < ctx->temporal->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (ctx->temporal, i);
+    GError *err = NULL;
+    if (!vh_feature_extractor_flush (slot->temporal, ctx->fc, &err))
+      context_set_error (ctx, err);
+  }
+  g_mutex_lock (&ctx->lock);
+  ctx->temporal_final = G_MAXUINT;
+  g_mutex_unlock (&ctx->lock);
+  context_finalize_ready (ctx);
+
+  g_mutex_lock (&ctx->lock);
+  ok = context_take_error (ctx, error);
+  ctx->temporal_final = ctx->temporal->len ? ctx->n_submitted : G_MAXUINT;
+  g_mutex_unlock (&ctx->lock);
+
+  /* Later frames start a new temporal sequence. */
+  if (ok && !context_init_temporal (ctx, error))
+    ok = FALSE;
+  return ok;
+}
+
+guint
+vh_context_n_frames (VhContext * ctx)
+{
+  guint n;
+
+  g_mutex_lock (&ctx->lock);
+  n = ctx->n_submitted;
+  g_mutex_unlock (&ctx->lock);
+  return n;
+}
+
+VhFeatureCollector *
+vh_context_get_collector (VhContext * ctx)
+{
+  return ctx->fc;
+}
+
+guint
+vh_context_n_models (VhContext * ctx)
+{
+  return ctx->models->len;
+}
+
+VhModel *
+vh_context_get_model (VhContext * ctx, guint i)
+{
+  return i < ctx->models->len ? g_ptr_array_index (ctx->models, i) : NULL;
+}
+
+guint
+vh_context_get_subsample (VhContext * ctx)
+{
+  return ctx->config.subsample;
+}
+
+static void
+add_slot_names (GPtrArray * names, GPtrArray * slots)
+{
+  for (guint i = 0; i < slots->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (slots, i);
+    const gchar *const *provides = slot->proto->klass->provides;
+    for (guint j = 0; provides && provides[j]; j++)
+      g_ptr_array_add (names, vh_feature_extractor_output_name (slot->proto,
+              provides[j]));
+  }
+}
+
+GPtrArray *
+vh_context_output_names (VhContext * ctx)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  add_slot_names (names, ctx->parallel);
+  add_slot_names (names, ctx->temporal);
+  for (guint m = 0; m < ctx->models->len; m++) {
+    const gchar *const *out =
+        vh_model_output_names (g_ptr_array_index (ctx->models, m));
+    for (guint j = 0; out && out[j]; j++)
+      g_ptr_array_add (names, g_strdup (out[j]));
+  }
+  return names;
+}
+
+static void
+describe_slots (GString * s, GPtrArray * slots)
+{
+  for (guint i = 0; i < slots->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (slots, i);
+    const VhFeatureExtractorClass *k = slot->proto->klass;
+    g_string_append_printf (s, "%s%s: %s", s->len ? ", " : "", k->name,
+        (k->backend & VH_BACKEND_HIP) ? "hip" : "cpu");
+  }
+}
+
+gchar *
+vh_context_describe_dispatch (VhContext * ctx)
+{
+  GString *s = g_string_new (NULL);
+
+  describe_slots (s, ctx->parallel);
+  describe_slots (s, ctx->temporal);
+  return g_string_free (s, FALSE);
+}

@@ -1,0 +1,104 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+#ifndef __VH_CONTEXT_H__
+#define __VH_CONTEXT_H__
+
+#include <glib.h>
+
+#include "feature-collector.h"
+#include "feature-extractor.h"
+#include "model.h"
+#include "picture.h"
+
+G_BEGIN_DECLS
+
+/**
+ * VhContext:
+ *
+ * The scoring engine. Frames are submitted in order and scored on a pool of
+ * worker threads: extractors without temporal state run in parallel across
+ * frames (one instance per worker), temporal ones run in submission order on
+ * one lane. When every value of a frame is final (temporal look-ahead
+ * included) the models are evaluated and the frame-ready callback runs, in
+ * frame order. Results are identical for any number of threads.
+ */
+typedef struct _VhContext VhContext;
+
+typedef struct
+{
+  guint n_threads;              /* worker threads; 0 means 1 */
+  guint subsample;              /* score every Nth frame; 0 or 1 = all */
+  VhBackend backends;           /* where extractors may run; 0 = CPU */
+  guint max_in_flight;          /* submitted but not final; 0 = automatic */
+} VhContextConfig;
+
+/* Called from a worker thread, in frame order, once frame @index is final
+ * (its features and model scores are in the collector). Skipped frames of
+ * a subsampled run are reported too, with @scored FALSE. */
+typedef void (*VhFrameReadyFunc) (VhContext * ctx, guint index,
+    gboolean scored, gpointer user_data);
+
+VhContext   *vh_context_new              (const VhContextConfig * config);
+
+void         vh_context_free             (VhContext * ctx);
+
+/* Takes ownership of @model; adds the features it needs. */
+gboolean     vh_context_add_model        (VhContext * ctx, VhModel * model,
+                                          GError ** error);
+
+/* @name: an extractor name ("psnr") or an output name ("psnr_y");
+ * @options: NULL or NULL-terminated key, value, key, value, ... */
+gboolean     vh_context_add_feature      (VhContext * ctx, const gchar * name,
+                                          const gchar * const *options,
+                                          GError ** error);
+
+void         vh_context_set_frame_ready_func (VhContext * ctx,
+                                          VhFrameReadyFunc func,
+                                          gpointer user_data,
+                                          GDestroyNotify notify);
+
+/* Initialises the extractors for pictures of @info (checks each feature's
+ * minimum size). */
+gboolean     vh_context_start            (VhContext * ctx,
+                                          const VhPictureInfo * info,
+                                          GError ** error);
+
+/* Queues one frame pair (takes its own references). Blocks while too many
+ * frames are in flight. Fails if a worker failed before, or on a picture of
+ * another geometry. The frame gets the next index; see @index. */
+gboolean     vh_context_submit           (VhContext * ctx, VhPicture * ref,
+                                          VhPicture * dist, guint * index,
+                                          GError ** error);
+
+/* End of stream: waits for every frame, lets temporal extractors emit what
+ * they held back, scores the remaining frames. The context can take more
+ * frames afterwards; temporal features then start over. */
+gboolean     vh_context_finish           (VhContext * ctx, GError ** error);
+
+/* Frames submitted so far. */
+guint        vh_context_n_frames         (VhContext * ctx);
+
+VhFeatureCollector *vh_context_get_collector (VhContext * ctx);
+
+/* Models in the order added. */
+guint        vh_context_n_models         (VhContext * ctx);
+
+VhModel     *vh_context_get_model        (VhContext * ctx, guint i);
+
+/* Output names of every value a scored frame gets, models last. */
+GPtrArray   *vh_context_output_names     (VhContext * ctx);
+
+/* "adm: cpu, vif: hip, ..." (caller frees). */
+gchar       *vh_context_describe_dispatch (VhContext * ctx);
+
+guint        vh_context_get_subsample    (VhContext * ctx);
+
+G_END_DECLS
+
+#endif /* __VH_CONTEXT_H__ */

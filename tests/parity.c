@@ -1,0 +1,263 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+/* Parity with libvmaf: scores every golden pair through the engine with
+ * every model and feature the golden logs hold, and compares each value of
+ * each log, per frame and pooled, within 1e-4. Prints the largest
+ * difference per metric. Usage: parity [PAIR-SUBSTRING...] */
+
+#include "context.h"
+#include "golden.h"
+#include "model.h"
+#include "pool.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOLERANCE 1e-4
+
+static const gchar *score_files[] = {
+  "vmaf_v0.6.1+psnr.json", "feat_adm.json", "feat_vif.json",
+  "feat_motion.json", "feat_psnr.json", "feat_float_ssim.json",
+  "feat_float_ms_ssim.json", "feat_cambi.json", "models_extra.json",
+};
+
+/* libvmaf's float twin model is not shipped with the golden data. */
+static const gchar *unsupported[] = {
+  "vmaf_float", NULL
+};
+
+typedef struct
+{
+  const gchar *version;
+  const gchar *name;
+  gboolean transform;
+} ModelSpec;
+
+static const ModelSpec models[] = {
+  {"vmaf_v0.6.1", "vmaf", FALSE},
+  {"vmaf_v0.6.1neg", "vmaf_neg", FALSE},
+  {"vmaf_4k_v0.6.1", "vmaf_4k", FALSE},
+  {"vmaf_v0.6.1", "vmaf_transform", TRUE},
+  {"vmaf_b_v0.6.3", "vmaf_b", FALSE},
+};
+
+typedef struct
+{
+  GHashTable *max_diff;         /* metric -> gdouble* */
+  GHashTable *skipped;          /* metric -> reason */
+  guint compared;
+  guint failed;
+} Stats;
+
+static void
+record (Stats * st, const gchar * metric, gdouble diff)
+{
+  gdouble *d = g_hash_table_lookup (st->max_diff, metric);
+
+  if (!d) {
+    d = g_new0 (gdouble, 1);
+    g_hash_table_insert (st->max_diff, g_strdup (metric), d);
+  }
+  *d = MAX (*d, diff);
+  st->compared++;
+}
+
+static gboolean
+is_unsupported (const gchar * metric)
+{
+  return g_strv_contains (unsupported, metric);
+}
+
+static gboolean
+golden_has_frames (const VhGoldenPair * pair, const gchar * file)
+{
+  VhGoldenScores *gs = vh_golden_scores_load (pair, file, NULL);
+  gboolean has = gs && vh_golden_scores_n_frames (gs) > 0;
+
+  vh_golden_scores_free (gs);
+  return has;
+}
+
+static VhContext *
+score_pair (const VhGoldenPair * pair, guint n_threads, GError ** error)
+{
+  VhContextConfig cfg = { n_threads, 1, VH_BACKEND_CPU, 0 };
+  VhContext *ctx = vh_context_new (&cfg);
+  VhPictureInfo info;
+  const gchar *extra[][2] = {
+    {"feat_psnr.json", "psnr"},
+    {"feat_float_ssim.json", "float_ssim"},
+    {"feat_float_ms_ssim.json", "float_ms_ssim"},
+    {"feat_cambi.json", "cambi"},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (models); i++) {
+    VhModelConfig mc = { models[i].name, models[i].transform, FALSE };
+    VhModel *m = vh_model_new_builtin (models[i].version, &mc, error);
+    if (!m || !vh_context_add_model (ctx, m, error))
+      goto fail;
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (extra); i++) {
+    if (golden_has_frames (pair, extra[i][0]) &&
+        !vh_context_add_feature (ctx, extra[i][1], NULL, error))
+      goto fail;
+  }
+  vh_picture_info_init (&info, VH_PIX_FMT_YUV420, pair->bpc, pair->width,
+      pair->height, NULL);
+  if (!vh_context_start (ctx, &info, error))
+    goto fail;
+  for (guint f = 0; f < pair->n_frames; f++) {
+    g_autoptr (VhPicture) ref = vh_golden_read_frame (pair, TRUE, f, error);
+    g_autoptr (VhPicture) dist = NULL;
+    if (!ref)
+      goto fail;
+    dist = vh_golden_read_frame (pair, FALSE, f, error);
+    if (!dist || !vh_context_submit (ctx, ref, dist, NULL, error))
+      goto fail;
+  }
+  if (!vh_context_finish (ctx, error))
+    goto fail;
+  return ctx;
+
+fail:
+  vh_context_free (ctx);
+  return NULL;
+}
+
+static void
+compare_file (Stats * st, const VhGoldenPair * pair, VhContext * ctx,
+    const gchar * file)
+{
+  VhGoldenScores *gs = vh_golden_scores_load (pair, file, NULL);
+  VhFeatureCollector *fc = vh_context_get_collector (ctx);
+  static const gchar *methods[] = { "min", "max", "mean", "harmonic_mean" };
+
+  if (!gs)
+    return;
+  for (guint f = 0; f < vh_golden_scores_n_frames (gs); f++) {
+    const gchar *const *metrics = vh_golden_scores_metrics (gs);
+    for (guint m = 0; metrics[m]; m++) {
+      gdouble want, got;
+      if (is_unsupported (metrics[m])) {
+        g_hash_table_insert (st->skipped, g_strdup (metrics[m]),
+            "model not shipped");
+        continue;
+      }
+      if (!vh_golden_scores_get (gs, f, metrics[m], &want))
+        continue;
+      if (!vh_feature_collector_get (fc, metrics[m], f, &got)) {
+        if (st->failed++ < 30)
+          g_printerr ("FAIL %s/%s frame %u: %s missing\n", pair->name, file,
+              f, metrics[m]);
+        continue;
+      }
+      record (st, metrics[m], fabs (got - want));
+      if (fabs (got - want) > TOLERANCE && st->failed++ < 30)
+        g_printerr ("FAIL %s/%s frame %u: %s = %.6f, libvmaf %.6f\n",
+            pair->name, file, f, metrics[m], got, want);
+    }
+  }
+  for (guint m = 0; vh_golden_scores_metrics (gs)[m]; m++) {
+    const gchar *metric = vh_golden_scores_metrics (gs)[m];
+    if (is_unsupported (metric))
+      continue;
+    for (guint k = 0; k < G_N_ELEMENTS (methods); k++) {
+      VhPoolMethod method;
+      gdouble want, got;
+      g_autofree gchar *key = g_strdup_printf ("%s (pooled)", metric);
+      if (!vh_golden_scores_get_pooled (gs, metric, methods[k], &want))
+        continue;
+      vh_pool_method_from_string (methods[k], &method);
+      if (!vh_pool_feature (fc, metric, method, 0, pair->n_frames - 1, 1,
+              &got, NULL)) {
+        if (st->failed++ < 30)
+          g_printerr ("FAIL %s/%s: pooled %s of %s missing\n", pair->name,
+              file, methods[k], metric);
+        continue;
+      }
+      record (st, key, fabs (got - want));
+      if (fabs (got - want) > TOLERANCE && st->failed++ < 30)
+        g_printerr ("FAIL %s/%s: pooled %s of %s = %.6f, libvmaf %.6f\n",
+            pair->name, file, methods[k], metric, got, want);
+    }
+  }
+  vh_golden_scores_free (gs);
+}
+
+static gboolean
+pair_selected (const VhGoldenPair * pair, gint argc, gchar ** argv)
+{
+  if (argc < 2)
+    return TRUE;
+  for (gint i = 1; i < argc; i++) {
+    if (strstr (pair->name, argv[i]))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  Stats st = { 0 };
+  guint n_pairs = 0, n_threads;
+  GList *names;
+
+  if (!pairs->len) {
+    g_print ("no golden data found: skipping\n");
+    return 77;
+  }
+  n_threads = g_getenv ("VH_PARITY_THREADS") ?
+      atoi (g_getenv ("VH_PARITY_THREADS")) : 2;
+  st.max_diff = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      g_free);
+  st.skipped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_print ("golden data: %s\n", vh_golden_dir ());
+  for (guint p = 0; p < pairs->len; p++) {
+    VhGoldenPair *pair = g_ptr_array_index (pairs, p);
+    GError *error = NULL;
+    VhContext *ctx;
+
+    if (!pair_selected (pair, argc, argv))
+      continue;
+    ctx = score_pair (pair, n_threads, &error);
+    if (!ctx) {
+      g_printerr ("FAIL %s: %s\n", pair->name, error->message);
+      g_clear_error (&error);
+      st.failed++;
+      continue;
+    }
+    for (guint i = 0; i < G_N_ELEMENTS (score_files); i++)
+      compare_file (&st, pair, ctx, score_files[i]);
+    vh_context_free (ctx);
+    n_pairs++;
+  }
+
+  g_print ("%-48s %s\n", "metric", "max |ours - libvmaf|");
+  names = g_list_sort (g_hash_table_get_keys (st.max_diff),
+      (GCompareFunc) strcmp);
+  for (GList * l = names; l; l = l->next)
+    g_print ("%-48s %.2e\n", (gchar *) l->data,
+        *(gdouble *) g_hash_table_lookup (st.max_diff, l->data));
+  g_list_free (names);
+  names = g_hash_table_get_keys (st.skipped);
+  for (GList * l = names; l; l = l->next)
+    g_print ("not compared: %s (%s)\n", (gchar *) l->data,
+        (gchar *) g_hash_table_lookup (st.skipped, l->data));
+  g_list_free (names);
+  g_print ("%u pairs, %u values compared\n", n_pairs, st.compared);
+  g_print ("%u passed, %u failed\n", st.compared - MIN (st.failed,
+          st.compared), st.failed);
+  g_hash_table_unref (st.max_diff);
+  g_hash_table_unref (st.skipped);
+  return st.failed ? 1 : 0;
+}
