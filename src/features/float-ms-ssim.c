@@ -1,0 +1,168 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* float_ms_ssim: Wang's multi-scale SSIM of the luma over five dyadic
+ * scales, each with the 11x11 Gaussian window. */
+
+#include "feature-extractor.h"
+#include "errors.h"
+#include "ssim-common.h"
+
+#include <math.h>
+
+#define N_SCALES 5
+
+/* Wang et al.'s exponents, in single precision as libvmaf stores them;
+ * contrast and structure share theirs, luminance counts only at the
+ * coarsest scale. */
+static const gfloat lum_exp[N_SCALES] = {
+  0.0000f, 0.0000f, 0.0000f, 0.0000f, 0.1333f,
+};
+
+static const gfloat cs_exp[N_SCALES] = {
+  0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f,
+};
+
+typedef struct
+{
+  gboolean enable_lcs;
+  gboolean enable_db;
+  gdouble max_db;
+  guint width[N_SCALES];
+  guint height[N_SCALES];
+  gfloat *ref[N_SCALES];
+  gfloat *dist[N_SCALES];
+  VhSsimWorkspace *ws;
+} FloatMsSsim;
+
+static const gchar *const provides[] = { "float_ms_ssim", NULL };
+
+static const VhOptionSpec options[] = {
+  {"enable_lcs", NULL,
+        "also output the luminance, contrast and structure means per scale",
+      VH_OPTION_BOOL, 0, 0, 1, 0},
+  {"enable_db", NULL, "output MS-SSIM as dB", VH_OPTION_BOOL, 0, 0, 1, 0},
+  {"clip_db", NULL, "cap dB values at the frame's resolution limit",
+      VH_OPTION_BOOL, 0, 0, 1, 0},
+  {NULL}
+};
+
+static void
+float_ms_ssim_close (VhFeatureExtractor * fex)
+{
+  FloatMsSsim *s = fex->priv;
+
+  for (guint i = 0; i < N_SCALES; i++) {
+    g_free (s->ref[i]);
+    g_free (s->dist[i]);
+  }
+  vh_ssim_workspace_free (s->ws);
+}
+
+static gboolean
+float_ms_ssim_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+    GError ** error)
+{
+  FloatMsSsim *s = fex->priv;
+
+  s->enable_lcs = vh_feature_extractor_get_option (fex, "enable_lcs") != 0;
+  s->enable_db = vh_feature_extractor_get_option (fex, "enable_db") != 0;
+  s->max_db = vh_ssim_max_db (vh_feature_extractor_get_option (fex,
+          "clip_db") != 0, info->bpc, info->width, info->height);
+
+  /* The class minimum (16 x the window) keeps every scale at least as
+   * large as the window. */
+  for (guint i = 0; i < N_SCALES; i++) {
+    gsize n;
+
+    s->width[i] = i ? vh_ssim_decimated_size (s->width[i - 1], 2) :
+        info->width;
+    s->height[i] = i ? vh_ssim_decimated_size (s->height[i - 1], 2) :
+        info->height;
+    n = (gsize) s->width[i] * s->height[i];
+    s->ref[i] = g_new (gfloat, n);
+    s->dist[i] = g_new (gfloat, n);
+  }
+  s->ws = vh_ssim_workspace_new (info->width);
+  return TRUE;
+}
+
+static gboolean
+float_ms_ssim_extract (VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  FloatMsSsim *s = fex->priv;
+  gdouble l[N_SCALES], c[N_SCALES], st[N_SCALES];
+  gdouble score = 1.0;
+
+  vh_ssim_load_luma (ref, s->ref[0]);
+  vh_ssim_load_luma (dist, s->dist[0]);
+  for (guint i = 1; i < N_SCALES; i++) {
+    vh_ssim_decimate_lpf (s->ws, s->ref[i - 1], s->width[i - 1],
+        s->height[i - 1], s->ref[i]);
+    vh_ssim_decimate_lpf (s->ws, s->dist[i - 1], s->width[i - 1],
+        s->height[i - 1], s->dist[i]);
+  }
+
+  for (guint i = 0; i < N_SCALES; i++) {
+    VhSsimResult res;
+
+    vh_ssim_compute (s->ws, s->ref[i], s->dist[i], s->width[i],
+        s->height[i], &res);
+    l[i] = res.l;
+    c[i] = res.c;
+    st[i] = res.s;
+    score *= pow (l[i], (gdouble) lum_exp[i]) * pow (c[i],
+        (gdouble) cs_exp[i]) * pow (st[i], (gdouble) cs_exp[i]);
+    if (isinf (score)) {
+      g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
+          "feature 'float_ms_ssim': frame %u gives an infinite score", index);
+      return FALSE;
+    }
+  }
+
+  if (s->enable_db)
+    score = vh_ssim_to_db (score, s->max_db);
+  if (!vh_feature_extractor_append (fex, fc, "float_ms_ssim", index, score,
+          error))
+    return FALSE;
+  if (!s->enable_lcs)
+    return TRUE;
+
+  static const gchar *const term[3] = { "l", "c", "s" };
+  const gdouble *values[3] = { l, c, st };
+
+  for (guint t = 0; t < 3; t++) {
+    for (guint i = 0; i < N_SCALES; i++) {
+      gchar name[32];
+
+      g_snprintf (name, sizeof (name), "float_ms_ssim_%s_scale%u", term[t], i);
+      if (!vh_feature_extractor_append (fex, fc, name, index, values[t][i],
+              error))
+        return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+const VhFeatureExtractorClass vh_fex_float_ms_ssim = {
+  .name = "float_ms_ssim",
+  .provides = provides,
+  .options = options,
+  .backend = VH_BACKEND_CPU,
+  .mem_type = VH_MEMORY_HOST,
+  /* libvmaf refuses frames whose fifth scale would be under the window. */
+  .min_width = 176,
+  .min_height = 176,
+  .priv_size = sizeof (FloatMsSsim),
+  .init = float_ms_ssim_init,
+  .extract = float_ms_ssim_extract,
+  .close = float_ms_ssim_close,
+};

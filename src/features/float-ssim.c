@@ -1,0 +1,162 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* float_ssim: single-scale SSIM of the luma with an 11x11 Gaussian window,
+ * on frames first scaled down by a box filter when they are large. */
+
+#include "feature-extractor.h"
+#include "errors.h"
+#include "ssim-common.h"
+
+#include <math.h>
+
+typedef struct
+{
+  guint scale;
+  guint width, height;          /* size SSIM runs at, after scaling */
+  gboolean enable_lcs;
+  gboolean enable_db;
+  gdouble max_db;
+  gfloat *ref;
+  gfloat *dist;
+  gfloat *ref_small;
+  gfloat *dist_small;
+  VhSsimWorkspace *ws;
+} FloatSsim;
+
+static const gchar *const provides[] = { "float_ssim", NULL };
+
+static const VhOptionSpec options[] = {
+  {"enable_lcs", NULL,
+        "also output the luminance, contrast and structure means",
+      VH_OPTION_BOOL, 0, 0, 1, 0},
+  {"enable_db", NULL, "output SSIM as dB", VH_OPTION_BOOL, 0, 0, 1, 0},
+  {"clip_db", NULL, "cap dB values at the frame's resolution limit",
+      VH_OPTION_BOOL, 0, 0, 1, 0},
+  {"scale", NULL,
+        "downscaling factor: 0 picks one from the frame size, 1 keeps it",
+      VH_OPTION_INT, 0, 0, 10, 0},
+  {NULL}
+};
+
+/* libvmaf's automatic factor: the shorter side over 256, rounded half up
+ * in single precision, at least 1. */
+static guint
+auto_scale (guint width, guint height)
+{
+  const gfloat f = (gfloat) MIN (width, height) / 256.0f;
+  const gint i = (gint) f;
+  const gint r = (f - (gfloat) i >= 0.5) ? i + 1 : i;
+
+  return MAX (1, r);
+}
+
+static void
+float_ssim_close (VhFeatureExtractor * fex)
+{
+  FloatSsim *s = fex->priv;
+
+  g_free (s->ref);
+  g_free (s->dist);
+  g_free (s->ref_small);
+  g_free (s->dist_small);
+  vh_ssim_workspace_free (s->ws);
+}
+
+static gboolean
+float_ssim_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+    GError ** error)
+{
+  FloatSsim *s = fex->priv;
+  const gsize n = (gsize) info->width * info->height;
+
+  s->scale = (guint) vh_feature_extractor_get_option (fex, "scale");
+  if (s->scale == 0)
+    s->scale = auto_scale (info->width, info->height);
+  s->enable_lcs = vh_feature_extractor_get_option (fex, "enable_lcs") != 0;
+  s->enable_db = vh_feature_extractor_get_option (fex, "enable_db") != 0;
+  s->max_db = vh_ssim_max_db (vh_feature_extractor_get_option (fex,
+          "clip_db") != 0, info->bpc, info->width, info->height);
+
+  s->width = info->width;
+  s->height = info->height;
+  if (s->scale > 1) {
+    s->width = vh_ssim_decimated_size (info->width, s->scale);
+    s->height = vh_ssim_decimated_size (info->height, s->scale);
+  }
+  if (s->width < VH_SSIM_WINDOW || s->height < VH_SSIM_WINDOW) {
+    g_set_error (error, VH_ERROR, VH_ERROR_TOO_SMALL,
+        "feature 'float_ssim': %ux%u scaled down by %u is %ux%u, smaller "
+        "than its %ux%u window", info->width, info->height, s->scale,
+        s->width, s->height, VH_SSIM_WINDOW, VH_SSIM_WINDOW);
+    return FALSE;
+  }
+
+  s->ref = g_new (gfloat, n);
+  s->dist = g_new (gfloat, n);
+  if (s->scale > 1) {
+    s->ref_small = g_new (gfloat, (gsize) s->width * s->height);
+    s->dist_small = g_new (gfloat, (gsize) s->width * s->height);
+  }
+  s->ws = vh_ssim_workspace_new (s->width);
+  return TRUE;
+}
+
+static gboolean
+float_ssim_extract (VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  FloatSsim *s = fex->priv;
+  const gfloat *a = s->ref, *b = s->dist;
+  VhSsimResult res;
+  gdouble score;
+
+  vh_ssim_load_luma (ref, s->ref);
+  vh_ssim_load_luma (dist, s->dist);
+  if (s->scale > 1) {
+    vh_ssim_decimate_box (s->ref, ref->width[0], ref->height[0], s->scale,
+        s->ref_small);
+    vh_ssim_decimate_box (s->dist, dist->width[0], dist->height[0],
+        s->scale, s->dist_small);
+    a = s->ref_small;
+    b = s->dist_small;
+  }
+  vh_ssim_compute (s->ws, a, b, s->width, s->height, &res);
+
+  score = res.ssim;
+  if (s->enable_db)
+    score = vh_ssim_to_db (score, s->max_db);
+
+  if (!vh_feature_extractor_append (fex, fc, "float_ssim", index, score,
+          error))
+    return FALSE;
+  if (!s->enable_lcs)
+    return TRUE;
+  return vh_feature_extractor_append (fex, fc, "float_ssim_l", index, res.l,
+      error)
+      && vh_feature_extractor_append (fex, fc, "float_ssim_c", index, res.c,
+      error)
+      && vh_feature_extractor_append (fex, fc, "float_ssim_s", index, res.s,
+      error);
+}
+
+const VhFeatureExtractorClass vh_fex_float_ssim = {
+  .name = "float_ssim",
+  .provides = provides,
+  .options = options,
+  .backend = VH_BACKEND_CPU,
+  .mem_type = VH_MEMORY_HOST,
+  .min_width = VH_SSIM_WINDOW,
+  .min_height = VH_SSIM_WINDOW,
+  .priv_size = sizeof (FloatSsim),
+  .init = float_ssim_init,
+  .extract = float_ssim_extract,
+  .close = float_ssim_close,
+};
