@@ -1,0 +1,284 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+/* vmafhip-score end to end: parity of its JSON log with libvmaf on a golden
+ * pair, and a clear error with a non-zero exit for each kind of bad input. */
+
+#include "golden.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <string.h>
+
+static gchar *tmpdir;
+
+typedef struct
+{
+  gint status;
+  gchar *out;
+  gchar *err;
+} Result;
+
+static void
+result_clear (Result * r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+static Result
+run_score (const gchar * first, ...)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  Result r = { 0 };
+  GError *error = NULL;
+  va_list ap;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("VH_SCORE"));
+  va_start (ap, first);
+  for (const gchar * a = first; a; a = va_arg (ap, const gchar *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (gchar **) argv->pdata, NULL, 0, NULL,
+          NULL, &r.out, &r.err, &r.status, &error));
+  g_assert_no_error (error);
+  g_ptr_array_free (argv, TRUE);
+  return r;
+}
+
+static gboolean
+exited_with (const Result * r, gint code)
+{
+  return WIFEXITED (r->status) && WEXITSTATUS (r->status) == code;
+}
+
+/* A Y4M file of @n frames of a gradient, @frac of a last frame cut off. */
+static gchar *
+write_y4m (const gchar * name, guint w, guint h, guint bpc, guint n)
+{
+  gchar *path = g_build_filename (tmpdir, name, NULL);
+  GString *s = g_string_new (NULL);
+  guint bps = bpc > 8 ? 2 : 1;
+  gsize frame = (gsize) (w * h + 2 * ((w + 1) / 2) * ((h + 1) / 2)) * bps;
+
+  g_string_append_printf (s, "YUV4MPEG2 W%u H%u F25:1 Ip A1:1 C420%s\n", w,
+      h, bpc == 10 ? "p10" : "jpeg");
+  for (guint f = 0; f < n; f++) {
+    g_string_append (s, "FRAME\n");
+    for (gsize i = 0; i < frame; i++)
+      g_string_append_c (s, (gchar) ((i * 7 + f * 13) & (bps == 2 && i % 2 ?
+                  0x03 : 0xff)));
+  }
+  g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
+  g_string_free (s, TRUE);
+  return path;
+}
+
+static void
+test_parity_json (void)
+{
+  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  VhGoldenPair *pair = vh_golden_pair_find (pairs, "d_321x241_8bit_x264");
+  g_autofree gchar *out = g_build_filename (tmpdir, "d.json", NULL);
+  g_autofree gchar *w = NULL, *h = NULL;
+  VhGoldenScores *gs;
+  JsonParser *parser;
+  JsonArray *frames;
+  Result r;
+  gdouble maxdiff = 0;
+
+  g_assert_nonnull (pair);
+  w = g_strdup_printf ("%u", pair->width);
+  h = g_strdup_printf ("%u", pair->height);
+  r = run_score ("-r", pair->ref_path, "-d", pair->dist_path, "-w", w, "-h",
+      h, "-p", "420", "-b", "8", "--feature", "psnr", "--threads", "2",
+      "--json", "-o", out, "-q", NULL);
+  g_assert_true (exited_with (&r, 0));
+  g_assert_nonnull (strstr (r.out, "vmaf: "));
+  result_clear (&r);
+
+  gs = vh_golden_scores_load (pair, "vmaf_v0.6.1+psnr.json", NULL);
+  parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (parser, out, NULL));
+  frames = json_object_get_array_member (json_node_get_object
+      (json_parser_get_root (parser)), "frames");
+  g_assert_cmpuint (json_array_get_length (frames), ==, pair->n_frames);
+  for (guint f = 0; f < pair->n_frames; f++) {
+    JsonObject *m = json_object_get_object_member
+        (json_array_get_object_element (frames, f), "metrics");
+    const gchar *const *names = vh_golden_scores_metrics (gs);
+    for (guint i = 0; names[i]; i++) {
+      gdouble want;
+      g_assert_true (vh_golden_scores_get (gs, f, names[i], &want));
+      g_assert_true (json_object_has_member (m, names[i]));
+      maxdiff = MAX (maxdiff, fabs (json_object_get_double_member (m,
+                  names[i]) - want));
+    }
+  }
+  g_test_message ("max difference to libvmaf: %g", maxdiff);
+  g_assert_cmpfloat (maxdiff, <=, 1e-4);
+  g_object_unref (parser);
+  vh_golden_scores_free (gs);
+}
+
+static void
+test_other_formats (void)
+{
+  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  VhGoldenPair *pair = vh_golden_pair_find (pairs, "d_321x241_8bit_x264");
+  const gchar *formats[][2] = { {"--xml", "<VMAF"}, {"--csv", "Frame,"} };
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+    g_autofree gchar *out = g_build_filename (tmpdir, "d.out", NULL);
+    g_autofree gchar *contents = NULL;
+    Result r = run_score ("-r", pair->ref_path, "-d", pair->dist_path,
+        "-w", "321", "-h", "241", "-p", "420", "-b", "8", "--frame_cnt", "2",
+        formats[i][0], "-o", out, "-q", NULL);
+    g_assert_true (exited_with (&r, 0));
+    g_assert_true (g_file_get_contents (out, &contents, NULL, NULL));
+    g_assert_nonnull (strstr (contents, formats[i][1]));
+    result_clear (&r);
+  }
+}
+
+static void
+expect_error (Result r, const gchar * const *needles)
+{
+  if (!exited_with (&r, 1))
+    g_error ("expected exit 1, got status %d; stderr: %s", r.status, r.err);
+  for (guint i = 0; needles[i]; i++) {
+    if (!strstr (r.err, needles[i]))
+      g_error ("stderr lacks '%s': %s", needles[i], r.err);
+  }
+  result_clear (&r);
+}
+
+static void
+test_size_mismatch (void)
+{
+  g_autofree gchar *a = write_y4m ("a.y4m", 64, 64, 8, 2);
+  g_autofree gchar *b = write_y4m ("b.y4m", 64, 48, 8, 2);
+  g_autofree gchar *c = write_y4m ("c.y4m", 64, 64, 10, 2);
+  const gchar *size[] = { "64x64", "64x48", NULL };
+  const gchar *depth[] = { "8-bit", "10-bit", NULL };
+
+  expect_error (run_score ("-r", a, "-d", b, "-q", NULL), size);
+  expect_error (run_score ("-r", a, "-d", c, "-q", NULL), depth);
+}
+
+static void
+test_truncated (void)
+{
+  g_autofree gchar *ref = g_build_filename (tmpdir, "t.yuv", NULL);
+  g_autofree gchar *dist = g_build_filename (tmpdir, "t2.yuv", NULL);
+  gsize frame = 200 * 200 * 3 / 2;
+  g_autofree gchar *data = g_malloc0 (frame * 3);
+  const gchar *needles[] = { "t2.yuv", "middle of frame 2", NULL };
+
+  for (gsize i = 0; i < frame * 3; i++)
+    data[i] = (gchar) (i * 31 >> 3);
+  g_assert_true (g_file_set_contents (ref, data, frame * 3, NULL));
+  g_assert_true (g_file_set_contents (dist, data, frame * 2 + 100, NULL));
+  expect_error (run_score ("-r", ref, "-d", dist, "-w", "200", "-h", "200",
+          "-p", "420", "-b", "8", "-q", NULL), needles);
+}
+
+static void
+test_too_small (void)
+{
+  g_autofree gchar *a = write_y4m ("s.y4m", 8, 8, 8, 1);
+  const gchar *needles[] = { "needs frames of at least", "8x8", NULL };
+
+  expect_error (run_score ("-r", a, "-d", a, "-q", NULL), needles);
+}
+
+static void
+test_unknown_model (void)
+{
+  g_autofree gchar *a = write_y4m ("m.y4m", 64, 64, 8, 1);
+  const gchar *needles[] = { "no_such_model", "vmaf_v0.6.1", "vmaf_b_v0.6.3",
+    NULL
+  };
+
+  expect_error (run_score ("-r", a, "-d", a, "--model",
+          "version=no_such_model", "-q", NULL), needles);
+}
+
+static void
+test_malformed_model (void)
+{
+  g_autofree gchar *a = write_y4m ("m.y4m", 64, 64, 8, 1);
+  g_autofree gchar *model = g_build_filename (tmpdir, "bad-model.json", NULL);
+  g_autofree gchar *spec = g_strdup_printf ("path=%s", model);
+  const gchar *needles[] = { "bad-model.json", NULL };
+
+  g_assert_true (g_file_set_contents (model,
+          "{\"model_dict\": {\"model_type\": \"LIBSVMNUSVR\",", -1, NULL));
+  expect_error (run_score ("-r", a, "-d", a, "--model", spec, "-q", NULL),
+      needles);
+}
+
+static void
+test_unknown_feature (void)
+{
+  g_autofree gchar *a = write_y4m ("f.y4m", 64, 64, 8, 1);
+  const gchar *needles[] = { "no_such_feature", "psnr", NULL };
+
+  expect_error (run_score ("-r", a, "-d", a, "--feature", "no_such_feature",
+          "-q", NULL), needles);
+}
+
+static void
+test_shorter_reference (void)
+{
+  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  VhGoldenPair *pair = vh_golden_pair_find (pairs, "d_321x241_8bit_x264");
+  g_autofree gchar *data = NULL;
+  gsize len;
+  g_autofree gchar *short_ref = g_build_filename (tmpdir, "short.yuv", NULL);
+  Result r;
+
+  g_assert_true (g_file_get_contents (pair->ref_path, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (short_ref, data, len / 2, NULL));
+  r = run_score ("-r", short_ref, "-d", pair->dist_path, "-w", "321", "-h",
+      "241", "-p", "420", "-b", "8", "-q", NULL);
+  g_assert_true (exited_with (&r, 0));
+  g_assert_nonnull (strstr (r.err, "ended after 5 frames"));
+  result_clear (&r);
+}
+
+int
+main (int argc, char **argv)
+{
+  gint ret;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!g_getenv ("VH_SCORE"))
+    g_error ("VH_SCORE must name the vmafhip-score binary");
+  tmpdir = g_dir_make_tmp ("vmafhip-cli-XXXXXX", NULL);
+  g_test_add_func ("/cli/parity-json", test_parity_json);
+  g_test_add_func ("/cli/other-formats", test_other_formats);
+  g_test_add_func ("/cli/size-mismatch", test_size_mismatch);
+  g_test_add_func ("/cli/truncated", test_truncated);
+  g_test_add_func ("/cli/too-small", test_too_small);
+  g_test_add_func ("/cli/unknown-model", test_unknown_model);
+  g_test_add_func ("/cli/malformed-model", test_malformed_model);
+  g_test_add_func ("/cli/unknown-feature", test_unknown_feature);
+  g_test_add_func ("/cli/shorter-reference", test_shorter_reference);
+  ret = g_test_run ();
+  {
+    g_autofree gchar *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
+    if (system (cmd) != 0)
+      g_printerr ("could not remove %s\n", tmpdir);
+  }
+  g_free (tmpdir);
+  return ret;
+}
