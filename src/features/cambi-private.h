@@ -1,0 +1,108 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Building blocks of the CAMBI banding detector, shared by cambi*.c. CAMBI
+ * works on a 10-bit luma plane: the input is converted (and optionally
+ * resized) once, a spatial mask of flat areas is computed at full size, then
+ * five scales each get a mode filter, a windowed histogram pass that yields a
+ * per-pixel banding strength ("c value"), and top-k mean pooling. */
+
+#ifndef __VH_CAMBI_PRIVATE_H__
+#define __VH_CAMBI_PRIVATE_H__
+
+#include <glib.h>
+
+#include "../picture.h"
+
+G_BEGIN_DECLS
+
+#define VH_CAMBI_NUM_SCALES 5
+#define VH_CAMBI_MAX_DIFFS 32           /* 1 << the largest max_log_contrast */
+#define VH_CAMBI_MIN_SIDE 216           /* at least one side must reach it */
+/* The c-value reciprocal table covers window_size^2 + 1 entries at most. */
+#define VH_CAMBI_RECIPROCALS 4226
+
+typedef enum
+{
+  VH_CAMBI_EOTF_BT1886 = 0,
+  VH_CAMBI_EOTF_PQ = 1,
+} VhCambiEotf;
+
+/* Which luma differences count as visible bands, in 10-bit code values. */
+typedef struct
+{
+  guint num_diffs;
+  /* Largest 10-bit value at which a step of d + 1 is still below the
+   * visibility threshold, plus num_diffs (the offset libvmaf works in). */
+  guint16 tvi[VH_CAMBI_MAX_DIFFS];
+  gint weight[VH_CAMBI_MAX_DIFFS];
+  guint16 vlt_luma;
+  /* Histogram rows cover 10-bit values [band_base, band_base + band_size):
+   * values outside can never change a c value. */
+  guint band_base;
+  guint band_size;
+} VhCambiContrast;
+
+/* One planar working buffer pair: 10-bit image and 0/1 mask. */
+typedef struct
+{
+  guint16 *image;
+  guint8 *mask;
+  gsize stride;                 /* in samples, shared by both planes */
+} VhCambiPlanes;
+
+/* cambi-contrast.c */
+void         vh_cambi_contrast_init     (VhCambiContrast * c,
+                                         guint max_log_contrast,
+                                         gdouble tvi_threshold,
+                                         gdouble vis_lum_threshold,
+                                         VhCambiEotf eotf);
+
+/* 1 / i rounded as libvmaf's table is (index 0 holds 0). */
+const gfloat *vh_cambi_reciprocals      (void);
+
+/* cambi-preprocess.c */
+gboolean     vh_cambi_load_luma         (const VhPicture * pic,
+                                         const VhCambiPlanes * out,
+                                         guint out_w, guint out_h,
+                                         GError ** error);
+
+void         vh_cambi_anti_dither       (const VhCambiPlanes * p, guint w,
+                                         guint h);
+
+void         vh_cambi_decimate          (const VhCambiPlanes * p, guint w,
+                                         guint h);
+
+/* @rows: scratch of 3 * w samples. */
+void         vh_cambi_mode_filter       (const VhCambiPlanes * p, guint w,
+                                         guint h, guint16 * rows);
+
+/* cambi-mask.c */
+gsize        vh_cambi_mask_scratch_size (guint w);
+
+void         vh_cambi_spatial_mask      (const VhCambiPlanes * p, guint w,
+                                         guint h, guint8 * scratch);
+
+/* cambi-cvalues.c */
+gsize        vh_cambi_hist_size         (const VhCambiContrast * c, guint w,
+                                         guint window);
+
+void         vh_cambi_c_values          (const VhCambiPlanes * p,
+                                         const VhCambiContrast * c, guint w,
+                                         guint h, guint window,
+                                         guint16 * hist, gfloat * c_values);
+
+/* Mean of the (gint) (@topk * @n) largest values, at least one; reorders
+ * @values. */
+gdouble      vh_cambi_topk_mean         (gfloat * values, gsize n,
+                                         gdouble topk);
+
+G_END_DECLS
+
+#endif /* __VH_CAMBI_PRIVATE_H__ */
