@@ -1,0 +1,758 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "errors.h"
+#include "feature-extractor.h"
+#include "golden.h"
+#include "model.h"
+#include "test-data.h"
+
+/* Stand-ins for extractors that are not built in (yet): the model code only
+ * needs their names, outputs and options. Registered only where no real
+ * class provides the outputs, so the real ones win once they exist. */
+static const VhOptionSpec fake_adm_options[] = {
+  {"adm_enhn_gain_limit", "egl", "", VH_OPTION_DOUBLE, 100.0, 1.0, 100.0,
+      VH_OPTION_FLAG_FEATURE_PARAM},
+  {NULL}
+};
+
+static const gchar *const fake_adm_provides[] = {
+  "integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0",
+  "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3", NULL
+};
+
+static const VhOptionSpec fake_vif_options[] = {
+  {"vif_enhn_gain_limit", "egl", "", VH_OPTION_DOUBLE, 100.0, 1.0, 100.0,
+      VH_OPTION_FLAG_FEATURE_PARAM},
+  {NULL}
+};
+
+static const gchar *const fake_vif_provides[] = {
+  "integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
+  "integer_vif_scale3", NULL
+};
+
+static const gchar *const fake_motion_provides[] = {
+  "integer_motion2", "integer_motion3", NULL
+};
+
+static const VhFeatureExtractorClass fake_classes[] = {
+  {.name = "adm",.provides = fake_adm_provides,.options = fake_adm_options,
+      .backend = VH_BACKEND_CPU},
+  {.name = "vif",.provides = fake_vif_provides,.options = fake_vif_options,
+      .backend = VH_BACKEND_CPU},
+  {.name = "motion",.provides = fake_motion_provides,
+      .backend = VH_BACKEND_CPU},
+};
+
+static void
+register_fake_extractors (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (fake_classes); i++) {
+    if (!vh_feature_extractor_find (fake_classes[i].provides[0],
+            VH_BACKEND_CPU | VH_BACKEND_HIP))
+      vh_feature_extractor_register (&fake_classes[i]);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Built-in models: names, features, options, outputs. */
+
+static void
+test_builtin (void)
+{
+  const gchar *const *list = vh_model_list_builtin ();
+  guint n = 0;
+
+  for (; list[n]; n++) {
+    g_autoptr (GError) err = NULL;
+    g_autoptr (VhModel) m = vh_model_new_builtin (list[n], NULL, &err);
+    g_assert_no_error (err);
+    g_assert_cmpstr (vh_model_get_name (m), ==, "vmaf");
+    g_assert_cmpuint (vh_model_n_features (m), ==, 6);
+  }
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_true (g_strv_contains (list, "vmaf_v0.6.1"));
+  g_assert_true (g_strv_contains (list, "vmaf_b_v0.6.3"));
+}
+
+static void
+test_builtin_features (void)
+{
+  static const gchar *const names[] = {
+    "integer_adm2", "integer_motion2", "integer_vif_scale0",
+    "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"
+  };
+  static const gchar *const extractors[] = {
+    "adm", "motion", "vif", "vif", "vif", "vif"
+  };
+  g_autoptr (GError) err = NULL;
+  g_autoptr (VhModel) m = vh_model_new_builtin ("vmaf_v0.6.1", NULL, &err);
+  g_autoptr (VhModel) neg = NULL;
+  VhModelConfig cfg = { "vmaf_neg", FALSE, FALSE };
+
+  g_assert_no_error (err);
+  g_assert_false (vh_model_is_bootstrap (m));
+  for (guint i = 0; i < 6; i++) {
+    g_assert_cmpstr (vh_model_feature_output_name (m, i), ==, names[i]);
+    g_assert_cmpstr (vh_model_feature_extractor (m, i), ==, extractors[i]);
+    g_assert_null (vh_model_feature_options (m, i)[0]);
+  }
+  g_assert_cmpstr (vh_model_output_names (m)[0], ==, "vmaf");
+  g_assert_null (vh_model_output_names (m)[1]);
+
+  /* The neg model asks for enhancement gain limits of 1.0, which rename
+   * the features and come out normalised the way libvmaf prints them. */
+  neg = vh_model_new_builtin ("vmaf_v0.6.1neg", &cfg, &err);
+  g_assert_no_error (err);
+  g_assert_cmpstr (vh_model_get_name (neg), ==, "vmaf_neg");
+  g_assert_cmpstr (vh_model_feature_output_name (neg, 0), ==,
+      "integer_adm2_egl_1");
+  g_assert_cmpstr (vh_model_feature_options (neg, 0)[0], ==,
+      "adm_enhn_gain_limit");
+  g_assert_cmpstr (vh_model_feature_options (neg, 0)[1], ==, "1");
+  g_assert_null (vh_model_feature_options (neg, 0)[2]);
+  g_assert_cmpstr (vh_model_feature_output_name (neg, 1), ==,
+      "integer_motion2");
+  g_assert_null (vh_model_feature_options (neg, 1)[0]);
+  g_assert_cmpstr (vh_model_feature_output_name (neg, 5), ==,
+      "integer_vif_scale3_egl_1");
+  g_assert_cmpstr (vh_model_feature_options (neg, 5)[0], ==,
+      "vif_enhn_gain_limit");
+}
+
+static void
+test_builtin_bootstrap (void)
+{
+  g_autoptr (GError) err = NULL;
+  VhModelConfig cfg = { "vmaf_b", FALSE, FALSE };
+  g_autoptr (VhModel) m = vh_model_new_builtin ("vmaf_b_v0.6.3", &cfg, &err);
+  const gchar *const *out;
+
+  g_assert_no_error (err);
+  g_assert_true (vh_model_is_bootstrap (m));
+  g_assert_cmpuint (vh_model_n_features (m), ==, 6);
+  out = vh_model_output_names (m);
+  g_assert_cmpuint (g_strv_length ((gchar **) out), ==, 1 + 20 + 4);
+  g_assert_cmpstr (out[0], ==, "vmaf_b");
+  g_assert_cmpstr (out[1], ==, "vmaf_b_0001");
+  g_assert_cmpstr (out[20], ==, "vmaf_b_0020");
+  g_assert_cmpstr (out[21], ==, "vmaf_b_bagging");
+  g_assert_cmpstr (out[22], ==, "vmaf_b_stddev");
+  g_assert_cmpstr (out[23], ==, "vmaf_b_ci_p95_lo");
+  g_assert_cmpstr (out[24], ==, "vmaf_b_ci_p95_hi");
+}
+
+static void
+test_unknown_builtin (void)
+{
+  g_autoptr (GError) err = NULL;
+  VhModel *m = vh_model_new_builtin ("vmaf_v9", NULL, &err);
+  const gchar *const *list = vh_model_list_builtin ();
+
+  g_assert_null (m);
+  g_assert_error (err, VH_ERROR, VH_ERROR_UNKNOWN_MODEL);
+  g_assert_nonnull (strstr (err->message, "vmaf_v9"));
+  for (guint i = 0; list[i]; i++)
+    g_assert_nonnull (strstr (err->message, list[i]));
+}
+
+/* ------------------------------------------------------------------ */
+/* Small hand-made models: the raw SVR output is the constant -rho (one
+ * support vector with a zero coefficient), so transform and clip can be
+ * checked against values worked out by hand. */
+
+static gchar *
+constant_model (gdouble raw, const gchar * extra)
+{
+  return g_strdup_printf ("{\"model_dict\": {"
+      "\"model_type\": \"LIBSVMNUSVR\", \"norm_type\": \"none\","
+      "\"feature_names\": [\"VMAF_integer_feature_motion2_score\"],"
+      "\"model\": \"svm_type nu_svr\\nkernel_type rbf\\ngamma 0.5\\n"
+      "nr_class 2\\ntotal_sv 1\\nrho %.17g\\nSV\\n0 1:0.25 \\n\"%s}}",
+      -raw, extra ? extra : "");
+}
+
+static gdouble
+predict_constant (gdouble raw, const gchar * extra, const VhModelConfig * cfg)
+{
+  g_autofree gchar *json = constant_model (raw, extra);
+  g_autoptr (GError) err = NULL;
+  g_autoptr (VhModel) m = vh_model_new_from_data (json, -1, "test", cfg,
+      &err);
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  gdouble v = NAN;
+
+  g_assert_no_error (err);
+  vh_feature_collector_append (fc, "integer_motion2", 0, 3.0, &err);
+  g_assert_no_error (err);
+  g_assert_true (vh_model_predict (m, fc, 0, &err));
+  g_assert_no_error (err);
+  g_assert_true (vh_feature_collector_get (fc, vh_model_get_name (m), 0, &v));
+  return v;
+}
+
+static void
+test_transform_and_clip (void)
+{
+  const gchar *clip = ", \"score_clip\": [0.0, 100.0]";
+  const gchar *poly = ", \"score_transform\": {\"p0\": 1.0, \"p1\": 2.0, "
+      "\"p2\": -0.01, \"out_gte_in\": \"true\"}";
+  const gchar *knots = ", \"score_transform\": {\"enabled\": true, "
+      "\"knots\": [[0, 0], [50, 60], [100, 100]]}";
+  const gchar *lte = ", \"score_transform\": {\"enabled\": true, "
+      "\"p1\": 2.0, \"out_lte_in\": \"true\"}";
+  VhModelConfig plain = { NULL, FALSE, FALSE };
+  VhModelConfig transform = { NULL, TRUE, FALSE };
+  VhModelConfig noclip = { NULL, FALSE, TRUE };
+  g_autofree gchar *poly_clip = g_strconcat (poly, clip, NULL);
+
+  g_assert_cmpfloat (predict_constant (42.5, NULL, &plain), ==, 42.5);
+  g_assert_cmpfloat (predict_constant (142.5, clip, &plain), ==, 100.0);
+  g_assert_cmpfloat (predict_constant (-3.0, clip, &plain), ==, 0.0);
+  g_assert_cmpfloat (predict_constant (142.5, clip, &noclip), ==, 142.5);
+
+  /* The polynomial applies only when asked for: 1 + 2x - 0.01x^2, and
+   * never below the input (out_gte_in). */
+  g_assert_cmpfloat (predict_constant (10.0, poly, &plain), ==, 10.0);
+  g_assert_cmpfloat_with_epsilon (predict_constant (10.0, poly, &transform),
+      20.0, 1e-12);
+  g_assert_cmpfloat (predict_constant (150.0, poly, &transform), ==, 150.0);
+  g_assert_cmpfloat (predict_constant (95.0, poly_clip, &transform), ==,
+      100.0);
+
+  /* Piecewise-linear, extended past both ends. */
+  g_assert_cmpfloat_with_epsilon (predict_constant (25.0, knots, &plain),
+      30.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (predict_constant (75.0, knots, &plain),
+      80.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (predict_constant (120.0, knots, &plain),
+      116.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (predict_constant (-10.0, knots, &plain),
+      -12.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (predict_constant (50.0, knots, &plain),
+      60.0, 1e-12);
+
+  /* Never above the input. */
+  g_assert_cmpfloat (predict_constant (30.0, lte, &plain), ==, 30.0);
+  g_assert_cmpfloat (predict_constant (-30.0, lte, &plain), ==, -60.0);
+}
+
+static void
+test_missing_feature (void)
+{
+  g_autoptr (GError) err = NULL;
+  g_autoptr (VhModel) m = vh_model_new_builtin ("vmaf_v0.6.1", NULL, &err);
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  gdouble v;
+
+  g_assert_no_error (err);
+  for (guint i = 0; i < vh_model_n_features (m); i++) {
+    if (i != 2)
+      vh_feature_collector_append (fc, vh_model_feature_output_name (m, i),
+          0, 0.5, NULL);
+  }
+  g_assert_false (vh_model_predict (m, fc, 0, &err));
+  g_assert_nonnull (err);
+  g_assert_nonnull (strstr (err->message, "integer_vif_scale0"));
+  g_assert_false (vh_feature_collector_get (fc, "vmaf", 0, &v));
+}
+
+/* ------------------------------------------------------------------ */
+/* Malformed files. */
+
+typedef struct
+{
+  const gchar *what;
+  const gchar *from;            /* replaced in the constant model ... */
+  const gchar *to;              /* ... by this */
+  const gchar *expect;          /* in the message */
+  VhError code;
+} Breakage;
+
+static void
+test_malformed (void)
+{
+  static const Breakage cases[] = {
+    {"unknown member type", "\"model_type\": \"LIBSVMNUSVR\"",
+        "\"model_type\": 3", "model_dict.model_type", VH_ERROR_MODEL_PARSE},
+    {"unknown model type", "LIBSVMNUSVR", "SVM", "model_dict.model_type", VH_ERROR_MODEL_PARSE},
+    {"missing norm_type", "\"norm_type\": \"none\",", "", "'norm_type'", VH_ERROR_MODEL_PARSE},
+    {"missing svm", "\"model\":", "\"modle\":", "'model'", VH_ERROR_MODEL_PARSE},
+    {"names not a list", "[\"VMAF_integer_feature_motion2_score\"]",
+        "\"VMAF_integer_feature_motion2_score\"", "model_dict.feature_names", VH_ERROR_MODEL_PARSE},
+    {"name not a string", "[\"VMAF_integer_feature_motion2_score\"]",
+        "[\"VMAF_integer_feature_motion2_score\", 7]",
+        "model_dict.feature_names[1]", VH_ERROR_MODEL_PARSE},
+    {"unknown feature", "motion2", "motion7", "motion7", VH_ERROR_UNKNOWN_FEATURE},
+    {"bad kernel", "kernel_type rbf", "kernel_type linear",
+        "model_dict.model", VH_ERROR_MODEL_PARSE},
+    {"no SV line", "\\nSV\\n", "\\n", "model_dict.model", VH_ERROR_MODEL_PARSE},
+    {"short SV section", "total_sv 1", "total_sv 2", "support vectors", VH_ERROR_MODEL_PARSE},
+    {"rescale without slopes", "\"norm_type\": \"none\"",
+        "\"norm_type\": \"linear_rescale\"", "'slopes'", VH_ERROR_MODEL_PARSE},
+  };
+  static const Breakage extras[] = {
+    {"clip not numbers", NULL, ", \"score_clip\": [0, \"a\"]",
+        "model_dict.score_clip", VH_ERROR_MODEL_PARSE},
+    {"knots decreasing", NULL,
+          ", \"score_transform\": {\"knots\": [[0, 0], [50, 60], [40, 70]]}",
+        "model_dict.score_transform.knots[2]", VH_ERROR_MODEL_PARSE},
+    {"p1 not a number", NULL, ", \"score_transform\": {\"p1\": \"2\"}",
+        "model_dict.score_transform.p1", VH_ERROR_MODEL_PARSE},
+    {"opts not objects", NULL, ", \"feature_opts_dicts\": [1]",
+        "model_dict.feature_opts_dicts[0]", VH_ERROR_MODEL_PARSE},
+    {"unknown option", NULL,
+          ", \"feature_opts_dicts\": [{\"motion_no_such_option\": 1}]",
+        "motion_no_such_option", VH_ERROR_MODEL_PARSE},
+    {"slopes too short", NULL,
+        ", \"slopes\": [1.0], \"intercepts\": [0.0, 0.0]", "model_dict.slopes", VH_ERROR_MODEL_PARSE},
+  };
+  g_autofree gchar *good = constant_model (1.0, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases) + G_N_ELEMENTS (extras); i++) {
+    const Breakage *b = i < G_N_ELEMENTS (cases) ? &cases[i] :
+        &extras[i - G_N_ELEMENTS (cases)];
+    g_autofree gchar *json = NULL;
+    g_autoptr (GError) err = NULL;
+    VhModel *m;
+
+    if (b->from) {
+      g_auto (GStrv) parts = g_strsplit (good, b->from, 2);
+      g_assert_nonnull (parts[1]);
+      json = g_strconcat (parts[0], b->to, parts[1], NULL);
+    } else {
+      json = constant_model (1.0, b->to);
+      /* A slopes list needs linear_rescale to be checked for length. */
+      if (strstr (b->to, "slopes")) {
+        g_auto (GStrv) parts = g_strsplit (json, "\"none\"", 2);
+        g_free (json);
+        json = g_strconcat (parts[0], "\"linear_rescale\"", parts[1], NULL);
+      }
+    }
+    m = vh_model_new_from_data (json, -1, "broken.json", NULL, &err);
+    g_test_message ("%s: %s", b->what, err ? err->message : "(loaded)");
+    g_assert_null (m);
+    g_assert_nonnull (err);
+    g_assert_error (err, VH_ERROR, (gint) b->code);
+    g_assert_nonnull (strstr (err->message, "broken.json"));
+    g_assert_nonnull (strstr (err->message, b->expect));
+  }
+}
+
+static void
+test_malformed_file (void)
+{
+  g_autofree gchar *good = constant_model (1.0, NULL);
+  g_autoptr (GError) err = NULL;
+  g_autofree gchar *dir = g_dir_make_tmp ("vh-model-XXXXXX", &err);
+  g_autofree gchar *path = NULL;
+  g_autofree gchar *missing = NULL;
+  VhModel *m;
+
+  g_assert_no_error (err);
+  path = g_build_filename (dir, "cut.json", NULL);
+  missing = g_build_filename (dir, "missing.json", NULL);
+
+  /* Cut in the middle: json-glib's line and column come through. */
+  g_assert_true (g_file_set_contents (path, good, strlen (good) / 2, NULL));
+  m = vh_model_new_from_file (path, NULL, &err);
+  g_assert_null (m);
+  g_assert_error (err, VH_ERROR, VH_ERROR_MODEL_PARSE);
+  g_test_message ("%s", err->message);
+  g_assert_true (g_str_has_prefix (err->message, path));
+  g_assert_nonnull (strstr (err->message, ":1:"));
+  g_clear_error (&err);
+
+  /* The whole file loads. */
+  g_assert_true (g_file_set_contents (path, good, -1, NULL));
+  m = vh_model_new_from_file (path, NULL, &err);
+  g_assert_no_error (err);
+  vh_model_free (m);
+
+  m = vh_model_new_from_file (missing, NULL, &err);
+  g_assert_null (m);
+  g_assert_error (err, VH_ERROR, VH_ERROR_IO);
+  g_assert_nonnull (strstr (err->message, missing));
+  g_clear_error (&err);
+
+  /* A bootstrap file needs at least members "0" and "1". */
+  {
+    g_autofree gchar *one = g_strdup_printf ("{\"0\": %s}", good);
+    m = vh_model_new_from_data (one, -1, "boot.json", NULL, &err);
+    g_assert_null (m);
+    g_assert_error (err, VH_ERROR, VH_ERROR_MODEL_PARSE);
+    g_clear_error (&err);
+  }
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* Exactness: tests/data/model/libvmaf-predict.tsv holds feature values
+ * and the scores libvmaf 3.2 predicts from exactly those values (its
+ * vmaf_import_feature_score() then vmaf_score_at_index() and
+ * vmaf_score_at_index_model_collection(), printed with "%.17g"), for a few
+ * frames of the golden set and every built-in model and flag. Lines:
+ *   frame <label>
+ *   in <feature> <value>
+ *   out <version> <name> <enable_transform> <disable_clip> <score> <value>
+ * Same inputs, same arithmetic: the scores must agree to the last bits. */
+
+typedef struct
+{
+  gchar *label;
+  GPtrArray *in;                /* "feature\tvalue" */
+  GPtrArray *out;               /* split "out" lines */
+} ExactFrame;
+
+static void
+exact_frame_free (ExactFrame * f)
+{
+  g_free (f->label);
+  g_ptr_array_unref (f->in);
+  g_ptr_array_unref (f->out);
+  g_free (f);
+}
+
+static GPtrArray *
+load_exact (void)
+{
+  g_autofree gchar *path = vh_test_data_path ("model/libvmaf-predict.tsv");
+  g_autofree gchar *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      exact_frame_free);
+  ExactFrame *cur = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++) {
+    gchar **f;
+    if (!lines[i][0])
+      continue;
+    f = g_strsplit (lines[i], "\t", -1);
+    if (!strcmp (f[0], "frame")) {
+      cur = g_new0 (ExactFrame, 1);
+      cur->label = g_strdup (f[1]);
+      cur->in = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+      cur->out = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+      g_ptr_array_add (frames, cur);
+    }
+    g_assert_nonnull (cur);
+    if (!strcmp (f[0], "in"))
+      g_ptr_array_add (cur->in, f);
+    else if (!strcmp (f[0], "out"))
+      g_ptr_array_add (cur->out, f);
+    else
+      g_strfreev (f);
+  }
+  return frames;
+}
+
+static void
+test_exact (void)
+{
+  g_autoptr (GPtrArray) frames = load_exact ();
+  guint n_checked = 0;
+
+  g_assert_cmpuint (frames->len, >, 0);
+  for (guint fi = 0; fi < frames->len; fi++) {
+    ExactFrame *fr = g_ptr_array_index (frames, fi);
+    g_autoptr (GHashTable) done = g_hash_table_new_full (g_str_hash,
+        g_str_equal, g_free, NULL);
+
+    for (guint o = 0; o < fr->out->len; o++) {
+      gchar **ol = g_ptr_array_index (fr->out, o);
+      g_autofree gchar *key = g_strjoin (":", ol[1], ol[2], ol[3], ol[4],
+          NULL);
+      VhModelConfig cfg = { ol[2], atoi (ol[3]), atoi (ol[4]) };
+      g_autoptr (VhModel) m = NULL;
+      g_autoptr (VhFeatureCollector) fc = NULL;
+      g_autoptr (GError) err = NULL;
+
+      if (!g_hash_table_add (done, g_strdup (key)))
+        continue;
+      m = vh_model_new_builtin (ol[1], &cfg, &err);
+      g_assert_no_error (err);
+      fc = vh_feature_collector_new ();
+      for (guint i = 0; i < fr->in->len; i++) {
+        gchar **il = g_ptr_array_index (fr->in, i);
+        vh_feature_collector_append (fc, il[1], 0, g_ascii_strtod (il[2],
+                NULL), &err);
+        g_assert_no_error (err);
+      }
+      g_assert_true (vh_model_predict (m, fc, 0, &err));
+      g_assert_no_error (err);
+
+      /* Every expected score of this model and flags. */
+      for (guint k = 0; k < fr->out->len; k++) {
+        gchar **kl = g_ptr_array_index (fr->out, k);
+        gdouble want = g_ascii_strtod (kl[6], NULL), got;
+        if (strcmp (kl[1], ol[1]) || strcmp (kl[2], ol[2]) ||
+            strcmp (kl[3], ol[3]) || strcmp (kl[4], ol[4]))
+          continue;
+        g_assert_true (vh_feature_collector_get (fc, kl[5], 0, &got));
+        if (fabs (got - want) > 1e-9 * MAX (1.0, fabs (want)))
+          g_error ("%s %s %s: %.17g, libvmaf %.17g", fr->label, key, kl[5],
+              got, want);
+        n_checked++;
+      }
+    }
+  }
+  g_test_message ("%u scores equal libvmaf's", n_checked);
+  g_assert_cmpuint (n_checked, >, 100);
+}
+
+/* ------------------------------------------------------------------ */
+/* Golden logs: predictions from libvmaf's logged features against its
+ * logged scores, every frame of every pair. */
+
+typedef struct
+{
+  const gchar *version;
+  const gchar *name;            /* score name in the golden logs */
+  const gchar *file;
+  gboolean enable_transform;
+} GoldenModel;
+
+static const GoldenModel golden_models[] = {
+  {"vmaf_v0.6.1", "vmaf", "vmaf_v0.6.1+psnr.json", FALSE},
+  {"vmaf_v0.6.1neg", "vmaf_neg", "models_extra.json", FALSE},
+  {"vmaf_4k_v0.6.1", "vmaf_4k", "models_extra.json", FALSE},
+  {"vmaf_v0.6.1", "vmaf_transform", "models_extra.json", TRUE},
+  {"vmaf_b_v0.6.3", "vmaf_b", "models_extra.json", FALSE},
+};
+
+#define GOLDEN_TOLERANCE 1e-4
+#define LOG_ROUNDING 5e-7       /* the logs print 6 decimals */
+
+/* A fresh collector holding one frame's features (perturbed by @delta at
+ * feature @bump, if any) and the model's scores for it. */
+static VhFeatureCollector *
+predict_one (const VhModel * m, const gdouble * feat, gint bump,
+    gdouble delta)
+{
+  VhFeatureCollector *fc = vh_feature_collector_new ();
+  g_autoptr (GError) err = NULL;
+
+  for (guint i = 0; i < vh_model_n_features (m); i++)
+    vh_feature_collector_append (fc, vh_model_feature_output_name (m, i), 0,
+        feat[i] + ((gint) i == bump ? delta : 0.0), NULL);
+  g_assert_true (vh_model_predict (m, fc, 0, &err));
+  g_assert_no_error (err);
+  return fc;
+}
+
+/* How far @score can move when each logged feature moves within its
+ * rounding interval, plus the rounding of the logged score itself: the
+ * sum over features of the larger change at +-half a unit of the sixth
+ * decimal. Linear in the small steps, which the model is at this scale
+ * except exactly at a clip or kink, where one side's change bounds it. */
+static gdouble
+rounding_bound (const VhModel * m, const gdouble * feat, const gchar * score)
+{
+  gdouble base, bound = LOG_ROUNDING;
+  g_autoptr (VhFeatureCollector) fc0 = predict_one (m, feat, -1, 0.0);
+
+  g_assert_true (vh_feature_collector_get (fc0, score, 0, &base));
+  for (guint i = 0; i < vh_model_n_features (m); i++) {
+    gdouble worst = 0.0;
+    for (gint s = -1; s <= 1; s += 2) {
+      g_autoptr (VhFeatureCollector) fc = predict_one (m, feat, i,
+          s * LOG_ROUNDING);
+      gdouble v;
+      g_assert_true (vh_feature_collector_get (fc, score, 0, &v));
+      worst = MAX (worst, fabs (v - base));
+    }
+    bound += worst;
+  }
+  return bound;
+}
+
+typedef struct
+{
+  gdouble max_diff;
+  gdouble max_over_bound;       /* worst diff / rounding bound, where > 1e-4 */
+  guint n_values;
+  guint n_over_tolerance;       /* explained by rounding */
+} Stat;
+
+static void
+stat_add (GHashTable * stats, const gchar * name, gdouble diff)
+{
+  Stat *s = g_hash_table_lookup (stats, name);
+
+  if (!s) {
+    s = g_new0 (Stat, 1);
+    g_hash_table_insert (stats, g_strdup (name), s);
+  }
+  s->max_diff = MAX (s->max_diff, diff);
+  s->n_values++;
+}
+
+static void
+check_golden_model (const VhGoldenPair * pair, const GoldenModel * gm,
+    GHashTable * stats)
+{
+  VhModelConfig cfg = { gm->name, gm->enable_transform, FALSE };
+  g_autoptr (GError) err = NULL;
+  g_autoptr (VhModel) m = vh_model_new_builtin (gm->version, &cfg, &err);
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  VhGoldenScores *gs[2];
+  const gchar *const *outs;
+  guint n_frames, n_feat;
+
+  g_assert_no_error (err);
+  gs[0] = vh_golden_scores_load (pair, "vmaf_v0.6.1+psnr.json", &err);
+  g_assert_no_error (err);
+  gs[1] = vh_golden_scores_load (pair, gm->file, &err);
+  g_assert_no_error (err);
+  if (!gs[0] || !gs[1]) {
+    vh_golden_scores_free (gs[0]);
+    vh_golden_scores_free (gs[1]);
+    return;
+  }
+  n_frames = vh_golden_scores_n_frames (gs[1]);
+  n_feat = vh_model_n_features (m);
+  outs = vh_model_output_names (m);
+
+  for (guint f = 0; f < n_frames; f++) {
+    gdouble feat[64];
+
+    for (guint i = 0; i < n_feat; i++) {
+      const gchar *name = vh_model_feature_output_name (m, i);
+      g_assert_true (vh_golden_scores_get (gs[1], f, name, &feat[i]) ||
+          vh_golden_scores_get (gs[0], f, name, &feat[i]));
+      vh_feature_collector_append (fc, name, f, feat[i], &err);
+      g_assert_no_error (err);
+    }
+    g_assert_true (vh_model_predict (m, fc, f, &err));
+    g_assert_no_error (err);
+
+    for (guint k = 0; outs[k]; k++) {
+      gdouble want, got, diff;
+      Stat *st;
+
+      g_assert_true (vh_golden_scores_get (gs[1], f, outs[k], &want));
+      g_assert_true (vh_feature_collector_get (fc, outs[k], f, &got));
+      diff = fabs (got - want);
+      /* Members vmaf_b_0001.. pooled into one row. */
+      stat_add (stats, g_str_has_prefix (outs[k], "vmaf_b_0") ?
+          "vmaf_b_00NN" : outs[k], diff);
+      if (diff <= GOLDEN_TOLERANCE)
+        continue;
+      /* libvmaf scored unrounded features; we only have its six logged
+       * decimals. Above 1e-4 the difference must be one that rounding
+       * the inputs explains (test_exact shows the arithmetic itself is
+       * libvmaf's). */
+      {
+        gdouble bound = rounding_bound (m, feat, outs[k]);
+        st = g_hash_table_lookup (stats, g_str_has_prefix (outs[k],
+                "vmaf_b_0") ? "vmaf_b_00NN" : outs[k]);
+        st->n_over_tolerance++;
+        st->max_over_bound = MAX (st->max_over_bound, diff / bound);
+        if (diff > bound)
+          g_error ("%s frame %u %s: %.6f, libvmaf %.6f (diff %.3g, rounding "
+              "explains %.3g)", pair->name, f, outs[k], got, want, diff,
+              bound);
+      }
+    }
+  }
+  vh_golden_scores_free (gs[0]);
+  vh_golden_scores_free (gs[1]);
+}
+
+static void
+test_golden (void)
+{
+  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  g_autoptr (GHashTable) stats = g_hash_table_new_full (g_str_hash,
+      g_str_equal, g_free, g_free);
+  g_autoptr (GList) keys = NULL;
+
+  if (!pairs || !pairs->len) {
+    g_test_skip ("no golden data");
+    return;
+  }
+  for (guint p = 0; p < pairs->len; p++) {
+    for (guint g = 0; g < G_N_ELEMENTS (golden_models); g++)
+      check_golden_model (g_ptr_array_index (pairs, p), &golden_models[g],
+          stats);
+  }
+  keys = g_list_sort (g_hash_table_get_keys (stats), (GCompareFunc) strcmp);
+  g_test_message ("%u pairs; score: max |diff| over every frame (frames "
+      "above 1e-4, worst diff / rounding bound)", pairs->len);
+  for (GList * l = keys; l; l = l->next) {
+    Stat *s = g_hash_table_lookup (stats, l->data);
+    g_test_message ("  %-18s %.3g (%u of %u, %.2f)", (gchar *) l->data,
+        s->max_diff, s->n_over_tolerance, s->n_values, s->max_over_bound);
+  }
+  g_assert_cmpuint (g_hash_table_size (stats), ==, 10);
+}
+
+/* The enhancement-gain clip: without clipping vmaf_v0.6.1 says 132.733. */
+static void
+test_golden_no_clip (void)
+{
+  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  VhGoldenPair *pair = pairs ?
+      vh_golden_pair_find (pairs, "golden_akiyo_multiply_cif_8bit_1f") : NULL;
+  VhModelConfig cfg = { NULL, FALSE, TRUE };
+  g_autoptr (GError) err = NULL;
+  g_autoptr (VhModel) m = NULL;
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  VhGoldenScores *gs;
+  gdouble v;
+
+  if (!pair) {
+    g_test_skip ("akiyo pair not in this golden set");
+    return;
+  }
+  gs = vh_golden_scores_load (pair, "vmaf_v0.6.1+psnr.json", &err);
+  g_assert_no_error (err);
+  m = vh_model_new_builtin ("vmaf_v0.6.1", &cfg, &err);
+  g_assert_no_error (err);
+  for (guint i = 0; i < vh_model_n_features (m); i++) {
+    const gchar *name = vh_model_feature_output_name (m, i);
+    g_assert_true (vh_golden_scores_get (gs, 0, name, &v));
+    vh_feature_collector_append (fc, name, 0, v, NULL);
+  }
+  vh_golden_scores_free (gs);
+  g_assert_true (vh_model_predict (m, fc, 0, &err));
+  g_assert_true (vh_feature_collector_get (fc, "vmaf", 0, &v));
+  g_test_message ("akiyo without clip: %.6f", v);
+  /* The README gives three decimals. */
+  g_assert_cmpfloat (fabs (v - 132.733), <, 5e-4);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  register_fake_extractors ();
+
+  g_test_add_func ("/model/builtin", test_builtin);
+  g_test_add_func ("/model/builtin-features", test_builtin_features);
+  g_test_add_func ("/model/builtin-bootstrap", test_builtin_bootstrap);
+  g_test_add_func ("/model/unknown-builtin", test_unknown_builtin);
+  g_test_add_func ("/model/transform-and-clip", test_transform_and_clip);
+  g_test_add_func ("/model/missing-feature", test_missing_feature);
+  g_test_add_func ("/model/malformed", test_malformed);
+  g_test_add_func ("/model/malformed-file", test_malformed_file);
+  g_test_add_func ("/model/exact", test_exact);
+  g_test_add_func ("/model/golden", test_golden);
+  g_test_add_func ("/model/golden-no-clip", test_golden_no_clip);
+  return g_test_run ();
+}
