@@ -9,6 +9,7 @@
 #include "feature-extractor.h"
 #include "errors.h"
 #include "golden.h"
+#include "libvmaf-reference.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -372,6 +373,83 @@ test_bad_input (void)
   g_clear_error (&error);
 }
 
+/* Option variants against libvmaf 3.2.0 (commit f85a8536) logs stored under
+ * tests/data/motion-options: the five-frame window with moving average
+ * and clipping (as the HFR models use), blending with an fps weight, and
+ * force-zero; the names carry libvmaf's option suffixes. */
+static void
+test_options (void)
+{
+  static const gchar *const runs[][2] = {
+    {"a_576x324_8bit_ref-hfr", "a_576x324_8bit_ref"},
+    {"c_640x360_10bit_ref-hfr", "c_640x360_10bit_ref"},
+    {"a_576x324_8bit_ref-blend", "a_576x324_8bit_ref"},
+    {"a_576x324_8bit_ref-zero", "a_576x324_8bit_ref"},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++) {
+    g_autofree gchar *file = g_strdup_printf ("motion-options/%s.json",
+        runs[i][0]);
+    if (vh_libvmaf_reference_check (file, runs[i][1], 1e-4) < 0)
+      g_print ("%s: no golden pair, skipped\n", runs[i][1]);
+  }
+}
+
+/* With the five-frame window frames 0 and 1 are final once frame 2 is in,
+ * later frames one frame after: never more than the class look-ahead. */
+static void
+test_five_frame_lookahead (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (21);
+  g_autoptr (VhFeatureExtractor) fex = motion_new ();
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  GError *error = NULL;
+  const guint n = 6;
+  g_autofree gchar *m2 = NULL;
+
+  g_assert_true (vh_feature_extractor_set_option (fex,
+          "motion_five_frame_window", "true", &error));
+  m2 = vh_feature_extractor_output_name (fex, M2);
+  for (guint i = 0; i < n; i++) {
+    g_autoptr (VhPicture) pic = random_picture (8, 24, 12, rand, 0);
+    if (i == 0)
+      g_assert_true (vh_feature_extractor_init (fex, &pic->info, &error));
+    g_assert_true (vh_feature_extractor_extract (fex, pic, pic, i, fc,
+            &error));
+    for (guint j = 0; j <= i; j++) {
+      gboolean final = i >= 2 && j < i;
+      g_assert_cmpint (has_value (fc, m2, j), ==, final);
+      if (j + fex->klass->lookahead <= i)
+        g_assert_true (final);
+    }
+  }
+  g_assert_true (vh_feature_extractor_flush (fex, fc, &error));
+  g_assert_true (has_value (fc, m2, n - 1));
+}
+
+/* debug adds integer_motion, equal to the SAD score, without renaming. */
+static void
+test_debug (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (27);
+  g_autoptr (VhFeatureExtractor) fex = motion_new ();
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  g_autoptr (VhPicture) a = random_picture (8, 20, 10, rand, 0);
+  g_autoptr (VhPicture) b = random_picture (8, 20, 10, rand, 0);
+  GError *error = NULL;
+  gdouble sad, dbg;
+
+  g_assert_true (vh_feature_extractor_set_option (fex, "debug", "true",
+          &error));
+  g_assert_true (vh_feature_extractor_init (fex, &a->info, &error));
+  g_assert_true (vh_feature_extractor_extract (fex, a, a, 0, fc, &error));
+  g_assert_true (vh_feature_extractor_extract (fex, b, b, 1, fc, &error));
+  g_assert_true (vh_feature_collector_get (fc, SAD, 1, &sad));
+  g_assert_true (vh_feature_collector_get (fc, "integer_motion", 1, &dbg));
+  g_assert_cmpfloat (sad, ==, dbg);
+  g_assert_cmpfloat (sad, >, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -382,5 +460,8 @@ main (int argc, char **argv)
   g_test_add_func ("/motion/single-frame", test_single_frame);
   g_test_add_func ("/motion/out-of-order", test_out_of_order);
   g_test_add_func ("/motion/bad-input", test_bad_input);
+  g_test_add_func ("/motion/options", test_options);
+  g_test_add_func ("/motion/five-frame-lookahead", test_five_frame_lookahead);
+  g_test_add_func ("/motion/debug", test_debug);
   return g_test_run ();
 }
