@@ -1,0 +1,1147 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-vmafhipcompare
+ * @title: vmafhipcompare
+ * @short_description: live VMAF, PSNR, SSIM and friends between two videos
+ *
+ * vmafhipcompare scores the frames arriving on `dist_sink` against the
+ * frames arriving at the same running time on `ref_sink`, with the VMAF
+ * models and the features libvmaf offers, and gives the same numbers as
+ * libvmaf 3.2. The `src` pad passes the distorted frames on untouched (or
+ * the reference ones, see #GstVmafHipCompare:passthrough), so the element
+ * can sit in a live pipeline, e.g. behind a `tee` that feeds an encoder.
+ *
+ * Scoring runs on a pool of worker threads, never on the streaming thread
+ * except for back-pressure when too many frames are in flight. For every
+ * scored frame the element posts an element message named `vmaf` as soon
+ * as the frame's values are final (temporal features such as motion need
+ * the next frame first); at end of stream it posts one `vmaf-summary`
+ * message with pooled values, writes a results file in libvmaf's layout if
+ * asked to, and pushes pooled tags downstream. docs/element.md in the
+ * source tree describes every field.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 -m \
+ *   filesrc location=ref.yuv ! rawvideoparse width=1920 height=1080 ! c.ref_sink \
+ *   filesrc location=dist.yuv ! rawvideoparse width=1920 height=1080 ! c.dist_sink \
+ *   vmafhipcompare name=c features=psnr results-filename=scores.json ! fakesink
+ * ]|
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstvmafhipcompare.h"
+#include "gstvmafhipconfig.h"
+#include "gstvmafhipenums.h"
+#include "gstvmafhippicture.h"
+#include "gstvmafhipreport.h"
+#include "gstvmafhiptags.h"
+
+#include "errors.h"
+#include "model.h"
+
+GST_DEBUG_CATEGORY (gst_vmaf_hip_compare_debug);
+#define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
+
+#define DEFAULT_MODEL             "vmaf_v0.6.1"
+#define DEFAULT_FEATURES          ""
+#define DEFAULT_ENABLE_TRANSFORM  FALSE
+#define DEFAULT_DISABLE_CLIP      FALSE
+#define DEFAULT_POOL_METHOD       GST_VMAF_HIP_POOL_MEAN
+#define DEFAULT_SUBSAMPLE         1
+#define DEFAULT_THREADS           0
+#define DEFAULT_FRAME_MESSAGE     TRUE
+#define DEFAULT_RESULTS_FILENAME  NULL
+#define DEFAULT_RESULTS_FORMAT    GST_VMAF_HIP_RESULTS_JSON
+#define DEFAULT_TAG_INTERVAL      30
+#define DEFAULT_PASSTHROUGH       GST_VMAF_HIP_PASSTHROUGH_DISTORTED
+#define DEFAULT_BACKEND           GST_VMAF_HIP_BACKEND_AUTO
+
+enum
+{
+  PROP_0,
+  PROP_MODEL,
+  PROP_FEATURES,
+  PROP_ENABLE_TRANSFORM,
+  PROP_DISABLE_CLIP,
+  PROP_POOL_METHOD,
+  PROP_SUBSAMPLE,
+  PROP_THREADS,
+  PROP_FRAME_MESSAGE,
+  PROP_RESULTS_FILENAME,
+  PROP_RESULTS_FORMAT,
+  PROP_TAG_INTERVAL,
+  PROP_PASSTHROUGH,
+  PROP_BACKEND,
+};
+
+/* The last buffer seen on a pad, to tell a new frame from a repeat. */
+typedef struct
+{
+  gconstpointer buffer;
+  GstClockTime pts;
+} PadTrack;
+
+struct _GstVmafHipCompare
+{
+  GstVideoAggregator parent;
+
+  GstVideoAggregatorPad *ref_pad;
+  GstVideoAggregatorPad *dist_pad;
+
+  /* Properties, under the object lock. The three that worker threads read
+   * are accessed atomically. */
+  GstVmafHipSettings settings;
+  gint pool_method;             /* GstVmafHipPoolMethod */
+  gint frame_message;           /* gboolean */
+  gint tag_interval;            /* guint */
+  gchar *results_filename;
+  GstVmafHipResultsFormat results_format;
+  GstVmafHipPassthrough passthrough;
+
+  /* One run, from start to stop; streaming thread. */
+  GstVmafHipSettings run;
+  gchar *run_results_filename;
+  GstVmafHipResultsFormat run_results_format;
+  GstVmafHipPassthrough run_passthrough;
+  VhContext *ctx;
+  gboolean ctx_started;
+  gboolean ctx_drained;         /* finished, nothing submitted since */
+  VhPictureInfo ctx_info;
+  guint64 ctx_base;             /* element frame number of engine frame 0 */
+  guint64 n_pairs;              /* frame numbers handed out so far */
+  GstVideoInfo ref_info_used;
+  GstVideoInfo dist_info_used;
+  gboolean have_info_used;
+  PadTrack ref_track;
+  PadTrack dist_track;
+  guint64 unpaired_ref;
+  guint64 unpaired_dist;
+  gboolean warned_out_of_step;
+  gboolean eos_done;
+  gboolean output_started;      /* a buffer went out since start or flush */
+  gint64 first_submit_us;
+  GstVmafHipReport *report;     /* thread-safe; shared with the workers */
+
+  /* Tags for the next output buffer, under the object lock. */
+  GstTagList *pending_tags;
+};
+
+#define SINK_CAPS GST_VIDEO_CAPS_MAKE (GST_VMAF_HIP_FORMATS)
+
+static GstStaticPadTemplate ref_sink_template =
+GST_STATIC_PAD_TEMPLATE ("ref_sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (SINK_CAPS));
+
+static GstStaticPadTemplate dist_sink_template =
+GST_STATIC_PAD_TEMPLATE ("dist_sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (SINK_CAPS));
+
+static GstStaticPadTemplate src_template =
+GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (SINK_CAPS));
+
+#define gst_vmaf_hip_compare_parent_class parent_class
+G_DEFINE_TYPE (GstVmafHipCompare, gst_vmaf_hip_compare,
+    GST_TYPE_VIDEO_AGGREGATOR);
+
+static gboolean
+plugin_element_init (GstPlugin * plugin)
+{
+  gst_vmaf_hip_tags_register ();
+  return gst_element_register (plugin, "vmafhipcompare", GST_RANK_NONE,
+      GST_TYPE_VMAF_HIP_COMPARE);
+}
+
+GST_ELEMENT_REGISTER_DEFINE_CUSTOM (vmafhipcompare, plugin_element_init);
+
+/* ---------------------------------------------------------------------- */
+/* Helpers                                                                 */
+
+static GstVideoAggregatorPad *
+passthrough_pad (GstVmafHipCompare * self, GstVmafHipPassthrough which)
+{
+  return which == GST_VMAF_HIP_PASSTHROUGH_REFERENCE ? self->ref_pad :
+      self->dist_pad;
+}
+
+static gboolean
+track_is_new (const PadTrack * t, GstBuffer * buf)
+{
+  return buf && (t->buffer != (gconstpointer) buf ||
+      t->pts != GST_BUFFER_PTS (buf));
+}
+
+static void
+track_set (PadTrack * t, GstBuffer * buf)
+{
+  t->buffer = buf;
+  t->pts = buf ? GST_BUFFER_PTS (buf) : GST_CLOCK_TIME_NONE;
+}
+
+static void
+tracks_reset (GstVmafHipCompare * self)
+{
+  track_set (&self->ref_track, NULL);
+  track_set (&self->dist_track, NULL);
+}
+
+static void
+post_tags (GstVmafHipCompare * self, GstTagList * tags)
+{
+  gst_element_post_message (GST_ELEMENT_CAST (self),
+      gst_message_new_tag (GST_OBJECT_CAST (self), gst_tag_list_copy (tags)));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Frame-ready callback: runs on an engine worker, in frame order.         */
+
+static void
+on_frame_ready (VhContext * ctx, guint index, gboolean scored,
+    gpointer user_data)
+{
+  GstVmafHipCompare *self = user_data;
+  gboolean want_message = g_atomic_int_get (&self->frame_message);
+  guint tag_interval = (guint) g_atomic_int_get (&self->tag_interval);
+  GstStructure *s;
+  guint64 n_scored = 0;
+
+  s = gst_vmaf_hip_report_frame_ready (self->report,
+      vh_context_get_collector (ctx), index, scored, want_message, &n_scored);
+  if (s) {
+    gst_element_post_message (GST_ELEMENT_CAST (self),
+        gst_message_new_element (GST_OBJECT_CAST (self), s));
+  }
+  if (scored && tag_interval > 0 && n_scored % tag_interval == 0) {
+    GstVmafHipPoolMethod method = g_atomic_int_get (&self->pool_method);
+    GstTagList *tags = gst_vmaf_hip_report_make_tags (self->report, method);
+
+    if (tags) {
+      post_tags (self, tags);
+      GST_OBJECT_LOCK (self);
+      if (self->pending_tags)
+        gst_tag_list_unref (self->pending_tags);
+      self->pending_tags = tags;
+      GST_OBJECT_UNLOCK (self);
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Engine context lifecycle                                                */
+
+static gboolean
+build_context (GstVmafHipCompare * self)
+{
+  GError *err = NULL;
+  VhModel *first;
+
+  self->ctx = gst_vmaf_hip_context_new (&self->run, &err);
+  if (!self->ctx) {
+    if (g_error_matches (err, VH_ERROR, VH_ERROR_BACKEND)) {
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("The HIP backend is not available: %s", err->message),
+          ("model=\"%s\" features=\"%s\"", GST_STR_NULL (self->run.model),
+              GST_STR_NULL (self->run.features)));
+    } else {
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("Invalid scoring settings: %s", err->message),
+          ("model=\"%s\" features=\"%s\"", GST_STR_NULL (self->run.model),
+              GST_STR_NULL (self->run.features)));
+    }
+    g_error_free (err);
+    return FALSE;
+  }
+  vh_context_set_frame_ready_func (self->ctx, on_frame_ready, self, NULL);
+  first = vh_context_get_model (self->ctx, 0);
+  gst_vmaf_hip_report_set_score_name (self->report,
+      first ? vh_model_get_name (first) : NULL);
+  return TRUE;
+}
+
+static gboolean
+start_context (GstVmafHipCompare * self, const VhPictureInfo * info,
+    const GstVideoInfo * vinfo)
+{
+  GError *err = NULL;
+  guint sub = MAX (self->run.subsample, 1);
+
+  if (!self->ctx && !build_context (self))
+    return FALSE;
+  if (!vh_context_start (self->ctx, info, &err)) {
+    gchar *desc = gst_vmaf_hip_describe_video (vinfo);
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Cannot score %s video: %s", desc, err->message), (NULL));
+    g_free (desc);
+    g_error_free (err);
+    return FALSE;
+  }
+  self->ctx_info = *info;
+  self->ctx_started = TRUE;
+  self->ctx_drained = FALSE;
+  /* Keep subsampling in step with the element's frame numbers. */
+  self->ctx_base = (self->n_pairs + sub - 1) / sub * sub;
+  GST_INFO_OBJECT (self, "scoring %ux%u %s %u-bit from frame %"
+      G_GUINT64_FORMAT, info->width, info->height,
+      vh_pix_fmt_to_string (info->pix_fmt), info->bpc, self->ctx_base);
+  return TRUE;
+}
+
+/* Waits for every frame in flight and flushes temporal features; later
+ * frames start a new temporal sequence. */
+static gboolean
+finish_context (GstVmafHipCompare * self)
+{
+  GError *err = NULL;
+
+  if (!self->ctx_started || self->ctx_drained)
+    return TRUE;
+  self->ctx_drained = TRUE;
+  if (!vh_context_finish (self->ctx, &err)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Scoring failed: %s", err->message), (NULL));
+    g_error_free (err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Finishes and drops the context, for a new picture geometry. */
+static gboolean
+retire_context (GstVmafHipCompare * self)
+{
+  gboolean ok = finish_context (self);
+
+  g_clear_pointer (&self->ctx, vh_context_free);
+  self->ctx_started = FALSE;
+  return ok;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Pairing and scoring (streaming thread)                                  */
+
+static void
+post_mismatch (GstVmafHipCompare * self, const GstVideoInfo * ref,
+    const GstVideoInfo * dist)
+{
+  gchar *r = gst_vmaf_hip_describe_video (ref);
+  gchar *d = gst_vmaf_hip_describe_video (dist);
+
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+      ("The reference (ref_sink: %s) and the distorted video (dist_sink: %s) "
+          "differ: both need the same width, height, bit depth and chroma "
+          "subsampling.", r, d), (NULL));
+  g_free (r);
+  g_free (d);
+}
+
+static void
+fill_stamp (GstVmafHipCompare * self, GstVmafHipStamp * stamp,
+    GstVideoAggregatorPad * pad, GstBuffer * buf)
+{
+  GstAggregatorPad *apad = GST_AGGREGATOR_PAD (pad);
+  GstClockTime pts = GST_BUFFER_PTS (buf);
+
+  stamp->pts = pts;
+  stamp->duration = GST_BUFFER_DURATION (buf);
+  GST_OBJECT_LOCK (apad);
+  stamp->stream_time = gst_segment_to_stream_time (&apad->segment,
+      GST_FORMAT_TIME, pts);
+  stamp->running_time = gst_segment_to_running_time (&apad->segment,
+      GST_FORMAT_TIME, pts);
+  GST_OBJECT_UNLOCK (apad);
+}
+
+static GstFlowReturn
+score_pair (GstVmafHipCompare * self, GstBuffer * ref, GstBuffer * dist)
+{
+  const GstVideoInfo *rinfo = &self->ref_pad->info;
+  const GstVideoInfo *dinfo = &self->dist_pad->info;
+  GstVideoAggregatorPad *pass_pad;
+  VhPictureInfo rpi, dpi;
+  VhPicture *ref_pic, *dist_pic;
+  GstVmafHipStamp stamp;
+  GError *err = NULL;
+  gboolean ok;
+
+  if (!gst_vmaf_hip_picture_info_from_video (rinfo, &rpi) ||
+      !gst_vmaf_hip_picture_info_from_video (dinfo, &dpi) ||
+      !vh_picture_info_equal (&rpi, &dpi)) {
+    post_mismatch (self, rinfo, dinfo);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+
+  if (self->ctx_started && !vh_picture_info_equal (&self->ctx_info, &rpi)) {
+    GST_INFO_OBJECT (self, "picture geometry changed, new context");
+    if (!retire_context (self))
+      return GST_FLOW_ERROR;
+  } else if (self->ctx_started && self->have_info_used &&
+      (!gst_video_info_is_equal (&self->ref_info_used, rinfo) ||
+          !gst_video_info_is_equal (&self->dist_info_used, dinfo))) {
+    GST_INFO_OBJECT (self, "caps changed, temporal features restart");
+    if (!finish_context (self))
+      return GST_FLOW_ERROR;
+  }
+  if (!self->ctx_started && !start_context (self, &rpi, rinfo))
+    return GST_FLOW_ERROR;
+  self->ref_info_used = *rinfo;
+  self->dist_info_used = *dinfo;
+  self->have_info_used = TRUE;
+
+  ref_pic = gst_vmaf_hip_picture_wrap (rinfo, ref, &err);
+  dist_pic = ref_pic ? gst_vmaf_hip_picture_wrap (dinfo, dist, &err) : NULL;
+  if (!dist_pic) {
+    GST_ELEMENT_ERROR (self, STREAM, DECODE,
+        ("Could not read a %s frame: %s", ref_pic ? "distorted" : "reference",
+            err->message), (NULL));
+    g_clear_pointer (&ref_pic, vh_picture_unref);
+    g_error_free (err);
+    return GST_FLOW_ERROR;
+  }
+
+  pass_pad = passthrough_pad (self, self->run_passthrough);
+  fill_stamp (self, &stamp, pass_pad, pass_pad == self->ref_pad ? ref : dist);
+  stamp.ctx_index = vh_context_n_frames (self->ctx);
+  stamp.index = self->ctx_base + stamp.ctx_index;
+  if (self->first_submit_us == 0)
+    self->first_submit_us = g_get_monotonic_time ();
+
+  /* The stamp must be queued first: the frame may be final before
+   * vh_context_submit() returns. */
+  gst_vmaf_hip_report_push_stamp (self->report, &stamp);
+  ok = vh_context_submit (self->ctx, ref_pic, dist_pic, NULL, &err);
+  vh_picture_unref (ref_pic);
+  vh_picture_unref (dist_pic);
+  if (!ok) {
+    gst_vmaf_hip_report_drop_last_stamp (self->report);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Scoring failed: %s", err->message), (NULL));
+    g_error_free (err);
+    return GST_FLOW_ERROR;
+  }
+  self->n_pairs = stamp.index + 1;
+  self->ctx_drained = FALSE;
+  GST_LOG_OBJECT (self, "submitted frame %" G_GUINT64_FORMAT " pts %"
+      GST_TIME_FORMAT, stamp.index, GST_TIME_ARGS (stamp.pts));
+  return GST_FLOW_OK;
+}
+
+/* Only one pad had a new frame for this output slot. */
+static GstFlowReturn
+count_unpaired (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf)
+{
+  GstVideoAggregatorPad *other = ref_side ? self->dist_pad : self->ref_pad;
+  gboolean other_ended =
+      gst_aggregator_pad_is_eos (GST_AGGREGATOR_PAD (other)) &&
+      !gst_video_aggregator_pad_has_current_buffer (other);
+
+  if (ref_side)
+    self->unpaired_ref++;
+  else
+    self->unpaired_dist++;
+  GST_DEBUG_OBJECT (self, "%s frame %" GST_TIME_FORMAT " has no partner",
+      ref_side ? "reference" : "distorted",
+      GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
+
+  if (other_ended) {
+    /* The other side is over: let the last pair's values become final
+     * now rather than at EOS. */
+    return finish_context (self) ? GST_FLOW_OK : GST_FLOW_ERROR;
+  }
+  if (!self->warned_out_of_step) {
+    self->warned_out_of_step = TRUE;
+    GST_ELEMENT_WARNING (self, STREAM, FAILED,
+        ("The %s frame at %" GST_TIME_FORMAT " has no %s frame to be "
+            "compared with; it is not scored. Unpaired frames are counted "
+            "in the vmaf-summary message.",
+            ref_side ? "reference" : "distorted",
+            GST_TIME_ARGS (GST_BUFFER_PTS (buf)),
+            ref_side ? "distorted" : "reference"), (NULL));
+  }
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_vmaf_hip_compare_create_output_buffer (GstVideoAggregator * vagg,
+    GstBuffer ** outbuf)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (vagg);
+  GstBuffer *ref = gst_video_aggregator_pad_get_current_buffer (self->ref_pad);
+  GstBuffer *dist =
+      gst_video_aggregator_pad_get_current_buffer (self->dist_pad);
+  gboolean ref_new = track_is_new (&self->ref_track, ref);
+  gboolean dist_new = track_is_new (&self->dist_track, dist);
+  GstBuffer *pass;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  *outbuf = NULL;
+  if (ref_new && dist_new)
+    ret = score_pair (self, ref, dist);
+  else if (ref_new || dist_new)
+    ret = count_unpaired (self, ref_new, ref_new ? ref : dist);
+  track_set (&self->ref_track, ref);
+  track_set (&self->dist_track, dist);
+  if (ret != GST_FLOW_OK)
+    return ret;
+
+  /* The output is the input frame itself: a new buffer header sharing its
+   * memory, so that the base class may stamp it without touching the
+   * input. No pixel is copied. */
+  pass = gst_video_aggregator_pad_get_current_buffer (passthrough_pad (self,
+          self->run_passthrough));
+  if (pass)
+    *outbuf = gst_buffer_copy (pass);
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_vmaf_hip_compare_aggregate_frames (GstVideoAggregator * vagg,
+    GstBuffer * outbuf)
+{
+  /* Nothing to draw: create_output_buffer() passed the frame on. */
+  return GST_FLOW_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* End of stream                                                           */
+
+static void
+warn_unpaired (GstVmafHipCompare * self)
+{
+  if (self->unpaired_ref == 0 && self->unpaired_dist == 0)
+    return;
+  GST_ELEMENT_WARNING_WITH_DETAILS (self, STREAM, FAILED,
+      ("%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
+          " distorted frames had no partner and were not scored%s.",
+          self->unpaired_ref, self->unpaired_dist,
+          self->unpaired_ref && !self->unpaired_dist ?
+          " (dist_sink ended before ref_sink)" :
+          self->unpaired_dist && !self->unpaired_ref ?
+          " (ref_sink ended before dist_sink)" : ""), (NULL),
+      ("unpaired-reference", G_TYPE_UINT64, self->unpaired_ref,
+          "unpaired-distorted", G_TYPE_UINT64, self->unpaired_dist, NULL));
+}
+
+static VhOutputFormat
+output_format (GstVmafHipResultsFormat f)
+{
+  switch (f) {
+    case GST_VMAF_HIP_RESULTS_XML:
+      return VH_OUTPUT_XML;
+    case GST_VMAF_HIP_RESULTS_CSV:
+      return VH_OUTPUT_CSV;
+    case GST_VMAF_HIP_RESULTS_JSON:
+    default:
+      return VH_OUTPUT_JSON;
+  }
+}
+
+static gboolean
+write_results (GstVmafHipCompare * self)
+{
+  VhOutputInfo info = { 0 };
+  GError *err = NULL;
+  gdouble secs = (g_get_monotonic_time () - self->first_submit_us) / 1e6;
+
+  info.n_frames = self->n_pairs;
+  info.subsample = MAX (self->run.subsample, 1);
+  info.fps = secs > 0 ? self->n_pairs / secs : 0.0;
+  info.width = self->ctx_info.width;
+  info.height = self->ctx_info.height;
+  if (!gst_vmaf_hip_report_write_results (self->report,
+          self->run_results_filename,
+          output_format (self->run_results_format), &info, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not write the results file \"%s\".",
+            self->run_results_filename), ("%s", err->message));
+    g_error_free (err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Runs once the base class decided on EOS and before EOS leaves. */
+static gboolean
+end_of_stream (GstVmafHipCompare * self)
+{
+  GstVmafHipPoolMethod method = g_atomic_int_get (&self->pool_method);
+  GstStructure *summary;
+  GstTagList *tags;
+  gboolean wrote = FALSE;
+
+  if (!finish_context (self))
+    return FALSE;
+  warn_unpaired (self);
+
+  if (gst_vmaf_hip_report_n_scored (self->report) == 0) {
+    GST_ELEMENT_WARNING (self, STREAM, FAILED,
+        ("No frame pair was scored."), (NULL));
+  } else if (self->run_results_filename) {
+    if (!write_results (self))
+      return FALSE;
+    wrote = TRUE;
+  }
+
+  summary = gst_vmaf_hip_report_make_summary (self->report, method);
+  gst_structure_set (summary,
+      "unpaired-reference", G_TYPE_UINT64, self->unpaired_ref,
+      "unpaired-distorted", G_TYPE_UINT64, self->unpaired_dist, NULL);
+  if (wrote)
+    gst_structure_set (summary, "results-filename", G_TYPE_STRING,
+        self->run_results_filename, NULL);
+  gst_element_post_message (GST_ELEMENT_CAST (self),
+      gst_message_new_element (GST_OBJECT_CAST (self), summary));
+
+  tags = gst_vmaf_hip_report_make_tags (self->report, method);
+  if (tags) {
+    post_tags (self, tags);
+    GST_OBJECT_LOCK (self);
+    g_clear_pointer (&self->pending_tags, gst_tag_list_unref);
+    GST_OBJECT_UNLOCK (self);
+    if (self->output_started)
+      gst_pad_push_event (GST_AGGREGATOR_SRC_PAD (self),
+          gst_event_new_tag (tags));
+    else
+      gst_tag_list_unref (tags);
+  }
+  return TRUE;
+}
+
+static GstFlowReturn
+gst_vmaf_hip_compare_aggregate (GstAggregator * agg, gboolean timeout)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
+  GstFlowReturn ret;
+
+  ret = GST_AGGREGATOR_CLASS (parent_class)->aggregate (agg, timeout);
+  if (ret == GST_FLOW_EOS && !self->eos_done) {
+    self->eos_done = TRUE;
+    GST_DEBUG_OBJECT (self, "all pads are at EOS");
+    if (!end_of_stream (self))
+      ret = GST_FLOW_ERROR;
+  }
+  return ret;
+}
+
+static GstFlowReturn
+gst_vmaf_hip_compare_finish_buffer (GstAggregator * agg, GstBuffer * buffer)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
+  GstFlowReturn ret;
+  GstTagList *tags;
+
+  ret = GST_AGGREGATOR_CLASS (parent_class)->finish_buffer (agg, buffer);
+  self->output_started = TRUE;
+
+  /* After the buffer, so that stream-start, caps and segment precede. */
+  GST_OBJECT_LOCK (self);
+  tags = self->pending_tags;
+  self->pending_tags = NULL;
+  GST_OBJECT_UNLOCK (self);
+  if (tags)
+    gst_pad_push_event (agg->srcpad, gst_event_new_tag (tags));
+  return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Negotiation                                                             */
+
+static GstFlowReturn
+gst_vmaf_hip_compare_update_src_caps (GstAggregator * agg,
+    GstCaps * downstream, GstCaps ** ret)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
+  GstVideoAggregatorPad *pad = passthrough_pad (self, self->run_passthrough);
+  GstCaps *caps;
+
+  if (!pad->info.finfo ||
+      GST_VIDEO_INFO_FORMAT (&pad->info) == GST_VIDEO_FORMAT_UNKNOWN)
+    return GST_AGGREGATOR_FLOW_NEED_DATA;
+
+  /* The output is the passed-through input, caps and all. */
+  caps = gst_video_info_to_caps (&pad->info);
+  if (!gst_caps_can_intersect (caps, downstream)) {
+    gchar *desc = gst_vmaf_hip_describe_video (&pad->info);
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Downstream does not accept the %s video (%s) that the src pad "
+            "passes on.", pad == self->ref_pad ? "reference" : "distorted",
+            desc), ("caps %" GST_PTR_FORMAT ", downstream accepts %"
+            GST_PTR_FORMAT, caps, downstream));
+    g_free (desc);
+    gst_caps_unref (caps);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  *ret = caps;
+  return GST_FLOW_OK;
+}
+
+static gboolean
+gst_vmaf_hip_compare_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
+    GstQuery * query)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
+
+  switch (GST_QUERY_TYPE (query)) {
+    case GST_QUERY_CAPS:{
+      GstCaps *filter, *caps, *tmp;
+      GstVmafHipPassthrough which;
+
+      /* Each sink takes any supported format on its own; the two sides are
+       * compared when frames pair up, so that a mismatch is reported with
+       * both sides named. The passed-through side must also suit
+       * downstream. */
+      gst_query_parse_caps (query, &filter);
+      caps = gst_pad_get_pad_template_caps (GST_PAD (pad));
+      GST_OBJECT_LOCK (self);
+      which = self->passthrough;
+      GST_OBJECT_UNLOCK (self);
+      if (pad == GST_AGGREGATOR_PAD (passthrough_pad (self, which))) {
+        GstCaps *peer = gst_pad_peer_query_caps (agg->srcpad, caps);
+        gst_caps_unref (caps);
+        caps = peer;
+      }
+      if (filter) {
+        tmp = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+        gst_caps_unref (caps);
+        caps = tmp;
+      }
+      gst_query_set_caps_result (query, caps);
+      gst_caps_unref (caps);
+      return TRUE;
+    }
+    case GST_QUERY_ACCEPT_CAPS:{
+      GstCaps *caps, *templ;
+
+      gst_query_parse_accept_caps (query, &caps);
+      templ = gst_pad_get_pad_template_caps (GST_PAD (pad));
+      gst_query_set_accept_caps_result (query,
+          gst_caps_is_subset (caps, templ));
+      gst_caps_unref (templ);
+      return TRUE;
+    }
+    default:
+      return GST_AGGREGATOR_CLASS (parent_class)->sink_query (agg, pad, query);
+  }
+}
+
+static gboolean
+gst_vmaf_hip_compare_src_event (GstAggregator * agg, GstEvent * event)
+{
+  if (GST_EVENT_TYPE (event) == GST_EVENT_QOS) {
+    /* A measuring element scores every pair: lateness downstream must not
+     * make the base class skip output slots, and the pairs with them. */
+    gst_event_unref (event);
+    return TRUE;
+  }
+  return GST_AGGREGATOR_CLASS (parent_class)->src_event (agg, event);
+}
+
+static gboolean
+gst_vmaf_hip_compare_decide_allocation (GstAggregator * agg, GstQuery * query)
+{
+  /* Output buffers are the input's; no pool is needed. */
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Start, stop, flush                                                      */
+
+static gboolean
+gst_vmaf_hip_compare_start (GstAggregator * agg)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
+
+  if (!GST_AGGREGATOR_CLASS (parent_class)->start (agg))
+    return FALSE;
+
+  GST_OBJECT_LOCK (self);
+  gst_vmaf_hip_settings_clear (&self->run);
+  gst_vmaf_hip_settings_copy (&self->run, &self->settings);
+  g_free (self->run_results_filename);
+  self->run_results_filename = g_strdup (self->results_filename);
+  self->run_results_format = self->results_format;
+  self->run_passthrough = self->passthrough;
+  GST_OBJECT_UNLOCK (self);
+
+  self->report = gst_vmaf_hip_report_new (self->run_results_filename != NULL);
+  self->ctx_started = FALSE;
+  self->ctx_base = 0;
+  self->n_pairs = 0;
+  self->have_info_used = FALSE;
+  self->unpaired_ref = self->unpaired_dist = 0;
+  self->warned_out_of_step = FALSE;
+  self->eos_done = FALSE;
+  self->output_started = FALSE;
+  self->first_submit_us = 0;
+  tracks_reset (self);
+
+  /* Build the models now so that bad settings fail the state change. */
+  if (!build_context (self)) {
+    g_clear_pointer (&self->report, gst_vmaf_hip_report_free);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+gst_vmaf_hip_compare_stop (GstAggregator * agg)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
+
+  if (self->ctx) {
+    /* Frames still in flight are reported before the context goes. */
+    if (self->ctx_started && !vh_context_finish (self->ctx, NULL))
+      GST_WARNING_OBJECT (self, "scoring failed while stopping");
+    g_clear_pointer (&self->ctx, vh_context_free);
+  }
+  self->ctx_started = FALSE;
+  g_clear_pointer (&self->report, gst_vmaf_hip_report_free);
+  GST_OBJECT_LOCK (self);
+  g_clear_pointer (&self->pending_tags, gst_tag_list_unref);
+  GST_OBJECT_UNLOCK (self);
+  tracks_reset (self);
+
+  return GST_AGGREGATOR_CLASS (parent_class)->stop (agg);
+}
+
+static GstFlowReturn
+gst_vmaf_hip_compare_flush (GstAggregator * agg)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
+  GstFlowReturn ret;
+
+  ret = GST_AGGREGATOR_CLASS (parent_class)->flush (agg);
+  GST_DEBUG_OBJECT (self, "flushing: temporal features restart");
+  /* Frames scored before the seek are still reported. */
+  if (!finish_context (self))
+    ret = GST_FLOW_ERROR;
+  tracks_reset (self);
+  self->eos_done = FALSE;
+  self->output_started = FALSE;
+  self->warned_out_of_step = FALSE;
+  GST_OBJECT_LOCK (self);
+  g_clear_pointer (&self->pending_tags, gst_tag_list_unref);
+  GST_OBJECT_UNLOCK (self);
+  return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* GObject                                                                 */
+
+static void
+gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODEL:
+      g_free (self->settings.model);
+      self->settings.model = g_value_dup_string (value);
+      break;
+    case PROP_FEATURES:
+      g_free (self->settings.features);
+      self->settings.features = g_value_dup_string (value);
+      break;
+    case PROP_ENABLE_TRANSFORM:
+      self->settings.enable_transform = g_value_get_boolean (value);
+      break;
+    case PROP_DISABLE_CLIP:
+      self->settings.disable_clip = g_value_get_boolean (value);
+      break;
+    case PROP_POOL_METHOD:
+      g_atomic_int_set (&self->pool_method, g_value_get_enum (value));
+      break;
+    case PROP_SUBSAMPLE:
+      self->settings.subsample = g_value_get_uint (value);
+      break;
+    case PROP_THREADS:
+      self->settings.threads = g_value_get_uint (value);
+      break;
+    case PROP_FRAME_MESSAGE:
+      g_atomic_int_set (&self->frame_message, g_value_get_boolean (value));
+      break;
+    case PROP_RESULTS_FILENAME:
+      g_free (self->results_filename);
+      self->results_filename = g_value_dup_string (value);
+      if (self->results_filename && !*self->results_filename)
+        g_clear_pointer (&self->results_filename, g_free);
+      break;
+    case PROP_RESULTS_FORMAT:
+      self->results_format = g_value_get_enum (value);
+      break;
+    case PROP_TAG_INTERVAL:
+      g_atomic_int_set (&self->tag_interval, (gint) g_value_get_uint (value));
+      break;
+    case PROP_PASSTHROUGH:
+      self->passthrough = g_value_get_enum (value);
+      break;
+    case PROP_BACKEND:
+      self->settings.backend = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODEL:
+      g_value_set_string (value, self->settings.model);
+      break;
+    case PROP_FEATURES:
+      g_value_set_string (value, self->settings.features);
+      break;
+    case PROP_ENABLE_TRANSFORM:
+      g_value_set_boolean (value, self->settings.enable_transform);
+      break;
+    case PROP_DISABLE_CLIP:
+      g_value_set_boolean (value, self->settings.disable_clip);
+      break;
+    case PROP_POOL_METHOD:
+      g_value_set_enum (value, g_atomic_int_get (&self->pool_method));
+      break;
+    case PROP_SUBSAMPLE:
+      g_value_set_uint (value, self->settings.subsample);
+      break;
+    case PROP_THREADS:
+      g_value_set_uint (value, self->settings.threads);
+      break;
+    case PROP_FRAME_MESSAGE:
+      g_value_set_boolean (value, g_atomic_int_get (&self->frame_message));
+      break;
+    case PROP_RESULTS_FILENAME:
+      g_value_set_string (value, self->results_filename);
+      break;
+    case PROP_RESULTS_FORMAT:
+      g_value_set_enum (value, self->results_format);
+      break;
+    case PROP_TAG_INTERVAL:
+      g_value_set_uint (value, (guint) g_atomic_int_get (&self->tag_interval));
+      break;
+    case PROP_PASSTHROUGH:
+      g_value_set_enum (value, self->passthrough);
+      break;
+    case PROP_BACKEND:
+      g_value_set_enum (value, self->settings.backend);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_vmaf_hip_compare_finalize (GObject * object)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (object);
+
+  gst_vmaf_hip_settings_clear (&self->settings);
+  gst_vmaf_hip_settings_clear (&self->run);
+  g_free (self->results_filename);
+  g_free (self->run_results_filename);
+  if (self->ctx)
+    vh_context_free (self->ctx);
+  gst_vmaf_hip_report_free (self->report);
+  if (self->pending_tags)
+    gst_tag_list_unref (self->pending_tags);
+
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static GstVideoAggregatorPad *
+add_sink_pad (GstVmafHipCompare * self, GstStaticPadTemplate * st)
+{
+  GstPadTemplate *templ = gst_static_pad_template_get (st);
+  GstVideoAggregatorPad *pad = g_object_new (GST_TYPE_VIDEO_AGGREGATOR_PAD,
+      "name", st->name_template, "direction", GST_PAD_SINK,
+      "template", templ, NULL);
+
+  gst_object_unref (templ);
+  gst_element_add_pad (GST_ELEMENT (self), GST_PAD (pad));
+  return pad;
+}
+
+static void
+gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
+{
+  self->settings.model = g_strdup (DEFAULT_MODEL);
+  self->settings.features = g_strdup (DEFAULT_FEATURES);
+  self->settings.enable_transform = DEFAULT_ENABLE_TRANSFORM;
+  self->settings.disable_clip = DEFAULT_DISABLE_CLIP;
+  self->settings.subsample = DEFAULT_SUBSAMPLE;
+  self->settings.threads = DEFAULT_THREADS;
+  self->settings.backend = DEFAULT_BACKEND;
+  self->pool_method = DEFAULT_POOL_METHOD;
+  self->frame_message = DEFAULT_FRAME_MESSAGE;
+  self->tag_interval = DEFAULT_TAG_INTERVAL;
+  self->results_filename = DEFAULT_RESULTS_FILENAME;
+  self->results_format = DEFAULT_RESULTS_FORMAT;
+  self->passthrough = DEFAULT_PASSTHROUGH;
+
+  self->ref_pad = add_sink_pad (self, &ref_sink_template);
+  self->dist_pad = add_sink_pad (self, &dist_sink_template);
+}
+
+static void
+gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS (klass);
+  GstVideoAggregatorClass *vagg_class = GST_VIDEO_AGGREGATOR_CLASS (klass);
+  const GParamFlags ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_READY;
+  const GParamFlags playing = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+
+  GST_DEBUG_CATEGORY_INIT (gst_vmaf_hip_compare_debug, "vmafhipcompare", 0,
+      "vmafhip video quality comparison");
+
+  gobject_class->set_property = gst_vmaf_hip_compare_set_property;
+  gobject_class->get_property = gst_vmaf_hip_compare_get_property;
+  gobject_class->finalize = gst_vmaf_hip_compare_finalize;
+
+  /**
+   * GstVmafHipCompare:model:
+   *
+   * Comma-separated VMAF models. Each entry is a built-in model name
+   * ("vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_b_v0.6.3"),
+   * a path to a model file in libvmaf's JSON format, or
+   * "version=NAME|path=FILE[:name=SCORE][:enable_transform][:disable_clip]".
+   * The first model scores as "vmaf" (and as the "score" field), the
+   * others under their own names. Empty: features only.
+   */
+  g_object_class_install_property (gobject_class, PROP_MODEL,
+      g_param_spec_string ("model", "Model",
+          "Comma-separated VMAF models: built-in names, model file paths, or "
+          "version=NAME|path=FILE[:name=SCORE][:enable_transform]"
+          "[:disable_clip]; the first scores as \"vmaf\"; empty for none",
+          DEFAULT_MODEL, ready));
+
+  /**
+   * GstVmafHipCompare:features:
+   *
+   * Comma-separated extra features, each "NAME[=key=value[:key=value]]":
+   * psnr, float_ssim (or ssim), float_ms_ssim (or ms-ssim), cambi, vif,
+   * adm, motion, ... with libvmaf's option names.
+   */
+  g_object_class_install_property (gobject_class, PROP_FEATURES,
+      g_param_spec_string ("features", "Features",
+          "Comma-separated extra features, NAME[=key=value[:key=value]]: "
+          "psnr, ssim (float_ssim), ms-ssim (float_ms_ssim), cambi, ...",
+          DEFAULT_FEATURES, ready));
+
+  g_object_class_install_property (gobject_class, PROP_ENABLE_TRANSFORM,
+      g_param_spec_boolean ("enable-transform", "Enable transform",
+          "Apply the models' score transform (as libvmaf's phone model)",
+          DEFAULT_ENABLE_TRANSFORM, ready));
+
+  g_object_class_install_property (gobject_class, PROP_DISABLE_CLIP,
+      g_param_spec_boolean ("disable-clip", "Disable clip",
+          "Do not clip model scores to the model's range",
+          DEFAULT_DISABLE_CLIP, ready));
+
+  g_object_class_install_property (gobject_class, PROP_POOL_METHOD,
+      g_param_spec_enum ("pool-method", "Pool method",
+          "How the tags and the summary's \"score\" pool per-frame values",
+          GST_TYPE_VMAF_HIP_POOL_METHOD, DEFAULT_POOL_METHOD, playing));
+
+  g_object_class_install_property (gobject_class, PROP_SUBSAMPLE,
+      g_param_spec_uint ("subsample", "Subsample",
+          "Score every Nth frame only (temporal features still see every "
+          "frame)", 1, 1000, DEFAULT_SUBSAMPLE, ready));
+
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_uint ("threads", "Threads",
+          "Scoring worker threads (0 = one per processor)", 0, 256,
+          DEFAULT_THREADS, ready));
+
+  g_object_class_install_property (gobject_class, PROP_FRAME_MESSAGE,
+      g_param_spec_boolean ("frame-message", "Frame message",
+          "Post a \"vmaf\" element message for every scored frame",
+          DEFAULT_FRAME_MESSAGE, playing));
+
+  g_object_class_install_property (gobject_class, PROP_RESULTS_FILENAME,
+      g_param_spec_string ("results-filename", "Results filename",
+          "Write every frame's values and the pooled values to this file at "
+          "end of stream, in libvmaf's layout (NULL: no file)",
+          DEFAULT_RESULTS_FILENAME, ready));
+
+  g_object_class_install_property (gobject_class, PROP_RESULTS_FORMAT,
+      g_param_spec_enum ("results-format", "Results format",
+          "Format of the results file", GST_TYPE_VMAF_HIP_RESULTS_FORMAT,
+          DEFAULT_RESULTS_FORMAT, ready));
+
+  g_object_class_install_property (gobject_class, PROP_TAG_INTERVAL,
+      g_param_spec_uint ("tag-interval", "Tag interval",
+          "Push and post pooled tags every N scored frames (0: only at end "
+          "of stream)", 0, G_MAXINT, DEFAULT_TAG_INTERVAL, playing));
+
+  g_object_class_install_property (gobject_class, PROP_PASSTHROUGH,
+      g_param_spec_enum ("passthrough", "Passthrough",
+          "Which input the src pad passes on, unchanged",
+          GST_TYPE_VMAF_HIP_PASSTHROUGH, DEFAULT_PASSTHROUGH, ready));
+
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Where the features are computed", GST_TYPE_VMAF_HIP_BACKEND,
+          DEFAULT_BACKEND, ready));
+
+  gst_element_class_add_static_pad_template_with_gtype (element_class,
+      &src_template, GST_TYPE_AGGREGATOR_PAD);
+  gst_element_class_add_static_pad_template_with_gtype (element_class,
+      &ref_sink_template, GST_TYPE_VIDEO_AGGREGATOR_PAD);
+  gst_element_class_add_static_pad_template_with_gtype (element_class,
+      &dist_sink_template, GST_TYPE_VIDEO_AGGREGATOR_PAD);
+
+  gst_element_class_set_static_metadata (element_class,
+      "VMAF video quality comparison", "Filter/Analyzer/Video",
+      "Scores distorted video against a reference with VMAF models and "
+      "libvmaf's features (PSNR, SSIM, MS-SSIM, CAMBI, ...), live, and posts "
+      "the scores on the bus", "vmafhip developers");
+
+  agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_aggregate);
+  agg_class->finish_buffer =
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_finish_buffer);
+  agg_class->update_src_caps =
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_update_src_caps);
+  agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_sink_query);
+  agg_class->src_event = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_src_event);
+  agg_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_decide_allocation);
+  agg_class->start = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_start);
+  agg_class->stop = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_stop);
+  agg_class->flush = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_flush);
+
+  vagg_class->create_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_create_output_buffer);
+  vagg_class->aggregate_frames =
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_aggregate_frames);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_POOL_METHOD, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_RESULTS_FORMAT, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_PASSTHROUGH, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_BACKEND, 0);
+}

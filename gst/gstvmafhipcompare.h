@@ -1,0 +1,27 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_VMAF_HIP_COMPARE_H__
+#define __GST_VMAF_HIP_COMPARE_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/video/gstvideoaggregator.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_VMAF_HIP_COMPARE (gst_vmaf_hip_compare_get_type ())
+G_DECLARE_FINAL_TYPE (GstVmafHipCompare, gst_vmaf_hip_compare,
+    GST, VMAF_HIP_COMPARE, GstVideoAggregator)
+
+GST_ELEMENT_REGISTER_DECLARE (vmafhipcompare);
+
+G_END_DECLS
+
+#endif /* __GST_VMAF_HIP_COMPARE_H__ */

@@ -1,0 +1,295 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gstvmafhipconfig.h"
+#include "errors.h"
+#include "model.h"
+
+void
+gst_vmaf_hip_settings_copy (GstVmafHipSettings * dst,
+    const GstVmafHipSettings * src)
+{
+  *dst = *src;
+  dst->model = g_strdup (src->model);
+  dst->features = g_strdup (src->features);
+}
+
+void
+gst_vmaf_hip_settings_clear (GstVmafHipSettings * s)
+{
+  g_clear_pointer (&s->model, g_free);
+  g_clear_pointer (&s->features, g_free);
+}
+
+/* Splits a property value at commas, trims, drops empty entries. */
+static gchar **
+split_list (const gchar * value)
+{
+  gchar **parts = g_strsplit (value ? value : "", ",", -1);
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; parts[i]; i++) {
+    gchar *entry = g_strstrip (parts[i]);
+    if (*entry)
+      g_ptr_array_add (out, g_strdup (entry));
+  }
+  g_ptr_array_add (out, NULL);
+  g_strfreev (parts);
+  return (gchar **) g_ptr_array_free (out, FALSE);
+}
+
+static gboolean
+is_builtin_model (const gchar * name)
+{
+  const gchar *const *builtin = vh_model_list_builtin ();
+
+  for (guint i = 0; builtin && builtin[i]; i++) {
+    if (!strcmp (builtin[i], name))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+static gboolean
+parse_bool (const gchar * value, gboolean * out)
+{
+  if (!value || !g_ascii_strcasecmp (value, "true") || !strcmp (value, "1"))
+    *out = TRUE;
+  else if (!g_ascii_strcasecmp (value, "false") || !strcmp (value, "0"))
+    *out = FALSE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* One entry of the model property: a built-in name, a file path, or
+ * "version=NAME|path=FILE[:name=X][:enable_transform[=B]][:disable_clip[=B]]".
+ * @default_name is the score name when the entry gives none. */
+static VhModel *
+load_model (const gchar * spec, const GstVmafHipSettings * s,
+    gboolean first, GError ** error)
+{
+  VhModelConfig cfg = { NULL, s->enable_transform, s->disable_clip };
+  g_autofree gchar *derived_name = NULL;
+  g_auto (GStrv) parts = NULL;
+  const gchar *version = NULL, *path = NULL;
+  VhModel *model;
+
+  if (!strchr (spec, '=')) {
+    if (is_builtin_model (spec))
+      version = spec;
+    else if (g_file_test (spec, G_FILE_TEST_EXISTS))
+      path = spec;
+    else {
+      g_autofree gchar *known =
+          g_strjoinv (", ", (gchar **) vh_model_list_builtin ());
+      g_set_error (error, VH_ERROR, VH_ERROR_UNKNOWN_MODEL,
+          "model '%s' is neither a built-in model (%s) nor an existing file",
+          spec, known);
+      return NULL;
+    }
+  } else {
+    parts = g_strsplit (spec, ":", -1);
+    for (guint i = 0; parts[i]; i++) {
+      gchar *eq = strchr (parts[i], '=');
+      const gchar *val = eq ? eq + 1 : NULL;
+      gboolean ok = TRUE;
+
+      if (eq)
+        *eq = '\0';
+      if (!strcmp (parts[i], "version") && val)
+        version = val;
+      else if (!strcmp (parts[i], "path") && val)
+        path = val;
+      else if (!strcmp (parts[i], "name") && val && *val)
+        cfg.name = val;
+      else if (!strcmp (parts[i], "enable_transform"))
+        ok = parse_bool (val, &cfg.enable_transform);
+      else if (!strcmp (parts[i], "disable_clip"))
+        ok = parse_bool (val, &cfg.disable_clip);
+      else
+        ok = FALSE;
+      if (!ok) {
+        g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+            "model '%s': cannot use '%s%s%s' (keys: version, path, name, "
+            "enable_transform, disable_clip)", spec, parts[i],
+            val ? "=" : "", val ? val : "");
+        return NULL;
+      }
+    }
+    if (!!version == !!path) {
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "model '%s': give exactly one of version=NAME or path=FILE", spec);
+      return NULL;
+    }
+  }
+
+  /* The first model scores as "vmaf", like libvmaf's tool; the others
+   * under their own names so that every score has a distinct name. */
+  if (!cfg.name && !first) {
+    if (version) {
+      derived_name = g_strdup (version);
+    } else {
+      gchar *base = g_path_get_basename (path);
+      if (g_str_has_suffix (base, ".json"))
+        base[strlen (base) - 5] = '\0';
+      derived_name = base;
+    }
+    cfg.name = derived_name;
+  }
+
+  model = version ? vh_model_new_builtin (version, &cfg, error) :
+      vh_model_new_from_file (path, &cfg, error);
+  return model;
+}
+
+/* Friendly spellings of extractor names. */
+static const gchar *
+feature_alias (const gchar * name)
+{
+  static const struct
+  {
+    const gchar *alias;
+    const gchar *name;
+  } aliases[] = {
+    {"ssim", "float_ssim"},
+    {"ms-ssim", "float_ms_ssim"},
+    {"ms_ssim", "float_ms_ssim"},
+    {"msssim", "float_ms_ssim"},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++) {
+    if (!g_ascii_strcasecmp (name, aliases[i].alias))
+      return aliases[i].name;
+  }
+  return name;
+}
+
+/* "NAME[=key=value[:key=value...]]", as vmafhip-score's --feature. */
+static gboolean
+add_feature (VhContext * ctx, const gchar * spec, GError ** error)
+{
+  g_auto (GStrv) name_opts = g_strsplit (spec, "=", 2);
+  g_autoptr (GPtrArray) kv = g_ptr_array_new_with_free_func (g_free);
+  GError *err = NULL;
+
+  if (name_opts[1]) {
+    g_auto (GStrv) pairs = g_strsplit (name_opts[1], ":", -1);
+    for (guint i = 0; pairs[i]; i++) {
+      g_auto (GStrv) pair = g_strsplit (pairs[i], "=", 2);
+      if (!pair[0] || !pair[1] || !*pair[0]) {
+        g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+            "feature '%s': bad option '%s' (expected key=value)", spec,
+            pairs[i]);
+        return FALSE;
+      }
+      g_ptr_array_add (kv, g_strdup (pair[0]));
+      g_ptr_array_add (kv, g_strdup (pair[1]));
+    }
+  }
+  g_ptr_array_add (kv, NULL);
+  if (!vh_context_add_feature (ctx, feature_alias (g_strstrip (name_opts[0])),
+          (const gchar * const *) kv->pdata, &err)) {
+    g_set_error (error, err->domain, err->code, "feature '%s': %s", spec,
+        err->message);
+    g_error_free (err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* With backend=hip every extractor must run on the GPU. */
+static gboolean
+check_hip_only (VhContext * ctx, GError ** error)
+{
+  g_autofree gchar *dispatch = vh_context_describe_dispatch (ctx);
+  g_auto (GStrv) entries = g_strsplit (dispatch, ", ", -1);
+  g_autoptr (GString) on_cpu = g_string_new (NULL);
+
+  for (guint i = 0; entries[i]; i++) {
+    if (g_str_has_suffix (entries[i], ": cpu")) {
+      g_string_append_printf (on_cpu, "%s%.*s", on_cpu->len ? ", " : "",
+          (int) (strlen (entries[i]) - 5), entries[i]);
+    }
+  }
+  if (on_cpu->len == 0)
+    return TRUE;
+  g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
+      "backend=hip: this build has no HIP implementation of %s; "
+      "use backend=auto or backend=cpu", on_cpu->str);
+  return FALSE;
+}
+
+VhContext *
+gst_vmaf_hip_context_new (const GstVmafHipSettings * s, GError ** error)
+{
+  VhContextConfig config = { 0 };
+  g_auto (GStrv) models = split_list (s->model);
+  g_auto (GStrv) features = split_list (s->features);
+  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  VhContext *ctx;
+
+  config.n_threads = s->threads ? s->threads : g_get_num_processors ();
+  config.subsample = MAX (s->subsample, 1);
+  switch (s->backend) {
+    case GST_VMAF_HIP_BACKEND_CPU:
+      config.backends = VH_BACKEND_CPU;
+      break;
+    case GST_VMAF_HIP_BACKEND_HIP:
+      config.backends = VH_BACKEND_HIP;
+      break;
+    case GST_VMAF_HIP_BACKEND_AUTO:
+    default:
+      config.backends = VH_BACKEND_CPU | VH_BACKEND_HIP;
+      break;
+  }
+  ctx = vh_context_new (&config);
+
+  for (guint i = 0; models[i]; i++) {
+    VhModel *model = load_model (models[i], s, i == 0, error);
+    const gchar *name;
+
+    if (!model)
+      goto fail;
+    name = vh_model_get_name (model);
+    if (g_hash_table_contains (names, name)) {
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "two models score under the name '%s': give one another name "
+          "(e.g. \"version=NAME:name=OTHER\")", name);
+      vh_model_free (model);
+      goto fail;
+    }
+    if (!vh_context_add_model (ctx, model, error))
+      goto fail;
+    /* The context owns the model now, so its name stays valid. */
+    g_hash_table_add (names, (gpointer) name);
+  }
+  for (guint i = 0; features[i]; i++) {
+    if (!add_feature (ctx, features[i], error))
+      goto fail;
+  }
+  if (!models[0] && !features[0]) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "nothing to compute: set a model or some features");
+    goto fail;
+  }
+  if (s->backend == GST_VMAF_HIP_BACKEND_HIP && !check_hip_only (ctx, error))
+    goto fail;
+  return ctx;
+
+fail:
+  vh_context_free (ctx);
+  return NULL;
+}

@@ -1,0 +1,45 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_VMAF_HIP_CONFIG_H__
+#define __GST_VMAF_HIP_CONFIG_H__
+
+#include <glib.h>
+
+#include "context.h"
+#include "gstvmafhipenums.h"
+
+G_BEGIN_DECLS
+
+/* What the element's properties say about scoring; a copy is taken when the
+ * element starts so that every context of a run is built alike. */
+typedef struct
+{
+  gchar *model;                 /* model specs, comma-separated; "" = none */
+  gchar *features;              /* feature specs, comma-separated */
+  gboolean enable_transform;
+  gboolean disable_clip;
+  guint subsample;
+  guint threads;                /* 0 = one per processor */
+  GstVmafHipBackend backend;
+} GstVmafHipSettings;
+
+void         gst_vmaf_hip_settings_copy    (GstVmafHipSettings * dst,
+                                            const GstVmafHipSettings * src);
+
+void         gst_vmaf_hip_settings_clear   (GstVmafHipSettings * s);
+
+/* A context with the models and features of @s, not started yet. Errors
+ * name the property and the entry at fault. */
+VhContext   *gst_vmaf_hip_context_new      (const GstVmafHipSettings * s,
+                                            GError ** error);
+
+G_END_DECLS
+
+#endif /* __GST_VMAF_HIP_CONFIG_H__ */

@@ -1,0 +1,80 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstvmafhipenums.h"
+
+#define DEFINE_ENUM_TYPE(func, type_name, values)                       \
+GType                                                                   \
+func (void)                                                             \
+{                                                                       \
+  static gsize id = 0;                                                  \
+  if (g_once_init_enter (&id)) {                                        \
+    GType t = g_enum_register_static (type_name, values);               \
+    g_once_init_leave (&id, t);                                         \
+  }                                                                     \
+  return (GType) id;                                                    \
+}
+
+static const GEnumValue pool_method_values[] = {
+  {GST_VMAF_HIP_POOL_MEAN, "Arithmetic mean", "mean"},
+  {GST_VMAF_HIP_POOL_HARMONIC_MEAN,
+      "Harmonic mean, n / sum (1 / (x + 1)) - 1, as libvmaf pools it",
+      "harmonic-mean"},
+  {GST_VMAF_HIP_POOL_MIN, "Minimum", "min"},
+  {GST_VMAF_HIP_POOL_MAX, "Maximum", "max"},
+  {0, NULL, NULL},
+};
+
+static const GEnumValue results_format_values[] = {
+  {GST_VMAF_HIP_RESULTS_JSON, "JSON, as libvmaf writes it", "json"},
+  {GST_VMAF_HIP_RESULTS_XML, "XML, as libvmaf writes it", "xml"},
+  {GST_VMAF_HIP_RESULTS_CSV, "CSV, as libvmaf writes it", "csv"},
+  {0, NULL, NULL},
+};
+
+static const GEnumValue passthrough_values[] = {
+  {GST_VMAF_HIP_PASSTHROUGH_DISTORTED, "Output the distorted frames",
+      "distorted"},
+  {GST_VMAF_HIP_PASSTHROUGH_REFERENCE, "Output the reference frames",
+      "reference"},
+  {0, NULL, NULL},
+};
+
+static const GEnumValue backend_values[] = {
+  {GST_VMAF_HIP_BACKEND_AUTO,
+      "GPU (HIP) where available, CPU for the rest", "auto"},
+  {GST_VMAF_HIP_BACKEND_CPU, "CPU only", "cpu"},
+  {GST_VMAF_HIP_BACKEND_HIP, "GPU (HIP) only", "hip"},
+  {0, NULL, NULL},
+};
+
+DEFINE_ENUM_TYPE (gst_vmaf_hip_pool_method_get_type,
+    "GstVmafHipPoolMethod", pool_method_values);
+DEFINE_ENUM_TYPE (gst_vmaf_hip_results_format_get_type,
+    "GstVmafHipResultsFormat", results_format_values);
+DEFINE_ENUM_TYPE (gst_vmaf_hip_passthrough_get_type,
+    "GstVmafHipPassthrough", passthrough_values);
+DEFINE_ENUM_TYPE (gst_vmaf_hip_backend_get_type,
+    "GstVmafHipBackend", backend_values);
+
+const gchar *
+gst_vmaf_hip_enum_nick (GType type, gint value)
+{
+  GEnumClass *klass = g_type_class_ref (type);
+  GEnumValue *v = g_enum_get_value (klass, value);
+  const gchar *nick = v ? v->value_nick : "unknown";
+
+  /* Enum classes of static types are never finalized. */
+  g_type_class_unref (klass);
+  return nick;
+}

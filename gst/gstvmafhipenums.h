@@ -1,0 +1,93 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_VMAF_HIP_ENUMS_H__
+#define __GST_VMAF_HIP_ENUMS_H__
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GstVmafHipPoolMethod:
+ * @GST_VMAF_HIP_POOL_MEAN: arithmetic mean
+ * @GST_VMAF_HIP_POOL_HARMONIC_MEAN: libvmaf's harmonic mean,
+ *   n / sum (1 / (x + 1)) - 1
+ * @GST_VMAF_HIP_POOL_MIN: minimum
+ * @GST_VMAF_HIP_POOL_MAX: maximum
+ *
+ * How per-frame values are pooled into one number (tags, summary score).
+ */
+typedef enum
+{
+  GST_VMAF_HIP_POOL_MEAN,
+  GST_VMAF_HIP_POOL_HARMONIC_MEAN,
+  GST_VMAF_HIP_POOL_MIN,
+  GST_VMAF_HIP_POOL_MAX,
+} GstVmafHipPoolMethod;
+
+/**
+ * GstVmafHipResultsFormat:
+ * @GST_VMAF_HIP_RESULTS_JSON: libvmaf's JSON log
+ * @GST_VMAF_HIP_RESULTS_XML: libvmaf's XML log
+ * @GST_VMAF_HIP_RESULTS_CSV: libvmaf's CSV log
+ */
+typedef enum
+{
+  GST_VMAF_HIP_RESULTS_JSON,
+  GST_VMAF_HIP_RESULTS_XML,
+  GST_VMAF_HIP_RESULTS_CSV,
+} GstVmafHipResultsFormat;
+
+/**
+ * GstVmafHipPassthrough:
+ * @GST_VMAF_HIP_PASSTHROUGH_DISTORTED: the src pad carries the distorted
+ *   frames
+ * @GST_VMAF_HIP_PASSTHROUGH_REFERENCE: the src pad carries the reference
+ *   frames
+ */
+typedef enum
+{
+  GST_VMAF_HIP_PASSTHROUGH_DISTORTED,
+  GST_VMAF_HIP_PASSTHROUGH_REFERENCE,
+} GstVmafHipPassthrough;
+
+/**
+ * GstVmafHipBackend:
+ * @GST_VMAF_HIP_BACKEND_AUTO: the GPU where an extractor has a HIP
+ *   implementation, the CPU otherwise
+ * @GST_VMAF_HIP_BACKEND_CPU: the CPU only
+ * @GST_VMAF_HIP_BACKEND_HIP: the GPU only; fails if any extractor lacks a
+ *   HIP implementation
+ */
+typedef enum
+{
+  GST_VMAF_HIP_BACKEND_AUTO,
+  GST_VMAF_HIP_BACKEND_CPU,
+  GST_VMAF_HIP_BACKEND_HIP,
+} GstVmafHipBackend;
+
+#define GST_TYPE_VMAF_HIP_POOL_METHOD (gst_vmaf_hip_pool_method_get_type ())
+GType gst_vmaf_hip_pool_method_get_type (void);
+
+#define GST_TYPE_VMAF_HIP_RESULTS_FORMAT (gst_vmaf_hip_results_format_get_type ())
+GType gst_vmaf_hip_results_format_get_type (void);
+
+#define GST_TYPE_VMAF_HIP_PASSTHROUGH (gst_vmaf_hip_passthrough_get_type ())
+GType gst_vmaf_hip_passthrough_get_type (void);
+
+#define GST_TYPE_VMAF_HIP_BACKEND (gst_vmaf_hip_backend_get_type ())
+GType gst_vmaf_hip_backend_get_type (void);
+
+/* The enum's nick ("harmonic-mean"), for messages and logs. */
+const gchar *gst_vmaf_hip_enum_nick (GType type, gint value);
+
+G_END_DECLS
+
+#endif /* __GST_VMAF_HIP_ENUMS_H__ */

@@ -1,0 +1,168 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstvmafhippicture.h"
+#include "errors.h"
+
+gboolean
+gst_vmaf_hip_picture_info_from_video (const GstVideoInfo * vinfo,
+    VhPictureInfo * info)
+{
+  const GstVideoFormatInfo *finfo = vinfo->finfo;
+  VhPixFmt pix_fmt;
+  guint bpc;
+
+  if (!finfo || GST_VIDEO_INFO_FORMAT (vinfo) == GST_VIDEO_FORMAT_UNKNOWN)
+    return FALSE;
+  if (GST_VIDEO_FORMAT_INFO_IS_GRAY (finfo) &&
+      GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo) == 1) {
+    pix_fmt = VH_PIX_FMT_YUV400;
+  } else if (GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) &&
+      GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo) == 3) {
+    guint ssx = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, 1);
+    guint ssy = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, 1);
+
+    if (ssx == 1 && ssy == 1)
+      pix_fmt = VH_PIX_FMT_YUV420;
+    else if (ssx == 1 && ssy == 0)
+      pix_fmt = VH_PIX_FMT_YUV422;
+    else if (ssx == 0 && ssy == 0)
+      pix_fmt = VH_PIX_FMT_YUV444;
+    else
+      return FALSE;
+  } else {
+    return FALSE;
+  }
+  bpc = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0);
+  return vh_picture_info_init (info, pix_fmt, bpc,
+      GST_VIDEO_INFO_WIDTH (vinfo), GST_VIDEO_INFO_HEIGHT (vinfo), NULL);
+}
+
+gchar *
+gst_vmaf_hip_describe_video (const GstVideoInfo * vinfo)
+{
+  VhPictureInfo info;
+
+  if (!gst_vmaf_hip_picture_info_from_video (vinfo, &info))
+    return g_strdup_printf ("%dx%d %s (not supported)",
+        GST_VIDEO_INFO_WIDTH (vinfo), GST_VIDEO_INFO_HEIGHT (vinfo),
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (vinfo)));
+  return g_strdup_printf ("%ux%u %s (%s, %u-bit)", info.width, info.height,
+      gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (vinfo)),
+      vh_pix_fmt_to_string (info.pix_fmt), info.bpc);
+}
+
+/* The engine reads native-endian samples aligned to bit 0. */
+static gboolean
+needs_copy (const GstVideoFormatInfo * finfo)
+{
+  for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++) {
+    if (GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c) != 0)
+      return TRUE;
+  }
+#if G_BYTE_ORDER == G_BIG_ENDIAN
+  if (GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) > 8)
+    return TRUE;
+#endif
+  return FALSE;
+}
+
+typedef struct
+{
+  GstVideoFrame frame;
+} MappedFrame;
+
+static void
+mapped_frame_free (gpointer data)
+{
+  MappedFrame *m = data;
+
+  gst_video_frame_unmap (&m->frame);
+  g_free (m);
+}
+
+/* Planar, native-endian, bit-0-aligned copy of @frame's 16-bit samples. */
+static VhPicture *
+copy_frame (const VhPictureInfo * info, GstVideoFrame * frame)
+{
+  VhPicture *pic = vh_picture_new (info);
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+
+  for (guint c = 0; c < pic->n_planes; c++) {
+    const guint8 *src = GST_VIDEO_FRAME_COMP_DATA (frame, c);
+    gint src_stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, c);
+    gint pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c);
+    guint shift = GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c);
+
+    for (guint y = 0; y < pic->height[c]; y++) {
+      const guint8 *s = src + (gsize) y * src_stride;
+      guint16 *d = vh_picture_row (pic, c, y);
+
+      for (guint x = 0; x < pic->width[c]; x++)
+        d[x] = GST_READ_UINT16_LE (s + (gsize) x * pstride) >> shift;
+    }
+  }
+  return pic;
+}
+
+VhPicture *
+gst_vmaf_hip_picture_wrap (const GstVideoInfo * vinfo, GstBuffer * buffer,
+    GError ** error)
+{
+  VhPictureInfo info;
+  MappedFrame *m;
+  gpointer data[3] = { NULL, NULL, NULL };
+  gsize stride[3] = { 0, 0, 0 };
+  guint step[3] = { 1, 1, 1 };
+  guint bps;
+
+  if (!gst_vmaf_hip_picture_info_from_video (vinfo, &info)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "unsupported video format %s",
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (vinfo)));
+    return NULL;
+  }
+  m = g_new0 (MappedFrame, 1);
+  if (!gst_video_frame_map (&m->frame, vinfo, buffer, GST_MAP_READ)) {
+    g_free (m);
+    g_set_error (error, VH_ERROR, VH_ERROR_IO,
+        "could not map a %" G_GSIZE_FORMAT "-byte buffer as %dx%d %s",
+        gst_buffer_get_size (buffer), GST_VIDEO_INFO_WIDTH (vinfo),
+        GST_VIDEO_INFO_HEIGHT (vinfo),
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (vinfo)));
+    return NULL;
+  }
+
+  if (needs_copy (vinfo->finfo)) {
+    VhPicture *pic = copy_frame (&info, &m->frame);
+    mapped_frame_free (m);
+    return pic;
+  }
+
+  bps = info.bpc > 8 ? 2 : 1;
+  for (guint c = 0; c < vh_pix_fmt_n_planes (info.pix_fmt); c++) {
+    gint s = GST_VIDEO_FRAME_COMP_STRIDE (&m->frame, c);
+
+    if (s <= 0) {
+      mapped_frame_free (m);
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "unsupported stride %d for component %u", s, c);
+      return NULL;
+    }
+    data[c] = GST_VIDEO_FRAME_COMP_DATA (&m->frame, c);
+    stride[c] = s;
+    step[c] = GST_VIDEO_FRAME_COMP_PSTRIDE (&m->frame, c) / bps;
+  }
+  return vh_picture_new_wrapped (&info, data, stride, step, VH_MEMORY_HOST, m,
+      mapped_frame_free);
+}

@@ -1,0 +1,44 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_VMAF_HIP_PICTURE_H__
+#define __GST_VMAF_HIP_PICTURE_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "picture.h"
+
+G_BEGIN_DECLS
+
+/* The raw formats the element accepts on both sink pads. */
+#define GST_VMAF_HIP_FORMATS "{ GRAY8, I420, YV12, Y42B, Y444, NV12, NV21, " \
+  "I420_10LE, I420_12LE, I422_10LE, I422_12LE, Y444_10LE, Y444_12LE, "      \
+  "Y444_16LE, P010_10LE, P016_LE, GRAY16_LE }"
+
+/* The engine's view of @vinfo (chroma layout, bit depth, size). FALSE for a
+ * format it cannot read. */
+gboolean     gst_vmaf_hip_picture_info_from_video (const GstVideoInfo * vinfo,
+                                                   VhPictureInfo * info);
+
+/* "640x360 I420 (4:2:0, 8-bit)", for messages (caller frees). */
+gchar       *gst_vmaf_hip_describe_video          (const GstVideoInfo * vinfo);
+
+/* A picture of @buffer laid out as @vinfo says. The buffer is mapped
+ * read-only and read in place (YV12's swapped planes and NV12-style
+ * interleaved chroma included); the mapping and a reference to the buffer
+ * live until the engine drops the picture. Formats whose samples the engine
+ * cannot read directly (P010's high-bit alignment) are copied. */
+VhPicture   *gst_vmaf_hip_picture_wrap            (const GstVideoInfo * vinfo,
+                                                   GstBuffer * buffer,
+                                                   GError ** error);
+
+G_END_DECLS
+
+#endif /* __GST_VMAF_HIP_PICTURE_H__ */
