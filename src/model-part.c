@@ -20,7 +20,7 @@ typedef struct
   GError **error;
 } Ctx;
 
-static gboolean G_GNUC_PRINTF (3, 4)
+static gboolean
 fail (const Ctx * c, const gchar * member, const gchar * fmt, ...)
 {
   va_list args;
@@ -29,8 +29,9 @@ fail (const Ctx * c, const gchar * member, const gchar * fmt, ...)
   va_start (args, fmt);
   msg = g_strdup_vprintf (fmt, args);
   va_end (args);
-  g_set_error (c->error, VH_ERROR, VH_ERROR_MODEL_PARSE, "%s: %smodel_dict%s%s: %s",
-      c->origin, c->where, member ? "." : "", member ? member : "", msg);
+  g_set_error (c->error, VH_ERROR, VH_ERROR_MODEL_PARSE,
+      "%s: %smodel_dict%s%s: %s", c->origin, c->where, member ? "." : "",
+      member ? member : "", msg);
   return FALSE;
 }
 
@@ -341,7 +342,8 @@ parse_transform (const Ctx * c, JsonObject * dict, const VhModelConfig * cfg,
   /* libvmaf reads p0..p2 only; higher terms are ignored. */
   for (guint i = 0; i < G_N_ELEMENTS (poly); i++) {
     g_autofree gchar *m = g_strdup_printf ("score_transform.%s", poly[i]);
-    if (!(v = json_object_get_member (obj, poly[i])) || JSON_NODE_HOLDS_NULL (v))
+    if (!(v = json_object_get_member (obj, poly[i]))
+        || JSON_NODE_HOLDS_NULL (v))
       continue;
     if (!is_number (v))
       return fail (c, m, "expected a number or null, got %s", node_kind (v));
@@ -420,8 +422,7 @@ parse_types (const Ctx * c, JsonObject * dict, VhModelPart * part)
   else if (!strcmp (s, "none"))
     part->norm = VH_MODEL_NORM_NONE;
   else
-    return fail (c, "norm_type", "unknown type '%s' (linear_rescale, none)",
-        s);
+    return fail (c, "norm_type", "unknown type '%s' (linear_rescale, none)", s);
   return TRUE;
 }
 

@@ -30,7 +30,6 @@ vh_test_data_path (const gchar * name)
     }
   }
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    g_error ("test data '%s' not found (set VH_TEST_DATA to tests/data)",
-        path);
+    g_error ("test data '%s' not found (set VH_TEST_DATA to tests/data)", path);
   return path;
 }

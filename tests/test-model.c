@@ -188,8 +188,7 @@ predict_constant (gdouble raw, const gchar * extra, const VhModelConfig * cfg)
 {
   g_autofree gchar *json = constant_model (raw, extra);
   g_autoptr (GError) err = NULL;
-  g_autoptr (VhModel) m = vh_model_new_from_data (json, -1, "test", cfg,
-      &err);
+  g_autoptr (VhModel) m = vh_model_new_from_data (json, -1, "test", cfg, &err);
   g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
   gdouble v = NAN;
 
@@ -228,8 +227,7 @@ test_transform_and_clip (void)
   g_assert_cmpfloat_with_epsilon (predict_constant (10.0, poly, &transform),
       20.0, 1e-12);
   g_assert_cmpfloat (predict_constant (150.0, poly, &transform), ==, 150.0);
-  g_assert_cmpfloat (predict_constant (95.0, poly_clip, &transform), ==,
-      100.0);
+  g_assert_cmpfloat (predict_constant (95.0, poly_clip, &transform), ==, 100.0);
 
   /* Piecewise-linear, extended past both ends. */
   g_assert_cmpfloat_with_epsilon (predict_constant (25.0, knots, &plain),
@@ -286,19 +284,25 @@ test_malformed (void)
   static const Breakage cases[] = {
     {"unknown member type", "\"model_type\": \"LIBSVMNUSVR\"",
         "\"model_type\": 3", "model_dict.model_type", VH_ERROR_MODEL_PARSE},
-    {"unknown model type", "LIBSVMNUSVR", "SVM", "model_dict.model_type", VH_ERROR_MODEL_PARSE},
-    {"missing norm_type", "\"norm_type\": \"none\",", "", "'norm_type'", VH_ERROR_MODEL_PARSE},
-    {"missing svm", "\"model\":", "\"modle\":", "'model'", VH_ERROR_MODEL_PARSE},
+    {"unknown model type", "LIBSVMNUSVR", "SVM", "model_dict.model_type",
+          VH_ERROR_MODEL_PARSE},
+    {"missing norm_type", "\"norm_type\": \"none\",", "", "'norm_type'",
+          VH_ERROR_MODEL_PARSE},
+    {"missing svm", "\"model\":", "\"modle\":", "'model'",
+          VH_ERROR_MODEL_PARSE},
     {"names not a list", "[\"VMAF_integer_feature_motion2_score\"]",
-        "\"VMAF_integer_feature_motion2_score\"", "model_dict.feature_names", VH_ERROR_MODEL_PARSE},
+        "\"VMAF_integer_feature_motion2_score\"", "model_dict.feature_names",
+          VH_ERROR_MODEL_PARSE},
     {"name not a string", "[\"VMAF_integer_feature_motion2_score\"]",
-        "[\"VMAF_integer_feature_motion2_score\", 7]",
+          "[\"VMAF_integer_feature_motion2_score\", 7]",
         "model_dict.feature_names[1]", VH_ERROR_MODEL_PARSE},
-    {"unknown feature", "motion2", "motion7", "motion7", VH_ERROR_UNKNOWN_FEATURE},
+    {"unknown feature", "motion2", "motion7", "motion7",
+          VH_ERROR_UNKNOWN_FEATURE},
     {"bad kernel", "kernel_type rbf", "kernel_type linear",
         "model_dict.model", VH_ERROR_MODEL_PARSE},
     {"no SV line", "\\nSV\\n", "\\n", "model_dict.model", VH_ERROR_MODEL_PARSE},
-    {"short SV section", "total_sv 1", "total_sv 2", "support vectors", VH_ERROR_MODEL_PARSE},
+    {"short SV section", "total_sv 1", "total_sv 2", "support vectors",
+          VH_ERROR_MODEL_PARSE},
     {"rescale without slopes", "\"norm_type\": \"none\"",
         "\"norm_type\": \"linear_rescale\"", "'slopes'", VH_ERROR_MODEL_PARSE},
   };
@@ -316,7 +320,8 @@ test_malformed (void)
           ", \"feature_opts_dicts\": [{\"motion_no_such_option\": 1}]",
         "motion_no_such_option", VH_ERROR_MODEL_PARSE},
     {"slopes too short", NULL,
-        ", \"slopes\": [1.0], \"intercepts\": [0.0, 0.0]", "model_dict.slopes", VH_ERROR_MODEL_PARSE},
+        ", \"slopes\": [1.0], \"intercepts\": [0.0, 0.0]",
+          "model_dict.slopes", VH_ERROR_MODEL_PARSE},
   };
   g_autofree gchar *good = constant_model (1.0, NULL);
 
@@ -541,8 +546,7 @@ static const GoldenModel golden_models[] = {
 /* A fresh collector holding one frame's features (perturbed by @delta at
  * feature @bump, if any) and the model's scores for it. */
 static VhFeatureCollector *
-predict_one (const VhModel * m, const gdouble * feat, gint bump,
-    gdouble delta)
+predict_one (const VhModel * m, const gdouble * feat, gint bump, gdouble delta)
 {
   VhFeatureCollector *fc = vh_feature_collector_new ();
   g_autoptr (GError) err = NULL;
@@ -665,8 +669,7 @@ check_golden_model (const VhGoldenPair * pair, const GoldenModel * gm,
         st->max_over_bound = MAX (st->max_over_bound, diff / bound);
         if (diff > bound)
           g_error ("%s frame %u %s: %.6f, libvmaf %.6f (diff %.3g, rounding "
-              "explains %.3g)", pair->name, f, outs[k], got, want, diff,
-              bound);
+              "explains %.3g)", pair->name, f, outs[k], got, want, diff, bound);
       }
     }
   }

@@ -26,17 +26,15 @@ test_method_names (void)
   static const gchar *const names[] = { "mean", "harmonic_mean", "min",
     "max"
   };
+  VhPoolMethod m;
 
   for (guint i = 0; i < G_N_ELEMENTS (all_methods); i++) {
-    VhPoolMethod m;
     g_assert_cmpstr (vh_pool_method_to_string (all_methods[i]), ==, names[i]);
     g_assert_true (vh_pool_method_from_string (names[i], &m));
     g_assert_cmpint (m, ==, all_methods[i]);
   }
-  g_assert_false (vh_pool_method_from_string ("median", &(VhPoolMethod) {
-          0}));
-  g_assert_false (vh_pool_method_from_string (NULL, &(VhPoolMethod) {
-          0}));
+  g_assert_false (vh_pool_method_from_string ("median", &m));
+  g_assert_false (vh_pool_method_from_string (NULL, &m));
 }
 
 static gdouble
