@@ -33,23 +33,35 @@ vh_cambi_hist_size (const VhCambiContrast * c, guint w, guint window)
   return MAX (c->band_size, 1) * hist_stride (w, window);
 }
 
-static inline void
-add_range (guint16 * restrict counts, guint n)
-{
-  for (guint k = 0; k < n; k++)
-    counts[k]++;
-}
+#define NO_ROW G_MAXUINT
 
-static inline void
-sub_range (guint16 * restrict counts, guint n)
+/* Adds (@sign 1) or removes (@sign -1) the pixels of columns [c0, c1], all
+ * of one value, to the histogram row @counts. Entry e gains the number of
+ * those columns within the window of e: a ramp, a plateau and a ramp, which
+ * costs the run length plus the window instead of their product. */
+static void
+apply_run (guint16 * restrict counts, guint c0, guint c1, guint window,
+    gint sign)
 {
-  for (guint k = 0; k < n; k++)
-    counts[k]--;
+  guint len = c1 - c0 + 1;
+  guint top = MIN (len, window);
+  guint flat = MAX (len, window) - top + 1;
+  guint16 *e = counts + c0;
+
+  for (guint k = 0; k + 1 < top; k++)
+    e[k] += sign * (gint) (k + 1);
+  e += top - 1;
+  for (guint k = 0; k < flat; k++)
+    e[k] += sign * (gint) top;
+  e += flat;
+  for (guint k = 0; k + 1 < top; k++)
+    e[k] += sign * (gint) (top - 1 - k);
 }
 
 /* Moves the window down: drops image row @gone and takes in row @come
  * (either may be -1). A column whose leaving and arriving pixels count
- * for the same value needs no change. */
+ * for the same value needs no change; neighbouring columns that change
+ * the same value are applied together. */
 static void
 slide (const VhCambiPlanes * p, const VhCambiContrast * c, guint w,
     guint window, guint16 * hist, gsize hs, gint gone, gint come)
@@ -59,25 +71,31 @@ slide (const VhCambiPlanes * p, const VhCambiContrast * c, guint w,
   const guint8 *msk_gone = gone >= 0 ? p->mask + gone * p->stride : NULL;
   const guint8 *msk_come = come >= 0 ? p->mask + come * p->stride : NULL;
   guint base = c->band_base, size = c->band_size;
+  guint run_out = NO_ROW, run_in = NO_ROW, start_out = 0, start_in = 0;
 
-  for (guint col = 0; col < w; col++) {
-    guint out_row = 0, in_row = 0;
-    gboolean out = FALSE, in = FALSE;
+  for (guint col = 0; col <= w; col++) {
+    guint out_row = NO_ROW, in_row = NO_ROW;
 
-    if (msk_gone && msk_gone[col]) {
-      out_row = img_gone[col] - base;
-      out = out_row < size;
+    if (col < w) {
+      if (msk_gone && msk_gone[col] && (guint) (img_gone[col] - base) < size)
+        out_row = img_gone[col] - base;
+      if (msk_come && msk_come[col] && (guint) (img_come[col] - base) < size)
+        in_row = img_come[col] - base;
+      if (out_row == in_row)
+        out_row = in_row = NO_ROW;
     }
-    if (msk_come && msk_come[col]) {
-      in_row = img_come[col] - base;
-      in = in_row < size;
+    if (out_row != run_out) {
+      if (run_out != NO_ROW)
+        apply_run (hist + run_out * hs, start_out, col - 1, window, -1);
+      run_out = out_row;
+      start_out = col;
     }
-    if (out && in && out_row == in_row)
-      continue;
-    if (out)
-      sub_range (hist + out_row * hs + col, window);
-    if (in)
-      add_range (hist + in_row * hs + col, window);
+    if (in_row != run_in) {
+      if (run_in != NO_ROW)
+        apply_run (hist + run_in * hs, start_in, col - 1, window, 1);
+      run_in = in_row;
+      start_in = col;
+    }
   }
 }
 

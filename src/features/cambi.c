@@ -267,9 +267,10 @@ cambi_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   if (!cambi_score (s, ref, s->src_w, s->src_h, s->src_window, &src_score,
           error))
     return FALSE;
-  return vh_feature_extractor_append (fex, fc, "cambi_source", index,
+  /* libvmaf names only the main score after the options. */
+  return vh_feature_collector_append (fc, "cambi_source", index,
       MIN (src_score, s->max_val), error)
-      && vh_feature_extractor_append (fex, fc, "cambi_full_reference", index,
+      && vh_feature_collector_append (fc, "cambi_full_reference", index,
       MIN (MAX (dist_score - src_score, 0.0), s->max_val), error);
 }
 
