@@ -56,8 +56,7 @@ run_pair (const VhGoldenPair * pair, const gchar * name,
   for (guint i = 0; i < pair->n_frames; i++) {
     g_autoptr (VhPicture) ref = vh_golden_read_frame (pair, TRUE, i, &error);
     g_assert_no_error (error);
-    g_autoptr (VhPicture) dist = vh_golden_read_frame (pair, FALSE, i,
-        &error);
+    g_autoptr (VhPicture) dist = vh_golden_read_frame (pair, FALSE, i, &error);
     g_assert_no_error (error);
     g_assert_true (vh_feature_extractor_extract (fex, ref, dist, i, fc,
             &error));
@@ -105,8 +104,7 @@ check_golden (const gchar * feature, const gchar * file)
         g_error ("%s %s frame %u: got %.6f, libvmaf %.6f", feature,
             pair->name, i, got, want);
     }
-    g_print ("# %-14s %-38s max |diff| %.3g\n", feature, pair->name,
-        max_diff);
+    g_print ("# %-14s %-38s max |diff| %.3g\n", feature, pair->name, max_diff);
     worst = MAX (worst, max_diff);
     n_checked++;
     vh_golden_scores_free (gs);
@@ -168,6 +166,34 @@ test_too_small (void)
   g_clear_error (&error);
 }
 
+/* Pictures that do not match the initialised geometry are refused. */
+static void
+test_mismatch (void)
+{
+  const gchar *const names[] = { "float_ssim", "float_ms_ssim" };
+  VhPictureInfo info, other;
+
+  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, 320, 240,
+          NULL));
+  g_assert_true (vh_picture_info_init (&other, VH_PIX_FMT_YUV420, 10, 320,
+          240, NULL));
+  g_autoptr (VhPicture) good = vh_picture_new (&info);
+  g_autoptr (VhPicture) deep = vh_picture_new (&other);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
+    g_autoptr (VhFeatureExtractor) fex = new_extractor (names[i], NULL);
+    g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+    GError *error = NULL;
+
+    g_assert_true (vh_feature_extractor_init (fex, &info, &error));
+    g_assert_false (vh_feature_extractor_extract (fex, good, deep, 0, fc,
+            &error));
+    g_assert_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, names[i]));
+    g_clear_error (&error);
+  }
+}
+
 static const VhGoldenPair *
 find_pair (GPtrArray * pairs, const gchar * name)
 {
@@ -198,8 +224,7 @@ test_options (void)
   g_autoptr (VhFeatureCollector) with_db = run_pair (pair, "float_ssim", db);
   g_autoptr (VhFeatureCollector) ms_plain = run_pair (pair, "float_ms_ssim",
       NULL);
-  g_autoptr (VhFeatureCollector) ms_lcs = run_pair (pair, "float_ms_ssim",
-      lcs);
+  g_autoptr (VhFeatureCollector) ms_lcs = run_pair (pair, "float_ms_ssim", lcs);
   g_autoptr (VhFeatureCollector) ms_db = run_pair (pair, "float_ms_ssim", db);
 
   for (guint i = 0; i < pair->n_frames; i++) {
@@ -219,8 +244,7 @@ test_options (void)
     /* MS-SSIM is the weighted product of its per-scale terms. */
     static const gdouble w[5] = { 0.0448, 0.2856, 0.3001, 0.2363, 0.1333 };
     gdouble prod = 1.0;
-    g_assert_true (vh_feature_collector_get (ms_plain, "float_ms_ssim", i,
-            &v));
+    g_assert_true (vh_feature_collector_get (ms_plain, "float_ms_ssim", i, &v));
     for (guint k = 0; k < 5; k++) {
       gchar name[32];
 
@@ -262,10 +286,8 @@ test_scale (void)
 
   if (!pair)
     return;
-  g_autoptr (VhFeatureCollector) fc_auto = run_pair (pair, "float_ssim",
-      NULL);
-  g_autoptr (VhFeatureCollector) fc_four = run_pair (pair, "float_ssim",
-      four);
+  g_autoptr (VhFeatureCollector) fc_auto = run_pair (pair, "float_ssim", NULL);
+  g_autoptr (VhFeatureCollector) fc_four = run_pair (pair, "float_ssim", four);
   g_autoptr (VhFeatureCollector) fc_one = run_pair (pair, "float_ssim", one);
   g_assert_true (vh_feature_collector_get (fc_auto, "float_ssim", 0, &a));
   g_assert_true (vh_feature_collector_get (fc_four, "float_ssim", 0, &b));
@@ -281,6 +303,7 @@ main (int argc, char **argv)
   g_test_add_func ("/float-ssim/golden", test_float_ssim_golden);
   g_test_add_func ("/float-ms-ssim/golden", test_float_ms_ssim_golden);
   g_test_add_func ("/float-ssim/too-small", test_too_small);
+  g_test_add_func ("/float-ssim/mismatch", test_mismatch);
   g_test_add_func ("/float-ssim/options", test_options);
   g_test_add_func ("/float-ssim/scale", test_scale);
   return g_test_run ();

@@ -81,8 +81,7 @@ float_ms_ssim_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   for (guint i = 0; i < N_SCALES; i++) {
     gsize n;
 
-    s->width[i] = i ? vh_ssim_decimated_size (s->width[i - 1], 2) :
-        info->width;
+    s->width[i] = i ? vh_ssim_decimated_size (s->width[i - 1], 2) : info->width;
     s->height[i] = i ? vh_ssim_decimated_size (s->height[i - 1], 2) :
         info->height;
     n = (gsize) s->width[i] * s->height[i];
@@ -102,6 +101,8 @@ float_ms_ssim_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   gdouble l[N_SCALES], c[N_SCALES], st[N_SCALES];
   gdouble score = 1.0;
 
+  if (!vh_ssim_check_pictures (fex->klass->name, &fex->info, ref, dist, error))
+    return FALSE;
   vh_ssim_load_luma (ref, s->ref[0]);
   vh_ssim_load_luma (dist, s->dist[0]);
   for (guint i = 1; i < N_SCALES; i++) {

@@ -118,6 +118,8 @@ float_ssim_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   VhSsimResult res;
   gdouble score;
 
+  if (!vh_ssim_check_pictures (fex->klass->name, &fex->info, ref, dist, error))
+    return FALSE;
   vh_ssim_load_luma (ref, s->ref);
   vh_ssim_load_luma (dist, s->dist);
   if (s->scale > 1) {
@@ -134,8 +136,7 @@ float_ssim_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   if (s->enable_db)
     score = vh_ssim_to_db (score, s->max_db);
 
-  if (!vh_feature_extractor_append (fex, fc, "float_ssim", index, score,
-          error))
+  if (!vh_feature_extractor_append (fex, fc, "float_ssim", index, score, error))
     return FALSE;
   if (!s->enable_lcs)
     return TRUE;

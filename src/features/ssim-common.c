@@ -17,9 +17,13 @@
  * working set stays small. */
 
 #include "ssim-common.h"
+#include "errors.h"
 
 #include <math.h>
 #include <string.h>
+#ifdef __SSE__
+#include <immintrin.h>
+#endif
 
 #define WIN VH_SSIM_WINDOW
 #define N_PLANES 5              /* ref, dist, ref^2, dist^2, ref*dist */
@@ -41,8 +45,11 @@ vh_ssim_workspace_new (guint max_width)
   ws->prod = g_new (gfloat, 3 * n);
   ws->local = g_new (gfloat, N_PLANES * n);
   ws->lcs = g_new (gdouble, 3 * n);
-  ws->even = g_new (gfloat, n / 2 + 8);
-  ws->odd = g_new (gfloat, n / 2 + 8);
+  ws->sd = g_new (gfloat, n);
+  /* Nine split rows of ceil (n / 2) + 4 columns for the wavelet filter. */
+  ws->split_stride = n / 2 + 8;
+  ws->even = g_new (gfloat, 9 * ws->split_stride);
+  ws->odd = g_new (gfloat, 9 * ws->split_stride);
   ws->acc = g_new (gdouble, n / 2 + 1);
   return ws;
 }
@@ -56,10 +63,32 @@ vh_ssim_workspace_free (VhSsimWorkspace * ws)
   g_free (ws->prod);
   g_free (ws->local);
   g_free (ws->lcs);
+  g_free (ws->sd);
   g_free (ws->even);
   g_free (ws->odd);
   g_free (ws->acc);
   g_free (ws);
+}
+
+gboolean
+vh_ssim_check_pictures (const gchar * name, const VhPictureInfo * info,
+    const VhPicture * ref, const VhPicture * dist, GError ** error)
+{
+  const VhPicture *pics[2] = { ref, dist };
+
+  for (guint i = 0; i < 2; i++) {
+    const VhPicture *p = pics[i];
+
+    if (p->mem_type != VH_MEMORY_HOST || p->width[0] != info->width
+        || p->height[0] != info->height || p->info.bpc != info->bpc) {
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "feature '%s': %s picture is %ux%u %u-bit, expected %ux%u %u-bit "
+          "in host memory", name, i ? "distorted" : "reference", p->width[0],
+          p->height[0], p->info.bpc, info->width, info->height, info->bpc);
+      return FALSE;
+    }
+  }
+  return TRUE;
 }
 
 void
@@ -92,20 +121,21 @@ vh_ssim_load_luma (const VhPicture * pic, gfloat * dst)
 }
 
 /* One row of the horizontal pass: the window fully inside the row. */
-static void
+static inline void
 filter_h (const gfloat * restrict in, gfloat * restrict out, guint n)
 {
-  for (guint x = 0; x < n; x++) {
+  for (gsize x = 0; x < n; x++) {
+    const gfloat *p = in + x;
     gdouble acc = 0.0;
 
     for (guint u = 0; u < WIN; u++)
-      acc += (gdouble) (in[x + u] * gauss[u]);
+      acc += (gdouble) (p[u] * gauss[u]);
     out[x] = (gfloat) acc;
   }
 }
 
 /* One row of the vertical pass over WIN horizontally filtered rows. */
-static void
+static inline void
 filter_v (const gfloat * const rows_in[WIN], gfloat * restrict out, guint n)
 {
   const gfloat *restrict r0 = rows_in[0], *restrict r1 = rows_in[1];
@@ -115,7 +145,7 @@ filter_v (const gfloat * const rows_in[WIN], gfloat * restrict out, guint n)
   const gfloat *restrict r8 = rows_in[8], *restrict r9 = rows_in[9];
   const gfloat *restrict r10 = rows_in[10];
 
-  for (guint x = 0; x < n; x++) {
+  for (gsize x = 0; x < n; x++) {
     gdouble acc = 0.0;
 
     acc += (gdouble) (r0[x] * gauss[0]);
@@ -133,57 +163,86 @@ filter_v (const gfloat * const rows_in[WIN], gfloat * restrict out, guint n)
   }
 }
 
-/* Local luminance, contrast and structure terms of one output row, with
- * the constants of K1 = 0.01, K2 = 0.03 and L = 255. */
-static void
+/* Square roots of a row in place. The compiler does not vectorise sqrtf
+ * (it may set errno), so the vector instruction is asked for directly: it
+ * rounds the same way. */
+static inline void
+sqrt_row (gfloat * restrict v, guint n)
+{
+  gsize x = 0;
+
+#ifdef __SSE__
+  for (; x + 4 <= n; x += 4)
+    _mm_storeu_ps (v + x, _mm_sqrt_ps (_mm_loadu_ps (v + x)));
+#endif
+  for (; x < n; x++)
+    v[x] = sqrtf (v[x]);
+}
+
+/* Local luminance, contrast and structure terms of one output row from
+ * the windowed means (mu1, mu2) and second moments (s11, s22, s12), which
+ * become variances and covariance; @sd is scratch. Constants: K1 = 0.01,
+ * K2 = 0.03, L = 255. */
+static inline void
 local_terms (const gfloat * restrict mu1, const gfloat * restrict mu2,
-    const gfloat * restrict s11, const gfloat * restrict s22,
-    const gfloat * restrict s12, gdouble * restrict l, gdouble * restrict c,
+    gfloat * restrict s11, gfloat * restrict s22, gfloat * restrict s12,
+    gfloat * restrict sd, gdouble * restrict l, gdouble * restrict c,
     gdouble * restrict s, guint n)
 {
   const gfloat k1l = 0.01f * 255.0f, k2l = 0.03f * 255.0f;
   const gfloat c1 = k1l * k1l, c2 = k2l * k2l, c3 = c2 / 2.0f;
 
-  for (guint x = 0; x < n; x++) {
+  for (gsize x = 0; x < n; x++) {
     gfloat m1 = mu1[x], m2 = mu2[x];
     gfloat var1 = s11[x] - m1 * m1;
     gfloat var2 = s22[x] - m2 * m2;
-    gfloat cov = s12[x] - m1 * m2;
-    gfloat sd12;
 
     var1 = var1 < 0.0f ? 0.0f : var1;
     var2 = var2 < 0.0f ? 0.0f : var2;
-    sd12 = sqrtf (var1 * var2);
+    s11[x] = var1;
+    s22[x] = var2;
+    s12[x] -= m1 * m2;
+    sd[x] = var1 * var2;
     l[x] = (2.0 * m1 * m2 + c1) / (gdouble) (m1 * m1 + m2 * m2 + c1);
-    c[x] = (2.0 * sd12 + c2) / (gdouble) (var1 + var2 + c2);
+  }
+
+  sqrt_row (sd, n);
+
+  for (gsize x = 0; x < n; x++) {
+    gfloat sd12 = sd[x], cov = s12[x];
+
+    c[x] = (2.0 * sd12 + c2) / (gdouble) (s11[x] + s22[x] + c2);
     /* Flat, identical areas can leave a tiny negative covariance from
-     * rounding; it must not pull the structure term below 1. */
-    if (cov < 0.0f && sd12 <= 0.0f)
-      cov = 0.0f;
+     * rounding; it must not pull the structure term below 1. (Two plain
+     * selects, which the vectoriser takes, rather than one with &&.) */
+    const gfloat cov_pos = cov < 0.0f ? 0.0f : cov;
+
+    cov = sd12 <= 0.0f ? cov_pos : cov;
     s[x] = (gfloat) ((cov + c3) / (sd12 + c3));
   }
 }
 
-void
+VH_SSIM_MULTIVERSION void
 vh_ssim_compute (VhSsimWorkspace * ws, const gfloat * ref,
     const gfloat * dist, guint width, guint height, VhSsimResult * res)
 {
   const guint ow = width - (WIN - 1), oh = height - (WIN - 1);
   const gsize stride = ws->max_width;
+  const gsize plane = (gsize) WIN * stride;
   gfloat *p11 = ws->prod, *p22 = ws->prod + stride, *p12 =
       ws->prod + 2 * stride;
+  gfloat *local = ws->local;
   gdouble *l = ws->lcs, *c = ws->lcs + stride, *s = ws->lcs + 2 * stride;
   gdouble sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
 
   g_assert (width >= WIN && height >= WIN && width <= ws->max_width);
 
   for (guint r = 0; r < height; r++) {
-    const gfloat *a = ref + (gsize) r * width;
-    const gfloat *b = dist + (gsize) r * width;
+    const gfloat *restrict a = ref + (gsize) r * width;
+    const gfloat *restrict b = dist + (gsize) r * width;
     gfloat *slot = ws->ring + (gsize) (r % WIN) * stride;
-    const gsize plane = (gsize) WIN * stride;
 
-    for (guint x = 0; x < width; x++) {
+    for (gsize x = 0; x < width; x++) {
       p11[x] = a[x] * a[x];
       p22[x] = b[x] * b[x];
       p12[x] = a[x] * b[x];
@@ -203,13 +262,13 @@ vh_ssim_compute (VhSsimWorkspace * ws, const gfloat * ref,
 
       for (guint v = 0; v < WIN; v++)
         rows[v] = ws->ring + q * plane + (gsize) ((y + v) % WIN) * stride;
-      filter_v (rows, ws->local + q * stride, ow);
+      filter_v (rows, local + q * stride, ow);
     }
-    local_terms (ws->local, ws->local + stride, ws->local + 2 * stride,
-        ws->local + 3 * stride, ws->local + 4 * stride, l, c, s, ow);
+    local_terms (local, local + stride, local + 2 * stride,
+        local + 3 * stride, local + 4 * stride, ws->sd, l, c, s, ow);
 
     /* In order: the sums must round as libvmaf's do. */
-    for (guint x = 0; x < ow; x++) {
+    for (gsize x = 0; x < ow; x++) {
       sum += l[x] * c[x] * s[x];
       l_sum += l[x];
       c_sum += c[x];

@@ -39,14 +39,33 @@ typedef struct
   gfloat *prod;                 /* squares and cross product of a row */
   gfloat *local;                /* 5 windowed rows */
   gdouble *lcs;                 /* l, c, s of one output row */
-  gfloat *even;                 /* decimation: split input row */
-  gfloat *odd;
+  gfloat *sd;                   /* product of the local deviations */
+  gfloat *even;                 /* decimation: ring of input rows split */
+  gfloat *odd;                  /* into even and odd columns */
+  gsize split_stride;
   gdouble *acc;                 /* decimation: one output row */
 } VhSsimWorkspace;
+
+/* The hot loops also get an AVX2 build, picked when the library loads.
+ * Only the vector width changes (no FMA), so the results stay the same. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \
+    defined(__linux__)
+#define VH_SSIM_MULTIVERSION __attribute__ ((target_clones ("avx2", "default")))
+#else
+#define VH_SSIM_MULTIVERSION
+#endif
 
 VhSsimWorkspace *vh_ssim_workspace_new   (guint max_width);
 
 void         vh_ssim_workspace_free      (VhSsimWorkspace * ws);
+
+/* Fails unless both pictures are host pictures of @info's luma size and
+ * depth; @name is the feature named in the message. */
+gboolean     vh_ssim_check_pictures      (const gchar * name,
+                                          const VhPictureInfo * info,
+                                          const VhPicture * ref,
+                                          const VhPicture * dist,
+                                          GError ** error);
 
 /* Luma of @pic as floats on the 8-bit scale, @pic->width[0] per row. */
 void         vh_ssim_load_luma           (const VhPicture * pic, gfloat * dst);

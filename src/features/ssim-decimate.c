@@ -72,53 +72,83 @@ vh_ssim_decimate_box (const gfloat * src, guint width, guint height,
   }
 }
 
-void
+/* Splits a row, mirrored by 4 samples on each side, into its even and odd
+ * columns: output x then reads even[x .. x+4] and odd[x .. x+3]. */
+static inline void
+split_row (const gfloat * row, gint width, gfloat * restrict even,
+    gfloat * restrict odd, guint n)
+{
+  for (guint j = 0; j < n; j++) {
+    const gint e = 2 * (gint) j - 4, o = e + 1;
+
+    if (e >= 0 && o < width) {
+      even[j] = row[e];
+      odd[j] = row[o];
+    } else {
+      even[j] = row[mirror (e, width)];
+      odd[j] = row[mirror (o, width)];
+    }
+  }
+}
+
+/* Adds one kernel row's nine taps to each output of the row. */
+static inline void
+lpf_row (gdouble * restrict acc, const gfloat * restrict even,
+    const gfloat * restrict odd, const gfloat k[LPF_TAPS], guint n)
+{
+  for (gsize x = 0; x < n; x++) {
+    gdouble a = acc[x];
+
+    a += (gdouble) (even[x] * k[0]);
+    a += (gdouble) (odd[x] * k[1]);
+    a += (gdouble) (even[x + 1] * k[2]);
+    a += (gdouble) (odd[x + 1] * k[3]);
+    a += (gdouble) (even[x + 2] * k[4]);
+    a += (gdouble) (odd[x + 2] * k[5]);
+    a += (gdouble) (even[x + 3] * k[6]);
+    a += (gdouble) (odd[x + 3] * k[7]);
+    a += (gdouble) (even[x + 4] * k[8]);
+    acc[x] = a;
+  }
+}
+
+VH_SSIM_MULTIVERSION void
 vh_ssim_decimate_lpf (VhSsimWorkspace * ws, const gfloat * src, guint width,
     guint height, gfloat * dst)
 {
   const guint dw = vh_ssim_decimated_size (width, 2);
   const guint dh = vh_ssim_decimated_size (height, 2);
-  gfloat *restrict even = ws->even;
-  gfloat *restrict odd = ws->odd;
-  gdouble *restrict acc = ws->acc;
+  const gsize rs = ws->split_stride;
+  gfloat k[LPF_TAPS][LPF_TAPS];
+  guint next = 0;
+
+  g_assert (dw + 4 <= rs);
+  for (guint v = 0; v < LPF_TAPS; v++) {
+    for (guint u = 0; u < LPF_TAPS; u++)
+      k[v][u] = lpf_quadrant[4 - ABS ((gint) v - 4)][4 - ABS ((gint) u - 4)];
+  }
 
   for (guint y = 0; y < dh; y++) {
-    for (guint x = 0; x < dw; x++)
-      acc[x] = 0.0;
+    /* Output row y reads input rows 2y-4 .. 2y+4, mirrored into the
+     * frame: nine consecutive rows at most, so a ring of nine split rows
+     * holds them all. */
+    const guint last = MIN (2 * y + 4, height - 1);
+    gdouble *restrict acc = ws->acc;
 
-    for (gint v = 0; v < LPF_TAPS; v++) {
-      const gint qv = 4 - ABS (v - 4);
-      const gfloat *row = src + (gsize) mirror ((gint) (2 * y) + v - 4,
-          (gint) height) * width;
-      gfloat k[LPF_TAPS];
-
-      for (gint u = 0; u < LPF_TAPS; u++)
-        k[u] = lpf_quadrant[qv][4 - ABS (u - 4)];
-
-      /* Split the mirrored row into even and odd columns so that the taps
-       * of neighbouring outputs are contiguous. Output x covers input
-       * columns 2x-4 .. 2x+4. */
-      for (guint j = 0; j < dw + 4; j++) {
-        even[j] = row[mirror ((gint) (2 * j) - 4, (gint) width)];
-        odd[j] = row[mirror ((gint) (2 * j) - 3, (gint) width)];
-      }
-
-      for (guint x = 0; x < dw; x++) {
-        gdouble a = acc[x];
-
-        a += (gdouble) (even[x] * k[0]);
-        a += (gdouble) (odd[x] * k[1]);
-        a += (gdouble) (even[x + 1] * k[2]);
-        a += (gdouble) (odd[x + 1] * k[3]);
-        a += (gdouble) (even[x + 2] * k[4]);
-        a += (gdouble) (odd[x + 2] * k[5]);
-        a += (gdouble) (even[x + 3] * k[6]);
-        a += (gdouble) (odd[x + 3] * k[7]);
-        a += (gdouble) (even[x + 4] * k[8]);
-        acc[x] = a;
-      }
+    for (; next <= last; next++) {
+      split_row (src + (gsize) next * width, (gint) width,
+          ws->even + (next % LPF_TAPS) * rs, ws->odd + (next % LPF_TAPS) * rs,
+          dw + 4);
     }
 
+    for (guint x = 0; x < dw; x++)
+      acc[x] = 0.0;
+    for (guint v = 0; v < LPF_TAPS; v++) {
+      const guint r = mirror ((gint) (2 * y + v) - 4, (gint) height);
+
+      lpf_row (acc, ws->even + (r % LPF_TAPS) * rs,
+          ws->odd + (r % LPF_TAPS) * rs, k[v], dw);
+    }
     for (guint x = 0; x < dw; x++)
       dst[(gsize) y * dw + x] = (gfloat) acc[x];
   }
