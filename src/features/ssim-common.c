@@ -20,9 +20,13 @@
 #include "errors.h"
 
 #include <math.h>
-#include <string.h>
 #ifdef __SSE__
 #include <immintrin.h>
+#endif
+
+/* Fusing a multiply and an add into one rounding would change results. */
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
 #endif
 
 #define WIN VH_SSIM_WINDOW

@@ -14,6 +14,11 @@
 
 #include "ssim-common.h"
 
+/* Fusing a multiply and an add into one rounding would change results. */
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 #define LPF_TAPS 9
 
 /* One quadrant (edge to centre) of the 9x9 low-pass of the 9/7
