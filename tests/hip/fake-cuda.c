@@ -1,0 +1,458 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* A stand-in for the CUDA driver (loaded through VH_HIP_NVIDIA_RUNTIME) that
+ * lets the HIP layer, the memory type, the pool and the upload and download
+ * elements be tested on machines without a GPU. "Device memory" is host
+ * memory at an address moved far away, so that code which touches it from
+ * the CPU crashes instead of passing; every copy and memset is checked to
+ * stay inside one allocation. Work is done at once (streams are
+ * synchronous). Kernels do not exist: loading a module fails.
+ *
+ * VH_FAKE_CUDA_DEVICES: how many devices (default 1; 0 makes cuInit fail
+ * like a machine without a GPU). */
+
+#include <glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CUDA_SUCCESS 0
+#define CUDA_ERROR_INVALID_VALUE 1
+#define CUDA_ERROR_OUT_OF_MEMORY 2
+#define CUDA_ERROR_NO_DEVICE 100
+#define CUDA_ERROR_INVALID_DEVICE 101
+#define CUDA_ERROR_INVALID_IMAGE 200
+
+/* Far from anything malloc returns, and non-canonical once added. */
+#define DEVICE_OFFSET (G_GUINT64_CONSTANT (1) << 62)
+
+typedef guint64 CUdeviceptr;
+
+typedef struct
+{
+  gsize srcXInBytes, srcY;
+  gint srcMemoryType;
+  gconstpointer srcHost;
+  CUdeviceptr srcDevice;
+  gpointer srcArray;
+  gsize srcPitch;
+  gsize dstXInBytes, dstY;
+  gint dstMemoryType;
+  gpointer dstHost;
+  CUdeviceptr dstDevice;
+  gpointer dstArray;
+  gsize dstPitch;
+  gsize WidthInBytes, Height;
+} FakeMemcpy2D;
+
+typedef struct
+{
+  guint8 *base;
+  gsize size;
+  gboolean device;
+} Allocation;
+
+static GMutex lock;
+static GList *allocations;
+static gint n_devices = -1;
+static __thread gint ctx_depth;
+static gsize bytes_copied;
+
+#define EXPORT __attribute__ ((visibility ("default")))
+
+static gint
+devices (void)
+{
+  if (n_devices < 0) {
+    const gchar *env = g_getenv ("VH_FAKE_CUDA_DEVICES");
+    n_devices = env ? atoi (env) : 1;
+  }
+  return n_devices;
+}
+
+static Allocation *
+find_allocation (const guint8 * p, gsize len, gboolean device)
+{
+  for (GList * l = allocations; l; l = l->next) {
+    Allocation *a = l->data;
+    if (a->device == device && p >= a->base && p + len <= a->base + a->size)
+      return a;
+  }
+  return NULL;
+}
+
+static gpointer
+alloc (gsize size, gboolean device)
+{
+  Allocation *a = g_new0 (Allocation, 1);
+
+  a->base = g_malloc0 (size);
+  /* poison: fresh device memory is not zero on a GPU either */
+  memset (a->base, 0xa5, size);
+  a->size = size;
+  a->device = device;
+  g_mutex_lock (&lock);
+  allocations = g_list_prepend (allocations, a);
+  g_mutex_unlock (&lock);
+  return a->base;
+}
+
+static gint
+release (gpointer p, gboolean device)
+{
+  gint ret = CUDA_ERROR_INVALID_VALUE;
+
+  g_mutex_lock (&lock);
+  for (GList * l = allocations; l; l = l->next) {
+    Allocation *a = l->data;
+    if (a->base == p && a->device == device) {
+      allocations = g_list_delete_link (allocations, l);
+      g_free (a->base);
+      g_free (a);
+      ret = CUDA_SUCCESS;
+      break;
+    }
+  }
+  g_mutex_unlock (&lock);
+  return ret;
+}
+
+static guint8 *
+to_host (CUdeviceptr p)
+{
+  return (guint8 *) (guintptr) (p - DEVICE_OFFSET);
+}
+
+static CUdeviceptr
+to_device (gpointer p)
+{
+  return (CUdeviceptr) (guintptr) p + DEVICE_OFFSET;
+}
+
+/* A 2D region of device memory must lie in one allocation. */
+static gboolean
+device_region_ok (const guint8 * p, gsize pitch, gsize width, gsize height)
+{
+  gboolean ok;
+
+  if (height == 0 || width == 0)
+    return TRUE;
+  g_mutex_lock (&lock);
+  ok = find_allocation (p, (height - 1) * pitch + width, TRUE) != NULL;
+  g_mutex_unlock (&lock);
+  return ok;
+}
+
+EXPORT gint
+cuInit (guint flags)
+{
+  return devices () > 0 ? CUDA_SUCCESS : CUDA_ERROR_NO_DEVICE;
+}
+
+EXPORT gint
+cuDriverGetVersion (gint * v)
+{
+  *v = 99000;
+  return 0;
+}
+
+EXPORT gint
+cuGetErrorString (gint code, const gchar ** s)
+{
+  *s = code == CUDA_ERROR_INVALID_VALUE ? "invalid argument" :
+      code == CUDA_ERROR_INVALID_IMAGE ? "device kernel image is invalid" :
+      "fake error";
+  return 0;
+}
+
+EXPORT gint
+cuGetErrorName (gint code, const gchar ** s)
+{
+  *s = code == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" :
+      "CUDA_ERROR_FAKE";
+  return 0;
+}
+
+EXPORT gint
+cuDeviceGetCount (gint * n)
+{
+  *n = devices ();
+  return 0;
+}
+
+EXPORT gint
+cuDeviceGet (gint * dev, gint ordinal)
+{
+  if (ordinal < 0 || ordinal >= devices ())
+    return CUDA_ERROR_INVALID_DEVICE;
+  *dev = ordinal;
+  return 0;
+}
+
+EXPORT gint
+cuDeviceGetName (gchar * name, gint len, gint dev)
+{
+  g_snprintf (name, len, "vmafhip fake device %d", dev);
+  return 0;
+}
+
+EXPORT gint
+cuDeviceTotalMem_v2 (gsize * bytes, gint dev)
+{
+  *bytes = G_GUINT64_CONSTANT (1) << 30;
+  return 0;
+}
+
+EXPORT gint
+cuDeviceGetAttribute (gint * value, gint attr, gint dev)
+{
+  switch (attr) {
+    case 1:
+      *value = 1024;
+      break;
+    case 10:
+      *value = 32;
+      break;
+    case 16:
+      *value = 4;
+      break;
+    case 51:
+      *value = 32;
+      break;
+    case 75:
+      *value = 9;
+      break;
+    case 76:
+      *value = 0;
+      break;
+    default:
+      return CUDA_ERROR_INVALID_VALUE;
+  }
+  return 0;
+}
+
+EXPORT gint
+cuDevicePrimaryCtxRetain (gpointer * ctx, gint dev)
+{
+  *ctx = GINT_TO_POINTER (dev + 1);
+  return 0;
+}
+
+EXPORT gint
+cuDevicePrimaryCtxRelease_v2 (gint dev)
+{
+  return 0;
+}
+
+EXPORT gint
+cuCtxPushCurrent_v2 (gpointer ctx)
+{
+  ctx_depth++;
+  return ctx ? 0 : CUDA_ERROR_INVALID_VALUE;
+}
+
+EXPORT gint
+cuCtxPopCurrent_v2 (gpointer * ctx)
+{
+  ctx_depth--;
+  return 0;
+}
+
+EXPORT gint
+cuMemAllocPitch_v2 (CUdeviceptr * p, gsize * pitch, gsize width,
+    gsize height, guint element)
+{
+  /* an unusual alignment, so that nobody assumes one */
+  *pitch = (width + 383) / 384 * 384;
+  *p = to_device (alloc (*pitch * height, TRUE));
+  return 0;
+}
+
+EXPORT gint
+cuMemAlloc_v2 (CUdeviceptr * p, gsize size)
+{
+  *p = to_device (alloc (size, TRUE));
+  return 0;
+}
+
+EXPORT gint
+cuMemFree_v2 (CUdeviceptr p)
+{
+  return release (to_host (p), TRUE);
+}
+
+EXPORT gint
+cuMemHostAlloc (gpointer * p, gsize size, guint flags)
+{
+  *p = alloc (size, FALSE);
+  return 0;
+}
+
+EXPORT gint
+cuMemFreeHost (gpointer p)
+{
+  return release (p, FALSE);
+}
+
+EXPORT gint
+cuMemcpy2DAsync_v2 (const FakeMemcpy2D * c, gpointer stream)
+{
+  const guint8 *src;
+  guint8 *dst;
+
+  if (c->srcMemoryType == 2) {
+    src = to_host (c->srcDevice);
+    if (!device_region_ok (src, c->srcPitch, c->WidthInBytes, c->Height))
+      return CUDA_ERROR_INVALID_VALUE;
+  } else {
+    src = c->srcHost;
+  }
+  if (c->dstMemoryType == 2) {
+    dst = to_host (c->dstDevice);
+    if (!device_region_ok (dst, c->dstPitch, c->WidthInBytes, c->Height))
+      return CUDA_ERROR_INVALID_VALUE;
+  } else {
+    dst = c->dstHost;
+  }
+  if (c->WidthInBytes > c->srcPitch || c->WidthInBytes > c->dstPitch)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (gsize y = 0; y < c->Height; y++)
+    memcpy (dst + y * c->dstPitch, src + y * c->srcPitch, c->WidthInBytes);
+  g_atomic_pointer_add (&bytes_copied, c->WidthInBytes * c->Height);
+  return 0;
+}
+
+EXPORT gint
+cuMemsetD2D8Async (CUdeviceptr p, gsize pitch, guint8 value, gsize width,
+    gsize height, gpointer stream)
+{
+  guint8 *d = to_host (p);
+
+  if (!device_region_ok (d, pitch, width, height))
+    return CUDA_ERROR_INVALID_VALUE;
+  for (gsize y = 0; y < height; y++)
+    memset (d + y * pitch, value, width);
+  return 0;
+}
+
+EXPORT gint
+cuStreamCreate (gpointer * s, guint flags)
+{
+  *s = g_malloc (1);
+  return 0;
+}
+
+EXPORT gint
+cuStreamDestroy_v2 (gpointer s)
+{
+  g_free (s);
+  return 0;
+}
+
+EXPORT gint
+cuStreamSynchronize (gpointer s)
+{
+  return 0;
+}
+
+EXPORT gint
+cuStreamWaitEvent (gpointer s, gpointer e, guint flags)
+{
+  return 0;
+}
+
+EXPORT gint
+cuEventCreate (gpointer * e, guint flags)
+{
+  *e = g_malloc (1);
+  return 0;
+}
+
+EXPORT gint
+cuEventDestroy_v2 (gpointer e)
+{
+  g_free (e);
+  return 0;
+}
+
+EXPORT gint
+cuEventRecord (gpointer e, gpointer s)
+{
+  return 0;
+}
+
+EXPORT gint
+cuEventSynchronize (gpointer e)
+{
+  return 0;
+}
+
+EXPORT gint
+cuEventQuery (gpointer e)
+{
+  return 0;
+}
+
+EXPORT gint
+cuEventElapsedTime (gfloat * ms, gpointer a, gpointer b)
+{
+  *ms = 1.0f;
+  return 0;
+}
+
+EXPORT gint
+cuModuleLoadData (gpointer * m, gconstpointer image)
+{
+  return CUDA_ERROR_INVALID_IMAGE;
+}
+
+EXPORT gint
+cuModuleUnload (gpointer m)
+{
+  return 0;
+}
+
+EXPORT gint
+cuModuleGetFunction (gpointer * f, gpointer m, const gchar * name)
+{
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+EXPORT gint
+cuLaunchKernel (gpointer f, guint gx, guint gy, guint gz, guint bx,
+    guint by, guint bz, guint shared, gpointer s, gpointer * args,
+    gpointer * extra)
+{
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* For tests: what is still allocated, and how much was copied. */
+EXPORT guint
+vh_fake_cuda_n_allocations (void)
+{
+  guint n;
+
+  g_mutex_lock (&lock);
+  n = g_list_length (allocations);
+  g_mutex_unlock (&lock);
+  return n;
+}
+
+EXPORT gsize
+vh_fake_cuda_bytes_copied (void)
+{
+  return g_atomic_pointer_get (&bytes_copied);
+}
+
+/* Pushes minus pops on the calling thread: 0 when balanced. */
+EXPORT gint
+vh_fake_cuda_context_depth (void)
+{
+  return ctx_depth;
+}

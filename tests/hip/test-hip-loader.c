@@ -1,0 +1,305 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The loader without a GPU. The runtime a process loads is fixed for its
+ * life, so meson runs this program once per situation, named by
+ * VH_TEST_MODE:
+ *   missing   no runtime library exists
+ *   nodevice  the (fake) NVIDIA driver loads but has no device
+ *   fake      the fake NVIDIA driver with one device (tests/hip/fake-cuda.c)
+ *   system    whatever this machine has: a usable GPU or a clear reason */
+
+#include "vhhip.h"
+#include "hip-plane-sse.h"
+
+#include <dlfcn.h>
+#include <string.h>
+
+static const gchar *
+mode (void)
+{
+  const gchar *m = g_getenv ("VH_TEST_MODE");
+  return m ? m : "system";
+}
+
+static void
+test_vendor_strings (void)
+{
+  VhHipVendor v;
+
+  g_assert_true (vh_hip_vendor_from_string ("AMD", &v));
+  g_assert_cmpint (v, ==, VH_HIP_VENDOR_AMD);
+  g_assert_true (vh_hip_vendor_from_string ("nvidia", &v));
+  g_assert_cmpint (v, ==, VH_HIP_VENDOR_NVIDIA);
+  g_assert_true (vh_hip_vendor_from_string ("auto", &v));
+  g_assert_cmpint (v, ==, VH_HIP_VENDOR_UNKNOWN);
+  g_assert_false (vh_hip_vendor_from_string ("intel", &v));
+  g_assert_false (vh_hip_vendor_from_string (NULL, &v));
+  g_assert_cmpstr (vh_hip_vendor_to_string (VH_HIP_VENDOR_NVIDIA), ==,
+      "nvidia");
+}
+
+static void
+test_missing (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GError) again = NULL;
+  g_autoptr (GError) nv = NULL;
+  guint count = 7;
+
+  g_assert_cmpint (vh_hip_load (VH_HIP_VENDOR_UNKNOWN, &error), ==,
+      VH_HIP_VENDOR_UNKNOWN);
+  g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_NO_RUNTIME);
+  /* says what was tried, for each vendor */
+  g_assert_nonnull (strstr (error->message, "no GPU runtime found"));
+  g_assert_nonnull (strstr (error->message, "AMD"));
+  g_assert_nonnull (strstr (error->message, "libvh-missing-amd.so"));
+  g_assert_nonnull (strstr (error->message, "NVIDIA"));
+  g_assert_nonnull (strstr (error->message, "libvh-missing-cuda.so"));
+
+  /* same answer the second time, and from every entry point */
+  g_assert_null (vh_hip_device_open (VH_HIP_VENDOR_UNKNOWN, 0, &again));
+  g_assert_error (again, VH_HIP_ERROR, VH_HIP_ERROR_NO_RUNTIME);
+  g_assert_null (vh_hip_device_open (VH_HIP_VENDOR_NVIDIA, 0, &nv));
+  g_assert_error (nv, VH_HIP_ERROR, VH_HIP_ERROR_NO_RUNTIME);
+  g_assert_nonnull (strstr (nv->message, "NVIDIA driver not found"));
+  g_assert_false (vh_hip_get_device_count (VH_HIP_VENDOR_AMD, &count, NULL));
+  g_assert_cmpuint (count, ==, 0);
+  g_assert_null (vh_hip_runtime_describe (VH_HIP_VENDOR_AMD));
+  g_assert_null (vh_hip_runtime_describe (VH_HIP_VENDOR_NVIDIA));
+}
+
+static void
+test_nodevice (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GError) open_error = NULL;
+
+  g_assert_cmpint (vh_hip_load (VH_HIP_VENDOR_UNKNOWN, &error), ==,
+      VH_HIP_VENDOR_UNKNOWN);
+  g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_NO_DEVICE);
+  g_assert_nonnull (strstr (error->message, "cuInit failed"));
+  g_assert_null (vh_hip_device_open (VH_HIP_VENDOR_NVIDIA, 0, &open_error));
+  g_assert_error (open_error, VH_HIP_ERROR, VH_HIP_ERROR_NO_DEVICE);
+}
+
+static gpointer
+fake_symbol (const gchar * name)
+{
+  gpointer lib = dlopen (g_getenv ("VH_HIP_NVIDIA_RUNTIME"), RTLD_NOW);
+  g_assert_nonnull (lib);
+  return dlsym (lib, name);
+}
+
+static void
+test_fake_devices (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (VhHipDevice) device = NULL;
+  const VhHipDeviceInfo *info;
+  guint count = 0;
+
+  g_assert_cmpint (vh_hip_load (VH_HIP_VENDOR_UNKNOWN, &error), ==,
+      VH_HIP_VENDOR_NVIDIA);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (vh_hip_runtime_describe (VH_HIP_VENDOR_NVIDIA),
+          "NVIDIA CUDA driver 99.0"));
+  g_assert_true (vh_hip_get_device_count (VH_HIP_VENDOR_NVIDIA, &count,
+          &error));
+  g_assert_cmpuint (count, ==, 1);
+
+  device = vh_hip_device_open (VH_HIP_VENDOR_UNKNOWN, 0, &error);
+  g_assert_no_error (error);
+  info = vh_hip_device_get_info (device);
+  g_assert_cmpstr (info->name, ==, "vmafhip fake device 0");
+  g_assert_cmpstr (info->arch, ==, "sm_90");
+  g_assert_cmpint (info->vendor, ==, VH_HIP_VENDOR_NVIDIA);
+  g_assert_cmpuint (info->pitch_alignment, ==, 32);
+  g_assert_cmpuint (info->warp_size, ==, 32);
+  g_assert_cmpuint (info->multiprocessors, ==, 4);
+
+  g_assert_null (vh_hip_device_open (VH_HIP_VENDOR_NVIDIA, 1, &error));
+  g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_INVALID_DEVICE);
+  g_assert_nonnull (strstr (error->message, "device index 1 is out of range"));
+  g_assert_nonnull (strstr (error->message, "has 1 device (0 to 0)"));
+  g_clear_error (&error);
+
+  /* AMD is not there: asking for it says so */
+  g_assert_null (vh_hip_device_open (VH_HIP_VENDOR_AMD, 0, &error));
+  g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_NO_RUNTIME);
+}
+
+/* Odd widths, pitches and heights through every kind of copy. */
+static void
+test_fake_memory (void)
+{
+  guint (*n_allocations) (void) = fake_symbol ("vh_fake_cuda_n_allocations");
+  gint (*depth) (void) = fake_symbol ("vh_fake_cuda_context_depth");
+  g_autoptr (VhHipDevice) device = vh_hip_device_open (VH_HIP_VENDOR_NVIDIA,
+      0, NULL);
+  g_autoptr (VhHipStream) stream = vh_hip_stream_new (device, NULL);
+  static const gsize sizes[][2] = { {1, 1}, {3, 5}, {641, 479}, {383, 2},
+  {385, 3}
+  };
+  GError *error = NULL;
+  guint before = n_allocations ();
+
+  g_assert_nonnull (stream);
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    gsize w = sizes[s][0], h = sizes[s][1], spitch = w + 7;
+    g_autofree guint8 *src = g_malloc (spitch * h);
+    g_autofree guint8 *back = g_malloc0 (w * h);
+    gpointer dev = NULL, dev2 = NULL, pinned = NULL;
+    gsize pitch = 0;
+
+    for (gsize i = 0; i < spitch * h; i++)
+      src[i] = (guint8) g_random_int ();
+    g_assert_true (vh_hip_malloc_pitch (device, w, h, &dev, &pitch, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (pitch, >=, w);
+    g_assert_true (vh_hip_malloc (device, w * h, &dev2, &error));
+    g_assert_true (vh_hip_host_alloc (device, w * h, &pinned, &error));
+    g_assert_true (vh_hip_memcpy_2d_async (stream,
+            VH_HIP_COPY_HOST_TO_DEVICE, dev, pitch, src, spitch, w, h,
+            &error));
+    g_assert_true (vh_hip_memcpy_2d_async (stream,
+            VH_HIP_COPY_DEVICE_TO_DEVICE, dev2, w, dev, pitch, w, h, &error));
+    g_assert_true (vh_hip_memcpy_2d_async (stream,
+            VH_HIP_COPY_DEVICE_TO_HOST, pinned, w, dev2, w, w, h, &error));
+    g_assert_true (vh_hip_stream_synchronize (stream, &error));
+    g_assert_no_error (error);
+    for (gsize y = 0; y < h; y++)
+      g_assert_cmpmem ((guint8 *) pinned + y * w, w, src + y * spitch, w);
+
+    /* a copy that runs past the allocation is refused, not done */
+    g_assert_false (vh_hip_memcpy_2d (device, VH_HIP_COPY_HOST_TO_DEVICE,
+            dev2, w, src, spitch, w, h + 1, &error));
+    g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_CALL);
+    g_assert_nonnull (strstr (error->message, "hipMemcpy2DAsync failed"));
+    g_clear_error (&error);
+    /* width over a pitch is caught before the runtime sees it */
+    g_assert_false (vh_hip_memcpy_2d (device, VH_HIP_COPY_HOST_TO_DEVICE,
+            dev, pitch, src, spitch, pitch + 1, 1, &error));
+    g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+
+    /* memset of an inner rectangle leaves the rest alone */
+    if (w > 2 && h > 2) {
+      g_assert_true (vh_hip_memset_2d_async (stream,
+              (guint8 *) dev + pitch + 1, pitch, 0x3c, w - 2, h - 2,
+              &error));
+      g_assert_true (vh_hip_memcpy_2d (device, VH_HIP_COPY_DEVICE_TO_HOST,
+              back, w, dev, pitch, w, h, &error));
+      g_assert_no_error (error);
+      for (gsize y = 0; y < h; y++)
+        for (gsize x = 0; x < w; x++) {
+          gboolean inner = y >= 1 && y < h - 1 && x >= 1 && x < w - 1;
+          g_assert_cmpuint (back[y * w + x], ==,
+              inner ? 0x3c : src[y * spitch + x]);
+        }
+    }
+    vh_hip_free (device, dev);
+    vh_hip_free (device, dev2);
+    vh_hip_host_free (device, pinned);
+  }
+  g_assert_cmpuint (n_allocations (), ==, before);
+  g_assert_cmpint (depth (), ==, 0);
+}
+
+static void
+test_fake_events (void)
+{
+  g_autoptr (VhHipDevice) device = vh_hip_device_open (VH_HIP_VENDOR_NVIDIA,
+      0, NULL);
+  g_autoptr (VhHipStream) stream = vh_hip_stream_new (device, NULL);
+  g_autoptr (VhHipEvent) a = vh_hip_event_new (device, TRUE, NULL);
+  g_autoptr (VhHipEvent) b = vh_hip_event_new (device, TRUE, NULL);
+  GError *error = NULL;
+  gfloat ms = 0;
+
+  g_assert_true (vh_hip_event_record (a, stream, &error));
+  g_assert_true (vh_hip_event_record (b, stream, &error));
+  g_assert_true (vh_hip_stream_wait_event (stream, b, &error));
+  g_assert_true (vh_hip_event_synchronize (b, &error));
+  g_assert_true (vh_hip_event_query (b, &error));
+  g_assert_true (vh_hip_event_elapsed_ms (a, b, &ms, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (ms, ==, 1.0f);
+}
+
+/* The fake driver runs no kernel: getting the module fails with a message
+ * that names the module and both attempts, and nothing crashes. */
+static void
+test_fake_kernel_unavailable (void)
+{
+  g_autoptr (VhHipDevice) device = vh_hip_device_open (VH_HIP_VENDOR_NVIDIA,
+      0, NULL);
+  g_autoptr (VhHipStream) stream = vh_hip_stream_new (device, NULL);
+  g_autoptr (GError) error = NULL;
+  gpointer a = NULL, sse = NULL;
+
+  g_assert_true (vh_hip_malloc (device, 64, &a, NULL));
+  g_assert_true (vh_hip_malloc (device, 8, &sse, NULL));
+  g_assert_false (vh_hip_plane_sse_async (stream, a, 8, a, 8, 8, 8, 1, 1,
+          sse, &error));
+  g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_COMPILE);
+  g_assert_nonnull (strstr (error->message, "plane-sse"));
+  g_test_message ("%s", error->message);
+  g_clear_error (&error);
+  g_assert_false (vh_hip_plane_sse_async (stream, a, 8, a, 8, 8, 8, 1, 3,
+          sse, &error));
+  g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_INVALID_ARGUMENT);
+  vh_hip_free (device, a);
+  vh_hip_free (device, sse);
+}
+
+static void
+test_system (void)
+{
+  g_autoptr (GError) error = NULL;
+  VhHipVendor v = vh_hip_load (VH_HIP_VENDOR_UNKNOWN, &error);
+
+  if (v == VH_HIP_VENDOR_UNKNOWN) {
+    g_assert_true (g_error_matches (error, VH_HIP_ERROR,
+            VH_HIP_ERROR_NO_RUNTIME) ||
+        g_error_matches (error, VH_HIP_ERROR, VH_HIP_ERROR_NO_DEVICE));
+    g_assert_cmpuint (strlen (error->message), >, 20);
+    g_test_message ("no GPU here: %s", error->message);
+  } else {
+    g_autoptr (VhHipDevice) device = vh_hip_device_open (v, 0, &error);
+    g_assert_no_error (error);
+    g_test_message ("%s: %s (%s)", vh_hip_runtime_describe (v),
+        vh_hip_device_get_info (device)->name,
+        vh_hip_device_get_info (device)->arch);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  const gchar *m;
+
+  g_test_init (&argc, &argv, NULL);
+  m = mode ();
+  g_test_add_func ("/hip/loader/vendor-strings", test_vendor_strings);
+  if (g_str_equal (m, "missing")) {
+    g_test_add_func ("/hip/loader/missing", test_missing);
+  } else if (g_str_equal (m, "nodevice")) {
+    g_test_add_func ("/hip/loader/no-device", test_nodevice);
+  } else if (g_str_equal (m, "fake")) {
+    g_test_add_func ("/hip/loader/fake/devices", test_fake_devices);
+    g_test_add_func ("/hip/loader/fake/memory", test_fake_memory);
+    g_test_add_func ("/hip/loader/fake/events", test_fake_events);
+    g_test_add_func ("/hip/loader/fake/kernel-unavailable",
+        test_fake_kernel_unavailable);
+  } else {
+    g_test_add_func ("/hip/loader/system", test_system);
+  }
+  return g_test_run ();
+}
