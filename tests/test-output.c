@@ -55,10 +55,11 @@ test_format_names (void)
 /* ------------------------------------------------------------------ */
 /* Layout against libvmaf. tests/data/output/libvmaf-* are logs written by
  * libvmaf 3.2's vmaf command line tool for the first frames of the golden
- * pair d_321x241_8bit_x264 (reference d_321x241_8bit_ref), 8-bit 4:2:0:
- *   libvmaf-d4.{json,xml,csv,sub}: --model version=vmaf_v0.6.1
+ * pair a_576x324_8bit_x264 (reference a_576x324_8bit_ref), 576x324 8-bit
+ * 4:2:0 raw input:
+ *   libvmaf-a4.{json,xml,csv,sub}: --model version=vmaf_v0.6.1
  *       --feature psnr --frame_cnt 4, one run per format
- *   libvmaf-d5-sub2.json: --model version=vmaf_v0.6.1 --frame_cnt 5
+ *   libvmaf-a5-sub2.json: --model version=vmaf_v0.6.1 --frame_cnt 5
  *       --subsample 2
  * We load the per-frame values of the JSON log, write every format and
  * compare with libvmaf's text. The only differences allowed: the version
@@ -205,7 +206,7 @@ check_layout (const gchar * values_log, const gchar * expected,
   g_autofree gchar *path = vh_test_data_path (expected);
   g_autofree gchar *theirs = NULL;
   g_autofree gchar *ours = NULL;
-  VhOutputInfo info = { l.n_frames, subsample, 0.0, 321, 241 };
+  VhOutputInfo info = { l.n_frames, subsample, 0.0, 576, 324 };
 
   g_assert_true (g_file_get_contents (path, &theirs, NULL, NULL));
   if (format == VH_OUTPUT_JSON || format == VH_OUTPUT_XML)
@@ -218,35 +219,35 @@ check_layout (const gchar * values_log, const gchar * expected,
 static void
 test_layout_json (void)
 {
-  check_layout ("output/libvmaf-d4.json", "output/libvmaf-d4.json",
+  check_layout ("output/libvmaf-a4.json", "output/libvmaf-a4.json",
       VH_OUTPUT_JSON, 1);
 }
 
 static void
 test_layout_xml (void)
 {
-  check_layout ("output/libvmaf-d4.json", "output/libvmaf-d4.xml",
+  check_layout ("output/libvmaf-a4.json", "output/libvmaf-a4.xml",
       VH_OUTPUT_XML, 1);
 }
 
 static void
 test_layout_csv (void)
 {
-  check_layout ("output/libvmaf-d4.json", "output/libvmaf-d4.csv",
+  check_layout ("output/libvmaf-a4.json", "output/libvmaf-a4.csv",
       VH_OUTPUT_CSV, 1);
 }
 
 static void
 test_layout_sub (void)
 {
-  check_layout ("output/libvmaf-d4.json", "output/libvmaf-d4.sub",
+  check_layout ("output/libvmaf-a4.json", "output/libvmaf-a4.sub",
       VH_OUTPUT_SUB, 1);
 }
 
 static void
 test_layout_subsample (void)
 {
-  check_layout ("output/libvmaf-d5-sub2.json", "output/libvmaf-d5-sub2.json",
+  check_layout ("output/libvmaf-a5-sub2.json", "output/libvmaf-a5-sub2.json",
       VH_OUTPUT_JSON, 2);
 }
 
