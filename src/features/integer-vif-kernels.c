@@ -81,43 +81,67 @@ clear_acc (VhVifRows * rows, guint n_acc, guint j0, guint j1)
     memset (rows->acc[q] + j0, 0, (j1 - j0) * sizeof (guint32));
 }
 
+/* One tap of the 8-bit vertical pass. The restrict parameters let the
+ * compiler vectorise without run-time alias checks. */
+static inline void
+vert_tap_8 (guint32 c, const guint8 * restrict r, const guint8 * restrict d,
+    guint32 * restrict mu1, guint32 * restrict mu2, guint32 * restrict xx,
+    guint32 * restrict yy, guint32 * restrict xy, guint j0, guint j1)
+{
+  /* Squares of 8-bit samples fit 16 bits and the sums 32 bits. */
+  for (guint j = j0; j < j1; j++) {
+    const guint32 a = r[j], b = d[j];
+    const guint32 ca = c * a, cb = c * b;
+
+    mu1[j] += ca;
+    mu2[j] += cb;
+    xx[j] += ca * a;
+    yy[j] += cb * b;
+    xy[j] += ca * b;
+  }
+}
+
 static void
 vert_stats_8_c (const guint8 * const *ref, const guint8 * const *dis,
     guint scale, guint j0, guint j1, VhVifRows * rows)
 {
   const guint16 *filt = vh_vif_filter[scale];
   const guint taps = vh_vif_filter_taps[scale];
-  guint32 *restrict mu1 = rows->acc[0];
-  guint32 *restrict mu2 = rows->acc[1];
-  guint32 *restrict xx = rows->acc[2];
-  guint32 *restrict yy = rows->acc[3];
-  guint32 *restrict xy = rows->acc[4];
+  guint32 *const *a = rows->acc;
 
   clear_acc (rows, 5, j0, j1);
-  for (guint k = 0; k < taps; k++) {
-    const guint32 c = filt[k];
-    const guint8 *restrict r = ref[k];
-    const guint8 *restrict d = dis[k];
-
-    /* Squares of 8-bit samples fit 16 bits and the sums 32 bits. */
-    for (guint j = j0; j < j1; j++) {
-      const guint32 a = r[j], b = d[j];
-      const guint32 ca = c * a, cb = c * b;
-
-      mu1[j] += ca;
-      mu2[j] += cb;
-      xx[j] += ca * a;
-      yy[j] += cb * b;
-      xy[j] += ca * b;
-    }
-  }
+  for (guint k = 0; k < taps; k++)
+    vert_tap_8 (filt[k], ref[k], dis[k], a[0], a[1], a[2], a[3], a[4], j0, j1);
   for (guint j = j0; j < j1; j++) {
-    store_mu (rows, VH_VIF_MU1, j, (mu1[j] + 128) >> 8);
-    store_mu (rows, VH_VIF_MU2, j, (mu2[j] + 128) >> 8);
-    store_moment (rows, VH_VIF_XX_HI, j, xx[j]);
-    store_moment (rows, VH_VIF_YY_HI, j, yy[j]);
-    store_moment (rows, VH_VIF_XY_HI, j, xy[j]);
+    store_mu (rows, VH_VIF_MU1, j, (a[0][j] + 128) >> 8);
+    store_mu (rows, VH_VIF_MU2, j, (a[1][j] + 128) >> 8);
+    store_moment (rows, VH_VIF_XX_HI, j, a[2][j]);
+    store_moment (rows, VH_VIF_YY_HI, j, a[3][j]);
+    store_moment (rows, VH_VIF_XY_HI, j, a[4][j]);
   }
+}
+
+/* One tap of the 16-bit vertical pass on the moment @x * @y: squares take
+ * 32 bits, so their 16-bit halves are filtered separately. */
+static inline void
+vert_tap_moment (guint32 c, const guint16 * restrict x,
+    const guint16 * restrict y, guint32 * restrict hi, guint32 * restrict lo,
+    guint j0, guint j1)
+{
+  for (guint j = j0; j < j1; j++) {
+    const guint32 v = (guint32) x[j] * y[j];
+
+    hi[j] += c * (v >> 16);
+    lo[j] += c * (v & 0xffff);
+  }
+}
+
+static inline void
+vert_tap_mu (guint32 c, const guint16 * restrict x, guint32 * restrict mu,
+    guint j0, guint j1)
+{
+  for (guint j = j0; j < j1; j++)
+    mu[j] += c * x[j];
 }
 
 static void
@@ -127,51 +151,39 @@ vert_stats_16_c (const guint16 * const *ref, const guint16 * const *dis,
 {
   const guint16 *filt = vh_vif_filter[scale];
   const guint taps = vh_vif_filter_taps[scale];
-  guint32 *restrict mu1 = rows->acc[0];
-  guint32 *restrict mu2 = rows->acc[1];
-  guint32 *restrict xx_hi = rows->acc[2];
-  guint32 *restrict xx_lo = rows->acc[3];
-  guint32 *restrict yy_hi = rows->acc[4];
-  guint32 *restrict yy_lo = rows->acc[5];
-  guint32 *restrict xy_hi = rows->acc[6];
-  guint32 *restrict xy_lo = rows->acc[7];
+  guint32 *const *a = rows->acc;
   const guint32 round_mu = 1u << (shift_mu - 1);
 
   clear_acc (rows, 8, j0, j1);
   for (guint k = 0; k < taps; k++) {
-    const guint32 c = filt[k];
-    const guint16 *restrict r = ref[k];
-    const guint16 *restrict d = dis[k];
-
-    /* Squares take 32 bits: filter their 16-bit halves separately. */
-    for (guint j = j0; j < j1; j++) {
-      const guint32 a = r[j], b = d[j];
-      const guint32 aa = a * a, bb = b * b, ab = a * b;
-
-      mu1[j] += c * a;
-      mu2[j] += c * b;
-      xx_hi[j] += c * (aa >> 16);
-      xx_lo[j] += c * (aa & 0xffff);
-      yy_hi[j] += c * (bb >> 16);
-      yy_lo[j] += c * (bb & 0xffff);
-      xy_hi[j] += c * (ab >> 16);
-      xy_lo[j] += c * (ab & 0xffff);
-    }
+    vert_tap_mu (filt[k], ref[k], a[0], j0, j1);
+    vert_tap_mu (filt[k], dis[k], a[1], j0, j1);
+    vert_tap_moment (filt[k], ref[k], ref[k], a[2], a[3], j0, j1);
+    vert_tap_moment (filt[k], dis[k], dis[k], a[4], a[5], j0, j1);
+    vert_tap_moment (filt[k], ref[k], dis[k], a[6], a[7], j0, j1);
   }
   for (guint j = j0; j < j1; j++) {
-    store_mu (rows, VH_VIF_MU1, j, ((mu1[j] + round_mu) >> shift_mu) & 0xffff);
-    store_mu (rows, VH_VIF_MU2, j, ((mu2[j] + round_mu) >> shift_mu) & 0xffff);
+    store_mu (rows, VH_VIF_MU1, j, ((a[0][j] + round_mu) >> shift_mu) & 0xffff);
+    store_mu (rows, VH_VIF_MU2, j, ((a[1][j] + round_mu) >> shift_mu) & 0xffff);
     store_moment (rows, VH_VIF_XX_HI, j,
-        combine_moment (xx_hi[j], xx_lo[j], shift_sq));
+        combine_moment (a[2][j], a[3][j], shift_sq));
     store_moment (rows, VH_VIF_YY_HI, j,
-        combine_moment (yy_hi[j], yy_lo[j], shift_sq));
+        combine_moment (a[4][j], a[5][j], shift_sq));
     store_moment (rows, VH_VIF_XY_HI, j,
-        combine_moment (xy_hi[j], xy_lo[j], shift_sq));
+        combine_moment (a[6][j], a[7][j], shift_sq));
   }
 }
 
-/* acc[q][j] = sum over taps of filt * stream q around column j, for @n_q
- * streams starting at @q0, at every @step-th column. */
+static inline void
+horiz_tap (guint32 c, const guint16 * restrict s, guint32 * restrict acc,
+    guint n_out, guint step)
+{
+  for (guint m = 0; m < n_out; m++)
+    acc[m] += c * unbias (s[m * step]);
+}
+
+/* acc[q][m] = sum over taps of filt * stream q around column m * @step,
+ * for @n_q streams from @q0. */
 static void
 horiz_filter (VhVifRows * rows, guint q0, guint n_q, guint scale,
     guint n_out, guint step)
@@ -182,15 +194,9 @@ horiz_filter (VhVifRows * rows, guint q0, guint n_q, guint scale,
 
   clear_acc (rows, n_q, 0, n_out);
   for (guint q = 0; q < n_q; q++) {
-    guint32 *restrict acc = rows->acc[q];
-
-    for (guint k = 0; k < taps; k++) {
-      const guint32 c = filt[k];
-      const guint16 *restrict s = rows->s[q0 + q] + off + k;
-
-      for (guint m = 0; m < n_out; m++)
-        acc[m] += c * unbias (s[m * step]);
-    }
+    for (guint k = 0; k < taps; k++)
+      horiz_tap (filt[k], rows->s[q0 + q] + off + k, rows->acc[q], n_out,
+          step);
   }
 }
 
@@ -211,29 +217,30 @@ horiz_stats_c (VhVifRows * rows, guint scale, guint w, gdouble gain_limit,
   }
 }
 
+static inline void
+vert_tap_mu_8 (guint32 c, const guint8 * restrict x, guint32 * restrict mu,
+    guint j0, guint j1)
+{
+  for (guint j = j0; j < j1; j++)
+    mu[j] += c * x[j];
+}
+
 static void
 vert_mu_8_c (const guint8 * const *ref, const guint8 * const *dis,
     guint scale, guint j0, guint j1, VhVifRows * rows)
 {
   const guint16 *filt = vh_vif_filter[scale];
   const guint taps = vh_vif_filter_taps[scale];
-  guint32 *restrict mu1 = rows->acc[0];
-  guint32 *restrict mu2 = rows->acc[1];
+  guint32 *const *a = rows->acc;
 
   clear_acc (rows, 2, j0, j1);
   for (guint k = 0; k < taps; k++) {
-    const guint32 c = filt[k];
-    const guint8 *restrict r = ref[k];
-    const guint8 *restrict d = dis[k];
-
-    for (guint j = j0; j < j1; j++) {
-      mu1[j] += c * r[j];
-      mu2[j] += c * d[j];
-    }
+    vert_tap_mu_8 (filt[k], ref[k], a[0], j0, j1);
+    vert_tap_mu_8 (filt[k], dis[k], a[1], j0, j1);
   }
   for (guint j = j0; j < j1; j++) {
-    store_mu (rows, VH_VIF_MU1, j, (mu1[j] + 128) >> 8);
-    store_mu (rows, VH_VIF_MU2, j, (mu2[j] + 128) >> 8);
+    store_mu (rows, VH_VIF_MU1, j, (a[0][j] + 128) >> 8);
+    store_mu (rows, VH_VIF_MU2, j, (a[1][j] + 128) >> 8);
   }
 }
 
@@ -243,24 +250,17 @@ vert_mu_16_c (const guint16 * const *ref, const guint16 * const *dis,
 {
   const guint16 *filt = vh_vif_filter[scale];
   const guint taps = vh_vif_filter_taps[scale];
-  guint32 *restrict mu1 = rows->acc[0];
-  guint32 *restrict mu2 = rows->acc[1];
+  guint32 *const *a = rows->acc;
   const guint32 round = 1u << (shift - 1);
 
   clear_acc (rows, 2, j0, j1);
   for (guint k = 0; k < taps; k++) {
-    const guint32 c = filt[k];
-    const guint16 *restrict r = ref[k];
-    const guint16 *restrict d = dis[k];
-
-    for (guint j = j0; j < j1; j++) {
-      mu1[j] += c * r[j];
-      mu2[j] += c * d[j];
-    }
+    vert_tap_mu (filt[k], ref[k], a[0], j0, j1);
+    vert_tap_mu (filt[k], dis[k], a[1], j0, j1);
   }
   for (guint j = j0; j < j1; j++) {
-    store_mu (rows, VH_VIF_MU1, j, ((mu1[j] + round) >> shift) & 0xffff);
-    store_mu (rows, VH_VIF_MU2, j, ((mu2[j] + round) >> shift) & 0xffff);
+    store_mu (rows, VH_VIF_MU1, j, ((a[0][j] + round) >> shift) & 0xffff);
+    store_mu (rows, VH_VIF_MU2, j, ((a[1][j] + round) >> shift) & 0xffff);
   }
 }
 
