@@ -17,6 +17,11 @@
 
 #include <string.h>
 
+/* The blend is a multiply-add: fusing it would change the rounding. */
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Blur taps (they sum to 65536): outer, inner, centre. */
 #define VH_MOTION_TAP0 3571
 #define VH_MOTION_TAP1 16004
