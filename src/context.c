@@ -8,6 +8,7 @@
  */
 #include "context.h"
 #include "errors.h"
+#include "picture-transfer.h"
 
 #include <string.h>
 
@@ -288,6 +289,27 @@ context_failed (VhContext * ctx)
   return failed;
 }
 
+/* The one place where pictures meet extractors: each extractor gets the
+ * frame in the memory it declares (host or HIP device), moved at most once
+ * per picture and kept with it for the others. */
+static gboolean
+context_extract (VhContext * ctx, VhFeatureExtractor * fex, FrameTask * task,
+    GError ** error)
+{
+  VhMemoryType mem_type = fex->klass->mem_type;
+  const VhPicture *ref, *dist;
+
+  ref = vh_picture_get_in_memory (task->ref, mem_type, error);
+  dist = ref ? vh_picture_get_in_memory (task->dist, mem_type, error) : NULL;
+  if (!dist) {
+    g_prefix_error (error, "frame %u, feature '%s': ", task->index,
+        fex->klass->name);
+    return FALSE;
+  }
+  return vh_feature_extractor_extract (fex, ref, dist, task->index, ctx->fc,
+      error);
+}
+
 static void
 run_parallel_lane (gpointer data, gpointer user_data)
 {
@@ -298,8 +320,8 @@ run_parallel_lane (gpointer data, gpointer user_data)
   if (task->scored && !context_failed (ctx)) {
     for (guint i = 0; i < set->fexs->len; i++) {
       GError *err = NULL;
-      if (!vh_feature_extractor_extract (g_ptr_array_index (set->fexs, i),
-              task->ref, task->dist, task->index, ctx->fc, &err)) {
+      if (!context_extract (ctx, g_ptr_array_index (set->fexs, i), task,
+              &err)) {
         context_set_error (ctx, err);
         break;
       }
@@ -324,8 +346,7 @@ run_temporal_lane (gpointer data, gpointer user_data)
     for (guint i = 0; i < ctx->temporal->len; i++) {
       ExtractorSlot *slot = g_ptr_array_index (ctx->temporal, i);
       GError *err = NULL;
-      if (!vh_feature_extractor_extract (slot->temporal, task->ref,
-              task->dist, task->index, ctx->fc, &err)) {
+      if (!context_extract (ctx, slot->temporal, task, &err)) {
         context_set_error (ctx, err);
         break;
       }

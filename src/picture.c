@@ -146,6 +146,7 @@ vh_picture_unref (VhPicture * pic)
 {
   if (!pic || !g_atomic_int_dec_and_test (&pic->ref_count))
     return;
+  vh_picture_unref (pic->twin);
   if (pic->notify)
     pic->notify (pic->user_data);
   g_aligned_free (pic->allocation);

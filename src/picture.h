@@ -67,6 +67,8 @@ struct _VhPicture
   GDestroyNotify notify;
   gpointer user_data;
   gpointer allocation;
+  VhPicture *twin;              /* the copy in the other memory, if made */
+  gint twin_lock;               /* see picture-transfer.c */
 };
 
 gboolean     vh_picture_info_init       (VhPictureInfo * info, VhPixFmt pix_fmt,
