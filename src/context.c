@@ -247,11 +247,16 @@ context_finalize_ready (VhContext * ctx)
     g_mutex_unlock (&ctx->lock);
 
     scored = (index % ctx->config.subsample) == 0;
-    for (guint m = 0; scored && m < ctx->models->len; m++) {
-      GError *err = NULL;
-      if (!vh_model_predict (g_ptr_array_index (ctx->models, m), ctx->fc,
-              index, &err))
-        context_set_error (ctx, err);
+    /* Plain scores of every model first, then bootstrap members, so that
+     * logs list them in libvmaf's order. */
+    for (guint pass = 0; scored && pass < 2; pass++) {
+      for (guint m = 0; m < ctx->models->len; m++) {
+        VhModel *model = g_ptr_array_index (ctx->models, m);
+        GError *err = NULL;
+        if (!(pass == 0 ? vh_model_predict_main (model, ctx->fc, index, &err)
+                : vh_model_predict_bootstrap (model, ctx->fc, index, &err)))
+          context_set_error (ctx, err);
+      }
     }
     if (ctx->ready_func)
       ctx->ready_func (ctx, index, scored, ctx->ready_data);

@@ -339,12 +339,27 @@ test_out_of_order (void)
     g_clear_error (&error);
   }
   {
+    /* A sequence may start at any index (after a seek); values keep the
+     * frames' own indices and the first frame's motion2 is 0. */
     g_autoptr (VhFeatureExtractor) fex = motion_new ();
+    g_autoptr (VhFeatureCollector) fc2 = vh_feature_collector_new ();
+    g_autoptr (VhPicture) other = random_picture (8, 16, 16, rand, 0);
+    gdouble v;
     g_assert_true (vh_feature_extractor_init (fex, &pic->info, &error));
-    g_assert_false (vh_feature_extractor_extract (fex, pic, pic, 1, fc,
+    g_assert_true (vh_feature_extractor_extract (fex, pic, pic, 7, fc2,
+            &error));
+    g_assert_true (vh_feature_extractor_extract (fex, other, other, 8, fc2,
+            &error));
+    g_assert_false (vh_feature_extractor_extract (fex, pic, pic, 10, fc2,
             &error));
     g_assert_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT);
     g_clear_error (&error);
+    g_assert_true (vh_feature_collector_get (fc2, "integer_motion2", 7, &v));
+    g_assert_cmpfloat (v, ==, 0.0);
+    g_assert_true (vh_feature_collector_get (fc2,
+            "VMAF_integer_feature_motion_sad_score", 8, &v));
+    g_assert_cmpfloat (v, >, 0.0);
+    g_assert_false (vh_feature_collector_get (fc2, "integer_motion2", 0, &v));
   }
 }
 

@@ -289,9 +289,12 @@ run (Settings * s, GError ** error)
   print_pooled (ctx, n_frames);
   if (s->output) {
     gdouble secs = (g_get_monotonic_time () - start) / 1e6;
-    if (!vh_output_write_file (vh_context_get_collector (ctx), format,
-            n_frames, config.subsample, secs > 0 ? n_frames / secs : 0.0,
-            s->output, error))
+    const VhPictureInfo *info = vh_video_reader_get_info (ref_reader);
+    VhOutputInfo out_info = { n_frames, config.subsample,
+      secs > 0 ? n_frames / secs : 0.0, info->width, info->height
+    };
+    if (!vh_output_write_info_file (vh_context_get_collector (ctx), format,
+            &out_info, s->output, error))
       goto out;
   }
   ok = TRUE;

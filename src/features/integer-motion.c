@@ -56,6 +56,7 @@ typedef struct
   guint64 (*sad) (gpointer s, const guint8 * prev, const guint8 * cur);
 
   /* Temporal bookkeeping. */
+  guint base;                   /* index of the first frame of the sequence */
   guint n_seen;                 /* frames extracted */
   guint n_final;                /* frames whose motion2/motion3 are out */
   gdouble sad_hist[4];          /* SAD scores, slot = index % 4 */
@@ -597,18 +598,19 @@ motion_finalize (VhFeatureExtractor * fex, VhFeatureCollector * fc, guint i,
     s->prev_processed = processed;
   }
 
-  return vh_feature_extractor_append (fex, fc, "integer_motion2", i, motion2,
-      error) &&
-      vh_feature_extractor_append (fex, fc, "integer_motion3", i, motion3,
-      error);
+  return vh_feature_extractor_append (fex, fc, "integer_motion2", s->base + i,
+      motion2, error) &&
+      vh_feature_extractor_append (fex, fc, "integer_motion3", s->base + i,
+      motion3, error);
 }
 
 static gboolean
 motion_extract (VhFeatureExtractor * fex, const VhPicture * ref,
-    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    const VhPicture * dist, guint frame, VhFeatureCollector * fc,
     GError ** error)
 {
   VhMotionState *s = fex->priv;
+  guint index;
   const guint min_idx = s->five_frame_window ? 2 : 1;
   gdouble score = 0.0;
 
@@ -617,17 +619,22 @@ motion_extract (VhFeatureExtractor * fex, const VhPicture * ref,
         "motion: an earlier frame failed; the stream cannot continue");
     return FALSE;
   }
-  if (index != s->n_seen) {
+  /* A sequence may start at any index (the engine restarts temporal
+   * extractors after a seek); inside it, @index counts from its start. */
+  if (s->n_seen == 0)
+    s->base = frame;
+  if (frame < s->base || frame - s->base != s->n_seen) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "motion needs frames in order: expected frame %u, got %u",
-        s->n_seen, index);
+        s->base + s->n_seen, frame);
     return FALSE;
   }
+  index = frame - s->base;
   if (ref->info.width != s->w || ref->info.height != s->h ||
       ref->info.bpc != s->bpc) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "motion: frame %u is %ux%u %u-bit, the stream is %ux%u %u-bit",
-        index, ref->info.width, ref->info.height, ref->info.bpc, s->w, s->h,
+        frame, ref->info.width, ref->info.height, ref->info.bpc, s->w, s->h,
         s->bpc);
     return FALSE;
   }
@@ -653,9 +660,9 @@ motion_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     s->stamp = motion_clip (s, motion_blend (s, score));
 
   if (!vh_feature_extractor_append (fex, fc,
-          "VMAF_integer_feature_motion_sad_score", index, score, error) ||
+          "VMAF_integer_feature_motion_sad_score", frame, score, error) ||
       (s->debug && !vh_feature_extractor_append (fex, fc, "integer_motion",
-              index, score, error)))
+              frame, score, error)))
     goto fail;
 
   /* Every frame before this one is final once min_idx has been seen. */
