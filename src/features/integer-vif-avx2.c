@@ -137,19 +137,34 @@ vert_stats_8_avx2 (const guint8 * const *ref, const guint8 * const *dis,
       const guint ka = tp.tap[p], kb = MIN (ka + 1, taps - 1);
       const __m256i a = load_u8 (ref[ka], j), b = load_u8 (ref[kb], j);
       const __m256i c = load_u8 (dis[ka], j), d = load_u8 (dis[kb], j);
+      const __m256i cp = tp.c[p];
 
-      madd_rows (a, b, tp.c[p], &m1l, &m1h);
-      madd_rows (c, d, tp.c[p], &m2l, &m2h);
-      /* Squares of 8-bit samples fit 16 bits; biased for the signed madd. */
-      madd_rows (_mm256_xor_si256 (_mm256_mullo_epi16 (a, a), bias),
-          _mm256_xor_si256 (_mm256_mullo_epi16 (b, b), bias), tp.c[p], &xxl,
-          &xxh);
-      madd_rows (_mm256_xor_si256 (_mm256_mullo_epi16 (c, c), bias),
-          _mm256_xor_si256 (_mm256_mullo_epi16 (d, d), bias), tp.c[p], &yyl,
-          &yyh);
-      madd_rows (_mm256_xor_si256 (_mm256_mullo_epi16 (a, c), bias),
-          _mm256_xor_si256 (_mm256_mullo_epi16 (b, d), bias), tp.c[p], &xyl,
-          &xyh);
+      /* Interleaved (row a, row b) samples serve the means directly and,
+       * squared in place, the second moments: squares of 8-bit samples
+       * fit 16 bits, biased for the signed multiply-add. */
+#define MOMENTS(u, v, m1, m2, xx, yy, xy) do { \
+        m1 = _mm256_add_epi32 (m1, _mm256_madd_epi16 (u, cp)); \
+        m2 = _mm256_add_epi32 (m2, _mm256_madd_epi16 (v, cp)); \
+        xx = _mm256_add_epi32 (xx, _mm256_madd_epi16 (_mm256_xor_si256 ( \
+                    _mm256_mullo_epi16 (u, u), bias), cp)); \
+        yy = _mm256_add_epi32 (yy, _mm256_madd_epi16 (_mm256_xor_si256 ( \
+                    _mm256_mullo_epi16 (v, v), bias), cp)); \
+        xy = _mm256_add_epi32 (xy, _mm256_madd_epi16 (_mm256_xor_si256 ( \
+                    _mm256_mullo_epi16 (u, v), bias), cp)); \
+      } while (0)
+      {
+        const __m256i u = _mm256_unpacklo_epi16 (a, b);
+        const __m256i v = _mm256_unpacklo_epi16 (c, d);
+
+        MOMENTS (u, v, m1l, m2l, xxl, yyl, xyl);
+      }
+      {
+        const __m256i u = _mm256_unpackhi_epi16 (a, b);
+        const __m256i v = _mm256_unpackhi_epi16 (c, d);
+
+        MOMENTS (u, v, m1h, m2h, xxh, yyh, xyh);
+      }
+#undef MOMENTS
     }
     store_stream (rows->s[VH_VIF_MU1], j,
         _mm256_srli_epi32 (_mm256_add_epi32 (m1l, round), 8),
@@ -181,20 +196,23 @@ combine_moment (__m256i hi, __m256i lo, __m128i up, __m128i down,
       _mm256_srl_epi32 (lo, down));
 }
 
-/* Filters one 16-bit moment (products of @ra/@rb with @sa/@sb) of a row
- * pair into four accumulators: high and low halves, two column groups. */
+/* hi/lo += the high and low 16-bit halves of the products of the
+ * interleaved row pairs @u and @v, biased, times the tap pair. */
 VH_AVX2_INLINE void
-madd_products (__m256i ra, __m256i rb, __m256i sa, __m256i sb, __m256i cp,
-    __m256i * acc)
+madd_products (__m256i u, __m256i v, __m256i cp, __m256i * hi, __m256i * lo)
 {
   const __m256i bias = _mm256_set1_epi16 ((gint16) VH_VIF_BIAS);
 
-  madd_rows (_mm256_xor_si256 (_mm256_mulhi_epu16 (ra, sa), bias),
-      _mm256_xor_si256 (_mm256_mulhi_epu16 (rb, sb), bias), cp, &acc[0],
-      &acc[1]);
-  madd_rows (_mm256_xor_si256 (_mm256_mullo_epi16 (ra, sa), bias),
-      _mm256_xor_si256 (_mm256_mullo_epi16 (rb, sb), bias), cp, &acc[2],
-      &acc[3]);
+  *hi = _mm256_add_epi32 (*hi, _mm256_madd_epi16 (_mm256_xor_si256
+          (_mm256_mulhi_epu16 (u, v), bias), cp));
+  *lo = _mm256_add_epi32 (*lo, _mm256_madd_epi16 (_mm256_xor_si256
+          (_mm256_mullo_epi16 (u, v), bias), cp));
+}
+
+VH_AVX2_INLINE __m256i
+interleave (__m256i a, __m256i b, guint group)
+{
+  return group ? _mm256_unpackhi_epi16 (a, b) : _mm256_unpacklo_epi16 (a, b);
 }
 
 static VH_AVX2 void
@@ -217,43 +235,49 @@ vert_stats_16_avx2 (const guint16 * const *ref, const guint16 * const *dis,
   load_pairs (scale, &tp);
   for (; j + 16 <= j1; j += 16) {
     /* Three passes over the taps keep the accumulators in registers:
-     * reference (mu1, xx), distorted (mu2, yy), then the cross moment. */
+     * reference (mu1, xx), distorted (mu2, yy), then the cross moment.
+     * Index g is the column group of the interleaved pairs. */
     for (guint side = 0; side < 2; side++) {
       const guint16 *const *in = side ? dis : ref;
-      __m256i ml = _mm256_setzero_si256 (), mh = ml;
-      __m256i sq[4] = { ml, ml, ml, ml };
+      __m256i mu[2], hi[2], lo[2];
 
+      mu[0] = mu[1] = hi[0] = hi[1] = lo[0] = lo[1] = _mm256_setzero_si256 ();
       for (guint p = 0; p < tp.n; p++) {
         const guint ka = tp.tap[p], kb = MIN (ka + 1, taps - 1);
         const __m256i a = load_u16 (in[ka], j), b = load_u16 (in[kb], j);
 
-        madd_rows (_mm256_xor_si256 (a, bias), _mm256_xor_si256 (b, bias),
-            tp.c[p], &ml, &mh);
-        madd_products (a, b, a, b, tp.c[p], sq);
+        for (guint g = 0; g < 2; g++) {
+          const __m256i u = interleave (a, b, g);
+
+          mu[g] = _mm256_add_epi32 (mu[g], _mm256_madd_epi16
+              (_mm256_xor_si256 (u, bias), tp.c[p]));
+          madd_products (u, u, tp.c[p], &hi[g], &lo[g]);
+        }
       }
-      ml = _mm256_add_epi32 (_mm256_add_epi32 (ml, corr), round_mu);
-      mh = _mm256_add_epi32 (_mm256_add_epi32 (mh, corr), round_mu);
-      store_stream (rows->s[side ? VH_VIF_MU2 : VH_VIF_MU1], j,
-          _mm256_and_si256 (_mm256_srl_epi32 (ml, sh_mu), mask),
-          _mm256_and_si256 (_mm256_srl_epi32 (mh, sh_mu), mask));
+      for (guint g = 0; g < 2; g++)
+        mu[g] = _mm256_and_si256 (_mm256_srl_epi32 (_mm256_add_epi32
+                (_mm256_add_epi32 (mu[g], corr), round_mu), sh_mu), mask);
+      store_stream (rows->s[side ? VH_VIF_MU2 : VH_VIF_MU1], j, mu[0], mu[1]);
       store_moment (rows, side ? VH_VIF_YY_HI : VH_VIF_XX_HI, j,
-          combine_moment (sq[0], sq[2], up, down, round_sq),
-          combine_moment (sq[1], sq[3], up, down, round_sq));
+          combine_moment (hi[0], lo[0], up, down, round_sq),
+          combine_moment (hi[1], lo[1], up, down, round_sq));
     }
     {
-      __m256i sq[4] = { _mm256_setzero_si256 (), _mm256_setzero_si256 (),
-        _mm256_setzero_si256 (), _mm256_setzero_si256 ()
-      };
+      __m256i hi[2], lo[2];
 
+      hi[0] = hi[1] = lo[0] = lo[1] = _mm256_setzero_si256 ();
       for (guint p = 0; p < tp.n; p++) {
         const guint ka = tp.tap[p], kb = MIN (ka + 1, taps - 1);
+        const __m256i a = load_u16 (ref[ka], j), b = load_u16 (ref[kb], j);
+        const __m256i c = load_u16 (dis[ka], j), d = load_u16 (dis[kb], j);
 
-        madd_products (load_u16 (ref[ka], j), load_u16 (ref[kb], j),
-            load_u16 (dis[ka], j), load_u16 (dis[kb], j), tp.c[p], sq);
+        for (guint g = 0; g < 2; g++)
+          madd_products (interleave (a, b, g), interleave (c, d, g), tp.c[p],
+              &hi[g], &lo[g]);
       }
       store_moment (rows, VH_VIF_XY_HI, j,
-          combine_moment (sq[0], sq[2], up, down, round_sq),
-          combine_moment (sq[1], sq[3], up, down, round_sq));
+          combine_moment (hi[0], lo[0], up, down, round_sq),
+          combine_moment (hi[1], lo[1], up, down, round_sq));
     }
   }
   if (j < j1)
@@ -262,17 +286,30 @@ vert_stats_16_avx2 (const guint16 * const *ref, const guint16 * const *dis,
 }
 
 /* Horizontal filter of stream @s at 8 output columns: lane i is column
- * j + 2i of the parity the caller chose through @s. Biased sum. */
+ * j + 2i of the parity the caller chose through @s. Biased sum of the
+ * first @n tap pairs (a constant where it matters, so that it unrolls). */
 VH_AVX2_INLINE __m256i
-hfilter (const guint16 * s, const TapPairs * tp)
+hfilter (const guint16 * s, const TapPairs * tp, guint n)
 {
   __m256i acc = _mm256_madd_epi16 (_mm256_loadu_si256 ((const __m256i *) (s +
               tp->tap[0])), tp->c[0]);
 
-  for (guint p = 1; p < tp->n; p++)
+  for (guint p = 1; p < n; p++)
     acc = _mm256_add_epi32 (acc, _mm256_madd_epi16 (_mm256_loadu_si256
             ((const __m256i *) (s + tp->tap[p])), tp->c[p]));
   return acc;
+}
+
+/* A filtered 32-bit moment from its high and low streams:
+ * hi + ((lo + 2^15) >> 16), both sums unbiased first. */
+VH_AVX2_INLINE __m256i
+hmoment (const guint16 * hi, const guint16 * lo, const TapPairs * tp, guint n)
+{
+  const __m256i corr = _mm256_set1_epi32 ((gint32) 0x80000000u);
+  const __m256i round = _mm256_set1_epi32 ((gint32) (0x80000000u + 32768));
+
+  return _mm256_add_epi32 (_mm256_add_epi32 (hfilter (hi, tp, n), corr),
+      _mm256_srli_epi32 (_mm256_add_epi32 (hfilter (lo, tp, n), round), 16));
 }
 
 /* (a * b + 2^31) >> 32 per 32-bit lane. */
@@ -303,59 +340,38 @@ log2_32 (const guint16 * table, __m256i v)
 }
 
 /* For an integer t in [2^17, 2^53) held exactly in a double: the table
- * index (t >> k) and k, as 32-bit values in the low half. */
-VH_AVX2_INLINE void
-log2_64_parts (__m256d t, __m128i * idx, __m128i * k)
+ * index t >> k with k = exponent - 15, and the biased exponent field, from
+ * which 2048 * log2 (t) = table[index] + 2048 * (field - 1023 - 15). */
+VH_AVX2_INLINE __m128i
+log2_index (__m256d t, __m256i * field)
 {
-  const __m256i eb = _mm256_srli_epi64 (_mm256_castpd_si256 (t), 52);
-  /* 2^-k with k = exponent - 15, built from its exponent field. */
-  const __m256d scale = _mm256_castsi256_pd (_mm256_slli_epi64
-      (_mm256_sub_epi64 (_mm256_set1_epi64x (2 * 1023 + 15), eb), 52));
-  const __m256i k64 = _mm256_sub_epi64 (eb, _mm256_set1_epi64x (1023 + 15));
+  __m256d scale;
 
-  *idx = _mm256_cvttpd_epi32 (_mm256_mul_pd (t, scale));
-  *k = _mm256_castsi256_si128 (_mm256_permutevar8x32_epi32 (k64,
-          _mm256_setr_epi32 (0, 2, 4, 6, 0, 2, 4, 6)));
-}
-
-VH_AVX2_INLINE __m256d
-u32_to_pd (__m128i v)
-{
-  const __m128i flip = _mm_set1_epi32 ((gint32) 0x80000000u);
-
-  return _mm256_add_pd (_mm256_cvtepi32_pd (_mm_xor_si128 (v, flip)),
-      _mm256_set1_pd (2147483648.0));
+  *field = _mm256_srli_epi64 (_mm256_castpd_si256 (t), 52);
+  /* 2^-k, built from its exponent field: the scaling is exact. */
+  scale = _mm256_castsi256_pd (_mm256_slli_epi64 (_mm256_sub_epi64
+          (_mm256_set1_epi64x (2 * 1023 + 15), *field), 52));
+  return _mm256_cvttpd_epi32 (_mm256_mul_pd (t, scale));
 }
 
 typedef struct
 {
   __m256i den_log;              /* 32-bit lanes, flushed regularly */
-  __m256i num_log;              /* 32-bit lanes, flushed regularly */
+  __m256i num_log;              /* table part, 32-bit lanes, flushed */
+  __m256i num_log_exp;          /* exponent part, 64-bit lanes */
   __m256i den_non_log;          /* 32-bit lanes, flushed regularly */
   __m256i num_non_log;          /* 64-bit lanes */
 } VifLanes;
 
-/* The statistic of 8 pixels from the biased filter sums @f (one per
- * stream); @valid masks the lanes inside the row. */
+/* The statistic of 8 pixels from their filtered means (2^16 scaled) and
+ * second moments; @valid masks the lanes inside the row. */
 VH_AVX2_INLINE void
-pixel_stats (const __m256i * f, __m256i valid, __m256d gain_limit,
-    const guint16 * table, VifLanes * acc)
+pixel_stats (__m256i mu1, __m256i mu2, __m256i xx, __m256i yy, __m256i xy,
+    __m256i valid, __m256d gain_limit, const guint16 * table, VifLanes * acc)
 {
-  const __m256i corr = _mm256_set1_epi32 ((gint32) 0x80000000u);
-  const __m256i half = _mm256_set1_epi32 (32768);
   const __m256i nsq = _mm256_set1_epi32 (VH_VIF_SIGMA_NSQ);
   const __m256i zero = _mm256_setzero_si256 ();
-  __m256i mu1 = _mm256_add_epi32 (f[VH_VIF_MU1], corr);
-  __m256i mu2 = _mm256_add_epi32 (f[VH_VIF_MU2], corr);
-  __m256i xx, yy, xy, sigma1, sigma2, sigma12, is_log, non_log, num_mask;
-
-#define MOMENT(q) _mm256_add_epi32 (_mm256_add_epi32 (f[q], corr), \
-    _mm256_srli_epi32 (_mm256_add_epi32 (_mm256_add_epi32 (f[q + 1], corr), \
-            half), 16))
-  xx = MOMENT (VH_VIF_XX_HI);
-  yy = MOMENT (VH_VIF_YY_HI);
-  xy = MOMENT (VH_VIF_XY_HI);
-#undef MOMENT
+  __m256i sigma1, sigma2, sigma12, is_log, non_log, num_mask;
 
   sigma1 = _mm256_sub_epi32 (xx, mul_hi_round (mu1, mu1));
   sigma12 = _mm256_sub_epi32 (xy, mul_hi_round (mu1, mu2));
@@ -391,55 +407,50 @@ pixel_stats (const __m256i * f, __m256i valid, __m256d gain_limit,
 
   {
     const __m256d eps = _mm256_set1_pd (65536 * 1.0e-10);
-    const __m256d safe = _mm256_set1_pd (VH_VIF_SIGMA_NSQ);
-    __m128i sv[2], idx[2], k[2];
-    __m256d tr[2];
-    __m256i numer1;
+    const __m256d nsq_pd = _mm256_set1_pd (VH_VIF_SIGMA_NSQ);
+    const __m256d zero_pd = _mm256_setzero_pd ();
+    const __m256i one = _mm256_set1_epi32 (1);
+    /* Lanes outside get values whose two logarithms are both log2 (2^17),
+     * so that every lane can be summed unmasked. */
+    const __m256i s1_8 = _mm256_blendv_epi8 (nsq, sigma1, num_mask);
+    const __m256i s12_8 = _mm256_blendv_epi8 (one, sigma12, num_mask);
+    const __m256i s2_8 = _mm256_blendv_epi8 (one, sigma2, num_mask);
+    __m128i idx_t[2], idx_n[2];
 
     for (guint h = 0; h < 2; h++) {
-      const __m128i s1i = h ? _mm256_extracti128_si256 (sigma1, 1) :
-          _mm256_castsi256_si128 (sigma1);
-      const __m128i s12i = h ? _mm256_extracti128_si256 (sigma12, 1) :
-          _mm256_castsi256_si128 (sigma12);
-      const __m128i s2i = h ? _mm256_extracti128_si256 (sigma2, 1) :
-          _mm256_castsi256_si128 (sigma2);
-      const __m256d s1 = _mm256_cvtepi32_pd (s1i);
-      const __m256d s12 = _mm256_cvtepi32_pd (s12i);
-      const __m256d s2 = _mm256_cvtepi32_pd (s2i);
+      const __m256d s1 = _mm256_cvtepi32_pd (h ?
+          _mm256_extracti128_si256 (s1_8, 1) : _mm256_castsi256_si128 (s1_8));
+      const __m256d s12 = _mm256_cvtepi32_pd (h ?
+          _mm256_extracti128_si256 (s12_8, 1) :
+          _mm256_castsi256_si128 (s12_8));
+      const __m256d s2 = _mm256_cvtepi32_pd (h ?
+          _mm256_extracti128_si256 (s2_8, 1) : _mm256_castsi256_si128 (s2_8));
       __m256d g = _mm256_div_pd (s12, _mm256_add_pd (s1, eps));
+      /* Truncated and clamped at zero, then offset: exact integers. */
+      const __m256d numer1 = _mm256_add_pd (_mm256_max_pd (_mm256_round_pd
+              (_mm256_sub_pd (s2, _mm256_mul_pd (g, s12)),
+                  _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), zero_pd), nsq_pd);
+      __m256d t;
+      __m256i field_t, field_n;
 
-      sv[h] = _mm256_cvttpd_epi32 (_mm256_sub_pd (s2, _mm256_mul_pd (g,
-                  s12)));
       g = _mm256_min_pd (g, gain_limit);
-      tr[h] = _mm256_round_pd (_mm256_mul_pd (_mm256_mul_pd (g, g), s1),
-          _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    }
-    numer1 = _mm256_add_epi32 (_mm256_max_epi32 (_mm256_set_m128i (sv[1],
-                sv[0]), zero), nsq);
-    numer1 = _mm256_blendv_epi8 (nsq, numer1, num_mask);
-
-    for (guint h = 0; h < 2; h++) {
-      const __m128i n1 = h ? _mm256_extracti128_si256 (numer1, 1) :
-          _mm256_castsi256_si128 (numer1);
-      const __m256d lane = _mm256_castsi256_pd (_mm256_cvtepi32_epi64 (h ?
-              _mm256_extracti128_si256 (num_mask, 1) :
-              _mm256_castsi256_si128 (num_mask)));
       /* Both terms are integers below 2^53: the sum is exact. */
-      const __m256d t = _mm256_blendv_pd (safe, _mm256_add_pd (tr[h],
-              u32_to_pd (n1)), lane);
-
-      log2_64_parts (t, &idx[h], &k[h]);
+      t = _mm256_add_pd (_mm256_round_pd (_mm256_mul_pd (_mm256_mul_pd (g, g),
+                  s1), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), numer1);
+      idx_t[h] = log2_index (t, &field_t);
+      idx_n[h] = log2_index (numer1, &field_n);
+      acc->num_log_exp = _mm256_add_epi64 (acc->num_log_exp,
+          _mm256_sub_epi64 (field_t, field_n));
     }
     {
-      const __m256i idx8 = _mm256_set_m128i (idx[1], idx[0]);
-      const __m256i k8 = _mm256_set_m128i (k[1], k[0]);
-      const __m256i lt = _mm256_add_epi32 (_mm256_and_si256
-          (_mm256_i32gather_epi32 ((const int *) table, idx8, 2),
-              _mm256_set1_epi32 (0xffff)), _mm256_slli_epi32 (k8, 11));
+      const __m256i lo16 = _mm256_set1_epi32 (0xffff);
+      const __m256i lt = _mm256_and_si256 (_mm256_i32gather_epi32 ((const int
+                  *) table, _mm256_set_m128i (idx_t[1], idx_t[0]), 2), lo16);
+      const __m256i ln = _mm256_and_si256 (_mm256_i32gather_epi32 ((const int
+                  *) table, _mm256_set_m128i (idx_n[1], idx_n[0]), 2), lo16);
 
-      acc->num_log = _mm256_add_epi32 (acc->num_log,
-          _mm256_and_si256 (_mm256_sub_epi32 (lt, log2_32 (table, numer1)),
-              num_mask));
+      acc->num_log = _mm256_add_epi32 (acc->num_log, _mm256_sub_epi32 (lt,
+              ln));
     }
   }
 }
@@ -456,6 +467,15 @@ hsum_epi32 (__m256i v)
   return sum;
 }
 
+static VH_AVX2 gint64
+hsum_epi64 (__m256i v)
+{
+  gint64 lanes[4];
+
+  _mm256_storeu_si256 ((__m256i *) lanes, v);
+  return lanes[0] + lanes[1] + lanes[2] + lanes[3];
+}
+
 static VH_AVX2 void
 flush_lanes (VifLanes * lanes, VhVifAccum * acc)
 {
@@ -467,32 +487,39 @@ flush_lanes (VifLanes * lanes, VhVifAccum * acc)
   lanes->den_non_log = _mm256_setzero_si256 ();
 }
 
-static VH_AVX2 void
-horiz_stats_avx2 (VhVifRows * rows, guint scale, guint w, gdouble gain_limit,
-    const guint16 * table, VhVifAccum * acc)
+/* One row of statistics with @n tap pairs. */
+VH_AVX2_INLINE void
+horiz_stats_n (VhVifRows * rows, guint off, guint w, __m256d limit,
+    const guint16 * table, const TapPairs * tp, guint n, VhVifAccum * acc)
 {
-  const guint off = VH_VIF_PAD - vh_vif_filter_taps[scale] / 2;
-  const __m256d limit = _mm256_set1_pd (gain_limit);
   const __m256i even_cols = _mm256_setr_epi32 (0, 2, 4, 6, 8, 10, 12, 14);
-  TapPairs tp;
-  VifLanes lanes = { _mm256_setzero_si256 (), _mm256_setzero_si256 (),
-    _mm256_setzero_si256 (), _mm256_setzero_si256 ()
-  };
+  const __m256i corr = _mm256_set1_epi32 ((gint32) 0x80000000u);
+  guint16 *const *s = rows->s;
+  VifLanes lanes;
   guint n_blocks = 0;
-  gint64 nl[4];
 
-  load_pairs (scale, &tp);
+  lanes.den_log = lanes.num_log = lanes.den_non_log = _mm256_setzero_si256 ();
+  lanes.num_log_exp = lanes.num_non_log = _mm256_setzero_si256 ();
   for (guint j = 0; j < w; j += 16) {
     const __m256i left = _mm256_set1_epi32 ((gint32) (w - j));
 
     for (guint parity = 0; parity < 2; parity++) {
+      const guint o = off + j + parity;
+      const __m256i mu1 = _mm256_add_epi32 (hfilter (s[VH_VIF_MU1] + o, tp,
+              n), corr);
+      const __m256i mu2 = _mm256_add_epi32 (hfilter (s[VH_VIF_MU2] + o, tp,
+              n), corr);
+      const __m256i xx = hmoment (s[VH_VIF_XX_HI] + o, s[VH_VIF_XX_LO] + o,
+          tp, n);
+      const __m256i yy = hmoment (s[VH_VIF_YY_HI] + o, s[VH_VIF_YY_LO] + o,
+          tp, n);
+      const __m256i xy = hmoment (s[VH_VIF_XY_HI] + o, s[VH_VIF_XY_LO] + o,
+          tp, n);
       const __m256i cols = _mm256_add_epi32 (even_cols,
           _mm256_set1_epi32 (parity));
-      __m256i f[VH_VIF_N_STREAMS];
 
-      for (guint q = 0; q < VH_VIF_N_STREAMS; q++)
-        f[q] = hfilter (rows->s[q] + off + j + parity, &tp);
-      pixel_stats (f, _mm256_cmpgt_epi32 (left, cols), limit, table, &lanes);
+      pixel_stats (mu1, mu2, xx, yy, xy, _mm256_cmpgt_epi32 (left, cols),
+          limit, table, &lanes);
     }
     /* 4096 blocks add at most 2^13 log terms below 2^16 to a lane. */
     if (++n_blocks == 4096) {
@@ -501,8 +528,34 @@ horiz_stats_avx2 (VhVifRows * rows, guint scale, guint w, gdouble gain_limit,
     }
   }
   flush_lanes (&lanes, acc);
-  _mm256_storeu_si256 ((__m256i *) nl, lanes.num_non_log);
-  acc->num_non_log += nl[0] + nl[1] + nl[2] + nl[3];
+  acc->num_log += 2048 * (hsum_epi64 (lanes.num_log_exp));
+  acc->num_non_log += hsum_epi64 (lanes.num_non_log);
+}
+
+static VH_AVX2 void
+horiz_stats_avx2 (VhVifRows * rows, guint scale, guint w, gdouble gain_limit,
+    const guint16 * table, VhVifAccum * acc)
+{
+  const guint off = VH_VIF_PAD - vh_vif_filter_taps[scale] / 2;
+  const __m256d limit = _mm256_set1_pd (gain_limit);
+  TapPairs tp;
+
+  load_pairs (scale, &tp);
+  /* Constant pair counts let the filter loops unroll. */
+  switch (tp.n) {
+    case 9:
+      horiz_stats_n (rows, off, w, limit, table, &tp, 9, acc);
+      break;
+    case 5:
+      horiz_stats_n (rows, off, w, limit, table, &tp, 5, acc);
+      break;
+    case 3:
+      horiz_stats_n (rows, off, w, limit, table, &tp, 3, acc);
+      break;
+    default:
+      horiz_stats_n (rows, off, w, limit, table, &tp, tp.n, acc);
+      break;
+  }
 }
 
 static VH_AVX2 void
@@ -585,7 +638,7 @@ horiz_decimate_avx2 (VhVifRows * rows, guint scale, guint w_out,
   for (guint m = 0; m < w_out; m += 8) {
     for (guint side = 0; side < 2; side++) {
       const guint16 *s = rows->s[side ? VH_VIF_MU2 : VH_VIF_MU1] + off + 2 * m;
-      __m256i v = _mm256_srli_epi32 (_mm256_add_epi32 (hfilter (s, &tp), round), 16);
+      __m256i v = _mm256_srli_epi32 (_mm256_add_epi32 (hfilter (s, &tp, tp.n), round), 16);
 
       v = _mm256_permute4x64_epi64 (_mm256_packus_epi32 (v, v), 0x08);
       _mm_storeu_si128 ((__m128i *) ((side ? dis_out : ref_out) + m),
