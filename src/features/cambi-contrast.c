@@ -152,6 +152,18 @@ vh_cambi_contrast_init (VhCambiContrast * c, guint max_log_contrast,
     c->band_size = c->tvi[c->num_diffs - 1] + 1 - c->band_base;
   else
     c->band_size = 0;           /* nothing can be visible: every c value is 0 */
+
+  /* Visible steps and above the floor; libvmaf compares v + num_diffs with
+   * both thresholds. */
+  for (guint row = 0; row < c->band_size; row++) {
+    guint v = row + c->band_base, nd = c->num_diffs;
+
+    c->steps[row] = 0;
+    for (guint d = 0; d < nd; d++) {
+      if (v + nd <= c->tvi[d] && v + nd + d + 1 > c->vlt_luma)
+        c->steps[row] |= 1u << d;
+    }
+  }
 }
 
 static gfloat reciprocals[VH_CAMBI_RECIPROCALS];

@@ -27,13 +27,14 @@ hist_stride (guint w, guint window)
   return ((gsize) w + window + 15) & ~(gsize) 15;
 }
 
+/* The histograms, plus one more row that stays zero (read for values
+ * outside the band), plus two rows of per-column events. */
 gsize
-vh_cambi_hist_size (const VhCambiContrast * c, guint w, guint window)
+vh_cambi_c_values_work_size (const VhCambiContrast * c, guint w,
+    guint window)
 {
-  return MAX (c->band_size, 1) * hist_stride (w, window);
+  return (c->band_size + 1) * hist_stride (w, window) + 2 * (gsize) w;
 }
-
-#define NO_ROW G_MAXUINT
 
 /* Adds (@sign 1) or removes (@sign -1) the pixels of columns [c0, c1], all
  * of one value, to the histogram row @counts. Entry e gains the number of
@@ -58,112 +59,204 @@ apply_run (guint16 * restrict counts, guint c0, guint c1, guint window,
     e[k] += sign * (gint) (top - 1 - k);
 }
 
+#define NO_ROW 0xffff
+
+/* Histogram row of each pixel of an image row, NO_ROW for the pixels that
+ * are not counted (unmasked, or outside the band). */
+static void
+counted_rows (const VhCambiPlanes * p, const VhCambiContrast * c, gint i,
+    guint w, guint16 * rows)
+{
+  const guint16 *img = p->image + i * p->stride;
+  const guint8 *msk = p->mask + i * p->stride;
+  guint16 base = c->band_base, size = c->band_size;
+
+  if (i < 0) {
+    for (guint j = 0; j < w; j++)
+      rows[j] = NO_ROW;
+    return;
+  }
+  for (guint j = 0; j < w; j++) {
+    guint16 r = img[j] - base;
+
+    rows[j] = msk[j] && r < size ? r : NO_ROW;
+  }
+}
+
 /* Moves the window down: drops image row @gone and takes in row @come
  * (either may be -1). A column whose leaving and arriving pixels count
  * for the same value needs no change; neighbouring columns that change
- * the same value are applied together. */
+ * the same value are applied together. @out and @in: scratch of w. */
 static void
 slide (const VhCambiPlanes * p, const VhCambiContrast * c, guint w,
-    guint window, guint16 * hist, gsize hs, gint gone, gint come)
+    guint window, guint16 * hist, gsize hs, gint gone, gint come,
+    guint16 * restrict out, guint16 * restrict in)
 {
-  const guint16 *img_gone = gone >= 0 ? p->image + gone * p->stride : NULL;
-  const guint16 *img_come = come >= 0 ? p->image + come * p->stride : NULL;
-  const guint8 *msk_gone = gone >= 0 ? p->mask + gone * p->stride : NULL;
-  const guint8 *msk_come = come >= 0 ? p->mask + come * p->stride : NULL;
-  guint base = c->band_base, size = c->band_size;
-  guint run_out = NO_ROW, run_in = NO_ROW, start_out = 0, start_in = 0;
+  guint16 run_out = NO_ROW, run_in = NO_ROW;
+  guint start_out = 0, start_in = 0;
 
-  for (guint col = 0; col <= w; col++) {
-    guint out_row = NO_ROW, in_row = NO_ROW;
+  counted_rows (p, c, gone, w, out);
+  counted_rows (p, c, come, w, in);
+  for (guint col = 0; col < w; col++) {
+    guint16 same = out[col] == in[col];
 
-    if (col < w) {
-      if (msk_gone && msk_gone[col] && (guint) (img_gone[col] - base) < size)
-        out_row = img_gone[col] - base;
-      if (msk_come && msk_come[col] && (guint) (img_come[col] - base) < size)
-        in_row = img_come[col] - base;
-      if (out_row == in_row)
-        out_row = in_row = NO_ROW;
-    }
-    if (out_row != run_out) {
+    out[col] = same ? NO_ROW : out[col];
+    in[col] = same ? NO_ROW : in[col];
+  }
+
+  for (guint col = 0; col < w; col++) {
+    if (out[col] == run_out && in[col] == run_in)
+      continue;
+    if (out[col] != run_out) {
       if (run_out != NO_ROW)
         apply_run (hist + run_out * hs, start_out, col - 1, window, -1);
-      run_out = out_row;
+      run_out = out[col];
       start_out = col;
     }
-    if (in_row != run_in) {
+    if (in[col] != run_in) {
       if (run_in != NO_ROW)
         apply_run (hist + run_in * hs, start_in, col - 1, window, 1);
-      run_in = in_row;
+      run_in = in[col];
       start_in = col;
     }
+  }
+  if (run_out != NO_ROW)
+    apply_run (hist + run_out * hs, start_out, w - 1, window, -1);
+  if (run_in != NO_ROW)
+    apply_run (hist + run_in * hs, start_in, w - 1, window, 1);
+}
+
+static inline gfloat
+c_value_term (gint weight, guint p0, guint pm, const gfloat * recip)
+{
+  return (gfloat) (weight * (gint) p0 * (gint) pm) * recip[pm + p0];
+}
+
+/* One pixel: the strongest band over all visible steps. @counts points at
+ * its column of the histogram row of its own value @row. */
+static gfloat
+pixel_c_value (const VhCambiContrast * c, const guint16 * counts, gsize hs,
+    guint32 steps, guint row, const gfloat * recip)
+{
+  guint p0 = counts[0];
+  gfloat best = 0.0f;
+
+  for (guint d = 0; d < c->num_diffs; d++) {
+    guint up = row + d + 1;
+    guint p1, p2, pm;
+
+    if (!(steps & (1u << d)))
+      continue;
+    p1 = up < c->band_size ? counts[(gssize) (d + 1) * hs] : 0;
+    p2 = row > d ? counts[-(gssize) (d + 1) * hs] : 0;
+    pm = MAX (p1, p2);
+    best = MAX (best, c_value_term (c->weight[d], p0, pm, recip));
+  }
+  return best;
+}
+
+#define RUN_CHUNK 256
+#define RUN_MIN 8
+
+/* @n <= RUN_CHUNK neighbouring pixels of one value: the same arithmetic as
+ * pixel_c_value, but the counts of a value row are contiguous, so all but
+ * the table lookup runs as vector loops. Rows outside the band read
+ * @zeros. */
+static void
+run_c_values (const VhCambiContrast * c, const guint16 * counts, gsize hs,
+    guint32 steps, guint row, guint n, const guint16 * zeros,
+    const gfloat * recip, gfloat * out)
+{
+  gint32 prod[RUN_CHUNK];
+  guint32 sum[RUN_CHUNK];
+  gfloat scale[RUN_CHUNK];
+
+  for (guint j = 0; j < n; j++)
+    out[j] = 0.0f;
+  for (guint d = 0; d < c->num_diffs; d++) {
+    const guint16 *p1, *p2;
+    gint weight = c->weight[d];
+
+    if (!(steps & (1u << d)))
+      continue;
+    p1 = row + d + 1 < c->band_size ? counts + (gssize) (d + 1) * hs : zeros;
+    p2 = row > d ? counts - (gssize) (d + 1) * hs : zeros;
+    for (guint j = 0; j < n; j++) {
+      guint16 pm = MAX (p1[j], p2[j]);
+      /* Both factors fit 16 bits unsigned (9 * 65 * 65 at most) and the
+       * product 31 bits: a widening multiply. */
+      guint16 wp0 = weight * counts[j];
+
+      prod[j] = (gint32) ((guint32) wp0 * pm);
+      sum[j] = counts[j] + pm;
+    }
+    /* The table lookup is the only step that does not vectorise. */
+    for (guint j = 0; j < n; j++)
+      scale[j] = recip[sum[j]];
+    for (guint j = 0; j < n; j++)
+      out[j] = MAX (out[j], (gfloat) prod[j] * scale[j]);
   }
 }
 
 /* The c values of image row @i, from histograms that hold exactly the rows
- * within window / 2 of it. */
+ * within window / 2 of it. Only masked pixels whose value is in the band
+ * get one. */
 static void
 row_c_values (const VhCambiPlanes * p, const VhCambiContrast * c, guint w,
-    guint i, guint pad, const guint16 * hist, gsize hs, gfloat * out)
+    guint i, guint pad, const guint16 * hist, gsize hs,
+    const guint16 * zeros, guint16 * rows, gfloat * out)
 {
   const gfloat *recip = vh_cambi_reciprocals ();
-  const guint16 *img = p->image + i * p->stride;
-  const guint8 *msk = p->mask + i * p->stride;
-  guint base = c->band_base, size = c->band_size, nd = c->num_diffs;
+  guint j = 0;
 
-  for (guint j = 0; j < w; j++) {
+  counted_rows (p, c, i, w, rows);
+  while (j < w) {
+    guint row = rows[j], end = j + 1;
     const guint16 *counts;
-    guint v, row, p0;
-    gfloat best = 0.0f;
+    guint32 steps;
 
-    out[j] = 0.0f;
-    if (!msk[j])
+    if (row == NO_ROW) {
+      out[j++] = 0.0f;
       continue;
-    v = img[j];
-    row = v - base;
-    if (row >= size)
-      continue;
-    counts = hist + j + pad;
-    p0 = counts[row * hs];
-    for (guint d = 0; d < nd; d++) {
-      guint up = row + d + 1;
-      gint down = (gint) row - (gint) d - 1;
-      guint p1, p2, pm;
-      gfloat val;
-
-      /* Only steps that are visible at this level and above the
-       * visibility floor (libvmaf compares v + num_diffs there). */
-      if (v + nd > c->tvi[d] || v + nd + d + 1 <= c->vlt_luma)
-        continue;
-      p1 = up < size ? counts[up * hs] : 0;
-      p2 = down >= 0 ? counts[down * hs] : 0;
-      pm = MAX (p1, p2);
-      val = (gfloat) (c->weight[d] * (gint) p0 * (gint) pm) * recip[pm + p0];
-      best = MAX (best, val);
     }
-    out[j] = best;
+    while (end < w && end - j < RUN_CHUNK && rows[end] == row)
+      end++;
+    counts = hist + row * hs + pad + j;
+    steps = c->steps[row];
+    if (end - j >= RUN_MIN) {
+      run_c_values (c, counts, hs, steps, row, end - j, zeros + j, recip,
+          out + j);
+    } else {
+      for (guint k = j; k < end; k++)
+        out[k] = pixel_c_value (c, counts + (k - j), hs, steps, row, recip);
+    }
+    j = end;
   }
 }
 
 void
 vh_cambi_c_values (const VhCambiPlanes * p, const VhCambiContrast * c,
-    guint w, guint h, guint window, guint16 * hist, gfloat * c_values)
+    guint w, guint h, guint window, guint16 * work, gfloat * c_values)
 {
   gsize hs = hist_stride (w, window);
   guint pad = window / 2;
+  guint16 *hist = work;
+  guint16 *out = work + (c->band_size + 1) * hs, *in = out + w;
 
   if (c->band_size == 0) {
     memset (c_values, 0, sizeof (gfloat) * w * h);
     return;
   }
-  memset (hist, 0, sizeof (guint16) * c->band_size * hs);
+  memset (hist, 0, sizeof (guint16) * (c->band_size + 1) * hs);
   for (guint r = 0; r < MIN (pad, h); r++)
-    slide (p, c, w, window, hist, hs, -1, r);
+    slide (p, c, w, window, hist, hs, -1, r, out, in);
   for (guint i = 0; i < h; i++) {
     gint come = i + pad < h ? (gint) (i + pad) : -1;
     gint gone = i > pad ? (gint) (i - pad - 1) : -1;
 
-    slide (p, c, w, window, hist, hs, gone, come);
-    row_c_values (p, c, w, i, pad, hist, hs, c_values + (gsize) i * w);
+    slide (p, c, w, window, hist, hs, gone, come, out, in);
+    row_c_values (p, c, w, i, pad, hist, hs, hist + c->band_size * hs + pad,
+        out, c_values + (gsize) i * w);
   }
 }
 

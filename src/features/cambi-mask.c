@@ -60,6 +60,19 @@ flat_row (const guint16 * a, const guint16 * below, guint8 * out, guint w)
   }
 }
 
+/* One mask row from the column sums of its BOX rows. */
+static void
+box_row (const guint8 * restrict colsum, guint8 * restrict out, guint w,
+    guint8 threshold)
+{
+  for (gsize j = 0; j < w; j++) {
+    guint8 box = colsum[j] + colsum[j + 1] + colsum[j + 2] + colsum[j + 3] +
+        colsum[j + 4] + colsum[j + 5] + colsum[j + 6];
+
+    out[j] = box > threshold;
+  }
+}
+
 /* Fills p->mask for the @w x @h image; box sums at most 49 fit a byte. */
 void
 vh_cambi_spatial_mask (const VhCambiPlanes * p, guint w, guint h,
@@ -87,14 +100,7 @@ vh_cambi_spatial_mask (const VhCambiPlanes * p, guint w, guint h,
       for (guint j = 0; j < w; j++)
         sums[j] -= gone[j];
     }
-    if (r >= HALF) {
-      guint8 *out = p->mask + (r - HALF) * s;
-
-      for (guint j = 0; j < w; j++) {
-        guint8 box = colsum[j] + colsum[j + 1] + colsum[j + 2] +
-            colsum[j + 3] + colsum[j + 4] + colsum[j + 5] + colsum[j + 6];
-        out[j] = box > threshold;
-      }
-    }
+    if (r >= HALF)
+      box_row (colsum, p->mask + (r - HALF) * s, w, threshold);
   }
 }

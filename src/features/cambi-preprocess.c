@@ -129,22 +129,35 @@ vh_cambi_anti_dither (const VhCambiPlanes * p, guint w, guint h)
     last[j] = (last[j] + last[j + 1]) >> 1;
 }
 
-/* Keeps every other sample of both planes; @w x @h is the new size. */
+static void
+decimate_row16 (const guint16 * restrict src, guint16 * restrict dst,
+    guint w)
+{
+  for (guint j = 0; j < w; j++)
+    dst[j] = src[2 * j];
+}
+
+static void
+decimate_row8 (const guint8 * restrict src, guint8 * restrict dst, guint w)
+{
+  for (guint j = 0; j < w; j++)
+    dst[j] = src[2 * j];
+}
+
+/* Keeps every other sample of both planes; @w x @h is the new size. Row 0
+ * is done in place; later rows never overlap their source row. */
 void
 vh_cambi_decimate (const VhCambiPlanes * p, guint w, guint h)
 {
   gsize s = p->stride;
 
-  for (guint i = 0; i < h; i++) {
-    guint16 *img = p->image + i * s;
-    const guint16 *img_src = p->image + 2 * i * s;
-    guint8 *msk = p->mask + i * s;
-    const guint8 *msk_src = p->mask + 2 * i * s;
-
-    for (guint j = 0; j < w; j++)
-      img[j] = img_src[2 * j];
-    for (guint j = 0; j < w; j++)
-      msk[j] = msk_src[2 * j];
+  for (guint j = 0; j < w; j++) {
+    p->image[j] = p->image[2 * j];
+    p->mask[j] = p->mask[2 * j];
+  }
+  for (guint i = 1; i < h; i++) {
+    decimate_row16 (p->image + 2 * i * s, p->image + i * s, w);
+    decimate_row8 (p->mask + 2 * i * s, p->mask + i * s, w);
   }
 }
 

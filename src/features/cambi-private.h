@@ -25,6 +25,8 @@ G_BEGIN_DECLS
 #define VH_CAMBI_NUM_SCALES 5
 #define VH_CAMBI_MAX_DIFFS 32           /* 1 << the largest max_log_contrast */
 #define VH_CAMBI_MIN_SIDE 216           /* at least one side must reach it */
+/* Histogram rows at most: 10-bit values up to the highest threshold. */
+#define VH_CAMBI_MAX_BAND (1024 + VH_CAMBI_MAX_DIFFS + 1)
 /* The c-value reciprocal table covers window_size^2 + 1 entries at most. */
 #define VH_CAMBI_RECIPROCALS 4226
 
@@ -47,6 +49,8 @@ typedef struct
    * values outside can never change a c value. */
   guint band_base;
   guint band_size;
+  /* Per histogram row: bit d set when a step of d + 1 counts there. */
+  guint32 steps[VH_CAMBI_MAX_BAND];
 } VhCambiContrast;
 
 /* One planar working buffer pair: 10-bit image and 0/1 mask. */
@@ -90,13 +94,14 @@ void         vh_cambi_spatial_mask      (const VhCambiPlanes * p, guint w,
                                          guint h, guint8 * scratch);
 
 /* cambi-cvalues.c */
-gsize        vh_cambi_hist_size         (const VhCambiContrast * c, guint w,
-                                         guint window);
+/* Samples of working memory vh_cambi_c_values needs at width @w. */
+gsize        vh_cambi_c_values_work_size (const VhCambiContrast * c,
+                                         guint w, guint window);
 
 void         vh_cambi_c_values          (const VhCambiPlanes * p,
                                          const VhCambiContrast * c, guint w,
                                          guint h, guint window,
-                                         guint16 * hist, gfloat * c_values);
+                                         guint16 * work, gfloat * c_values);
 
 /* Mean of the (gint) (@topk * @n) largest values, at least one; reorders
  * @values. */

@@ -36,7 +36,7 @@ typedef struct
 
   VhCambiPlanes planes;
   gfloat *c_values;
-  guint16 *hist;
+  guint16 *work;                /* histograms of vh_cambi_c_values */
   guint16 *mode_rows;
   guint8 *mask_scratch;
 } VhCambi;
@@ -134,7 +134,7 @@ cambi_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   VhCambi *s = fex->priv;
   guint w = info->width, h = info->height;
   guint alloc_w, alloc_h, eotf;
-  gsize stride, hist_size;
+  gsize stride, work_size;
 
   s->enc_bitdepth = option_uint (fex, "enc_bitdepth");
   if (!s->enc_bitdepth)
@@ -201,9 +201,9 @@ cambi_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   s->planes.image = g_new (guint16, stride * alloc_h);
   s->planes.mask = g_new (guint8, stride * alloc_h);
   s->c_values = g_new (gfloat, (gsize) alloc_w * alloc_h);
-  hist_size = vh_cambi_hist_size (&s->contrast, alloc_w,
+  work_size = vh_cambi_c_values_work_size (&s->contrast, alloc_w,
       MAX (s->window, s->src_window));
-  s->hist = g_new (guint16, hist_size);
+  s->work = g_new (guint16, work_size);
   s->mode_rows = g_new (guint16, 3 * (gsize) alloc_w);
   s->mask_scratch = g_new (guint8, vh_cambi_mask_scratch_size (alloc_w));
   vh_cambi_reciprocals ();
@@ -230,7 +230,7 @@ cambi_score (VhCambi * s, const VhPicture * pic, guint w, guint h,
       vh_cambi_decimate (p, w, h);
     }
     vh_cambi_mode_filter (p, w, h, s->mode_rows);
-    vh_cambi_c_values (p, &s->contrast, w, h, window, s->hist, s->c_values);
+    vh_cambi_c_values (p, &s->contrast, w, h, window, s->work, s->c_values);
     per_scale[scale] = vh_cambi_topk_mean (s->c_values, (gsize) w * h,
         s->topk);
   }
@@ -282,7 +282,7 @@ cambi_close (VhFeatureExtractor * fex)
   g_free (s->planes.image);
   g_free (s->planes.mask);
   g_free (s->c_values);
-  g_free (s->hist);
+  g_free (s->work);
   g_free (s->mode_rows);
   g_free (s->mask_scratch);
 }
