@@ -77,6 +77,30 @@ needs_copy (const GstVideoFormatInfo * finfo)
   return FALSE;
 }
 
+/* Where component @c of @frame starts, its row stride and the bytes from
+ * one sample to the next. The chroma plane of NV12-style formats holds
+ * both components; GStreamer's per-component offsets of the 16-bit ones
+ * count samples rather than bytes, so the order is spelled out here. */
+static void
+component_layout (GstVideoFrame * frame, guint c, guint bps, guint8 ** ptr,
+    gint * stride, gint * pstride)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+
+  if (c > 0 && GST_VIDEO_FORMAT_INFO_N_PLANES (finfo) == 2) {
+    gboolean v_first = GST_VIDEO_FRAME_FORMAT (frame) == GST_VIDEO_FORMAT_NV21;
+    guint8 *uv = GST_VIDEO_FRAME_PLANE_DATA (frame, 1);
+
+    *ptr = uv + (((c == 2) != v_first) ? bps : 0);
+    *stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 1);
+    *pstride = 2 * bps;
+    return;
+  }
+  *ptr = GST_VIDEO_FRAME_COMP_DATA (frame, c);
+  *stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, c);
+  *pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c);
+}
+
 typedef struct
 {
   GstVideoFrame frame;
@@ -99,11 +123,11 @@ copy_frame (const VhPictureInfo * info, GstVideoFrame * frame)
   const GstVideoFormatInfo *finfo = frame->info.finfo;
 
   for (guint c = 0; c < pic->n_planes; c++) {
-    const guint8 *src = GST_VIDEO_FRAME_COMP_DATA (frame, c);
-    gint src_stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, c);
-    gint pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c);
     guint shift = GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c);
+    guint8 *src;
+    gint src_stride, pstride;
 
+    component_layout (frame, c, 2, &src, &src_stride, &pstride);
     for (guint y = 0; y < pic->height[c]; y++) {
       const guint8 *s = src + (gsize) y * src_stride;
       guint16 *d = vh_picture_row (pic, c, y);
@@ -151,17 +175,20 @@ gst_vmaf_hip_picture_wrap (const GstVideoInfo * vinfo, GstBuffer * buffer,
 
   bps = info.bpc > 8 ? 2 : 1;
   for (guint c = 0; c < vh_pix_fmt_n_planes (info.pix_fmt); c++) {
-    gint s = GST_VIDEO_FRAME_COMP_STRIDE (&m->frame, c);
+    guint8 *ptr;
+    gint s, ps;
 
-    if (s <= 0) {
+    component_layout (&m->frame, c, bps, &ptr, &s, &ps);
+    if (s <= 0 || ps <= 0 || ps % bps) {
       mapped_frame_free (m);
       g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "unsupported stride %d for component %u", s, c);
+          "unsupported layout (stride %d, pixel stride %d) for component %u",
+          s, ps, c);
       return NULL;
     }
-    data[c] = GST_VIDEO_FRAME_COMP_DATA (&m->frame, c);
+    data[c] = ptr;
     stride[c] = s;
-    step[c] = GST_VIDEO_FRAME_COMP_PSTRIDE (&m->frame, c) / bps;
+    step[c] = ps / bps;
   }
   return vh_picture_new_wrapped (&info, data, stride, step, VH_MEMORY_HOST, m,
       mapped_frame_free);
