@@ -77,8 +77,7 @@ run_pair (const VhGoldenPair * pair, const gchar * const *opts,
   for (guint i = 0; i < pair->n_frames; i++) {
     g_autoptr (VhPicture) ref = vh_golden_read_frame (pair, TRUE, i, &error);
     g_assert_no_error (error);
-    g_autoptr (VhPicture) dist = vh_golden_read_frame (pair, FALSE, i,
-        &error);
+    g_autoptr (VhPicture) dist = vh_golden_read_frame (pair, FALSE, i, &error);
     g_assert_no_error (error);
     g_assert_true (vh_feature_extractor_extract (fex, ref, dist, i, fc,
             &error));
@@ -233,8 +232,7 @@ test_size_mismatch (void)
   g_autoptr (VhPicture) ref = vh_picture_new (&info);
   g_autoptr (VhPicture) dist = vh_picture_new (&other);
 
-  g_assert_false (vh_feature_extractor_extract (fex, ref, dist, 0, fc,
-          &error));
+  g_assert_false (vh_feature_extractor_extract (fex, ref, dist, 0, fc, &error));
   g_assert_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT);
 }
 
@@ -325,10 +323,8 @@ test_simd_matches_portable (void)
           for (guint frame = 0; frame < 6; frame++) {
             gdouble a, b;
 
-            g_assert_true (vh_feature_collector_get (fc_fast, name, frame,
-                    &a));
-            g_assert_true (vh_feature_collector_get (fc_slow, name, frame,
-                    &b));
+            g_assert_true (vh_feature_collector_get (fc_fast, name, frame, &a));
+            g_assert_true (vh_feature_collector_get (fc_slow, name, frame, &b));
             if (memcmp (&a, &b, sizeof (a)) != 0)
               g_error ("%s %ux%u %u-bit frame %u: SIMD %.17g, portable %.17g",
                   name, info.width, info.height, info.bpc, frame, a, b);

@@ -185,8 +185,7 @@ vert_stats_8_avx2 (const guint8 * const *ref, const guint8 * const *dis,
 
 /* (hi * 2^16 + lo + round) >> shift modulo 2^32, from biased sums. */
 VH_AVX2_INLINE __m256i
-combine_moment (__m256i hi, __m256i lo, __m128i up, __m128i down,
-    __m256i round)
+combine_moment (__m256i hi, __m256i lo, __m128i up, __m128i down, __m256i round)
 {
   const __m256i corr = _mm256_set1_epi32 ((gint32) 0x80000000u);
 
@@ -421,8 +420,7 @@ pixel_stats (__m256i mu1, __m256i mu2, __m256i xx, __m256i yy, __m256i xy,
       const __m256d s1 = _mm256_cvtepi32_pd (h ?
           _mm256_extracti128_si256 (s1_8, 1) : _mm256_castsi256_si128 (s1_8));
       const __m256d s12 = _mm256_cvtepi32_pd (h ?
-          _mm256_extracti128_si256 (s12_8, 1) :
-          _mm256_castsi256_si128 (s12_8));
+          _mm256_extracti128_si256 (s12_8, 1) : _mm256_castsi256_si128 (s12_8));
       const __m256d s2 = _mm256_cvtepi32_pd (h ?
           _mm256_extracti128_si256 (s2_8, 1) : _mm256_castsi256_si128 (s2_8));
       __m256d g = _mm256_div_pd (s12, _mm256_add_pd (s1, eps));
@@ -449,8 +447,7 @@ pixel_stats (__m256i mu1, __m256i mu2, __m256i xx, __m256i yy, __m256i xy,
       const __m256i ln = _mm256_and_si256 (_mm256_i32gather_epi32 ((const int
                   *) table, _mm256_set_m128i (idx_n[1], idx_n[0]), 2), lo16);
 
-      acc->num_log = _mm256_add_epi32 (acc->num_log, _mm256_sub_epi32 (lt,
-              ln));
+      acc->num_log = _mm256_add_epi32 (acc->num_log, _mm256_sub_epi32 (lt, ln));
     }
   }
 }
@@ -638,7 +635,9 @@ horiz_decimate_avx2 (VhVifRows * rows, guint scale, guint w_out,
   for (guint m = 0; m < w_out; m += 8) {
     for (guint side = 0; side < 2; side++) {
       const guint16 *s = rows->s[side ? VH_VIF_MU2 : VH_VIF_MU1] + off + 2 * m;
-      __m256i v = _mm256_srli_epi32 (_mm256_add_epi32 (hfilter (s, &tp, tp.n), round), 16);
+      __m256i v =
+          _mm256_srli_epi32 (_mm256_add_epi32 (hfilter (s, &tp, tp.n), round),
+          16);
 
       v = _mm256_permute4x64_epi64 (_mm256_packus_epi32 (v, v), 0x08);
       _mm_storeu_si128 ((__m128i *) ((side ? dis_out : ref_out) + m),

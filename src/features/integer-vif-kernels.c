@@ -195,8 +195,7 @@ horiz_filter (VhVifRows * rows, guint q0, guint n_q, guint scale,
   clear_acc (rows, n_q, 0, n_out);
   for (guint q = 0; q < n_q; q++) {
     for (guint k = 0; k < taps; k++)
-      horiz_tap (filt[k], rows->s[q0 + q] + off + k, rows->acc[q], n_out,
-          step);
+      horiz_tap (filt[k], rows->s[q0 + q] + off + k, rows->acc[q], n_out, step);
   }
 }
 
@@ -208,9 +207,12 @@ horiz_stats_c (VhVifRows * rows, guint scale, guint w, gdouble gain_limit,
 
   horiz_filter (rows, 0, VH_VIF_N_STREAMS, scale, w, 1);
   for (guint j = 0; j < w; j++) {
-    const guint32 xx = a[VH_VIF_XX_HI][j] + ((a[VH_VIF_XX_LO][j] + 32768) >> 16);
-    const guint32 yy = a[VH_VIF_YY_HI][j] + ((a[VH_VIF_YY_LO][j] + 32768) >> 16);
-    const guint32 xy = a[VH_VIF_XY_HI][j] + ((a[VH_VIF_XY_LO][j] + 32768) >> 16);
+    const guint32 xx =
+        a[VH_VIF_XX_HI][j] + ((a[VH_VIF_XX_LO][j] + 32768) >> 16);
+    const guint32 yy =
+        a[VH_VIF_YY_HI][j] + ((a[VH_VIF_YY_LO][j] + 32768) >> 16);
+    const guint32 xy =
+        a[VH_VIF_XY_HI][j] + ((a[VH_VIF_XY_LO][j] + 32768) >> 16);
 
     vh_vif_pixel (a[VH_VIF_MU1][j], a[VH_VIF_MU2][j], xx, yy, xy, gain_limit,
         log2_tab, acc);

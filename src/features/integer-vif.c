@@ -44,7 +44,7 @@ typedef struct
   gpointer rows_mem;
   /* Reference and distorted pictures of scales 1..3. */
   guint16 *scaled[VH_VIF_N_SCALES][2];
-  gsize scaled_stride[VH_VIF_N_SCALES];     /* in samples */
+  gsize scaled_stride[VH_VIF_N_SCALES]; /* in samples */
   gpointer scaled_mem;
 } VifState;
 
@@ -99,8 +99,7 @@ round_up (gsize v, gsize to)
 }
 
 static gboolean
-vif_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
-    GError ** error)
+vif_init (VhFeatureExtractor * fex, const VhPictureInfo * info, GError ** error)
 {
   VifState *s = fex->priv;
   gsize row_len, w16, total;
@@ -187,8 +186,8 @@ plane_rows (const VifPlane * pl, gint center, guint taps,
       r = -r;
     else if (r > last)
       r = 2 * last - r;
-    ref[k] = pl->data[0] + (gsize) r * pl->stride[0];
-    dis[k] = pl->data[1] + (gsize) r * pl->stride[1];
+    ref[k] = pl->data[0] + pl->stride[0] * (gsize) r;
+    dis[k] = pl->data[1] + pl->stride[1] * (gsize) r;
   }
 }
 
