@@ -182,7 +182,8 @@ run_c_values (const VhCambiContrast * c, const guint16 * counts, gsize hs,
     p1 = row + d + 1 < c->band_size ? counts + (gssize) (d + 1) * hs : zeros;
     p2 = row > d ? counts - (gssize) (d + 1) * hs : zeros;
     for (guint j = 0; j < n; j++) {
-      guint16 pm = MAX (p1[j], p2[j]);
+      /* Counts are at most 65 * 65: signed 16-bit max is fine. */
+      guint16 pm = MAX ((gint16) p1[j], (gint16) p2[j]);
       /* Both factors fit 16 bits unsigned (9 * 65 * 65 at most) and the
        * product 31 bits: a widening multiply. */
       guint16 wp0 = weight * counts[j];
@@ -303,6 +304,25 @@ select_desc (gfloat * a, gssize n, gssize k)
   return a[k];
 }
 
+/* Sum in double with four accumulators: the order differs from libvmaf's
+ * anyway (its selection reorders), and rounding stays far below 1e-9. */
+static gdouble
+sum_values (const gfloat * values, gsize n)
+{
+  gdouble acc[4] = { 0.0, 0.0, 0.0, 0.0 };
+  gsize i = 0;
+
+  for (; i + 4 <= n; i += 4) {
+    acc[0] += values[i];
+    acc[1] += values[i + 1];
+    acc[2] += values[i + 2];
+    acc[3] += values[i + 3];
+  }
+  for (; i < n; i++)
+    acc[0] += values[i];
+  return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
 gdouble
 vh_cambi_topk_mean (gfloat * values, gsize n, gdouble topk)
 {
@@ -311,15 +331,17 @@ vh_cambi_topk_mean (gfloat * values, gsize n, gdouble topk)
   gdouble sum = 0.0;
   gfloat t;
 
-  /* c values are never negative, and zeros add nothing to the sum. */
+  /* c values are never negative, and zeros add nothing to the sum: when
+   * no more than k are positive, the top k sum is the sum of all. */
+  for (gsize i = 0; i < n; i++)
+    m += values[i] > 0.0f;
+  if (m <= k)
+    return sum_values (values, n) / k;
+
+  m = 0;
   for (gsize i = 0; i < n; i++) {
     if (values[i] > 0.0f)
       values[m++] = values[i];
-  }
-  if (m <= k) {
-    for (gsize i = 0; i < m; i++)
-      sum += values[i];
-    return sum / k;
   }
   t = select_desc (values, m, k - 1);
   for (gsize i = 0; i < m; i++) {

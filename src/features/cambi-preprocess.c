@@ -161,12 +161,15 @@ vh_cambi_decimate (const VhCambiPlanes * p, guint w, guint h)
   }
 }
 
-/* The most frequent of three values, or the smallest when all differ. */
+/* The most frequent of three values, or the smallest when all differ.
+ * Samples are at most 1024, so signed 16-bit lanes work (SSE2 has signed
+ * 16-bit min only). */
 static inline guint16
-mode3 (guint16 a, guint16 b, guint16 c)
+mode3 (guint16 x, guint16 y, guint16 z)
 {
-  guint16 m = MIN (a, MIN (b, c));
-  guint16 r = b == c ? b : m;
+  gint16 a = x, b = y, c = z;
+  gint16 m = MIN (a, MIN (b, c));
+  gint16 r = b == c ? b : m;
 
   return (a == b || a == c) ? a : r;
 }
