@@ -140,8 +140,7 @@ check_pair (const VhGoldenPair * pair, GoldenRun * run)
   for (guint i = 0; i < pair->n_frames; i++) {
     g_autoptr (VhPicture) ref = vh_golden_read_frame (pair, TRUE, i, &error);
     g_assert_no_error (error);
-    g_autoptr (VhPicture) dist = vh_golden_read_frame (pair, FALSE, i,
-        &error);
+    g_autoptr (VhPicture) dist = vh_golden_read_frame (pair, FALSE, i, &error);
     g_assert_no_error (error);
     extract_ok (fast, ref, dist, i, fc);
     extract_ok (slow, ref, dist, i, fc_slow);
@@ -284,8 +283,7 @@ test_picture_mismatch (void)
   g_autoptr (VhPicture) ref = vh_picture_new (&info);
   g_autoptr (VhPicture) dist = vh_picture_new (&other);
 
-  g_assert_false (vh_feature_extractor_extract (fex, ref, dist, 0, fc,
-          &error));
+  g_assert_false (vh_feature_extractor_extract (fex, ref, dist, 0, fc, &error));
   g_assert_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
 }

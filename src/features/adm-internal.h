@@ -68,6 +68,8 @@ typedef struct
   /* Scales 1-3: the block where the AVX-512 masking code multiplies by the
    * 32-bit gains as signed numbers (as its CSF code does on round_x*). */
   gint signed_x0, signed_x1, signed_y0, signed_y1;
+  /* Some 32-bit gain reaches 2^28: the variants above can then differ. */
+  gboolean wide_gains;
 
   /* Scale 0: 16-bit gains; csf values get (gain * x + add) >> shift. */
   gint32 gain16[3];
@@ -131,11 +133,11 @@ typedef struct
   gint64 *fa, *ka;
 } VhAdmRows64;
 
-/* The kernels one instance uses; the AVX2 table replaces some entries. */
+/* The kernels one instance uses; the AVX2 table replaces them all. */
 typedef struct
 {
   /* Scale 0 vertical pass: 4 input rows (8 or 16 bit) to the low and high
-   * pass rows, @w samples. @half = 1 << (bpc - 1). */
+   * pass rows, @w samples. */
   void (*dwt0_vert_8) (const guint8 * r0, const guint8 * r1,
       const guint8 * r2, const guint8 * r3, gint16 * lo, gint16 * hi, gint w);
   void (*dwt0_vert_16) (const guint16 * r0, const guint16 * r1,
@@ -150,38 +152,33 @@ typedef struct
   void (*decouple0_row) (const VhAdmScale * sc, const VhAdmDecouple * dc,
       const gint16 * const ref[3], const gint16 * const dis[3],
       const VhAdmRows * out, gint x0, gint x1);
-  /* Masking sum of one band row on [x0, x1): thr is the per-sample
-   * threshold row, x the magnitudes, @band selects the constants. */
+  /* Scale 0 masking sum of one band row on [x0, x1): thr is the
+   * per-sample threshold row, x the magnitudes, @band selects the
+   * constants. */
   gint64 (*cm_row) (const VhAdmScale * sc, gint band, const gint32 * x,
       const gint32 * thr, gint x0, gint x1);
+
+  /* The same at scales 1-3 (@narrow: 16-bit input samples). */
+  void (*dwt_vert_s123) (const gint32 * r0, const gint32 * r1,
+      const gint32 * r2, const gint32 * r3, gint32 * lo, gint32 * hi, gint w,
+      gint64 add, gint shift, gboolean narrow);
+  void (*dwt_horz_s123) (const gint32 * src, gint32 * lo, gint32 * hi,
+      gint wi, gint64 add, gint shift);
+  guint64 (*den_row_s123) (const VhAdmScale * sc, const gint32 * b, gint x0,
+      gint x1);
+  void (*decouple_s123_row) (const VhAdmScale * sc,
+      const VhAdmDecouple * dc, const gint32 * const ref[3],
+      const gint32 * const dis[3], const VhAdmRows64 * out, gint y, gint x0,
+      gint x1);
+  gint64 (*cm_row_s123) (const VhAdmScale * sc, const gint64 * x,
+      const gint64 * thr, gint y, gint x0, gint x1);
 } VhAdmKernels;
 
 void         vh_adm_kernels_init_c      (VhAdmKernels * k);
 
-/* Overrides entries with AVX2 versions when the CPU has AVX2; FALSE if it
- * changed nothing. */
+/* Replaces the table with AVX2 versions when the CPU has AVX2; FALSE if
+ * it did not. */
 gboolean     vh_adm_kernels_init_avx2   (VhAdmKernels * k);
-
-/* Portable pieces shared by every flavour. */
-void         vh_adm_dwt_vert_s123       (const gint32 * r0, const gint32 * r1,
-                                         const gint32 * r2, const gint32 * r3,
-                                         gint32 * lo, gint32 * hi, gint w,
-                                         gint64 add, gint shift);
-void         vh_adm_dwt_horz_s123       (const gint32 * src, gint32 * lo,
-                                         gint32 * hi, gint wi, gint64 add,
-                                         gint shift);
-guint64      vh_adm_den_row_s123        (const VhAdmScale * sc,
-                                         const gint32 * b, gint x0, gint x1);
-void         vh_adm_decouple_s123_row   (const VhAdmScale * sc,
-                                         const VhAdmDecouple * dc,
-                                         const gint32 * const ref[3],
-                                         const gint32 * const dis[3],
-                                         const VhAdmRows64 * out, gint y,
-                                         gint x0, gint x1);
-/* Masking sum of one band row at scales 1-3 (row @y). */
-gint64       vh_adm_cm_row_s123         (const VhAdmScale * sc,
-                                         const gint64 * x, const gint64 * thr,
-                                         gint y, gint x0, gint x1);
 
 /* Row index of tap @k (0..3) of output @i, mirrored as libvmaf does: -1
  * reflects to 1, n reflects to n - 1. */

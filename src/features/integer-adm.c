@@ -100,7 +100,7 @@ static const VhOptionSpec adm_options[] = {
       VH_OPTION_DOUBLE, 100.0, 1.0, 100.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {"adm_norm_view_dist", "nvd",
         "viewing distance divided by the display height",
-      VH_OPTION_DOUBLE, DEFAULT_VIEW_DIST, 0.75, 24.0,
+        VH_OPTION_DOUBLE, DEFAULT_VIEW_DIST, 0.75, 24.0,
       VH_OPTION_FLAG_FEATURE_PARAM},
   {"adm_ref_display_height", "rdh", "reference display height in pixels",
         VH_OPTION_INT, DEFAULT_DISPLAY_HEIGHT, 1, 4320,
@@ -250,6 +250,8 @@ setup_scale (VhAdmScale * sc, gint s, gint wi, gint hi,
 
     for (gint b = 0; b < 3; b++) {
       sc->gain32[b] = to_u32_avx512 (sc->rfactor[b] * pow (2, 32));
+      if (sc->gain32[b] >= (1u << 28))
+        sc->wide_gains = TRUE;
       sc->cm_sub[b] = 0;
       sc->cm_sq_shift[b] = 30;
       sc->cm_sq_add[b] = 536870912;
@@ -271,6 +273,8 @@ setup_scale (VhAdmScale * sc, gint s, gint wi, gint hi,
   return TRUE;
 }
 
+static void alloc_buffers (AdmPriv * p);
+
 static gboolean
 simd_disabled (void)
 {
@@ -280,8 +284,7 @@ simd_disabled (void)
 }
 
 static gboolean
-adm_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
-    GError ** error)
+adm_init (VhFeatureExtractor * fex, const VhPictureInfo * info, GError ** error)
 {
   static GOnce div_once = G_ONCE_INIT;
   AdmPriv *p = fex->priv;
@@ -335,77 +338,76 @@ adm_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   if (!simd_disabled ())
     vh_adm_kernels_init_avx2 (&p->k);
 
-  /* One block: planes, then rows. Rows get 32 samples of slack so that
-   * vector kernels may read a little past the end. */
-  const VhAdmScale *s0 = &p->scales[0];
+  alloc_buffers (p);
+  return TRUE;
+}
+
+/* Hands out 64-byte aligned pieces of one block (NULL while measuring). */
+static gpointer
+carve (guint8 * base, gsize * used, gsize bytes)
+{
+  gpointer at = base ? base + *used : NULL;
+
+  *used += ROUND_UP (bytes, 64);
+  return at;
+}
+
+static gsize
+alloc_or_measure (AdmPriv * p, guint8 * base)
+{
+  const VhAdmScale *s0 = &p->scales[0], *s1 = &p->scales[1];
+  /* Rows get some slack so that vector kernels may stay on whole
+   * registers. */
   const gsize wi = ROUND_UP (s0->wi + 32, 32);
   const gsize wb = ROUND_UP (s0->wb + 32, 32);
-  const gsize plane = (gsize) wb * s0->hb;
-  const gsize wb1 = ROUND_UP (p->scales[1].wb + 32, 32);
-  gsize n64 = RING * 10 * wb1 + 2 * wb1;
-  gsize n32 = 4 * plane + 4 * wb + 8 * wb + RING * 10 * wb + 2 * wb;
-  gsize n16 = 4 * wi + 8 * wb;
-  gint64 *m64;
-  gint32 *m32;
-  gint16 *m16;
+  const gsize wb1 = ROUND_UP (s1->wb + 32, 32);
+  gsize used = 0;
 
-  p->block = g_malloc (n64 * sizeof (gint64) + n32 * sizeof (gint32) +
-      n16 * sizeof (gint16) + 64);
-  m64 = (gint64 *) GSIZE_TO_POINTER (ROUND_UP (GPOINTER_TO_SIZE (p->block),
-          64));
-  for (gint r = 0; r < RING; r++) {
-    RingRow64 *rr = &p->ring64[r];
-    for (gint b = 0; b < 3; b++) {
-      rr->xr[b] = m64;
-      m64 += wb1;
-      rr->xa[b] = m64;
-      m64 += wb1;
-    }
-    rr->fr = m64;
-    rr->kr = m64 + wb1;
-    rr->fa = m64 + 2 * wb1;
-    rr->ka = m64 + 3 * wb1;
-    m64 += 4 * wb1;
-  }
-  p->vsum64 = m64;
-  p->thr64 = m64 + wb1;
-  m64 += 2 * wb1;
-  m32 = (gint32 *) m64;
   p->plane_stride = wb;
-  for (gint i = 0; i < 2; i++)
-    for (gint j = 0; j < 2; j++, m32 += plane)
-      p->plane[i][j] = m32;
-  for (gint i = 0; i < 2; i++)
-    for (gint j = 0; j < 2; j++, m32 += wb)
-      p->tmp32[i][j] = m32;
-  for (gint i = 0; i < 2; i++)
-    for (gint j = 0; j < 4; j++, m32 += wb)
-      p->band32[i][j] = m32;
+  for (gint i = 0; i < 2; i++) {
+    for (gint j = 0; j < 2; j++) {
+      p->plane[i][j] = carve (base, &used, wb * s0->hb * sizeof (gint32));
+      p->tmp16[i][j] = carve (base, &used, wi * sizeof (gint16));
+      p->tmp32[i][j] = carve (base, &used, wb * sizeof (gint32));
+    }
+    for (gint j = 0; j < 4; j++) {
+      p->band16[i][j] = carve (base, &used, wb * sizeof (gint16));
+      p->band32[i][j] = carve (base, &used, wb * sizeof (gint32));
+    }
+  }
   for (gint r = 0; r < RING; r++) {
     RingRow *rr = &p->ring[r];
-    for (gint b = 0; b < 3; b++) {
-      rr->xr[b] = m32;
-      m32 += wb;
-      rr->xa[b] = m32;
-      m32 += wb;
+    RingRow64 *r64 = &p->ring64[r];
+    gint32 **rows[] = { &rr->xr[0], &rr->xr[1], &rr->xr[2], &rr->xa[0],
+      &rr->xa[1], &rr->xa[2], &rr->fr, &rr->kr, &rr->fa, &rr->ka
+    };
+    gint64 **rows64[] = { &r64->xr[0], &r64->xr[1], &r64->xr[2],
+      &r64->xa[0], &r64->xa[1], &r64->xa[2], &r64->fr, &r64->kr, &r64->fa,
+      &r64->ka
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+      *rows[i] = carve (base, &used, wb * sizeof (gint32));
+      *rows64[i] = carve (base, &used, wb1 * sizeof (gint64));
     }
-    rr->fr = m32;
-    rr->kr = m32 + wb;
-    rr->fa = m32 + 2 * wb;
-    rr->ka = m32 + 3 * wb;
-    m32 += 4 * wb;
   }
-  p->vsum = m32;
-  p->thr = m32 + wb;
-  m32 += 2 * wb;
-  m16 = (gint16 *) m32;
-  for (gint i = 0; i < 2; i++)
-    for (gint j = 0; j < 2; j++, m16 += wi)
-      p->tmp16[i][j] = m16;
-  for (gint i = 0; i < 2; i++)
-    for (gint j = 0; j < 4; j++, m16 += wb)
-      p->band16[i][j] = m16;
-  return TRUE;
+  p->vsum = carve (base, &used, wb * sizeof (gint32));
+  p->thr = carve (base, &used, wb * sizeof (gint32));
+  p->vsum64 = carve (base, &used, wb1 * sizeof (gint64));
+  p->thr64 = carve (base, &used, wb1 * sizeof (gint64));
+  return used;
+}
+
+/* One zeroed block for every plane and row: the first pass only measures
+ * it. */
+static void
+alloc_buffers (AdmPriv * p)
+{
+  gsize size = alloc_or_measure (p, NULL);
+
+  p->block = g_malloc0 (size + 64);
+  alloc_or_measure (p, (guint8 *) ROUND_UP (GPOINTER_TO_SIZE (p->block),
+          64));
 }
 
 static void
@@ -484,7 +486,7 @@ cm_rows (AdmPriv * p, const VhAdmScale * sc, gint k, ScaleSums * sums)
 
       for (gint b = 0; b < 3; b++) {
         const gint64 *x = pass ? mid->xa[b] : mid->xr[b];
-        gint64 inner = vh_adm_cm_row_s123 (sc, x, thr, k, sc->left,
+        gint64 inner = p->k.cm_row_s123 (sc, x, thr, k, sc->left,
             sc->right);
         sums->num[pass][b] += row_round (inner, sc);
       }
@@ -520,7 +522,7 @@ decouple_rows (AdmPriv * p, const VhAdmScale * sc, gint s, gint i)
     const gint32 *const dis[3] = { p->band32[1][1], p->band32[1][2],
       p->band32[1][3]
     };
-    vh_adm_decouple_s123_row (sc, &p->dc, ref, dis, &out, i, sc->eleft,
+    p->k.decouple_s123_row (sc, &p->dc, ref, dis, &out, i, sc->eleft,
         sc->eright);
   }
 }
@@ -590,8 +592,7 @@ dwt0_row (AdmPriv * p, const VhAdmScale * sc, gint pic, const VhPicture * in,
 
   if (in->info.bpc == 8)
     p->k.dwt0_vert_8 (vh_picture_row (in, 0, r0), vh_picture_row (in, 0, r1),
-        vh_picture_row (in, 0, r2), vh_picture_row (in, 0, r3), lo, hi,
-        sc->wi);
+        vh_picture_row (in, 0, r2), vh_picture_row (in, 0, r3), lo, hi, sc->wi);
   else
     p->k.dwt0_vert_16 (vh_picture_row (in, 0, r0), vh_picture_row (in, 0,
             r1), vh_picture_row (in, 0, r2), vh_picture_row (in, 0, r3), lo,
@@ -623,19 +624,19 @@ dwt_s123_rows (AdmPriv * p, const VhAdmScale * sc, gint s, gint i)
   for (gint pic = 0; pic < 2; pic++) {
     const gint32 *src = p->plane[pic][(s - 1) & 1];
 
-    vh_adm_dwt_vert_s123 (src + vh_adm_tap (i, 0, sc->hi) * st,
+    p->k.dwt_vert_s123 (src + vh_adm_tap (i, 0, sc->hi) * st,
         src + vh_adm_tap (i, 1, sc->hi) * st,
         src + vh_adm_tap (i, 2, sc->hi) * st,
         src + vh_adm_tap (i, 3, sc->hi) * st, p->tmp32[pic][0],
-        p->tmp32[pic][1], sc->wi, vadd, vshift[s - 1]);
+        p->tmp32[pic][1], sc->wi, vadd, vshift[s - 1], s == 1);
   }
   for (gint pic = 0; pic < 2; pic++) {
     gint32 *a_out = p->plane[pic][s & 1] + (gsize) i * st;
     gint32 **band = p->band32[pic];
     const gint32 *lo = p->tmp32[pic][0], *hi = p->tmp32[pic][1];
 
-    vh_adm_dwt_horz_s123 (lo, a_out, band[2], sc->wi, hadd, hshift[s - 1]);
-    vh_adm_dwt_horz_s123 (hi, band[1], band[3], sc->wi, hadd, hshift[s - 1]);
+    p->k.dwt_horz_s123 (lo, a_out, band[2], sc->wi, hadd, hshift[s - 1]);
+    p->k.dwt_horz_s123 (hi, band[1], band[3], sc->wi, hadd, hshift[s - 1]);
     if (last_column_unmirrored (sc, 8)) {
       /* libvmaf's scratch rows follow each other: reference low, high,
        * distorted low, high, then stale data. */
@@ -675,7 +676,7 @@ den_row (AdmPriv * p, const VhAdmScale * sc, gint s, ScaleSums * sums)
   for (gint b = 0; b < 3; b++) {
     guint64 inner = s == 0 ?
         p->k.den0_row (p->band16[0][b + 1], sc->left, sc->right) :
-        vh_adm_den_row_s123 (sc, p->band32[0][b + 1], sc->left, sc->right);
+        p->k.den_row_s123 (sc, p->band32[0][b + 1], sc->left, sc->right);
     sums->den[b] += (inner + sc->den_row_add) >> sc->den_row_shift;
   }
 }
