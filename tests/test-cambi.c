@@ -63,8 +63,7 @@ run_pair (const VhGoldenPair * pair, const gchar * const *opts,
   for (guint i = 0; i < pair->n_frames; i++) {
     g_autoptr (VhPicture) ref = vh_golden_read_frame (pair, TRUE, i, &error);
     g_assert_no_error (error);
-    g_autoptr (VhPicture) dist = vh_golden_read_frame (pair, FALSE, i,
-        &error);
+    g_autoptr (VhPicture) dist = vh_golden_read_frame (pair, FALSE, i, &error);
     g_assert_no_error (error);
     g_assert_true (vh_feature_extractor_extract (fex, ref, dist, i, fc,
             &error));
@@ -174,8 +173,9 @@ test_too_small (void)
 static void
 test_thin (void)
 {
-  static const guint shapes[][2] = { {216, 1}, {1, 216}, {300, 7},
-  {217, 33} };
+  static const guint shapes[][2] = {
+    {216, 1}, {1, 216}, {300, 7}, {217, 33},
+  };
 
   for (guint s = 0; s < G_N_ELEMENTS (shapes); s++) {
     g_autoptr (VhFeatureExtractor) fex = new_cambi (NULL);
@@ -196,8 +196,7 @@ test_thin (void)
         row[j] = 60 + j / 40 + (g_rand_int_range (rand, 0, 50) == 0);
     }
     g_assert_true (vh_feature_extractor_init (fex, &info, &error));
-    g_assert_true (vh_feature_extractor_extract (fex, pic, pic, 0, fc,
-            &error));
+    g_assert_true (vh_feature_extractor_extract (fex, pic, pic, 0, fc, &error));
     g_assert_no_error (error);
     g_assert_true (vh_feature_collector_get (fc, "cambi", 0, &v));
     g_assert_true (isfinite (v) && v >= 0.0);

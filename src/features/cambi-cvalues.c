@@ -30,8 +30,7 @@ hist_stride (guint w, guint window)
 /* The histograms, plus one more row that stays zero (read for values
  * outside the band), plus two rows of per-column events. */
 gsize
-vh_cambi_c_values_work_size (const VhCambiContrast * c, guint w,
-    guint window)
+vh_cambi_c_values_work_size (const VhCambiContrast * c, guint w, guint window)
 {
   return (c->band_size + 1) * hist_stride (w, window) + 2 * (gsize) w;
 }

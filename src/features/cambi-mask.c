@@ -43,7 +43,7 @@ flat_threshold (guint w, guint h)
 gsize
 vh_cambi_mask_scratch_size (guint w)
 {
-  return (gsize) RING * w + w + 2 * HALF;
+  return (gsize) w *(RING + 1) + 2 * HALF;
 }
 
 static void

@@ -31,8 +31,7 @@ check_range (const VhPicture * pic, GError ** error)
       top = MAX (top, row[j]);
     if (top > max) {
       g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "cambi: luma sample %u exceeds the %u-bit maximum %u", top, bpc,
-          max);
+          "cambi: luma sample %u exceeds the %u-bit maximum %u", top, bpc, max);
       return FALSE;
     }
   }
@@ -130,8 +129,7 @@ vh_cambi_anti_dither (const VhCambiPlanes * p, guint w, guint h)
 }
 
 static void
-decimate_row16 (const guint16 * restrict src, guint16 * restrict dst,
-    guint w)
+decimate_row16 (const guint16 * restrict src, guint16 * restrict dst, guint w)
 {
   for (guint j = 0; j < w; j++)
     dst[j] = src[2 * j];
@@ -186,8 +184,7 @@ mode_row (const guint16 * in, guint16 * out, guint w)
 /* Horizontal then vertical 3-tap mode. The first and last rows keep their
  * values; the first and last columns only get the vertical pass. */
 void
-vh_cambi_mode_filter (const VhCambiPlanes * p, guint w, guint h,
-    guint16 * rows)
+vh_cambi_mode_filter (const VhCambiPlanes * p, guint w, guint h, guint16 * rows)
 {
   gsize s = p->stride;
 

@@ -58,12 +58,10 @@ static const VhOptionSpec cambi_options[] = {
       VH_OPTION_INT, 0, 200, 4320, VH_OPTION_FLAG_FEATURE_PARAM},
   {"window_size", "ws", "Window size at 4K (65 is about one degree)",
       VH_OPTION_INT, DEFAULT_WINDOW, 15, 127, VH_OPTION_FLAG_FEATURE_PARAM},
-  {"topk", NULL, "Share of pixels pooled, 0 < topk <= 1",
-      VH_OPTION_DOUBLE, DEFAULT_TOPK, 0.0001, 1.0,
-      VH_OPTION_FLAG_FEATURE_PARAM},
-  {"cambi_topk", "ctpk", "Share of pixels pooled (topk wins when set)",
-      VH_OPTION_DOUBLE, DEFAULT_TOPK, 0.0001, 1.0,
-      VH_OPTION_FLAG_FEATURE_PARAM},
+  {"topk", NULL, "Share of pixels pooled, 0 < topk <= 1", VH_OPTION_DOUBLE,
+      DEFAULT_TOPK, 0.0001, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"cambi_topk", "ctpk", "Share pooled (topk wins if set)", VH_OPTION_DOUBLE,
+      DEFAULT_TOPK, 0.0001, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {"tvi_threshold", "tvit", "Visibility threshold: dL < tvi_threshold * L",
       VH_OPTION_DOUBLE, 0.019, 0.0001, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {"cambi_vis_lum_threshold", "vlt",
@@ -231,8 +229,7 @@ cambi_score (VhCambi * s, const VhPicture * pic, guint w, guint h,
     }
     vh_cambi_mode_filter (p, w, h, s->mode_rows);
     vh_cambi_c_values (p, &s->contrast, w, h, window, s->work, s->c_values);
-    per_scale[scale] = vh_cambi_topk_mean (s->c_values, (gsize) w * h,
-        s->topk);
+    per_scale[scale] = vh_cambi_topk_mean (s->c_values, (gsize) w * h, s->topk);
   }
 
   *score = 0.0;
@@ -255,8 +252,7 @@ cambi_extract (VhFeatureExtractor * fex, const VhPicture * ref,
         "feature 'cambi' needs planar luma");
     return FALSE;
   }
-  if (!cambi_score (s, dist, s->enc_w, s->enc_h, s->window, &dist_score,
-          error))
+  if (!cambi_score (s, dist, s->enc_w, s->enc_h, s->window, &dist_score, error))
     return FALSE;
   if (!vh_feature_extractor_append (fex, fc, "cambi", index,
           MIN (dist_score, s->max_val), error))
