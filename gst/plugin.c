@@ -14,11 +14,19 @@
 #include <gst/gst.h>
 
 #include "gstvmafhipcompare.h"
+#ifdef VH_HAVE_HIP
+#include "gsthipelements.h"
+#endif
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
-  return GST_ELEMENT_REGISTER (vmafhipcompare, plugin);
+  gboolean ok = GST_ELEMENT_REGISTER (vmafhipcompare, plugin);
+
+#ifdef VH_HAVE_HIP
+  ok &= gst_hip_elements_register (plugin);
+#endif
+  return ok;
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, vmafhip,

@@ -1,0 +1,33 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_HIP_BUFFER_POOL_H__
+#define __GST_HIP_BUFFER_POOL_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "gsthipdevice.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_HIP_BUFFER_POOL (gst_hip_buffer_pool_get_type ())
+G_DECLARE_FINAL_TYPE (GstHipBufferPool, gst_hip_buffer_pool, GST,
+    HIP_BUFFER_POOL, GstBufferPool)
+
+/* A pool of video frames in HIP memory of @device, one GstHipMemory and
+ * one GstVideoMeta (the device-aligned strides) per buffer. Needs caps in
+ * its config; adds GST_BUFFER_POOL_OPTION_VIDEO_META itself. */
+GstBufferPool *gst_hip_buffer_pool_new   (GstHipDevice * device);
+
+GstHipDevice  *gst_hip_buffer_pool_get_device (GstHipBufferPool * pool);
+
+G_END_DECLS
+
+#endif /* __GST_HIP_BUFFER_POOL_H__ */

@@ -1,0 +1,230 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-hipdownload
+ * @title: hipdownload
+ *
+ * Moves video frames from HIP device memory (memory:HIPMemory) back into
+ * system memory. The samples are read from the device, plane by plane,
+ * straight into the output frame.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc ! hipupload ! hipdownload ! autovideosink
+ * ]|
+ */
+
+#include "gsthipdownload.h"
+#include "gsthipbufferpool.h"
+#include "gsthipmemory.h"
+#include "gsthiptype.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_hip_download_debug);
+#define GST_CAT_DEFAULT gst_hip_download_debug
+
+struct _GstHipDownload
+{
+  GstHipMemoryCopy parent;
+};
+
+GST_HIP_DEFINE_TYPE (GstHipDownload, gst_hip_download,
+    GST_TYPE_HIP_MEMORY_COPY, "GstVhHipDownload");
+
+GST_ELEMENT_REGISTER_DEFINE (hipdownload, "hipdownload", GST_RANK_NONE,
+    GST_TYPE_HIP_DOWNLOAD);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+        (GST_CAPS_FEATURE_MEMORY_HIP_MEMORY, GST_HIP_MEMORY_COPY_FORMATS) "; "
+        GST_VIDEO_CAPS_MAKE (GST_HIP_MEMORY_COPY_FORMATS)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_HIP_MEMORY_COPY_FORMATS) "; "
+        GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_HIP_MEMORY,
+            GST_HIP_MEMORY_COPY_FORMATS)));
+
+/* Upstream producing HIP memory may allocate from our device's pool. */
+static gboolean
+gst_hip_download_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstHipMemoryCopy *base = GST_HIP_MEMORY_COPY (trans);
+  GstBufferPool *pool;
+  GstCaps *caps;
+  gboolean in_hip;
+  guint size;
+
+  if (!GST_BASE_TRANSFORM_CLASS (gst_hip_download_parent_class)
+      ->propose_allocation (trans, decide_query, query))
+    return FALSE;
+  if (!decide_query)
+    return TRUE;
+  gst_hip_memory_copy_get_info (base, GST_PAD_SINK, &in_hip);
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!in_hip || !caps || !gst_hip_memory_copy_get_device (base))
+    return TRUE;
+  pool = gst_hip_memory_copy_new_pool (base, caps, 0, 0, &size);
+  if (pool) {
+    gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    gst_object_unref (pool);
+  }
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+/* Output in system memory: downstream's pool, or a video pool. */
+static gboolean
+gst_hip_download_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  GstCaps *caps;
+  GstVideoInfo info;
+  guint size, min = 0, max = 0;
+  gboolean update;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  update = gst_query_get_n_allocation_pools (query) > 0;
+  if (update)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  size = MAX (update ? size : 0, info.size);
+  if (pool && GST_IS_HIP_BUFFER_POOL (pool))
+    gst_clear_object (&pool);
+  if (!pool)
+    pool = gst_video_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  if (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    /* the pool changed the config: take it as it is */
+    config = gst_buffer_pool_get_config (pool);
+    if (!gst_buffer_pool_config_validate_params (config, caps, size, min, max)
+        || !gst_buffer_pool_set_config (pool, config)) {
+      gst_object_unref (pool);
+      return FALSE;
+    }
+  }
+  if (update)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return GST_BASE_TRANSFORM_CLASS (gst_hip_download_parent_class)
+      ->decide_allocation (trans, query);
+}
+
+/* Device to host, each plane in one 2D copy into the mapped output. */
+static gboolean
+download (GstHipMemory * mem, GstVideoFrame * out, GError ** error)
+{
+  VhHipStream *stream = gst_hip_device_get_stream (mem->device);
+  GstMapInfo map;
+  gboolean ok = TRUE;
+
+  if (!gst_memory_map (GST_MEMORY_CAST (mem), &map, GST_MAP_READ_HIP)) {
+    g_set_error (error, VH_HIP_ERROR, VH_HIP_ERROR_CALL,
+        "cannot map the HIP memory for the device");
+    return FALSE;
+  }
+  for (guint p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES (out); p++) {
+    gsize row;
+    guint rows;
+
+    gst_hip_video_plane_size (&mem->info, p, &row, &rows);
+    ok = vh_hip_memcpy_2d_async (stream, VH_HIP_COPY_DEVICE_TO_HOST,
+        GST_VIDEO_FRAME_PLANE_DATA (out, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (out, p),
+        map.data + mem->info.offset[p], mem->info.stride[p], row, rows,
+        error);
+  }
+  if (ok)
+    ok = vh_hip_stream_synchronize (stream, error);
+  gst_memory_unmap (GST_MEMORY_CAST (mem), &map);
+  return ok;
+}
+
+static GstFlowReturn
+gst_hip_download_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstHipMemoryCopy *base = GST_HIP_MEMORY_COPY (trans);
+  const GstVideoInfo *in_info =
+      gst_hip_memory_copy_get_info (base, GST_PAD_SINK, NULL);
+  const GstVideoInfo *out_info =
+      gst_hip_memory_copy_get_info (base, GST_PAD_SRC, NULL);
+  GstMemory *mem = gst_buffer_peek_memory (inbuf, 0);
+  GstVideoFrame in_frame, out_frame;
+  GError *error = NULL;
+  gboolean ok;
+
+  if (!gst_video_frame_map (&out_frame, out_info, outbuf, GST_MAP_WRITE)) {
+    GST_ELEMENT_ERROR (trans, STREAM, FAILED,
+        ("Cannot map the output frame"), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  if (gst_buffer_n_memory (inbuf) == 1 && gst_is_hip_memory (mem) &&
+      gst_hip_memory_holds (GST_HIP_MEMORY_CAST (mem), in_info)) {
+    ok = download ((GstHipMemory *) mem, &out_frame, &error);
+  } else {
+    /* not ours to read on the device: through CPU mappings */
+    ok = gst_video_frame_map (&in_frame, in_info, inbuf, GST_MAP_READ);
+    if (ok) {
+      ok = gst_video_frame_copy (&out_frame, &in_frame);
+      gst_video_frame_unmap (&in_frame);
+    }
+    if (!ok)
+      g_set_error (&error, VH_HIP_ERROR, VH_HIP_ERROR_CALL,
+          "cannot copy the input frame");
+  }
+  gst_video_frame_unmap (&out_frame);
+  if (!ok) {
+    GST_ELEMENT_ERROR (trans, RESOURCE, READ,
+        ("Download from the GPU failed: %s", error->message), (NULL));
+    g_error_free (error);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+static void
+gst_hip_download_class_init (GstHipDownloadClass * klass)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  GST_HIP_MEMORY_COPY_CLASS (klass)->to_hip = FALSE;
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class, "HIP downloader",
+      "Filter/Video/Hardware",
+      "Moves video frames from HIP device memory into system memory",
+      "vmafhip developers");
+
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_hip_download_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_hip_download_decide_allocation);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_hip_download_transform);
+
+  GST_DEBUG_CATEGORY_INIT (gst_hip_download_debug, "hipdownload", 0,
+      "HIP downloader");
+}
+
+static void
+gst_hip_download_init (GstHipDownload * self)
+{
+}

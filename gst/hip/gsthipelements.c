@@ -1,0 +1,22 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#include "gsthipelements.h"
+#include "gsthipdownload.h"
+#include "gsthipupload.h"
+
+gboolean
+gst_hip_elements_register (GstPlugin * plugin)
+{
+  gboolean ok = TRUE;
+
+  ok &= GST_ELEMENT_REGISTER (hipupload, plugin);
+  ok &= GST_ELEMENT_REGISTER (hipdownload, plugin);
+  return ok;
+}

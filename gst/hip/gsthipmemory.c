@@ -1,0 +1,399 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:gsthipmemory
+ *
+ * HIP device memory as GstMemory (allocator name "HIPMemory", caps feature
+ * "memory:HIPMemory"), mappable on both sides: GST_MAP_HIP gives the
+ * device pointer, a plain mapping a page-locked host copy. Whichever side
+ * was written last is copied over when the other side is mapped, once.
+ */
+
+#include "gsthipmemory.h"
+#include "gsthiptype.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_hip_memory_debug);
+#define GST_CAT_DEFAULT gst_hip_memory_debug
+
+/* Rows start on this many bytes at least (and the device's own pitch
+ * alignment when larger): whole cache lines, aligned vector loads. */
+#define GST_HIP_MIN_PITCH_ALIGN 256
+
+struct _GstHipMemoryPrivate
+{
+  GMutex lock;
+  gpointer device_ptr;
+  gpointer staging;             /* page-locked host copy, made on demand */
+  VhHipEvent *event;            /* end of the last asynchronous transfer */
+  gboolean pending;             /* event recorded and not waited for */
+};
+
+struct _GstHipAllocator
+{
+  GstAllocator parent;
+};
+
+GST_HIP_DEFINE_TYPE (GstHipAllocator, gst_hip_allocator, GST_TYPE_ALLOCATOR,
+    "GstVhHipAllocator");
+
+#define FLAG_IS_SET(mem, f) GST_MEMORY_FLAG_IS_SET (mem, f)
+#define NEED_DOWNLOAD GST_HIP_MEMORY_TRANSFER_NEED_DOWNLOAD
+#define NEED_UPLOAD GST_HIP_MEMORY_TRANSFER_NEED_UPLOAD
+
+static VhHipDevice *
+mem_handle (GstHipMemory * mem)
+{
+  return gst_hip_device_get_handle (mem->device);
+}
+
+static VhHipStream *
+mem_stream (GstHipMemory * mem)
+{
+  return gst_hip_device_get_stream (mem->device);
+}
+
+/* Waits for the last asynchronous transfer; called with the lock. */
+static gboolean
+wait_pending (GstHipMemory * mem, GError ** error)
+{
+  GstHipMemoryPrivate *priv = mem->priv;
+
+  if (!priv->pending)
+    return TRUE;
+  priv->pending = FALSE;
+  return vh_hip_event_synchronize (priv->event, error);
+}
+
+static gboolean
+ensure_staging (GstHipMemory * mem, GError ** error)
+{
+  GstHipMemoryPrivate *priv = mem->priv;
+
+  if (priv->staging)
+    return TRUE;
+  return vh_hip_host_alloc (mem_handle (mem), mem->mem.maxsize,
+      &priv->staging, error);
+}
+
+/* One copy of the whole allocation (padding included: a single transfer
+ * is faster than one per row), on the device's transfer stream; with
+ * @wait, returns once it is done, else records the event. */
+static gboolean
+transfer (GstHipMemory * mem, VhHipCopyKind kind, gboolean wait,
+    GError ** error)
+{
+  GstHipMemoryPrivate *priv = mem->priv;
+  gsize size = mem->mem.maxsize;
+  gboolean up = kind == VH_HIP_COPY_HOST_TO_DEVICE;
+
+  if (!ensure_staging (mem, error))
+    return FALSE;
+  if (!vh_hip_memcpy_2d_async (mem_stream (mem), kind,
+          up ? priv->device_ptr : priv->staging, size,
+          up ? priv->staging : priv->device_ptr, size, size, 1, error))
+    return FALSE;
+  if (!priv->event) {
+    priv->event = vh_hip_event_new (mem_handle (mem), FALSE, error);
+    if (!priv->event)
+      return FALSE;
+  }
+  if (!vh_hip_event_record (priv->event, mem_stream (mem), error))
+    return FALSE;
+  priv->pending = TRUE;
+  return wait ? wait_pending (mem, error) : TRUE;
+}
+
+static gpointer
+gst_hip_memory_map (GstMemory * gmem, gsize maxsize, GstMapFlags flags)
+{
+  GstHipMemory *mem = (GstHipMemory *) gmem;
+  GstHipMemoryPrivate *priv = mem->priv;
+  GError *error = NULL;
+  gpointer ret = NULL;
+
+  g_mutex_lock (&priv->lock);
+  if (!wait_pending (mem, &error))
+    goto out;
+  if (flags & GST_MAP_HIP) {
+    if (FLAG_IS_SET (mem, NEED_UPLOAD)) {
+      GST_TRACE ("%p: uploading for a device mapping", mem);
+      if (!transfer (mem, VH_HIP_COPY_HOST_TO_DEVICE, TRUE, &error))
+        goto out;
+      GST_MEMORY_FLAG_UNSET (mem, NEED_UPLOAD);
+    }
+    if (flags & GST_MAP_WRITE)
+      GST_MINI_OBJECT_FLAG_SET (mem, NEED_DOWNLOAD);
+    ret = priv->device_ptr;
+  } else {
+    if (!ensure_staging (mem, &error))
+      goto out;
+    if (FLAG_IS_SET (mem, NEED_DOWNLOAD)) {
+      GST_TRACE ("%p: downloading for a CPU mapping", mem);
+      if (!transfer (mem, VH_HIP_COPY_DEVICE_TO_HOST, TRUE, &error))
+        goto out;
+      GST_MEMORY_FLAG_UNSET (mem, NEED_DOWNLOAD);
+    }
+    if (flags & GST_MAP_WRITE)
+      GST_MINI_OBJECT_FLAG_SET (mem, NEED_UPLOAD);
+    ret = priv->staging;
+  }
+out:
+  g_mutex_unlock (&priv->lock);
+  if (error) {
+    GST_ERROR ("cannot map HIP memory %p for %s: %s", mem,
+        (flags & GST_MAP_HIP) ? "the device" : "the CPU", error->message);
+    g_error_free (error);
+  }
+  return ret;
+}
+
+static void
+gst_hip_memory_unmap (GstMemory * gmem)
+{
+}
+
+gboolean
+gst_hip_memory_upload_async (GstHipMemory * mem, GError ** error)
+{
+  GstHipMemoryPrivate *priv = mem->priv;
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&priv->lock);
+  if (FLAG_IS_SET (mem, NEED_UPLOAD)) {
+    ok = wait_pending (mem, error) &&
+        transfer (mem, VH_HIP_COPY_HOST_TO_DEVICE, FALSE, error);
+    if (ok)
+      GST_MEMORY_FLAG_UNSET (mem, NEED_UPLOAD);
+  }
+  g_mutex_unlock (&priv->lock);
+  return ok;
+}
+
+gboolean
+gst_hip_memory_sync (GstHipMemory * mem, GError ** error)
+{
+  gboolean ok;
+
+  g_mutex_lock (&mem->priv->lock);
+  ok = wait_pending (mem, error);
+  g_mutex_unlock (&mem->priv->lock);
+  return ok;
+}
+
+/* A whole copy stays HIP memory (device to device, or host copy to host
+ * copy when that one is newer); a part becomes system memory. */
+static GstMemory *
+gst_hip_memory_copy (GstMemory * gmem, gssize offset, gssize size)
+{
+  GstHipMemory *mem = (GstHipMemory *) gmem;
+  GstHipMemory *copy;
+  GError *error = NULL;
+  GstMapInfo src, dst;
+  gboolean ok;
+
+  if (size < 0)
+    size = gmem->size - offset;
+  if (offset != 0 || (gsize) size != gmem->size) {
+    GstMemory *sys = gst_allocator_alloc (NULL, size, NULL);
+
+    if (!gst_memory_map (gmem, &src, GST_MAP_READ))
+      goto failed_sys;
+    if (!gst_memory_map (sys, &dst, GST_MAP_WRITE)) {
+      gst_memory_unmap (gmem, &src);
+      goto failed_sys;
+    }
+    memcpy (dst.data, src.data + offset, size);
+    gst_memory_unmap (sys, &dst);
+    gst_memory_unmap (gmem, &src);
+    return sys;
+  failed_sys:
+    gst_memory_unref (sys);
+    return NULL;
+  }
+
+  copy = (GstHipMemory *) gst_hip_allocator_alloc (mem->device, &mem->info,
+      &error);
+  if (!copy)
+    goto failed;
+  g_mutex_lock (&mem->priv->lock);
+  ok = wait_pending (mem, &error);
+  if (ok && FLAG_IS_SET (mem, NEED_UPLOAD)) {
+    ok = ensure_staging (copy, &error);
+    if (ok) {
+      memcpy (copy->priv->staging, mem->priv->staging, gmem->maxsize);
+      GST_MINI_OBJECT_FLAG_SET (copy, NEED_UPLOAD);
+    }
+  } else if (ok) {
+    ok = vh_hip_memcpy_2d_async (mem_stream (mem),
+        VH_HIP_COPY_DEVICE_TO_DEVICE, copy->priv->device_ptr, gmem->maxsize,
+        mem->priv->device_ptr, gmem->maxsize, gmem->maxsize, 1, &error) &&
+        vh_hip_stream_synchronize (mem_stream (mem), &error);
+    GST_MINI_OBJECT_FLAG_SET (copy, NEED_DOWNLOAD);
+  }
+  g_mutex_unlock (&mem->priv->lock);
+  if (ok)
+    return GST_MEMORY_CAST (copy);
+  gst_memory_unref (GST_MEMORY_CAST (copy));
+failed:
+  GST_ERROR ("cannot copy HIP memory %p: %s", mem, error->message);
+  g_error_free (error);
+  return NULL;
+}
+
+static GstMemory *
+gst_hip_memory_share (GstMemory * gmem, gssize offset, gssize size)
+{
+  /* a part of a frame is not a frame */
+  return NULL;
+}
+
+static GstMemory *
+gst_hip_allocator_dummy_alloc (GstAllocator * allocator, gsize size,
+    GstAllocationParams * params)
+{
+  g_critical ("HIP memory needs a video layout: use "
+      "gst_hip_allocator_alloc() or a HIP buffer pool");
+  return NULL;
+}
+
+static void
+gst_hip_allocator_free (GstAllocator * allocator, GstMemory * gmem)
+{
+  GstHipMemory *mem = (GstHipMemory *) gmem;
+  GstHipMemoryPrivate *priv = mem->priv;
+  VhHipDevice *handle = mem_handle (mem);
+
+  wait_pending (mem, NULL);
+  vh_hip_event_free (priv->event);
+  vh_hip_free (handle, priv->device_ptr);
+  vh_hip_host_free (handle, priv->staging);
+  g_mutex_clear (&priv->lock);
+  gst_object_unref (mem->device);
+  g_free (priv);
+  g_free (mem);
+}
+
+static void
+gst_hip_allocator_class_init (GstHipAllocatorClass * klass)
+{
+  GstAllocatorClass *allocator_class = GST_ALLOCATOR_CLASS (klass);
+
+  allocator_class->alloc = gst_hip_allocator_dummy_alloc;
+  allocator_class->free = gst_hip_allocator_free;
+  GST_DEBUG_CATEGORY_INIT (gst_hip_memory_debug, "hipmemory", 0,
+      "HIP memory");
+}
+
+static void
+gst_hip_allocator_init (GstHipAllocator * self)
+{
+  GstAllocator *alloc = GST_ALLOCATOR_CAST (self);
+
+  alloc->mem_type = GST_HIP_MEMORY_NAME;
+  alloc->mem_map = gst_hip_memory_map;
+  alloc->mem_unmap = gst_hip_memory_unmap;
+  alloc->mem_copy = gst_hip_memory_copy;
+  alloc->mem_share = gst_hip_memory_share;
+  GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
+}
+
+GstAllocator *
+gst_hip_allocator_get (void)
+{
+  static GstAllocator *allocator;
+
+  if (g_once_init_enter (&allocator)) {
+    GstAllocator *a = g_object_new (GST_TYPE_HIP_ALLOCATOR, NULL);
+    gst_object_ref_sink (a);
+    GST_OBJECT_FLAG_SET (a, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+    g_once_init_leave (&allocator, a);
+  }
+  return allocator;
+}
+
+gboolean
+gst_is_hip_memory (GstMemory * mem)
+{
+  return mem && mem->allocator && GST_IS_HIP_ALLOCATOR (mem->allocator);
+}
+
+gboolean
+gst_hip_memory_holds (GstHipMemory * mem, const GstVideoInfo * info)
+{
+  return GST_VIDEO_INFO_FORMAT (&mem->info) == GST_VIDEO_INFO_FORMAT (info) &&
+      GST_VIDEO_INFO_WIDTH (&mem->info) == GST_VIDEO_INFO_WIDTH (info) &&
+      GST_VIDEO_INFO_HEIGHT (&mem->info) == GST_VIDEO_INFO_HEIGHT (info);
+}
+
+void
+gst_hip_video_plane_size (const GstVideoInfo * info, guint plane,
+    gsize * row_bytes, guint * rows)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+  /* every component of the plane, for packed subsampled formats (YUY2's
+   * chroma ends the row) */
+  gst_video_format_info_component (info->finfo, plane, comp);
+  *row_bytes = 0;
+  *rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+  for (guint i = 0; i < GST_VIDEO_MAX_COMPONENTS && comp[i] >= 0; i++)
+    *row_bytes = MAX (*row_bytes,
+        (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[i]) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[i]));
+}
+
+void
+gst_hip_memory_layout (GstHipDevice * device, const GstVideoInfo * info,
+    GstVideoInfo * out)
+{
+  const VhHipDeviceInfo *dinfo =
+      vh_hip_device_get_info (gst_hip_device_get_handle (device));
+  gsize align = MAX (dinfo->pitch_alignment, GST_HIP_MIN_PITCH_ALIGN);
+  gsize offset = 0;
+
+  *out = *info;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gsize row, stride;
+    guint rows;
+
+    gst_hip_video_plane_size (info, p, &row, &rows);
+    stride = (MAX (row, 1) + align - 1) / align * align;
+    out->stride[p] = stride;
+    out->offset[p] = offset;
+    offset += stride * rows;
+  }
+  out->size = offset;
+}
+
+GstMemory *
+gst_hip_allocator_alloc (GstHipDevice * device, const GstVideoInfo * info,
+    GError ** error)
+{
+  GstHipMemory *mem;
+  GstVideoInfo layout;
+  gpointer ptr = NULL;
+
+  g_return_val_if_fail (GST_IS_HIP_DEVICE (device), NULL);
+  gst_hip_memory_layout (device, info, &layout);
+  if (!vh_hip_malloc (gst_hip_device_get_handle (device), layout.size, &ptr,
+          error))
+    return NULL;
+  mem = g_new0 (GstHipMemory, 1);
+  mem->priv = g_new0 (GstHipMemoryPrivate, 1);
+  g_mutex_init (&mem->priv->lock);
+  mem->priv->device_ptr = ptr;
+  mem->device = gst_object_ref (device);
+  mem->info = layout;
+  gst_memory_init (GST_MEMORY_CAST (mem), 0, gst_hip_allocator_get (), NULL,
+      layout.size, 0, 0, layout.size);
+  return GST_MEMORY_CAST (mem);
+}

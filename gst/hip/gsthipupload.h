@@ -1,0 +1,25 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_HIP_UPLOAD_H__
+#define __GST_HIP_UPLOAD_H__
+
+#include "gsthipmemorycopy.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_HIP_UPLOAD (gst_hip_upload_get_type ())
+G_DECLARE_FINAL_TYPE (GstHipUpload, gst_hip_upload, GST, HIP_UPLOAD,
+    GstHipMemoryCopy)
+
+GST_ELEMENT_REGISTER_DECLARE (hipupload);
+
+G_END_DECLS
+
+#endif /* __GST_HIP_UPLOAD_H__ */

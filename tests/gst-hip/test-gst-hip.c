@@ -1,0 +1,484 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* HIP memory in GStreamer: the memory's two mappings and their lazy
+ * synchronisation, the buffer pool (layout, video meta, reuse), device
+ * sharing through GstContext, upstream writing into the pool, and every
+ * format bit-exact through hipupload ! hipdownload.
+ *
+ * VH_TEST_MODE=nogpu (with both runtimes made unloadable): the plugin file
+ * registers everything and the elements fail at the state change, saying
+ * why. Otherwise (the elements registered from this program, not from the
+ * plugin file) the tests run on the GPU, or on the fake driver when
+ * VH_HIP_NVIDIA_RUNTIME names it, and skip (77) when neither is there. */
+
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
+
+#include "gsthipbufferpool.h"
+#include "gsthipdevice.h"
+#include "gsthipelements.h"
+#include "gsthipmemory.h"
+#include "gsthiputils.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static GstHipDevice *device;
+
+/* Runs @pipeline to PAUSED; returns the error message posted, if any
+ * (caller frees), and whether the state change failed. */
+static gchar *
+pause_and_get_error (GstElement * pipeline, gboolean * failed)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstStateChangeReturn ret;
+  GstMessage *msg;
+  gchar *text = NULL;
+
+  ret = gst_element_set_state (pipeline, GST_STATE_PAUSED);
+  if (ret == GST_STATE_CHANGE_ASYNC)
+    ret = gst_element_get_state (pipeline, NULL, NULL, 10 * GST_SECOND);
+  *failed = ret == GST_STATE_CHANGE_FAILURE;
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  if (msg) {
+    GError *err = NULL;
+    gst_message_parse_error (msg, &err, NULL);
+    text = g_strdup (err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  return text;
+}
+
+static void
+test_no_gpu (void)
+{
+  static const gchar *launches[] = {
+    "videotestsrc num-buffers=1 ! hipupload ! fakesink",
+    "videotestsrc num-buffers=1 ! hipdownload ! fakesink",
+    "videotestsrc num-buffers=1 ! hipupload device-id=3 ! fakesink",
+  };
+
+  g_assert_nonnull (gst_element_factory_find ("hipupload"));
+  g_assert_nonnull (gst_element_factory_find ("hipdownload"));
+  g_assert_nonnull (gst_element_factory_find ("vmafhipcompare"));
+  for (guint i = 0; i < G_N_ELEMENTS (launches); i++) {
+    GstElement *p = gst_parse_launch (launches[i], NULL);
+    gboolean failed;
+    g_autofree gchar *msg = pause_and_get_error (p, &failed);
+
+    g_assert_true (failed);
+    g_assert_nonnull (msg);
+    g_test_message ("%s: %s", launches[i], msg);
+    g_assert_nonnull (strstr (msg, "No usable HIP device"));
+    g_assert_nonnull (strstr (msg, "no GPU runtime found"));
+    gst_object_unref (p);
+  }
+}
+
+/* Out-of-range device index: the error says so. */
+static void
+test_bad_device_index (void)
+{
+  GstElement *p = gst_parse_launch ("videotestsrc num-buffers=1 ! "
+      "hipupload device-id=99 ! fakesink", NULL);
+  gboolean failed;
+  g_autofree gchar *msg = pause_and_get_error (p, &failed);
+
+  g_assert_true (failed);
+  g_assert_nonnull (msg);
+  g_assert_nonnull (strstr (msg, "device index 99 is out of range"));
+  gst_object_unref (p);
+}
+
+/* ---- memory and pool ------------------------------------------------- */
+
+static GstBufferPool *
+make_pool (const gchar * caps_str, guint min, guint max)
+{
+  GstBufferPool *pool = gst_hip_buffer_pool_new (device);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstCaps *caps = gst_caps_from_string (caps_str);
+
+  gst_buffer_pool_config_set_params (config, caps, 0, min, max);
+  g_assert_true (gst_buffer_pool_set_config (pool, config));
+  gst_caps_unref (caps);
+  g_assert_true (gst_buffer_pool_set_active (pool, TRUE));
+  return pool;
+}
+
+static void
+test_pool_layout_and_reuse (void)
+{
+  GstBufferPool *pool = make_pool ("video/x-raw(memory:HIPMemory), "
+      "format=I420, width=1921, height=1081, framerate=30/1", 2, 2);
+  GstBuffer *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+  GstVideoMeta *meta;
+  GstHipMemory *mem;
+
+  g_assert_cmpint (gst_buffer_pool_acquire_buffer (pool, &a, NULL), ==,
+      GST_FLOW_OK);
+  g_assert_cmpint (gst_buffer_pool_acquire_buffer (pool, &b, NULL), ==,
+      GST_FLOW_OK);
+  g_assert_true (a != b);
+  g_assert_cmpuint (gst_buffer_n_memory (a), ==, 1);
+  g_assert_true (gst_is_hip_memory (gst_buffer_peek_memory (a, 0)));
+  mem = GST_HIP_MEMORY_CAST (gst_buffer_peek_memory (a, 0));
+  g_assert_true (gst_hip_device_is_equal (mem->device, device));
+  meta = gst_buffer_get_video_meta (a);
+  g_assert_nonnull (meta);
+  g_assert_cmpuint (meta->n_planes, ==, 3);
+  for (guint p = 0; p < 3; p++) {
+    /* aligned for the device, as the memory lays it out */
+    g_assert_cmpint (meta->stride[p] % 256, ==, 0);
+    g_assert_cmpint (meta->stride[p], ==, mem->info.stride[p]);
+    g_assert_cmpuint (meta->offset[p], ==, mem->info.offset[p]);
+  }
+  g_assert_cmpint (meta->stride[0], >=, 1921);
+  g_assert_cmpint (meta->stride[1], >=, 961);
+
+  /* released buffers come back, nothing new is allocated */
+  gst_buffer_unref (a);
+  gst_buffer_unref (b);
+  g_assert_cmpint (gst_buffer_pool_acquire_buffer (pool, &c, NULL), ==,
+      GST_FLOW_OK);
+  g_assert_cmpint (gst_buffer_pool_acquire_buffer (pool, &d, NULL), ==,
+      GST_FLOW_OK);
+  g_assert_true ((c == a && d == b) || (c == b && d == a));
+  gst_buffer_unref (c);
+  gst_buffer_unref (d);
+  g_assert_true (gst_buffer_pool_set_active (pool, FALSE));
+  gst_object_unref (pool);
+}
+
+/* Writes on one side are seen on the other, whichever was last. */
+static void
+test_memory_sync_directions (void)
+{
+  GError *error = NULL;
+  GstVideoInfo info;
+  GstMemory *mem;
+  GstHipMemory *hmem;
+  GstMapInfo cpu, dev;
+  VhHipDevice *h = gst_hip_device_get_handle (device);
+  guint8 *check;
+  gsize size;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 643, 359);
+  mem = gst_hip_allocator_alloc (device, &info, &error);
+  g_assert_no_error (error);
+  hmem = GST_HIP_MEMORY_CAST (mem);
+  size = mem->size;
+  check = g_malloc (size);
+
+  /* CPU write, then the device sees it */
+  g_assert_true (gst_memory_map (mem, &cpu, GST_MAP_WRITE));
+  for (gsize i = 0; i < size; i++)
+    cpu.data[i] = (guint8) (i * 7 + 3);
+  gst_memory_unmap (mem, &cpu);
+  g_assert_true (GST_MEMORY_FLAG_IS_SET (mem,
+          GST_HIP_MEMORY_TRANSFER_NEED_UPLOAD));
+  g_assert_true (gst_memory_map (mem, &dev, GST_MAP_READ_HIP));
+  g_assert_false (GST_MEMORY_FLAG_IS_SET (mem,
+          GST_HIP_MEMORY_TRANSFER_NEED_UPLOAD));
+  g_assert_true (vh_hip_memcpy_2d (h, VH_HIP_COPY_DEVICE_TO_HOST, check,
+          size, dev.data, size, size, 1, &error));
+  g_assert_no_error (error);
+  gst_memory_unmap (mem, &dev);
+  for (gsize i = 0; i < size; i++)
+    g_assert_cmpuint (check[i], ==, (guint8) (i * 7 + 3));
+
+  /* device write, then the CPU sees it */
+  g_assert_true (gst_memory_map (mem, &dev, GST_MAP_WRITE_HIP));
+  g_assert_true (vh_hip_memcpy_2d (h, VH_HIP_COPY_HOST_TO_DEVICE,
+          (guint8 *) dev.data + hmem->info.offset[1], size,
+          (const guint8 *) "chroma!", size, 7, 1, &error));
+  g_assert_no_error (error);
+  gst_memory_unmap (mem, &dev);
+  g_assert_true (GST_MEMORY_FLAG_IS_SET (mem,
+          GST_HIP_MEMORY_TRANSFER_NEED_DOWNLOAD));
+  g_assert_true (gst_memory_map (mem, &cpu, GST_MAP_READ));
+  g_assert_cmpmem (cpu.data + hmem->info.offset[1], 7, "chroma!", 7);
+  g_assert_cmpuint (cpu.data[0], ==, 3);
+  gst_memory_unmap (mem, &cpu);
+
+  /* an asynchronous upload is waited for by the next mapping */
+  g_assert_true (gst_memory_map (mem, &cpu, GST_MAP_WRITE));
+  memset (cpu.data, 0x42, size);
+  gst_memory_unmap (mem, &cpu);
+  g_assert_true (gst_hip_memory_upload_async (hmem, &error));
+  g_assert_true (gst_memory_map (mem, &dev, GST_MAP_READ_HIP));
+  g_assert_true (vh_hip_memcpy_2d (h, VH_HIP_COPY_DEVICE_TO_HOST, check,
+          size, dev.data, size, size, 1, &error));
+  gst_memory_unmap (mem, &dev);
+  for (gsize i = 0; i < size; i++)
+    g_assert_cmpuint (check[i], ==, 0x42);
+
+  /* a copy is HIP memory with the same samples */
+  {
+    GstMemory *copy = gst_memory_copy (mem, 0, -1);
+    g_assert_true (gst_is_hip_memory (copy));
+    g_assert_true (gst_memory_map (copy, &cpu, GST_MAP_READ));
+    for (gsize i = 0; i < size; i++)
+      g_assert_cmpuint (cpu.data[i], ==, 0x42);
+    gst_memory_unmap (copy, &cpu);
+    gst_memory_unref (copy);
+  }
+  g_free (check);
+  gst_memory_unref (mem);
+}
+
+/* ---- elements -------------------------------------------------------- */
+
+/* Pulls every frame of @launch's appsink "out". */
+static GPtrArray *
+pull_frames (const gchar * launch)
+{
+  GError *error = NULL;
+  GstElement *p = gst_parse_launch (launch, &error);
+  GstElement *sink;
+  GPtrArray *samples = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_sample_unref);
+  GstSample *s;
+
+  g_assert_no_error (error);
+  sink = gst_bin_get_by_name (GST_BIN (p), "out");
+  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
+      GST_STATE_CHANGE_FAILURE);
+  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (sink))))
+    g_ptr_array_add (samples, s);
+  {
+    GstBus *bus = gst_element_get_bus (p);
+    GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (m) {
+      GError *err;
+      gst_message_parse_error (m, &err, NULL);
+      g_error ("%s: %s", launch, err->message);
+    }
+    gst_object_unref (bus);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  return samples;
+}
+
+/* Visible samples only: each line unpacked, padding ignored. */
+static void
+assert_frames_equal (GstSample * a, GstSample * b, const gchar * what)
+{
+  GstVideoInfo ia, ib;
+  GstVideoFrame fa, fb;
+  const GstVideoFormatInfo *finfo;
+  gsize line_size;
+  gpointer la, lb;
+
+  g_assert_true (gst_video_info_from_caps (&ia, gst_sample_get_caps (a)));
+  g_assert_true (gst_video_info_from_caps (&ib, gst_sample_get_caps (b)));
+  g_assert_true (gst_video_frame_map (&fa, &ia, gst_sample_get_buffer (a),
+          GST_MAP_READ));
+  g_assert_true (gst_video_frame_map (&fb, &ib, gst_sample_get_buffer (b),
+          GST_MAP_READ));
+  finfo = ia.finfo;
+  line_size = ia.width * 8;
+  la = g_malloc (line_size);
+  lb = g_malloc (line_size);
+  for (gint y = 0; y < ia.height; y++) {
+    finfo->unpack_func (finfo, GST_VIDEO_PACK_FLAG_NONE, la, fa.data,
+        fa.info.stride, 0, y, ia.width);
+    finfo->unpack_func (finfo, GST_VIDEO_PACK_FLAG_NONE, lb, fb.data,
+        fb.info.stride, 0, y, ia.width);
+    if (memcmp (la, lb, GST_VIDEO_FORMAT_INFO_BITS (finfo) > 8 ?
+            line_size : line_size / 2) != 0)
+      g_error ("%s: line %d differs", what, y);
+  }
+  g_free (la);
+  g_free (lb);
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+}
+
+static void
+round_trip_format (const gchar * format, gint width, gint height)
+{
+  g_autofree gchar *caps = g_strdup_printf ("video/x-raw,format=%s,"
+      "width=%d,height=%d", format, width, height);
+  g_autofree gchar *through = g_strdup_printf ("videotestsrc num-buffers=3 "
+      "pattern=ball ! %s ! hipupload ! video/x-raw(memory:HIPMemory) ! "
+      "hipdownload ! %s ! appsink name=out sync=false", caps, caps);
+  g_autofree gchar *direct = g_strdup_printf ("videotestsrc num-buffers=3 "
+      "pattern=ball ! %s ! appsink name=out sync=false", caps);
+  g_autofree gchar *what = g_strdup_printf ("%s %dx%d", format, width,
+      height);
+  GPtrArray *a = pull_frames (through);
+  GPtrArray *b = pull_frames (direct);
+
+  g_assert_cmpuint (a->len, ==, 3);
+  g_assert_cmpuint (b->len, ==, 3);
+  for (guint i = 0; i < a->len; i++)
+    assert_frames_equal (g_ptr_array_index (a, i), g_ptr_array_index (b, i),
+        what);
+  g_ptr_array_unref (a);
+  g_ptr_array_unref (b);
+}
+
+/* Every format of the pad template, at an odd size; I420 at 1080p too. */
+static void
+test_every_format_bit_exact (void)
+{
+  GstElementFactory *f = gst_element_factory_find ("hipupload");
+  const GList *templates = gst_element_factory_get_static_pad_templates (f);
+  GstStaticPadTemplate *t = templates->data;
+  GstCaps *caps = gst_static_caps_get (&t->static_caps);
+  const GValue *formats = gst_structure_get_value (gst_caps_get_structure
+      (caps, 0), "format");
+  guint n = gst_value_list_get_size (formats);
+
+  g_assert_cmpuint (n, >=, 20);
+  for (guint i = 0; i < n; i++) {
+    const gchar *fmt = g_value_get_string (gst_value_list_get_value (formats,
+            i));
+    round_trip_format (fmt, 321, 241);
+    g_test_message ("%s bit-exact", fmt);
+  }
+  round_trip_format ("I420", 1920, 1080);
+  gst_caps_unref (caps);
+  gst_object_unref (f);
+}
+
+static GstPadProbeReturn
+count_hip_buffers (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+
+  if (gst_is_hip_memory (gst_buffer_peek_memory (buf, 0)))
+    g_atomic_int_inc ((gint *) data);
+  return GST_PAD_PROBE_OK;
+}
+
+/* videotestsrc takes hipupload's pool and writes into HIP memory; both
+ * elements of the pipeline share one device through the context. */
+static void
+test_pool_proposed_and_context_shared (void)
+{
+  GstElement *p = gst_parse_launch ("videotestsrc num-buffers=5 ! "
+      "video/x-raw,format=I420,width=320,height=240 ! hipupload name=u ! "
+      "hipdownload name=d ! fakesink", NULL);
+  GstElement *u = gst_bin_get_by_name (GST_BIN (p), "u");
+  GstElement *d = gst_bin_get_by_name (GST_BIN (p), "d");
+  GstPad *pad = gst_element_get_static_pad (u, "sink");
+  GstContext *cu, *cd;
+  GstHipDevice *du = NULL, *dd = NULL;
+  GstMessage *msg;
+  GstBus *bus;
+  gint n_hip = 0;
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_hip_buffers,
+      &n_hip, NULL);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (p);
+  msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  g_assert_nonnull (msg);
+  g_assert_cmpint (GST_MESSAGE_TYPE (msg), ==, GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  g_assert_cmpint (n_hip, ==, 5);
+
+  cu = gst_element_get_context (u, GST_HIP_DEVICE_CONTEXT_TYPE);
+  cd = gst_element_get_context (d, GST_HIP_DEVICE_CONTEXT_TYPE);
+  g_assert_nonnull (cu);
+  g_assert_nonnull (cd);
+  g_assert_true (gst_structure_get (gst_context_get_structure (cu), "device",
+          GST_TYPE_HIP_DEVICE, &du, NULL));
+  g_assert_true (gst_structure_get (gst_context_get_structure (cd), "device",
+          GST_TYPE_HIP_DEVICE, &dd, NULL));
+  g_assert_true (du == dd);
+  gst_context_unref (cu);
+  gst_context_unref (cd);
+  gst_object_unref (du);
+  gst_object_unref (dd);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (bus);
+  gst_object_unref (u);
+  gst_object_unref (d);
+  gst_object_unref (p);
+}
+
+/* An application's device, set on the pipeline, is the one used. */
+static void
+test_application_context (void)
+{
+  GstElement *p = gst_parse_launch ("videotestsrc num-buffers=1 ! "
+      "hipupload name=u ! fakesink", NULL);
+  GstElement *u = gst_bin_get_by_name (GST_BIN (p), "u");
+  GstContext *ctx = gst_context_new_hip_device (device);
+  GstContext *got;
+  GstHipDevice *used = NULL;
+
+  gst_element_set_context (p, ctx);
+  gst_element_set_state (p, GST_STATE_PAUSED);
+  gst_element_get_state (p, NULL, NULL, 10 * GST_SECOND);
+  got = gst_element_get_context (u, GST_HIP_DEVICE_CONTEXT_TYPE);
+  g_assert_nonnull (got);
+  g_assert_true (gst_structure_get (gst_context_get_structure (got),
+          "device", GST_TYPE_HIP_DEVICE, &used, NULL));
+  g_assert_true (used == device);
+  gst_object_unref (used);
+  gst_context_unref (got);
+  gst_context_unref (ctx);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (u);
+  gst_object_unref (p);
+}
+
+int
+main (int argc, char **argv)
+{
+  const gchar *mode = g_getenv ("VH_TEST_MODE");
+  GError *error = NULL;
+  gint ret;
+
+  gst_init (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+  if (g_strcmp0 (mode, "nogpu") == 0) {
+    g_test_add_func ("/gst-hip/no-gpu", test_no_gpu);
+    return g_test_run ();
+  }
+  /* The elements of this build, registered from the code linked here (not
+   * the plugin file, whose copy of the types would clash with ours). */
+  g_assert_true (gst_plugin_register_static (GST_VERSION_MAJOR,
+          GST_VERSION_MINOR, "vmafhip-hip-test", "HIP elements under test",
+          gst_hip_elements_register, "0", "LGPL", "vmafhip", "vmafhip",
+          "vmafhip"));
+  device = gst_hip_device_new (GST_HIP_VENDOR_UNKNOWN, 0, &error);
+  if (!device) {
+    printf ("SKIP: no GPU: %s\n", error->message);
+    return 77;
+  }
+  g_test_add_func ("/gst-hip/bad-device-index", test_bad_device_index);
+  g_test_add_func ("/gst-hip/memory/sync-directions",
+      test_memory_sync_directions);
+  g_test_add_func ("/gst-hip/pool/layout-and-reuse",
+      test_pool_layout_and_reuse);
+  g_test_add_func ("/gst-hip/elements/pool-proposed-context-shared",
+      test_pool_proposed_and_context_shared);
+  g_test_add_func ("/gst-hip/elements/application-context",
+      test_application_context);
+  g_test_add_func ("/gst-hip/elements/every-format-bit-exact",
+      test_every_format_bit_exact);
+  ret = g_test_run ();
+  gst_object_unref (device);
+  return ret;
+}
