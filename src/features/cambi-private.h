@@ -40,7 +40,7 @@ typedef enum
 typedef struct
 {
   guint num_diffs;
-  /* Largest 10-bit value at which a step of d + 1 is still below the
+  /* Largest 10-bit value at which a step of d + 1 is still above the
    * visibility threshold, plus num_diffs (the offset libvmaf works in). */
   guint16 tvi[VH_CAMBI_MAX_DIFFS];
   gint weight[VH_CAMBI_MAX_DIFFS];

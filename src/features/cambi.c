@@ -131,7 +131,7 @@ cambi_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
 {
   VhCambi *s = fex->priv;
   guint w = info->width, h = info->height;
-  guint alloc_w, alloc_h, eotf;
+  guint alloc_w, alloc_h, eotf, largest;
   gsize stride, work_size;
 
   s->enc_bitdepth = option_uint (fex, "enc_bitdepth");
@@ -140,8 +140,8 @@ cambi_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   s->enc_w = option_uint (fex, "enc_width");
   s->enc_h = option_uint (fex, "enc_height");
   if (!s->enc_w || !s->enc_h || s->enc_w > w || s->enc_h > h) {
-    /* An encode smaller than the picture is scored at its own size; never
-     * upscale. */
+    /* Unset, or larger than the picture: score at the picture size (a
+     * downscaled encode is not scaled back up). */
     s->enc_w = w;
     s->enc_h = h;
   }
@@ -168,8 +168,8 @@ cambi_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
       s->enc_h, s->speedup);
   s->src_window = scaled_window (option_uint (fex, "window_size"), s->src_w,
       s->src_h, s->speedup);
-  if ((gsize) MAX (s->window, s->src_window) * MAX (s->window,
-          s->src_window) >= VH_CAMBI_RECIPROCALS) {
+  largest = MAX (s->window, s->src_window);
+  if (largest * largest >= VH_CAMBI_RECIPROCALS) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "feature 'cambi': window_size %u at %ux%u is too large",
         option_uint (fex, "window_size"), MAX (s->enc_w, s->src_w),
@@ -204,6 +204,7 @@ cambi_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   s->work = g_new (guint16, work_size);
   s->mode_rows = g_new (guint16, 3 * (gsize) alloc_w);
   s->mask_scratch = g_new (guint8, vh_cambi_mask_scratch_size (alloc_w));
+  /* Build the shared table now rather than during the first frame. */
   vh_cambi_reciprocals ();
   return TRUE;
 }
