@@ -138,7 +138,10 @@ struct _GstVmafHipCompare
   GstTagList *pending_tags;
 };
 
-#define SINK_CAPS GST_VIDEO_CAPS_MAKE (GST_VMAF_HIP_FORMATS)
+/* HIP memory (memory:HIPMemory, from hipupload) is read through its host
+ * copy on the CPU path. */
+#define SINK_CAPS GST_VIDEO_CAPS_MAKE (GST_VMAF_HIP_FORMATS) "; " \
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES ("memory:HIPMemory", GST_VMAF_HIP_FORMATS)
 
 static GstStaticPadTemplate ref_sink_template =
 GST_STATIC_PAD_TEMPLATE ("ref_sink", GST_PAD_SINK, GST_PAD_ALWAYS,
