@@ -666,14 +666,20 @@ gst_vmaf_hip_compare_update_src_caps (GstAggregator * agg,
 {
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
   GstVideoAggregatorPad *pad = passthrough_pad (self, self->run_passthrough);
-  GstCaps *caps;
+  GstCaps *caps, *current;
 
   if (!pad->info.finfo ||
       GST_VIDEO_INFO_FORMAT (&pad->info) == GST_VIDEO_FORMAT_UNKNOWN)
     return GST_AGGREGATOR_FLOW_NEED_DATA;
 
-  /* The output is the passed-through input, caps and all. */
+  /* The output is the passed-through input, caps and all (memory
+   * features included). */
   caps = gst_video_info_to_caps (&pad->info);
+  current = gst_pad_get_current_caps (GST_PAD (pad));
+  if (current && gst_caps_get_features (current, 0))
+    gst_caps_set_features (caps, 0,
+        gst_caps_features_copy (gst_caps_get_features (current, 0)));
+  gst_clear_caps (&current);
   if (!gst_caps_can_intersect (caps, downstream)) {
     gchar *desc = gst_vmaf_hip_describe_video (&pad->info);
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
