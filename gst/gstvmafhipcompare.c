@@ -93,6 +93,18 @@ typedef struct
   GstClockTime pts;
 } PadTrack;
 
+/* Frame accounting of one sink pad since start or its last flush: every
+ * frame that arrives is paired, left unpaired, or dropped by the base
+ * class before it could be paired (late in live mode, outside the
+ * segment). */
+typedef struct
+{
+  guint64 arrived;              /* under count_lock, from the pad's thread */
+  guint64 seen;                 /* became the pad's current frame */
+  guint64 unpaired;
+  PadTrack track;
+} SideCount;
+
 struct _GstVmafHipCompare
 {
   GstVideoAggregator parent;
@@ -124,10 +136,9 @@ struct _GstVmafHipCompare
   GstVideoInfo ref_info_used;
   GstVideoInfo dist_info_used;
   gboolean have_info_used;
-  PadTrack ref_track;
-  PadTrack dist_track;
-  guint64 unpaired_ref;
-  guint64 unpaired_dist;
+  GMutex count_lock;
+  SideCount ref_count;
+  SideCount dist_count;
   gboolean warned_out_of_step;
   gboolean eos_done;
   gboolean output_started;      /* a buffer went out since start or flush */
@@ -193,11 +204,45 @@ track_set (PadTrack * t, GstBuffer * buf)
   t->pts = buf ? GST_BUFFER_PTS (buf) : GST_CLOCK_TIME_NONE;
 }
 
+/* Forgets which frames were seen (after a flush or at start). */
 static void
-tracks_reset (GstVmafHipCompare * self)
+counts_reset_seen (GstVmafHipCompare * self)
 {
-  track_set (&self->ref_track, NULL);
-  track_set (&self->dist_track, NULL);
+  g_mutex_lock (&self->count_lock);
+  self->ref_count.seen = self->dist_count.seen = 0;
+  g_mutex_unlock (&self->count_lock);
+  track_set (&self->ref_count.track, NULL);
+  track_set (&self->dist_count.track, NULL);
+}
+
+/* Frames that arrived on a pad but never became its current frame. */
+static guint64
+count_dropped (GstVmafHipCompare * self, const SideCount * c)
+{
+  guint64 n;
+
+  g_mutex_lock (&self->count_lock);
+  n = c->arrived > c->seen ? c->arrived - c->seen : 0;
+  g_mutex_unlock (&self->count_lock);
+  return n;
+}
+
+/* On each sink pad, in the upstream thread: counts arriving frames. */
+static GstPadProbeReturn
+count_arrivals (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstVmafHipCompare *self = user_data;
+  SideCount *c = pad == GST_PAD (self->ref_pad) ? &self->ref_count :
+      &self->dist_count;
+
+  g_mutex_lock (&self->count_lock);
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER)
+    c->arrived++;
+  else if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) ==
+      GST_EVENT_FLUSH_STOP)
+    c->arrived = 0;
+  g_mutex_unlock (&self->count_lock);
+  return GST_PAD_PROBE_OK;
 }
 
 static void
@@ -450,9 +495,9 @@ count_unpaired (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf)
       !gst_video_aggregator_pad_has_current_buffer (other);
 
   if (ref_side)
-    self->unpaired_ref++;
+    self->ref_count.unpaired++;
   else
-    self->unpaired_dist++;
+    self->dist_count.unpaired++;
   GST_DEBUG_OBJECT (self, "%s frame %" GST_TIME_FORMAT " has no partner",
       ref_side ? "reference" : "distorted",
       GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
@@ -483,18 +528,22 @@ gst_vmaf_hip_compare_create_output_buffer (GstVideoAggregator * vagg,
   GstBuffer *ref = gst_video_aggregator_pad_get_current_buffer (self->ref_pad);
   GstBuffer *dist =
       gst_video_aggregator_pad_get_current_buffer (self->dist_pad);
-  gboolean ref_new = track_is_new (&self->ref_track, ref);
-  gboolean dist_new = track_is_new (&self->dist_track, dist);
+  gboolean ref_new = track_is_new (&self->ref_count.track, ref);
+  gboolean dist_new = track_is_new (&self->dist_count.track, dist);
   GstBuffer *pass;
   GstFlowReturn ret = GST_FLOW_OK;
 
   *outbuf = NULL;
+  g_mutex_lock (&self->count_lock);
+  self->ref_count.seen += ref_new;
+  self->dist_count.seen += dist_new;
+  g_mutex_unlock (&self->count_lock);
   if (ref_new && dist_new)
     ret = score_pair (self, ref, dist);
   else if (ref_new || dist_new)
     ret = count_unpaired (self, ref_new, ref_new ? ref : dist);
-  track_set (&self->ref_track, ref);
-  track_set (&self->dist_track, dist);
+  track_set (&self->ref_count.track, ref);
+  track_set (&self->dist_count.track, dist);
   if (ret != GST_FLOW_OK)
     return ret;
 
@@ -519,21 +568,31 @@ gst_vmaf_hip_compare_aggregate_frames (GstVideoAggregator * vagg,
 /* ---------------------------------------------------------------------- */
 /* End of stream                                                           */
 
+/* Every frame that was not scored is accounted for, on the bus. */
 static void
-warn_unpaired (GstVmafHipCompare * self)
+warn_unscored (GstVmafHipCompare * self, guint64 dropped_ref,
+    guint64 dropped_dist)
 {
-  if (self->unpaired_ref == 0 && self->unpaired_dist == 0)
-    return;
-  GST_ELEMENT_WARNING_WITH_DETAILS (self, STREAM, FAILED,
-      ("%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
-          " distorted frames had no partner and were not scored%s.",
-          self->unpaired_ref, self->unpaired_dist,
-          self->unpaired_ref && !self->unpaired_dist ?
-          " (dist_sink ended before ref_sink)" :
-          self->unpaired_dist && !self->unpaired_ref ?
-          " (ref_sink ended before dist_sink)" : ""), (NULL),
-      ("unpaired-reference", G_TYPE_UINT64, self->unpaired_ref,
-          "unpaired-distorted", G_TYPE_UINT64, self->unpaired_dist, NULL));
+  guint64 ur = self->ref_count.unpaired, ud = self->dist_count.unpaired;
+
+  if (ur || ud) {
+    GST_ELEMENT_WARNING_WITH_DETAILS (self, STREAM, FAILED,
+        ("%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
+            " distorted frames had no partner and were not scored%s.", ur,
+            ud, ur && !ud ? " (dist_sink ended before ref_sink)" :
+            ud && !ur ? " (ref_sink ended before dist_sink)" : ""), (NULL),
+        ("unpaired-reference", G_TYPE_UINT64, ur,
+            "unpaired-distorted", G_TYPE_UINT64, ud, NULL));
+  }
+  if (dropped_ref || dropped_dist) {
+    GST_ELEMENT_WARNING_WITH_DETAILS (self, STREAM, FAILED,
+        ("%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
+            " distorted frames were dropped before they could be paired "
+            "(too late in a live pipeline, or outside the segment).",
+            dropped_ref, dropped_dist), (NULL),
+        ("dropped-reference", G_TYPE_UINT64, dropped_ref,
+            "dropped-distorted", G_TYPE_UINT64, dropped_dist, NULL));
+  }
 }
 
 static VhOutputFormat
@@ -582,10 +641,12 @@ end_of_stream (GstVmafHipCompare * self)
   GstStructure *summary;
   GstTagList *tags;
   gboolean wrote = FALSE;
+  guint64 dropped_ref = count_dropped (self, &self->ref_count);
+  guint64 dropped_dist = count_dropped (self, &self->dist_count);
 
   if (!finish_context (self))
     return FALSE;
-  warn_unpaired (self);
+  warn_unscored (self, dropped_ref, dropped_dist);
 
   if (gst_vmaf_hip_report_n_scored (self->report) == 0) {
     GST_ELEMENT_WARNING (self, STREAM, FAILED,
@@ -598,8 +659,10 @@ end_of_stream (GstVmafHipCompare * self)
 
   summary = gst_vmaf_hip_report_make_summary (self->report, method);
   gst_structure_set (summary,
-      "unpaired-reference", G_TYPE_UINT64, self->unpaired_ref,
-      "unpaired-distorted", G_TYPE_UINT64, self->unpaired_dist, NULL);
+      "unpaired-reference", G_TYPE_UINT64, self->ref_count.unpaired,
+      "unpaired-distorted", G_TYPE_UINT64, self->dist_count.unpaired,
+      "dropped-reference", G_TYPE_UINT64, dropped_ref,
+      "dropped-distorted", G_TYPE_UINT64, dropped_dist, NULL);
   if (wrote)
     gst_structure_set (summary, "results-filename", G_TYPE_STRING,
         self->run_results_filename, NULL);
@@ -788,12 +851,12 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   self->ctx_base = 0;
   self->n_pairs = 0;
   self->have_info_used = FALSE;
-  self->unpaired_ref = self->unpaired_dist = 0;
+  self->ref_count.unpaired = self->dist_count.unpaired = 0;
   self->warned_out_of_step = FALSE;
   self->eos_done = FALSE;
   self->output_started = FALSE;
   self->first_submit_us = 0;
-  tracks_reset (self);
+  counts_reset_seen (self);
 
   /* Build the models now so that bad settings fail the state change. */
   if (!build_context (self)) {
@@ -819,7 +882,10 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&self->pending_tags, gst_tag_list_unref);
   GST_OBJECT_UNLOCK (self);
-  tracks_reset (self);
+  counts_reset_seen (self);
+  g_mutex_lock (&self->count_lock);
+  self->ref_count.arrived = self->dist_count.arrived = 0;
+  g_mutex_unlock (&self->count_lock);
 
   return GST_AGGREGATOR_CLASS (parent_class)->stop (agg);
 }
@@ -835,7 +901,9 @@ gst_vmaf_hip_compare_flush (GstAggregator * agg)
   /* Frames scored before the seek are still reported. */
   if (!finish_context (self))
     ret = GST_FLOW_ERROR;
-  tracks_reset (self);
+  /* Frames still queued were flushed, not lost: count afresh. The pads
+   * reset their arrival counts at their own FLUSH_STOP. */
+  counts_reset_seen (self);
   self->eos_done = FALSE;
   self->output_started = FALSE;
   self->warned_out_of_step = FALSE;
@@ -975,6 +1043,7 @@ gst_vmaf_hip_compare_finalize (GObject * object)
   gst_vmaf_hip_report_free (self->report);
   if (self->pending_tags)
     gst_tag_list_unref (self->pending_tags);
+  g_mutex_clear (&self->count_lock);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -988,6 +1057,8 @@ add_sink_pad (GstVmafHipCompare * self, GstStaticPadTemplate * st)
       "template", templ, NULL);
 
   gst_object_unref (templ);
+  gst_pad_add_probe (GST_PAD (pad), GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_EVENT_FLUSH, count_arrivals, self, NULL);
   gst_element_add_pad (GST_ELEMENT (self), GST_PAD (pad));
   return pad;
 }
@@ -1008,6 +1079,7 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->results_filename = DEFAULT_RESULTS_FILENAME;
   self->results_format = DEFAULT_RESULTS_FORMAT;
   self->passthrough = DEFAULT_PASSTHROUGH;
+  g_mutex_init (&self->count_lock);
 
   self->ref_pad = add_sink_pad (self, &ref_sink_template);
   self->dist_pad = add_sink_pad (self, &dist_sink_template);

@@ -222,6 +222,10 @@ GST_START_TEST (test_messages)
       0);
   fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-distorted"),
       0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-reference"),
+      0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-distorted"),
+      0);
   fail_unless_equals_string (gst_structure_get_string (sum, "pool-method"),
       "mean");
   fail_unless (gst_structure_get (sum, "vmaf", GST_TYPE_STRUCTURE, &pooled,
@@ -815,6 +819,10 @@ GST_START_TEST (test_live)
       0);
   fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-distorted"),
       0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-reference"),
+      0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-distorted"),
+      0);
   /* JPEG at quality 40 is visibly worse than its source. */
   fail_unless (vh_gst_get_double (sum, "score") < 99.0);
 
@@ -1101,6 +1109,62 @@ GST_START_TEST (test_qos_does_not_drop)
 
 GST_END_TEST;
 
+/* Every frame that arrives is scored, unpaired or dropped, and the summary
+ * and the warnings say which: here the distorted segment ends after 4
+ * frames, so the base class drops the 2 frames beyond it and the last 2
+ * reference frames stay alone. */
+GST_START_TEST (test_frame_accounting)
+{
+  Pads t;
+  GstSegment seg;
+  GList *msgs;
+  GPtrArray *sums;
+  const GstStructure *sum;
+  gboolean warned_dropped = FALSE;
+
+  pads_setup (&t, NULL);
+  pads_caps (&t, GST_VIDEO_FORMAT_I420, W, H);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  seg.stop = 4 * 40 * GST_MSECOND;
+  fail_unless (gst_harness_push_event (t.dist, gst_event_new_segment (&seg)));
+  for (guint f = 0; f < 6; f++)
+    pads_push_synth (&t, GST_VIDEO_FORMAT_I420, W, H, f, f);
+  msgs = pads_finish (&t);
+
+  fail_unless (vh_gst_first_error (msgs, GST_MESSAGE_ERROR) == NULL);
+  fail_unless_equals_int (vh_gst_count (msgs, "vmaf"), 4);
+  sums = vh_gst_structures (msgs, "vmaf-summary");
+  sum = g_ptr_array_index (sums, 0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "scored"), 4);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-distorted"),
+      2);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-reference"),
+      0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-reference"),
+      2);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-distorted"),
+      0);
+  for (GList * l = msgs; l; l = l->next) {
+    const GstStructure *details = NULL;
+    guint64 n;
+
+    if (GST_MESSAGE_TYPE (l->data) != GST_MESSAGE_WARNING)
+      continue;
+    gst_message_parse_warning_details (l->data, &details);
+    if (details && gst_structure_get_uint64 (details, "dropped-distorted",
+            &n)) {
+      fail_unless_equals_uint64 (n, 2);
+      warned_dropped = TRUE;
+    }
+  }
+  fail_unless (warned_dropped);
+  g_ptr_array_unref (sums);
+  free_messages (msgs);
+  pads_teardown (&t);
+}
+
+GST_END_TEST;
+
 static Suite *
 vmafhipcompare_suite (void)
 {
@@ -1118,6 +1182,7 @@ vmafhipcompare_suite (void)
   tcase_add_test (tc, test_caps_mismatch);
   tcase_add_test (tc, test_mixed_layouts);
   tcase_add_test (tc, test_pad_ends_early);
+  tcase_add_test (tc, test_frame_accounting);
   tcase_add_test (tc, test_flushing_seek);
   tcase_add_test (tc, test_state_cycling);
   tcase_add_test (tc, test_live);
