@@ -207,6 +207,7 @@ gst_hip_download_class_init (GstHipDownloadClass * klass)
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
   GST_HIP_MEMORY_COPY_CLASS (klass)->to_hip = FALSE;
+  GST_HIP_MEMORY_COPY_CLASS (klass)->element_name = "hipdownload";
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "HIP downloader",

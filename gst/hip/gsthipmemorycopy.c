@@ -73,6 +73,28 @@ gst_hip_memory_copy_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* Default names from the element name (hipupload0), not from the type
+ * name (see gsthiptype.h). */
+static void
+gst_hip_memory_copy_constructed (GObject * object)
+{
+  GstHipMemoryCopyClass *klass = GST_HIP_MEMORY_COPY_GET_CLASS (object);
+
+  gchar *name = gst_object_get_name (GST_OBJECT (object));
+  gchar *type_default = g_strconcat ("vh", klass->element_name, NULL);
+
+  G_OBJECT_CLASS (gst_hip_memory_copy_parent_class)->constructed (object);
+  /* unnamed elements got "vhhipupload<N>" from the type name already */
+  if (!name || g_str_has_prefix (name, type_default)) {
+    g_free (name);
+    name = g_strdup_printf ("%s%d", klass->element_name,
+        g_atomic_int_add (&klass->n_unnamed, 1));
+    gst_object_set_name (GST_OBJECT (object), name);
+  }
+  g_free (type_default);
+  g_free (name);
+}
+
 static void
 gst_hip_memory_copy_finalize (GObject * object)
 {
@@ -261,6 +283,7 @@ gst_hip_memory_copy_class_init (GstHipMemoryCopyClass * klass)
 
   gobject_class->set_property = gst_hip_memory_copy_set_property;
   gobject_class->get_property = gst_hip_memory_copy_get_property;
+  gobject_class->constructed = gst_hip_memory_copy_constructed;
   gobject_class->finalize = gst_hip_memory_copy_finalize;
 
   /**

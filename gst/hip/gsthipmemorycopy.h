@@ -57,6 +57,7 @@ struct _GstHipMemoryCopy
  * GstHipMemoryCopyClass:
  * @to_hip: the src pad prefers HIP memory (upload) rather than system
  *   memory (download)
+ * @element_name: the registered name, for default instance names
  *
  * What hipupload and hipdownload share: the device (properties, GstContext
  * sharing, opened at the READY to PAUSED change), caps that keep the video
@@ -67,6 +68,10 @@ struct _GstHipMemoryCopyClass
   GstBaseTransformClass parent_class;
 
   gboolean to_hip;
+  const gchar *element_name;
+
+  /*< private >*/
+  gint n_unnamed;               /* for default names: hipupload0, ... */
 };
 
 /* The device (valid between start and stop; transfer none). */
