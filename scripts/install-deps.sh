@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the Debian (bookworm) packages that vmafhip builds, runs and
-# tests with. Run as root, or as a user with sudo.
+# tests with (hipcc and the ROCm device libraries precompile the HIP kernels
+# for AMD GPUs; no GPU is needed). Run as root, or as a user with sudo.
 set -eu
 
 packages="
@@ -10,6 +11,7 @@ packages="
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   python3 python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
   valgrind
+  hipcc libamdhip64-dev rocm-device-libs
 "
 
 if [ "$(id -u)" -eq 0 ]; then

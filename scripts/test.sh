@@ -8,8 +8,13 @@ set -eu
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 
+# Kernels must compile: for AMD with hipcc always, to PTX where nvcc is.
+kernels="-Dhip_amd_kernels=enabled"
+if command -v nvcc >/dev/null 2>&1; then
+  kernels="$kernels -Dhip_nvidia_kernels=enabled"
+fi
 rm -rf build-test
-meson setup build-test >/dev/null
+meson setup build-test $kernels >/dev/null
 ninja -C build-test
 
 status=0
