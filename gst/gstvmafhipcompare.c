@@ -293,6 +293,7 @@ static gboolean
 build_context (GstVmafHipCompare * self)
 {
   GError *err = NULL;
+  GPtrArray *names;
   VhModel *first;
 
   self->ctx = gst_vmaf_hip_context_new (&self->run, &err);
@@ -312,6 +313,9 @@ build_context (GstVmafHipCompare * self)
     return FALSE;
   }
   vh_context_set_frame_ready_func (self->ctx, on_frame_ready, self, NULL);
+  names = vh_context_output_names (self->ctx);
+  gst_vmaf_hip_report_set_order (self->report, names);
+  g_ptr_array_unref (names);
   first = vh_context_get_model (self->ctx, 0);
   gst_vmaf_hip_report_set_score_name (self->report,
       first ? vh_model_get_name (first) : NULL);

@@ -27,6 +27,8 @@ struct _GstVmafHipReport
   GstVmafHipStats *stats;
   VhFeatureCollector *results;  /* NULL unless a results file is wanted */
   gchar *score_name;
+  GPtrArray *order;             /* gchar*: names reported first */
+  GHashTable *in_order;         /* the same names, as a set */
   guint64 n_scored;
   guint64 n_skipped;
 };
@@ -39,6 +41,8 @@ gst_vmaf_hip_report_new (gboolean keep_results)
   g_mutex_init (&report->lock);
   g_queue_init (&report->stamps);
   report->stats = gst_vmaf_hip_stats_new ();
+  report->order = g_ptr_array_new_with_free_func (g_free);
+  report->in_order = g_hash_table_new (g_str_hash, g_str_equal);
   if (keep_results)
     report->results = vh_feature_collector_new ();
   return report;
@@ -54,6 +58,8 @@ gst_vmaf_hip_report_free (GstVmafHipReport * report)
   if (report->results)
     vh_feature_collector_free (report->results);
   g_free (report->score_name);
+  g_hash_table_unref (report->in_order);
+  g_ptr_array_unref (report->order);
   g_mutex_clear (&report->lock);
   g_free (report);
 }
@@ -66,6 +72,38 @@ gst_vmaf_hip_report_set_score_name (GstVmafHipReport * report,
   g_free (report->score_name);
   report->score_name = g_strdup (name);
   g_mutex_unlock (&report->lock);
+}
+
+void
+gst_vmaf_hip_report_set_order (GstVmafHipReport * report, GPtrArray * names)
+{
+  g_mutex_lock (&report->lock);
+  g_hash_table_remove_all (report->in_order);
+  g_ptr_array_set_size (report->order, 0);
+  for (guint i = 0; i < names->len; i++) {
+    gchar *name = g_strdup (g_ptr_array_index (names, i));
+    g_ptr_array_add (report->order, name);
+    g_hash_table_add (report->in_order, name);
+  }
+  g_mutex_unlock (&report->lock);
+}
+
+/* One value of the frame: pooled, kept, and put in the message. */
+static void
+report_value (GstVmafHipReport * report, GstStructure * s,
+    const GstVmafHipStamp * stamp, const gchar * name, gdouble v)
+{
+  const gchar *alias = vh_feature_name_alias (name);
+
+  gst_vmaf_hip_stats_add (report->stats, alias, v);
+  if (report->results)
+    vh_feature_collector_append (report->results, name, stamp->index, v,
+        NULL);
+  if (s) {
+    if (report->score_name && !g_strcmp0 (alias, report->score_name))
+      gst_structure_set (s, "score", G_TYPE_DOUBLE, v, NULL);
+    gst_structure_set (s, alias, G_TYPE_DOUBLE, v, NULL);
+  }
 }
 
 void
@@ -131,24 +169,21 @@ gst_vmaf_hip_report_frame_ready (GstVmafHipReport * report,
         "duration", G_TYPE_UINT64, stamp->duration,
         "index", G_TYPE_UINT64, stamp->index, NULL);
   }
+  for (guint j = 0; j < report->order->len; j++) {
+    const gchar *name = g_ptr_array_index (report->order, j);
+    gdouble v;
+
+    if (vh_feature_collector_get (fc, name, ctx_index, &v))
+      report_value (report, s, stamp, name, v);
+  }
   n_features = vh_feature_collector_n_features (fc);
   for (guint j = 0; j < n_features; j++) {
     const gchar *name = vh_feature_collector_feature_name (fc, j);
-    const gchar *alias;
     gdouble v;
 
-    if (!vh_feature_collector_get (fc, name, ctx_index, &v))
-      continue;
-    alias = vh_feature_name_alias (name);
-    gst_vmaf_hip_stats_add (report->stats, alias, v);
-    if (report->results)
-      vh_feature_collector_append (report->results, name, stamp->index, v,
-          NULL);
-    if (s) {
-      if (report->score_name && !g_strcmp0 (alias, report->score_name))
-        gst_structure_set (s, "score", G_TYPE_DOUBLE, v, NULL);
-      gst_structure_set (s, alias, G_TYPE_DOUBLE, v, NULL);
-    }
+    if (!g_hash_table_contains (report->in_order, name) &&
+        vh_feature_collector_get (fc, name, ctx_index, &v))
+      report_value (report, s, stamp, name, v);
   }
   report->n_scored++;
 

@@ -49,6 +49,13 @@ void         gst_vmaf_hip_report_free      (GstVmafHipReport * report);
 void         gst_vmaf_hip_report_set_score_name (GstVmafHipReport * report,
                                             const gchar * name);
 
+/* The order in which a frame's values are reported (and first written to
+ * the results file): @names (copied), then any other value the engine
+ * holds, in its order. Keeps field and column order the same from run to
+ * run whatever the worker threads' timing. */
+void         gst_vmaf_hip_report_set_order (GstVmafHipReport * report,
+                                            GPtrArray * names);
+
 /* Before submitting a frame; undone with drop_last_stamp if the submission
  * fails. */
 void         gst_vmaf_hip_report_push_stamp (GstVmafHipReport * report,
