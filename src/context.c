@@ -366,6 +366,13 @@ run_temporal_lane (gpointer data, gpointer user_data)
   frame_task_release (ctx, task);
 }
 
+static void
+context_assign_device (VhContext * ctx, VhFeatureExtractor * fex)
+{
+  if (fex->klass->backend & VH_BACKEND_HIP)
+    fex->device = ctx->config.hip_device;
+}
+
 static gboolean
 context_init_temporal (VhContext * ctx, GError ** error)
 {
@@ -373,6 +380,7 @@ context_init_temporal (VhContext * ctx, GError ** error)
     ExtractorSlot *slot = g_ptr_array_index (ctx->temporal, i);
     g_clear_pointer (&slot->temporal, vh_feature_extractor_free);
     slot->temporal = vh_feature_extractor_clone (slot->proto);
+    context_assign_device (ctx, slot->temporal);
     if (!vh_feature_extractor_init (slot->temporal, &ctx->info, error))
       return FALSE;
   }
@@ -406,6 +414,7 @@ vh_context_start (VhContext * ctx, const VhPictureInfo * info,
     for (guint i = 0; i < ctx->parallel->len; i++) {
       ExtractorSlot *slot = g_ptr_array_index (ctx->parallel, i);
       VhFeatureExtractor *fex = vh_feature_extractor_clone (slot->proto);
+      context_assign_device (ctx, fex);
       g_ptr_array_add (set->fexs, fex);
       if (!vh_feature_extractor_init (fex, info, error)) {
         context_stop_pools (ctx);

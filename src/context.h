@@ -36,6 +36,8 @@ typedef struct
   guint subsample;              /* score every Nth frame; 0 or 1 = all */
   VhBackend backends;           /* where extractors may run; 0 = CPU */
   guint max_in_flight;          /* submitted but not final; 0 = automatic */
+  gpointer hip_device;          /* VhHipDevice* for HIP extractors (not
+                                 * owned; must outlive the context) */
 } VhContextConfig;
 
 /* Called from a worker thread, in frame order, once frame @index is final

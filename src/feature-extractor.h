@@ -83,6 +83,9 @@ struct _VhFeatureExtractor
   VhPictureInfo info;
   gpointer priv;
   gboolean initialized;
+  /* GPU extractors: the device to run on (a VhHipDevice*, not owned), set
+   * by the context before init; NULL for CPU extractors. */
+  gpointer device;
 };
 
 /* Creates an instance with default options. */
