@@ -14,7 +14,12 @@
  * both pictures, the reference energy (denominator), the decoupling into
  * restored and additive parts with their CSF and masking inputs, kept in a
  * ring of three rows, and the masked sums of the row above, whose 3x3
- * neighbourhood is then complete. */
+ * neighbourhood is then complete.
+ *
+ * libvmaf's reference scores (the golden data) come from its AVX-512 code,
+ * which departs from its portable code in a few places: the last wavelet
+ * column at some widths, some roundings and some integer widths. Those
+ * departures are reproduced, each where it applies. */
 
 #include "feature-extractor.h"
 #include "errors.h"
@@ -29,8 +34,8 @@
 #define DEFAULT_VIEW_DIST 3.0
 #define DEFAULT_DISPLAY_HEIGHT 1080
 
-/* Four halvings must leave at least 5 samples: the last wavelet level
- * reads two samples on each side of its first and last output. */
+/* The input of the fourth (last) wavelet level needs 5 samples, or
+ * libvmaf's mirrored tap indices leave the picture: 33 halves to 17, 9, 5. */
 #define VH_ADM_MIN_SIZE 33
 
 #define RING 3
