@@ -1,0 +1,101 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __VH_FLOAT_ADM_PRIV_H__
+#define __VH_FLOAT_ADM_PRIV_H__
+
+#include <glib.h>
+
+#include "float-conv.h"
+
+G_BEGIN_DECLS
+
+#define VH_FADM_N_SCALES 4
+
+/* Share of each side that ADM leaves out of its sums. */
+#define VH_FADM_BORDER_FACTOR 0.1
+
+/* Sub-bands of one wavelet level, all with the same row stride. */
+typedef struct
+{
+  gfloat *a;                    /* low-pass both ways */
+  gfloat *v;                    /* low-pass vertically, high-pass across */
+  gfloat *h;                    /* high-pass vertically, low-pass across */
+  gfloat *d;                    /* high-pass both ways */
+} VhFadmBands;
+
+/* Columns [left, right) and rows [top, bottom) of a band. */
+typedef struct
+{
+  gint left, top, right, bottom;
+} VhFadmRect;
+
+/* Options of the masking and pooling stages. */
+typedef struct
+{
+  gdouble p_norm;
+  gdouble noise_weight;
+  gboolean bypass_cm;
+} VhFadmPool;
+
+/* The region that is scored, and the one a pixel wider on each side that
+ * the earlier stages fill, for a @w x @h band. */
+void         vh_fadm_score_rect         (guint w, guint h, VhFadmRect * r);
+
+void         vh_fadm_filter_rect        (guint w, guint h, VhFadmRect * r);
+
+/* One level of the Daubechies-2 wavelet: (@w + 1) / 2 x (@h + 1) / 2
+ * samples per band. @dst->a may be @src (each output row is written
+ * after the input rows it needs are read). @lo_only computes @dst->a
+ * alone. @tmp holds 2 @w floats. */
+void         vh_fadm_dwt2               (const gfloat * src, gsize src_stride,
+                                         guint w, guint h,
+                                         const VhFadmBands * dst,
+                                         gsize dst_stride, gboolean lo_only,
+                                         gfloat * tmp);
+
+/* Splits the distorted bands into what the reference explains (@r) and
+ * the rest (@a), over the filter region. @scratch holds 3 @w floats. */
+void         vh_fadm_decouple           (const VhFadmBands * ref,
+                                         const VhFadmBands * dis,
+                                         const VhFadmBands * r,
+                                         const VhFadmBands * a, gsize stride,
+                                         guint w, guint h,
+                                         gdouble gain_limit,
+                                         gfloat * scratch);
+
+/* @dst = @src weighted by the contrast sensitivity @rf (h, v, d) and
+ * @flt = |@dst| / 30, over the filter region. */
+void         vh_fadm_csf                (const VhFadmBands * src,
+                                         const VhFadmBands * dst,
+                                         const VhFadmBands * flt,
+                                         gsize stride, guint w, guint h,
+                                         const gfloat rf[3]);
+
+/* Denominator of one scale: the p-norm of the weighted reference bands.
+ * @scratch holds 2 @w floats. */
+gfloat       vh_fadm_den_scale          (const VhFadmBands * src, gsize stride,
+                                         guint w, guint h, const gfloat rf[3],
+                                         const VhFadmPool * pool,
+                                         gfloat * scratch);
+
+/* Numerator of one scale: the p-norm of the weighted @src bands after
+ * contrast masking by @csf (centre) and @flt (neighbours). @scratch holds
+ * 4 @w floats. */
+gfloat       vh_fadm_cm                 (const VhFadmBands * src,
+                                         const VhFadmBands * flt,
+                                         const VhFadmBands * csf,
+                                         gsize stride, guint w, guint h,
+                                         const gfloat rf[3],
+                                         const VhFadmPool * pool,
+                                         gfloat * scratch);
+
+G_END_DECLS
+
+#endif /* __VH_FLOAT_ADM_PRIV_H__ */

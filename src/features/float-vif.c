@@ -1,0 +1,216 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Float VIF ("float_vif"): visual information fidelity at four scales in
+ * single precision, as libvmaf 3.2's float extractor computes it. Each
+ * scale filters both lumas with a Gaussian (17, 9, 5 and 3 taps), turns
+ * the local moments into a log-ratio statistic and sums it over the whole
+ * plane; the next scale is the plane filtered with that scale's Gaussian
+ * and taken at even rows and columns. */
+
+#include "feature-extractor.h"
+#include "errors.h"
+#include "float-picture.h"
+#include "float-vif-priv.h"
+
+#include <math.h>
+
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+/* The coarsest scale needs two rows and columns for its mirrored edges. */
+#define FVIF_MIN_SIZE 16
+
+typedef struct
+{
+  guint w[VH_FVIF_N_SCALES];
+  guint h[VH_FVIF_N_SCALES];
+  gsize stride[VH_FVIF_N_SCALES];
+  gfloat *plane[VH_FVIF_N_SCALES][2];   /* reference, distorted */
+  gfloat filter[VH_FVIF_N_SCALES][VH_FCONV_MAX_TAPS];
+  guint fw[VH_FVIF_N_SCALES];
+  VhFvifParams params;
+  VhFvifWork work;
+  gboolean debug;
+  gboolean skip_scale0;
+  gdouble min_val[VH_FVIF_N_SCALES];
+} FvifState;
+
+static const VhOptionSpec fvif_options[] = {
+  {"debug", NULL,
+        "also output the pooled VIF and the numerator and denominator of "
+        "every scale",
+      VH_OPTION_BOOL, 0.0, 0.0, 1.0, 0},
+  {"vif_enhn_gain_limit", "egl",
+        "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means "
+        "the gain is completely disabled",
+      VH_OPTION_DOUBLE, 100.0, 1.0, 100.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"vif_scale1_min_val", "s1miv",
+        "minimum value allowed; smaller values will be set to this value",
+      VH_OPTION_DOUBLE, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"vif_scale2_min_val", "s2miv",
+        "minimum value allowed; smaller values will be set to this value",
+      VH_OPTION_DOUBLE, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"vif_scale3_min_val", "s3miv",
+        "minimum value allowed; smaller values will be set to this value",
+      VH_OPTION_DOUBLE, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"vif_sigma_nsq", "snsq", "neural noise variance",
+      VH_OPTION_DOUBLE, 2.0, 0.0, 5.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"vif_skip_scale0", "ssclz", "when set, skip scale 0 calculations",
+      VH_OPTION_BOOL, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {NULL}
+};
+
+static const gchar *const fvif_provides[] = {
+  "vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3", NULL
+};
+
+static gboolean
+fvif_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+    GError ** error)
+{
+  FvifState *s = fex->priv;
+  gdouble nsq;
+
+  (void) error;
+  s->debug = vh_feature_extractor_get_option (fex, "debug") != 0.0;
+  s->skip_scale0 =
+      vh_feature_extractor_get_option (fex, "vif_skip_scale0") != 0.0;
+  s->min_val[1] = vh_feature_extractor_get_option (fex, "vif_scale1_min_val");
+  s->min_val[2] = vh_feature_extractor_get_option (fex, "vif_scale2_min_val");
+  s->min_val[3] = vh_feature_extractor_get_option (fex, "vif_scale3_min_val");
+  nsq = vh_feature_extractor_get_option (fex, "vif_sigma_nsq");
+  s->params.sigma_nsq = nsq;
+  s->params.gain_limit =
+      (gfloat) vh_feature_extractor_get_option (fex, "vif_enhn_gain_limit");
+  s->params.sigma_max_inv = powf ((gfloat) nsq, 2.0f) / (255.0 * 255.0);
+
+  for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
+    s->w[i] = i ? s->w[i - 1] / 2 : info->width;
+    s->h[i] = i ? s->h[i - 1] / 2 : info->height;
+    s->stride[i] = s->w[i];
+    s->fw[i] = vh_fvif_filter (i, s->filter[i]);
+    for (guint p = 0; p < 2; p++)
+      s->plane[i][p] = g_new (gfloat, s->stride[i] * s->h[i]);
+  }
+  vh_fvif_work_init (&s->work, info->width);
+  return TRUE;
+}
+
+static void
+fvif_close (VhFeatureExtractor * fex)
+{
+  FvifState *s = fex->priv;
+
+  for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
+    for (guint p = 0; p < 2; p++)
+      g_clear_pointer (&s->plane[i][p], g_free);
+  }
+  vh_fvif_work_clear (&s->work);
+}
+
+static gboolean
+fvif_emit_debug (VhFeatureExtractor * fex, VhFeatureCollector * fc,
+    guint index, const gdouble * scores, GError ** error)
+{
+  FvifState *s = fex->priv;
+  gdouble sum_num = 0.0, sum_den = 0.0;
+
+  for (guint i = s->skip_scale0 ? 1 : 0; i < VH_FVIF_N_SCALES; i++) {
+    sum_num += scores[2 * i];
+    sum_den += scores[2 * i + 1];
+  }
+  if (!vh_feature_extractor_append (fex, fc, "vif", index,
+          sum_den == 0.0 ? 1.0 : sum_num / sum_den, error) ||
+      !vh_feature_extractor_append (fex, fc, "vif_num", index, sum_num,
+          error) ||
+      !vh_feature_extractor_append (fex, fc, "vif_den", index, sum_den, error))
+    return FALSE;
+  for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
+    gchar name_num[32], name_den[32];
+    gboolean skipped = i == 0 && s->skip_scale0;
+
+    g_snprintf (name_num, sizeof (name_num), "vif_num_scale%u", i);
+    g_snprintf (name_den, sizeof (name_den), "vif_den_scale%u", i);
+    if (!vh_feature_extractor_append (fex, fc, name_num, index,
+            skipped ? 0.0 : scores[2 * i], error) ||
+        !vh_feature_extractor_append (fex, fc, name_den, index,
+            skipped ? -1.0 : scores[2 * i + 1], error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+fvif_extract (VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  FvifState *s = fex->priv;
+  gdouble scores[2 * VH_FVIF_N_SCALES] = { 0 };
+
+  if (!vh_float_check_picture ("float_vif", &fex->info, ref, "reference",
+          error) ||
+      !vh_float_check_picture ("float_vif", &fex->info, dist, "distorted",
+          error))
+    return FALSE;
+
+  vh_float_load_luma (ref, s->plane[0][0], s->stride[0]);
+  vh_float_load_luma (dist, s->plane[0][1], s->stride[0]);
+
+  for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
+    gfloat num, den;
+
+    if (i > 0) {
+      for (guint p = 0; p < 2; p++)
+        vh_fvif_decimate (&s->work, s->filter[i], s->fw[i],
+            s->plane[i - 1][p], s->stride[i - 1], s->w[i - 1], s->h[i - 1],
+            s->plane[i][p], s->stride[i]);
+    }
+    if (i == 0 && s->skip_scale0)
+      continue;
+    vh_fvif_scale_sums (&s->work, s->filter[i], s->fw[i], s->plane[i][0],
+        s->plane[i][1], s->stride[i], s->w[i], s->h[i], &s->params, &num, &den);
+    scores[2 * i] = num;
+    scores[2 * i + 1] = den;
+  }
+
+  for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
+    gchar name[16];
+    gdouble v;
+
+    if (i == 0 && s->skip_scale0) {
+      v = 0.0;
+    } else {
+      v = scores[2 * i] / scores[2 * i + 1];
+      if (i > 0)
+        v = MAX (v, s->min_val[i]);
+    }
+    g_snprintf (name, sizeof (name), "vif_scale%u", i);
+    if (!vh_feature_extractor_append (fex, fc, name, index, v, error))
+      return FALSE;
+  }
+  return !s->debug || fvif_emit_debug (fex, fc, index, scores, error);
+}
+
+const VhFeatureExtractorClass vh_fex_float_vif = {
+  .name = "float_vif",
+  .provides = fvif_provides,
+  .options = fvif_options,
+  .backend = VH_BACKEND_CPU,
+  .mem_type = VH_MEMORY_HOST,
+  .flags = 0,
+  .min_width = FVIF_MIN_SIZE,
+  .min_height = FVIF_MIN_SIZE,
+  .priv_size = sizeof (FvifState),
+  .init = fvif_init,
+  .extract = fvif_extract,
+  .close = fvif_close,
+};

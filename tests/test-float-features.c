@@ -1,0 +1,410 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* float_vif, float_adm and float_motion against libvmaf's float features
+ * in every golden pair's models_extra.json, frame by frame; the motion
+ * look-ahead, a sequence that starts at a later index, debug outputs,
+ * options and size limits. */
+
+#include "feature-extractor.h"
+#include "errors.h"
+#include "golden.h"
+
+#include <math.h>
+#include <string.h>
+
+#define TOLERANCE 1e-4
+#define GOLDEN_FILE "models_extra.json"
+
+static const gchar *const extractors[] = {
+  "float_vif", "float_adm", "float_motion", NULL
+};
+
+static const gchar *const metrics[] = {
+  "vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3",
+  "adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2",
+  "adm_scale3", "motion", "motion2", "motion3", NULL
+};
+
+/* @v as libvmaf's JSON log prints it: 6 decimals, or 16 when the first
+ * significant digit comes later. */
+static gdouble
+as_logged (gdouble v)
+{
+  gdouble frac = fabs (v) - (gint) fabs (v);
+  guint zeros = 0;
+  gchar buf[64];
+
+  while (frac < 1.0 && frac != 0.0) {
+    frac *= 10;
+    zeros++;
+  }
+  g_snprintf (buf, sizeof (buf), zeros <= 6 ? "%.6f" : "%.16f", v);
+  return g_ascii_strtod (buf, NULL);
+}
+
+static VhFeatureExtractor *
+new_extractor (const gchar * name, const VhPictureInfo * info,
+    const gchar * const *opts)
+{
+  const VhFeatureExtractorClass *klass =
+      vh_feature_extractor_find (name, VH_BACKEND_CPU);
+  g_autoptr (GError) error = NULL;
+  VhFeatureExtractor *fex;
+
+  g_assert_nonnull (klass);
+  fex = vh_feature_extractor_new (klass);
+  for (guint i = 0; opts && opts[i]; i += 2) {
+    g_assert_true (vh_feature_extractor_set_option (fex, opts[i],
+            opts[i + 1], &error));
+    g_assert_no_error (error);
+  }
+  if (info) {
+    g_assert_true (vh_feature_extractor_init (fex, info, &error));
+    g_assert_no_error (error);
+  }
+  return fex;
+}
+
+/* Scores frames @first .. of @pair with every extractor, numbering them
+ * from @base, and flushes. */
+static VhFeatureCollector *
+run_pair (const VhGoldenPair * pair, guint first, guint base)
+{
+  VhFeatureCollector *fc = vh_feature_collector_new ();
+  g_autoptr (GError) error = NULL;
+  VhFeatureExtractor *fex[G_N_ELEMENTS (extractors)] = { NULL };
+  VhPictureInfo info;
+
+  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, pair->bpc,
+          pair->width, pair->height, &error));
+  for (guint e = 0; extractors[e]; e++)
+    fex[e] = new_extractor (extractors[e], &info, NULL);
+
+  for (guint i = first; i < pair->n_frames; i++) {
+    g_autoptr (VhPicture) ref = vh_golden_read_frame (pair, TRUE, i, &error);
+    g_assert_no_error (error);
+    g_autoptr (VhPicture) dist = vh_golden_read_frame (pair, FALSE, i, &error);
+    g_assert_no_error (error);
+
+    for (guint e = 0; extractors[e]; e++) {
+      g_assert_true (vh_feature_extractor_extract (fex[e], ref, dist,
+              base + i - first, fc, &error));
+      g_assert_no_error (error);
+    }
+    /* The look-ahead is one frame: the frame before is final now. */
+    if (i > first) {
+      gdouble v;
+      g_assert_true (vh_feature_collector_get (fc, "motion2",
+              base + i - first - 1, &v));
+      g_assert_true (vh_feature_collector_get (fc, "motion3",
+              base + i - first - 1, &v));
+    }
+  }
+  for (guint e = 0; extractors[e]; e++) {
+    g_assert_true (vh_feature_extractor_flush (fex[e], fc, &error));
+    g_assert_no_error (error);
+    vh_feature_extractor_free (fex[e]);
+  }
+  return fc;
+}
+
+static void
+test_golden (void)
+{
+  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  gdouble worst[G_N_ELEMENTS (metrics)] = { 0 };
+  guint n_checked = 0, n_values = 0, n_inexact = 0;
+
+  if (pairs->len == 0) {
+    g_test_skip ("no golden data");
+    return;
+  }
+  for (guint p = 0; p < pairs->len; p++) {
+    const VhGoldenPair *pair = g_ptr_array_index (pairs, p);
+    g_autoptr (GError) error = NULL;
+    VhGoldenScores *gs = vh_golden_scores_load (pair, GOLDEN_FILE, &error);
+    gdouble pair_max = 0.0;
+
+    g_assert_no_error (error);
+    if (!gs || vh_golden_scores_n_frames (gs) == 0) {
+      vh_golden_scores_free (gs);
+      continue;
+    }
+    g_assert_cmpuint (vh_golden_scores_n_frames (gs), ==, pair->n_frames);
+
+    g_autoptr (VhFeatureCollector) fc = run_pair (pair, 0, 0);
+    for (guint m = 0; metrics[m]; m++) {
+      for (guint i = 0; i < pair->n_frames; i++) {
+        gdouble want, got, diff;
+
+        g_assert_true (vh_golden_scores_get (gs, i, metrics[m], &want));
+        if (!vh_feature_collector_get (fc, metrics[m], i, &got))
+          g_error ("%s %s frame %u: missing", metrics[m], pair->name, i);
+        diff = fabs (got - want);
+        if (diff > TOLERANCE)
+          g_error ("%s %s frame %u: got %.6f, libvmaf %.6f", metrics[m],
+              pair->name, i, got, want);
+        worst[m] = MAX (worst[m], diff);
+        pair_max = MAX (pair_max, diff);
+        n_values++;
+        if (as_logged (got) != want)
+          n_inexact++;
+      }
+    }
+    g_print ("# %-38s max |diff| %.3g\n", pair->name, pair_max);
+    vh_golden_scores_free (gs);
+    n_checked++;
+  }
+  for (guint m = 0; metrics[m]; m++)
+    g_print ("# %-11s %u pairs, max |diff| %.3g\n", metrics[m], n_checked,
+        worst[m]);
+  /* Reported, not required: the reciprocal estimate in ADM may differ in
+   * its last bits between CPU makers. */
+  g_print ("# %u of %u values differ from libvmaf's log as printed\n",
+      n_inexact, n_values);
+  g_assert_cmpuint (n_checked, >, 0);
+}
+
+/* A temporal extractor restarted after a seek sees a first index above
+ * 0: it must treat that frame as the first of a sequence. */
+static void
+test_motion_late_start (void)
+{
+  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  const VhGoldenPair *pair = NULL;
+  const guint base = 7, first = 2;
+  const gchar *const names[] = { "motion", "motion2", "motion3" };
+
+  for (guint p = 0; p < pairs->len && !pair; p++) {
+    const VhGoldenPair *cand = g_ptr_array_index (pairs, p);
+    if (cand->n_frames >= 6)
+      pair = cand;
+  }
+  if (!pair) {
+    g_test_skip ("no golden pair with enough frames");
+    return;
+  }
+
+  g_autoptr (VhFeatureCollector) a = run_pair (pair, first, 0);
+  g_autoptr (VhFeatureCollector) b = run_pair (pair, first, base);
+  for (guint i = 0; i + first < pair->n_frames; i++) {
+    for (guint n = 0; n < G_N_ELEMENTS (names); n++) {
+      gdouble va, vb;
+
+      g_assert_true (vh_feature_collector_get (a, names[n], i, &va));
+      g_assert_true (vh_feature_collector_get (b, names[n], base + i, &vb));
+      g_assert_cmpfloat (va, ==, vb);
+    }
+  }
+  {
+    gdouble v;
+    /* The sequence restarts: the first frame has no motion. */
+    g_assert_true (vh_feature_collector_get (b, "motion2", base, &v));
+    g_assert_cmpfloat (v, ==, 0.0);
+    g_assert_true (vh_feature_collector_get (b, "motion", base, &v));
+    g_assert_cmpfloat (v, ==, 0.0);
+  }
+}
+
+static VhPicture *
+noise_picture (const VhPictureInfo * info, GRand * rand)
+{
+  VhPicture *pic = vh_picture_new (info);
+  const guint max = (1u << info->bpc) - 1;
+
+  for (guint p = 0; p < pic->n_planes; p++) {
+    for (guint y = 0; y < pic->height[p]; y++) {
+      gpointer row = vh_picture_row (pic, p, y);
+      for (guint x = 0; x < pic->width[p]; x++) {
+        guint v = g_rand_int_range (rand, 0, max + 1);
+        if (info->bpc > 8)
+          ((guint16 *) row)[x] = v;
+        else
+          ((guint8 *) row)[x] = v;
+      }
+    }
+  }
+  return pic;
+}
+
+/* One frame, one extractor: motion of a single frame is all zero, and
+ * identical pictures give libvmaf's fixed points. */
+static void
+test_identical_and_single (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (11);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  VhPictureInfo info;
+  gdouble v;
+
+  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 10, 64, 48,
+          NULL));
+  g_autoptr (VhPicture) pic = noise_picture (&info, rand);
+  for (guint e = 0; extractors[e]; e++) {
+    g_autoptr (VhFeatureExtractor) fex = new_extractor (extractors[e], &info,
+        NULL);
+    g_assert_true (vh_feature_extractor_extract (fex, pic, pic, 0, fc, &error));
+    g_assert_true (vh_feature_extractor_flush (fex, fc, &error));
+    g_assert_no_error (error);
+  }
+  for (guint s = 0; s < 4; s++) {
+    g_autofree gchar *name = g_strdup_printf ("vif_scale%u", s);
+    g_assert_true (vh_feature_collector_get (fc, name, 0, &v));
+    g_assert_cmpfloat (fabs (v - 1.0), <, 1e-6);
+  }
+  g_assert_true (vh_feature_collector_get (fc, "adm2", 0, &v));
+  g_assert_cmpfloat (fabs (v - 1.0), <, 1e-5);
+  g_assert_true (vh_feature_collector_get (fc, "aim", 0, &v));
+  g_assert_cmpfloat (v, ==, 0.0);
+  g_assert_true (vh_feature_collector_get (fc, "motion", 0, &v));
+  g_assert_cmpfloat (v, ==, 0.0);
+  g_assert_true (vh_feature_collector_get (fc, "motion2", 0, &v));
+  g_assert_cmpfloat (v, ==, 0.0);
+  g_assert_true (vh_feature_collector_get (fc, "motion3", 0, &v));
+  g_assert_cmpfloat (v, ==, 0.0);
+}
+
+/* Debug outputs, and options that rename the features as libvmaf does. */
+static void
+test_options (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (5);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  const gchar *const vif_opts[] = { "debug", "true", "vif_enhn_gain_limit",
+    "1.0", NULL
+  };
+  const gchar *const adm_opts[] = { "debug", "true", "adm_enhn_gain_limit",
+    "1.0", NULL
+  };
+  const gchar *const motion_opts[] = { "motion_force_zero", "true", NULL };
+  VhPictureInfo info;
+  gdouble v, num, den;
+
+  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, 80, 64,
+          NULL));
+  g_autoptr (VhPicture) ref = noise_picture (&info, rand);
+  g_autoptr (VhPicture) dist = noise_picture (&info, rand);
+  g_autoptr (VhFeatureExtractor) vif = new_extractor ("float_vif", &info,
+      vif_opts);
+  g_autoptr (VhFeatureExtractor) adm = new_extractor ("float_adm", &info,
+      adm_opts);
+  g_autoptr (VhFeatureExtractor) motion = new_extractor ("float_motion",
+      &info, motion_opts);
+
+  g_assert_true (vh_feature_extractor_extract (vif, ref, dist, 0, fc, &error));
+  g_assert_true (vh_feature_extractor_extract (adm, ref, dist, 0, fc, &error));
+  for (guint i = 0; i < 3; i++)
+    g_assert_true (vh_feature_extractor_extract (motion, ref, i ? dist : ref,
+            i, fc, &error));
+  g_assert_true (vh_feature_extractor_flush (motion, fc, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (vh_feature_collector_get (fc, "vif_scale1_egl_1", 0, &v));
+  g_assert_true (vh_feature_collector_get (fc, "vif_num_scale1_egl_1", 0,
+          &num));
+  g_assert_true (vh_feature_collector_get (fc, "vif_den_scale1_egl_1", 0,
+          &den));
+  g_assert_cmpfloat (v, ==, num / den);
+  g_assert_true (vh_feature_collector_get (fc, "adm2_egl_1", 0, &v));
+  g_assert_true (vh_feature_collector_get (fc, "adm_num_egl_1", 0, &num));
+  g_assert_true (vh_feature_collector_get (fc, "adm_den_egl_1", 0, &den));
+  g_assert_cmpfloat (v, ==, num / den);
+  for (guint i = 0; i < 3; i++) {
+    g_assert_true (vh_feature_collector_get (fc, "motion2_force_0", i, &v));
+    g_assert_cmpfloat (v, ==, 0.0);
+    g_assert_true (vh_feature_collector_get (fc, "motion_force_0", i, &v));
+    g_assert_cmpfloat (v, ==, 0.0);
+  }
+}
+
+static gboolean
+init_size (const gchar * name, guint w, guint h, GError ** error)
+{
+  g_autoptr (VhFeatureExtractor) fex = new_extractor (name, NULL, NULL);
+  VhPictureInfo info;
+
+  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, w, h,
+          NULL));
+  return vh_feature_extractor_init (fex, &info, error);
+}
+
+static void
+test_sizes (void)
+{
+  const struct
+  {
+    const gchar *name;
+    guint min;
+  } limits[] = { {"float_vif", 16}, {"float_adm", 17}, {"float_motion", 3} };
+
+  for (guint i = 0; i < G_N_ELEMENTS (limits); i++) {
+    GError *error = NULL;
+    guint m = limits[i].min;
+
+    g_assert_false (init_size (limits[i].name, m - 1, 64, &error));
+    g_assert_error (error, VH_ERROR, VH_ERROR_TOO_SMALL);
+    g_clear_error (&error);
+    g_assert_false (init_size (limits[i].name, 64, m - 1, &error));
+    g_assert_error (error, VH_ERROR, VH_ERROR_TOO_SMALL);
+    g_clear_error (&error);
+    g_assert_true (init_size (limits[i].name, m, m, &error));
+    g_assert_no_error (error);
+  }
+}
+
+/* Frames out of order and mismatching pictures are refused. */
+static void
+test_errors (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (3);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  VhPictureInfo info, other;
+
+  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, 64, 48,
+          NULL));
+  g_assert_true (vh_picture_info_init (&other, VH_PIX_FMT_YUV420, 8, 64, 40,
+          NULL));
+  g_autoptr (VhPicture) pic = noise_picture (&info, rand);
+  g_autoptr (VhPicture) small = noise_picture (&other, rand);
+
+  for (guint e = 0; extractors[e]; e++) {
+    g_autoptr (VhFeatureExtractor) fex = new_extractor (extractors[e], &info,
+        NULL);
+    g_assert_false (vh_feature_extractor_extract (fex, small, small, 0, fc,
+            &error));
+    g_assert_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+  }
+
+  g_autoptr (VhFeatureExtractor) motion = new_extractor ("float_motion",
+      &info, NULL);
+  g_assert_true (vh_feature_extractor_extract (motion, pic, pic, 4, fc,
+          &error));
+  g_assert_false (vh_feature_extractor_extract (motion, pic, pic, 6, fc,
+          &error));
+  g_assert_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT);
+}
+
+gint
+main (gint argc, gchar ** argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/float-features/golden", test_golden);
+  g_test_add_func ("/float-features/motion-late-start", test_motion_late_start);
+  g_test_add_func ("/float-features/identical-and-single",
+      test_identical_and_single);
+  g_test_add_func ("/float-features/options", test_options);
+  g_test_add_func ("/float-features/sizes", test_sizes);
+  g_test_add_func ("/float-features/errors", test_errors);
+  return g_test_run ();
+}
