@@ -1,0 +1,14 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Every HIP twin class, one line each: VH_HIP_TWIN (symbol). Included by
+ * hip-features.c with VH_HIP_TWIN defined (no include guard on purpose).
+ * A twin lives in hip/features/hip-<name>.c, listed in
+ * hip/features/meson.build with its kernel module. */
+

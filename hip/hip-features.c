@@ -1,0 +1,117 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The registry of HIP twins, and the backend choice. */
+
+#include "hip-features.h"
+#include "hip-picture.h"
+#include "errors.h"
+
+#include <string.h>
+
+/* Each twin, defined in hip/features/hip-<name>.c and listed in
+ * hip/features/hip-twins.h (one line per class). */
+#define VH_HIP_TWIN(sym) extern const VhFeatureExtractorClass sym;
+#include "hip-twins.h"
+#undef VH_HIP_TWIN
+
+const VhFeatureExtractorClass *const *
+vh_hip_features_list (guint * n)
+{
+#define VH_HIP_TWIN(sym) &sym,
+  static const VhFeatureExtractorClass *const classes[] = {
+#include "hip-twins.h"
+    NULL,
+  };
+#undef VH_HIP_TWIN
+
+  if (n)
+    *n = G_N_ELEMENTS (classes) - 1;
+  return classes;
+}
+
+void
+vh_hip_features_register (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    const VhFeatureExtractorClass *const *list = vh_hip_features_list (NULL);
+    for (guint i = 0; list[i]; i++)
+      vh_feature_extractor_register (list[i]);
+    g_once_init_leave (&once, 1);
+  }
+}
+
+gboolean
+vh_hip_backend_request_from_string (const gchar * str,
+    VhHipBackendRequest * request)
+{
+  static const gchar *const names[] = { "auto", "cpu", "hip" };
+
+  for (guint i = 0; str && i < G_N_ELEMENTS (names); i++) {
+    if (!g_ascii_strcasecmp (str, names[i])) {
+      *request = (VhHipBackendRequest) i;
+      return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+const gchar *
+vh_hip_backend_request_to_string (VhHipBackendRequest request)
+{
+  switch (request) {
+    case VH_HIP_BACKEND_REQUEST_AUTO:
+      return "auto";
+    case VH_HIP_BACKEND_REQUEST_CPU:
+      return "cpu";
+    case VH_HIP_BACKEND_REQUEST_HIP:
+      return "hip";
+  }
+  return "?";
+}
+
+gboolean
+vh_hip_select_backend (VhHipBackendRequest request, VhHipVendor vendor,
+    guint index, VhBackend * backends, VhHipDevice ** device,
+    gchar ** reason, GError ** error)
+{
+  GError *err = NULL;
+  VhHipDevice *dev;
+
+  *backends = VH_BACKEND_CPU;
+  *device = NULL;
+  if (reason)
+    *reason = NULL;
+  if (request == VH_HIP_BACKEND_REQUEST_CPU)
+    return TRUE;
+
+  dev = vh_hip_device_open (vendor, index, &err);
+  if (!dev) {
+    /* One line, whatever the loader said for each vendor. */
+    g_strdelimit (err->message, "\r\n", ' ');
+    if (request == VH_HIP_BACKEND_REQUEST_HIP) {
+      g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
+          "backend hip: no usable GPU: %s", err->message);
+      g_error_free (err);
+      return FALSE;
+    }
+    if (reason)
+      *reason = g_strdup_printf ("no usable GPU, features run on the CPU: %s",
+          err->message);
+    g_error_free (err);
+    return TRUE;
+  }
+  vh_hip_features_register ();
+  vh_hip_picture_install_transfer (dev);
+  *backends = VH_BACKEND_HIP | VH_BACKEND_CPU;
+  *device = dev;
+  return TRUE;
+}

@@ -1,0 +1,77 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __VH_HIP_FEATURES_H__
+#define __VH_HIP_FEATURES_H__
+
+#include "vhhip.h"
+#include "feature-extractor.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The HIP twins of the CPU feature extractors (hip/features/): same name,
+ * same output names, same options, backend VH_BACKEND_HIP. The engine
+ * (src/) never links this layer: the CLI, the element, the tests and the
+ * benchmarks call vh_hip_features_register() (or vh_hip_select_backend(),
+ * which does) and the registry then prefers a twin wherever the context's
+ * backends allow HIP (vh_feature_extractor_find()).
+ */
+
+/* Registers every HIP twin with vh_feature_extractor_register(). Safe to
+ * call any number of times, from any thread. */
+void         vh_hip_features_register    (void);
+
+/* The HIP twin classes, NULL-terminated (what vh_hip_features_register()
+ * registers). */
+const VhFeatureExtractorClass *const *vh_hip_features_list (guint * n);
+
+/* ---- choosing where features run ------------------------------------ */
+
+typedef enum
+{
+  VH_HIP_BACKEND_REQUEST_AUTO = 0,      /* the GPU if there is one, else CPU */
+  VH_HIP_BACKEND_REQUEST_CPU,           /* CPU only */
+  VH_HIP_BACKEND_REQUEST_HIP,           /* the GPU, or an error */
+} VhHipBackendRequest;
+
+/* "auto", "cpu", "hip" (case-insensitive). */
+gboolean     vh_hip_backend_request_from_string (const gchar * str,
+                                          VhHipBackendRequest * request);
+
+const gchar *vh_hip_backend_request_to_string (VhHipBackendRequest request);
+
+/**
+ * vh_hip_select_backend:
+ * @request: what the user asked for
+ * @vendor: VH_HIP_VENDOR_UNKNOWN picks automatically
+ * @index: device index of that vendor
+ * @backends: (out): for VhContextConfig.backends
+ * @device: (out): for VhContextConfig.hip_device (a reference the caller
+ *   drops after freeing the context), or NULL for the CPU
+ * @reason: (out) (optional): with AUTO falling back to the CPU, one line
+ *   saying why (caller frees); NULL otherwise
+ *
+ * The one call that the CLI, the element, the tests and the benchmarks use.
+ * CPU: *backends = CPU, *device = NULL. AUTO or HIP: opens the device; on
+ * success registers the twins, makes it the device that moves pictures
+ * between host and device memory, and returns *backends = HIP | CPU (each
+ * feature runs on its twin, those without one on the CPU). AUTO without a
+ * usable device: CPU, with *reason. HIP without one: FALSE, @error
+ * VH_ERROR_BACKEND saying why (never a silent CPU run).
+ */
+gboolean     vh_hip_select_backend       (VhHipBackendRequest request,
+                                          VhHipVendor vendor, guint index,
+                                          VhBackend * backends,
+                                          VhHipDevice ** device,
+                                          gchar ** reason, GError ** error);
+
+G_END_DECLS
+
+#endif /* __VH_HIP_FEATURES_H__ */
