@@ -12,3 +12,6 @@
  * A twin lives in hip/features/hip-<name>.c, listed in
  * hip/features/meson.build with its kernel module. */
 
+VH_HIP_TWIN (vh_hip_psnr_class)
+VH_HIP_TWIN (vh_hip_float_psnr_class)
+VH_HIP_TWIN (vh_hip_motion_class)
