@@ -98,6 +98,8 @@ score_pair (const VhGoldenPair * pair, guint n_threads, GError ** error)
     {"feat_float_ms_ssim.json", "float_ms_ssim"},
     {"feat_cambi.json", "cambi"},
   };
+  /* libvmaf's float features: models_extra.json has them for every pair. */
+  const gchar *always[] = { "float_vif", "float_adm", "float_motion" };
 
   for (guint i = 0; i < G_N_ELEMENTS (models); i++) {
     VhModelConfig mc = { models[i].name, models[i].transform, FALSE };
@@ -108,6 +110,10 @@ score_pair (const VhGoldenPair * pair, guint n_threads, GError ** error)
   for (guint i = 0; i < G_N_ELEMENTS (extra); i++) {
     if (golden_has_frames (pair, extra[i][0]) &&
         !vh_context_add_feature (ctx, extra[i][1], NULL, error))
+      goto fail;
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (always); i++) {
+    if (!vh_context_add_feature (ctx, always[i], NULL, error))
       goto fail;
   }
   vh_picture_info_init (&info, VH_PIX_FMT_YUV420, pair->bpc, pair->width,
