@@ -99,12 +99,12 @@ vh_hip_select_backend (VhHipBackendRequest request, VhHipVendor vendor,
     g_strdelimit (err->message, "\r\n", ' ');
     if (request == VH_HIP_BACKEND_REQUEST_HIP) {
       g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
-          "backend hip: no usable GPU: %s", err->message);
+          "backend hip: %s", err->message);
       g_error_free (err);
       return FALSE;
     }
     if (reason)
-      *reason = g_strdup_printf ("no usable GPU, features run on the CPU: %s",
+      *reason = g_strdup_printf ("features run on the CPU: %s",
           err->message);
     g_error_free (err);
     return TRUE;

@@ -135,6 +135,9 @@ write_json (Writer * w)
             "%.2f", w->info->fps));
   else
     fprintf (w->out, "  \"fps\": null,\n");
+  /* Extractor names are plain identifiers: nothing to escape. */
+  if (w->info->dispatch)
+    fprintf (w->out, "  \"dispatch\": \"%s\",\n", w->info->dispatch);
 
   fprintf (w->out, "  \"frames\": [");
   for (guint i = 0; i < n_frames; i++) {
@@ -202,8 +205,14 @@ write_xml (Writer * w)
   fprintf (w->out, "<VMAF version=\"%s\">\n", VH_VERSION);
   fprintf (w->out, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n",
       w->info->width, w->info->height);
-  fprintf (w->out, "  <fyi fps=\"%s\" />\n", g_ascii_formatd (buf,
+  fprintf (w->out, "  <fyi fps=\"%s\"", g_ascii_formatd (buf,
           sizeof (buf), "%.2f", w->info->fps));
+  if (w->info->dispatch) {
+    gchar *esc = g_markup_escape_text (w->info->dispatch, -1);
+    fprintf (w->out, " dispatch=\"%s\"", esc);
+    g_free (esc);
+  }
+  fprintf (w->out, " />\n");
 
   fprintf (w->out, "  <frames>\n");
   for (guint i = 0; i < n_frames; i++) {

@@ -30,7 +30,11 @@ gboolean     vh_output_format_from_string (const gchar * str,
                                            VhOutputFormat * format);
 
 /* What a log needs besides the values. @n_frames bounds the pooled
- * metrics (frames 0..n_frames-1); @width and @height only go into XML. */
+ * metrics (frames 0..n_frames-1); @width and @height only go into XML.
+ * @dispatch, when not NULL, says where each extractor ran ("adm: hip,
+ * cambi: cpu", vh_context_describe_dispatch()): JSON gets it as a top-level
+ * "dispatch" member, XML as an attribute of <fyi>; libvmaf's readers
+ * ignore both. CSV and SUB have no place for it. */
 typedef struct
 {
   guint n_frames;
@@ -38,6 +42,7 @@ typedef struct
   gdouble fps;
   guint width;
   guint height;
+  const gchar *dispatch;
 } VhOutputInfo;
 
 /* Writes every value of @fc in libvmaf's layout for @format. */

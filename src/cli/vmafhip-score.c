@@ -16,6 +16,10 @@
 #include "pool.h"
 #include "video-reader.h"
 
+#ifdef VH_HAVE_HIP
+#include "hip-features.h"
+#endif
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,19 +141,60 @@ check_compatible (const VhPictureInfo * ref, const VhPictureInfo * dist,
   return FALSE;
 }
 
-static VhBackend
-parse_backend (const gchar * s, GError ** error)
+/* --backend: where the features run. With the HIP layer built, auto and
+ * hip open the GPU (vh_hip_select_backend(), shared with the element);
+ * auto falls back to the CPU with a note, hip without a GPU is an error.
+ * @device gets the VhHipDevice to hand the context (unref after it). */
+static gboolean
+select_backend (const Settings * s, VhContextConfig * config,
+    gpointer * device, GError ** error)
 {
-  if (!s || !strcmp (s, "auto") || !strcmp (s, "cpu"))
-    return VH_BACKEND_CPU;
-  if (!strcmp (s, "hip")) {
+  const gchar *name = s->backend ? s->backend : "auto";
+
+  *device = NULL;
+  config->backends = VH_BACKEND_CPU;
+#ifdef VH_HAVE_HIP
+  {
+    VhHipBackendRequest request;
+    VhHipDevice *dev = NULL;
+    gchar *reason = NULL;
+
+    if (!vh_hip_backend_request_from_string (name, &request)) {
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "--backend '%s': expected auto, cpu or hip", name);
+      return FALSE;
+    }
+    if (!vh_hip_select_backend (request, VH_HIP_VENDOR_UNKNOWN, 0,
+            &config->backends, &dev, &reason, error))
+      return FALSE;
+    if (reason && !s->quiet)
+      g_printerr ("vmafhip-score: %s\n", reason);
+    g_free (reason);
+    *device = dev;
+    config->hip_device = dev;
+    return TRUE;
+  }
+#else
+  if (!strcmp (name, "auto") || !strcmp (name, "cpu"))
+    return TRUE;
+  if (!strcmp (name, "hip")) {
     g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
-        "--backend hip: this build has no HIP backend yet");
-    return 0;
+        "--backend hip: this build has no HIP layer");
+    return FALSE;
   }
   g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-      "--backend '%s': expected auto, cpu or hip", s);
-  return 0;
+      "--backend '%s': expected auto, cpu or hip", name);
+  return FALSE;
+#endif
+}
+
+static void
+release_device (gpointer device)
+{
+#ifdef VH_HAVE_HIP
+  if (device)
+    vh_hip_device_unref (device);
+#endif
 }
 
 static void
@@ -176,6 +221,8 @@ run (Settings * s, GError ** error)
   g_autoptr (VhVideoReader) dist_reader = NULL;
   VhContextConfig config = { 0 };
   VhContext *ctx;
+  gpointer device = NULL;
+  g_autofree gchar *dispatch = NULL;
   VhOutputFormat format = VH_OUTPUT_XML;
   gboolean ok = FALSE, have_format = FALSE;
   guint n_frames = 0;
@@ -229,8 +276,7 @@ run (Settings * s, GError ** error)
 
   config.n_threads = MAX (s->threads, 1);
   config.subsample = MAX (s->subsample, 1);
-  config.backends = parse_backend (s->backend, error);
-  if (!config.backends)
+  if (!select_backend (s, &config, &device, error))
     return FALSE;
   ctx = vh_context_new (&config);
 
@@ -248,6 +294,10 @@ run (Settings * s, GError ** error)
     if (!add_feature (ctx, s->features[i], error))
       goto out;
   }
+  /* Which feature runs where, once: on stderr and in the results file. */
+  dispatch = vh_context_describe_dispatch (ctx);
+  if (!s->quiet)
+    g_printerr ("features: %s\n", dispatch);
   if (!vh_context_start (ctx, vh_video_reader_get_info (ref_reader), error))
     goto out;
 
@@ -291,7 +341,7 @@ run (Settings * s, GError ** error)
     gdouble secs = (g_get_monotonic_time () - start) / 1e6;
     const VhPictureInfo *info = vh_video_reader_get_info (ref_reader);
     VhOutputInfo out_info = { n_frames, config.subsample,
-      secs > 0 ? n_frames / secs : 0.0, info->width, info->height
+      secs > 0 ? n_frames / secs : 0.0, info->width, info->height, dispatch
     };
     if (!vh_output_write_info_file (vh_context_get_collector (ctx), format,
             &out_info, s->output, error))
@@ -300,6 +350,7 @@ run (Settings * s, GError ** error)
   ok = TRUE;
 out:
   vh_context_free (ctx);
+  release_device (device);
   return ok;
 }
 
