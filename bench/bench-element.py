@@ -17,8 +17,11 @@ trip), then scores the same frames, with the same model and thread count:
                  vmafhipcompare name=c threads=T frame-message=true|false
                  ! fakesink
 
-Each command runs --runs times after one warm-up run; the median wall time
-counts. Prints frames per second and the element's loss against the CLI.
+Each command runs --runs times, interleaved, after one warm-up run. The
+best (shortest) wall time counts, which is the least disturbed by other
+load on the machine; the median and the CPU time (user + system) are
+printed too. Prints frames per second and the element's loss against the
+CLI.
 
 Usage: bench-element.py [--build-dir DIR] [--width 1280] [--height 720]
                         [--frames 240] [--threads 2] [--runs 3]
@@ -28,6 +31,7 @@ gst/libgstvmafhip.so, else to "build" in the source tree.
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -46,13 +50,18 @@ def find_build_dir(arg):
 
 
 def run(cmd, env):
+    """Wall time and CPU time (user + system) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         sys.exit('command failed: %s\n%s%s' % (' '.join(cmd), proc.stdout,
                                                 proc.stderr))
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime -
+                                                before.ru_stime)
+    return elapsed, cpu
 
 
 def make_clips(tmp, args, env):
@@ -96,11 +105,15 @@ def main():
                    '-q']
 
         def element_cmd(messages):
+            # Whole frames per read, as the CLI reads them.
+            frame = w * h + 2 * ((w + 1) // 2) * ((h + 1) // 2)
+            blocks = 'blocksize=%d' % frame
             src = ['rawvideoparse', 'width=%d' % w, 'height=%d' % h,
                    'format=i420', 'framerate=30/1']
             return (['gst-launch-1.0', '-q', 'filesrc', 'location=' + ref,
-                     '!'] + src + ['!', 'c.ref_sink', 'filesrc',
-                                   'location=' + dist, '!'] + src +
+                     blocks, '!'] + src + ['!', 'c.ref_sink', 'filesrc',
+                                           'location=' + dist, blocks, '!'] +
+                    src +
                     ['!', 'c.dist_sink', 'vmafhipcompare', 'name=c',
                      'threads=%d' % args.threads,
                      'frame-message=%s' % ('true' if messages else 'false'),
@@ -117,13 +130,18 @@ def main():
                 times.setdefault(name, []).append(run(cmd, env))
 
     print('%d frames of %dx%d 8-bit 4:2:0, vmaf_v0.6.1, %d threads, '
-          'median of %d runs' % (args.frames, w, h, args.threads, args.runs))
-    base = statistics.median(times[cases[0][0]])
+          '%d runs each' % (args.frames, w, h, args.threads, args.runs))
+    print('  %-36s %8s %8s %8s %8s %9s' % ('', 'best s', 'fps', 'vs CLI',
+                                           'median s', 'CPU s'))
+    best = {name: min(t for t, _ in times[name]) for name, _ in cases}
+    base = best[cases[0][0]]
     for name, _ in cases:
-        t = statistics.median(times[name])
-        print('  %-36s %7.2f s  %7.1f fps  %6.1f%% of the CLI' % (
-            name, t, args.frames / t, 100.0 * base / t))
-    loss = 100.0 * (1 - base / statistics.median(times[cases[1][0]]))
+        print('  %-36s %8.2f %8.1f %7.1f%% %8.2f %9.2f' % (
+            name, best[name], args.frames / best[name],
+            100.0 * base / best[name],
+            statistics.median(t for t, _ in times[name]),
+            statistics.median(c for _, c in times[name])))
+    loss = 100.0 * (1 - base / best[cases[1][0]])
     print('element (messages on) loses %.1f%% against the CLI' % loss)
     return 0
 
