@@ -51,6 +51,15 @@
 #include "errors.h"
 #include "model.h"
 
+#include <string.h>
+
+#ifdef VH_HAVE_HIP
+#include "gsthipbufferpool.h"
+#include "gsthipmemory.h"
+#include "gsthiputils.h"
+#include "hip-features.h"
+#endif
+
 GST_DEBUG_CATEGORY (gst_vmaf_hip_compare_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
 
@@ -147,6 +156,12 @@ struct _GstVmafHipCompare
 
   /* Tags for the next output buffer, under the object lock. */
   GstTagList *pending_tags;
+
+  /* The GPU, from start to stop (a GstHipDevice shared with neighbours
+   * through GstContext; NULL for the CPU). Set under the object lock. */
+  GstObject *hip_device;
+  gchar *dispatch;              /* "adm: hip, ...", logged once */
+  gboolean hip_input;           /* some feature reads device pictures */
 };
 
 /* HIP memory (memory:HIPMemory, from hipupload) is read through its host
@@ -287,6 +302,185 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
 }
 
 /* ---------------------------------------------------------------------- */
+/* Backend: the GPU and its twins                                          */
+
+/* The VhHipDevice for the context, or NULL. */
+static gpointer
+hip_device_handle (GstVmafHipCompare * self)
+{
+#ifdef VH_HAVE_HIP
+  if (self->hip_device)
+    return gst_hip_device_get_handle (GST_HIP_DEVICE (self->hip_device));
+#endif
+  return NULL;
+}
+
+/* backend auto or hip: the device the pipeline shares (asked of the
+ * neighbours and the application, else opened and announced). auto
+ * without one goes on with the CPU, saying why; hip without one fails. */
+static gboolean
+open_hip_device (GstVmafHipCompare * self)
+{
+  GError *err = NULL;
+
+  if (self->run.backend == GST_VMAF_HIP_BACKEND_CPU)
+    return TRUE;
+#ifdef VH_HAVE_HIP
+  {
+    GstHipDevice *device;
+
+    GST_OBJECT_LOCK (self);
+    device = self->hip_device ? gst_object_ref (self->hip_device) : NULL;
+    GST_OBJECT_UNLOCK (self);
+    VhBackend backends;
+
+    if (gst_hip_ensure_element_device (GST_ELEMENT (self),
+            GST_HIP_VENDOR_UNKNOWN, -1, &device, &err) &&
+        vh_hip_use_device (gst_hip_device_get_handle (device), &backends,
+            &err)) {
+      GST_OBJECT_LOCK (self);
+      gst_object_replace (&self->hip_device, GST_OBJECT (device));
+      GST_OBJECT_UNLOCK (self);
+      gst_object_unref (device);
+      return TRUE;
+    }
+    g_clear_object (&device);
+  }
+#else
+  g_set_error (&err, VH_ERROR, VH_ERROR_BACKEND,
+      "this build has no HIP layer");
+#endif
+  if (self->run.backend == GST_VMAF_HIP_BACKEND_HIP) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("The HIP backend is not available: %s", err->message), (NULL));
+    g_error_free (err);
+    return FALSE;
+  }
+  GST_INFO_OBJECT (self, "backend auto: no usable GPU, features run on the "
+      "CPU: %s", err->message);
+  g_error_free (err);
+  return TRUE;
+}
+
+static void
+close_hip_device (GstVmafHipCompare * self)
+{
+  GST_OBJECT_LOCK (self);
+  gst_clear_object (&self->hip_device);
+  GST_OBJECT_UNLOCK (self);
+  self->hip_input = FALSE;
+}
+
+/* Which feature runs where, once per run (again only if it changes). */
+static void
+log_dispatch (GstVmafHipCompare * self)
+{
+  gchar *dispatch = vh_context_describe_dispatch (self->ctx);
+
+  if (g_strcmp0 (dispatch, self->dispatch) != 0)
+    GST_INFO_OBJECT (self, "features: %s", dispatch);
+  g_free (self->dispatch);
+  self->dispatch = dispatch;
+  self->hip_input = self->hip_device && strstr (dispatch, ": hip") != NULL;
+}
+
+#ifdef VH_HAVE_HIP
+/* Whether @buf is one frame in HIP memory of our device. */
+static gboolean
+buffer_is_hip (GstVmafHipCompare * self, GstBuffer * buf)
+{
+  GstMemory *mem;
+
+  if (!self->hip_input || gst_buffer_n_memory (buf) != 1)
+    return FALSE;
+  mem = gst_buffer_peek_memory (buf, 0);
+  return gst_is_hip_memory (mem) &&
+      gst_hip_device_is_equal (GST_HIP_MEMORY_CAST (mem)->device,
+      GST_HIP_DEVICE (self->hip_device));
+}
+
+/* A frame written on the CPU into HIP memory (our pool, offered upstream)
+ * starts its copy to the device now, from page-locked memory, without
+ * waiting. */
+static void
+start_upload (GstVmafHipCompare * self, GstBuffer * buf)
+{
+  GError *err = NULL;
+
+  if (buffer_is_hip (self, buf) &&
+      !gst_hip_memory_upload_async (GST_HIP_MEMORY_CAST
+          (gst_buffer_peek_memory (buf, 0)), &err)) {
+    GST_WARNING_OBJECT (self, "upload failed, reading on the CPU: %s",
+        err->message);
+    g_error_free (err);
+  }
+}
+#endif
+
+/* The engine's picture of @buf: in device memory when it is HIP memory
+ * and some feature runs on the GPU, else in host memory. */
+static VhPicture *
+wrap_input (GstVmafHipCompare * self, const GstVideoInfo * vinfo,
+    GstBuffer * buf, GError ** error)
+{
+#ifdef VH_HAVE_HIP
+  if (buffer_is_hip (self, buf)) {
+    VhPicture *pic = gst_vmaf_hip_picture_wrap_device (vinfo, buf, error);
+    if (pic || (error && *error))
+      return pic;
+  }
+#endif
+  return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
+}
+
+/* Offers upstream a pool of HIP memory when features run on the GPU:
+ * frames written by the CPU land in page-locked memory and go to the
+ * device asynchronously (start_upload), HIP producers write in place. */
+static gboolean
+gst_vmaf_hip_compare_propose_allocation (GstAggregator * agg,
+    GstAggregatorPad * pad, GstQuery * decide_query, GstQuery * query)
+{
+#ifdef VH_HAVE_HIP
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
+  GstCaps *caps = NULL;
+  gboolean need_pool = FALSE;
+  GstVideoInfo info, layout;
+
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (self->hip_input && caps && need_pool &&
+      gst_video_info_from_caps (&info, caps)) {
+    GstHipDevice *device = GST_HIP_DEVICE (self->hip_device);
+    GstBufferPool *pool = gst_hip_buffer_pool_new (device);
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+
+    gst_hip_memory_layout (device, &info, &layout);
+    gst_buffer_pool_config_set_params (config, caps, layout.size, 0, 0);
+    if (gst_buffer_pool_set_config (pool, config))
+      gst_query_add_allocation_pool (query, pool, layout.size, 0, 0);
+    else
+      GST_WARNING_OBJECT (self, "HIP pool refused %" GST_PTR_FORMAT, caps);
+    gst_object_unref (pool);
+  }
+#endif
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+static void
+gst_vmaf_hip_compare_set_context (GstElement * element, GstContext * context)
+{
+#ifdef VH_HAVE_HIP
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (element);
+
+  GST_OBJECT_LOCK (self);
+  gst_hip_handle_set_context (element, context, GST_HIP_VENDOR_UNKNOWN, -1,
+      (GstHipDevice **) & self->hip_device);
+  GST_OBJECT_UNLOCK (self);
+#endif
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Engine context lifecycle                                                */
 
 static gboolean
@@ -296,7 +490,8 @@ build_context (GstVmafHipCompare * self)
   GPtrArray *names;
   VhModel *first;
 
-  self->ctx = gst_vmaf_hip_context_new (&self->run, &err);
+  self->ctx = gst_vmaf_hip_context_new (&self->run, hip_device_handle (self),
+      &err);
   if (!self->ctx) {
     if (g_error_matches (err, VH_ERROR, VH_ERROR_BACKEND)) {
       GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
@@ -313,6 +508,7 @@ build_context (GstVmafHipCompare * self)
     return FALSE;
   }
   vh_context_set_frame_ready_func (self->ctx, on_frame_ready, self, NULL);
+  log_dispatch (self);
   names = vh_context_output_names (self->ctx);
   gst_vmaf_hip_report_set_order (self->report, names);
   g_ptr_array_unref (names);
@@ -451,8 +647,13 @@ score_pair (GstVmafHipCompare * self, GstBuffer * ref, GstBuffer * dist)
   self->dist_info_used = *dinfo;
   self->have_info_used = TRUE;
 
-  ref_pic = gst_vmaf_hip_picture_wrap (rinfo, ref, &err);
-  dist_pic = ref_pic ? gst_vmaf_hip_picture_wrap (dinfo, dist, &err) : NULL;
+#ifdef VH_HAVE_HIP
+  /* Both copies in flight before either mapping waits for its own. */
+  start_upload (self, ref);
+  start_upload (self, dist);
+#endif
+  ref_pic = wrap_input (self, rinfo, ref, &err);
+  dist_pic = ref_pic ? wrap_input (self, dinfo, dist, &err) : NULL;
   if (!dist_pic) {
     GST_ELEMENT_ERROR (self, STREAM, DECODE,
         ("Could not read a %s frame: %s", ref_pic ? "distorted" : "reference",
@@ -625,6 +826,7 @@ write_results (GstVmafHipCompare * self)
   info.fps = secs > 0 ? self->n_pairs / secs : 0.0;
   info.width = self->ctx_info.width;
   info.height = self->ctx_info.height;
+  info.dispatch = self->dispatch;
   if (!gst_vmaf_hip_report_write_results (self->report,
           self->run_results_filename,
           output_format (self->run_results_format), &info, &err)) {
@@ -796,6 +998,19 @@ gst_vmaf_hip_compare_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
       gst_caps_unref (caps);
       return TRUE;
     }
+#ifdef VH_HAVE_HIP
+    case GST_QUERY_CONTEXT:{
+      gboolean ret;
+
+      GST_OBJECT_LOCK (self);
+      ret = gst_hip_handle_context_query (GST_ELEMENT (self), query,
+          (GstHipDevice *) self->hip_device);
+      GST_OBJECT_UNLOCK (self);
+      if (ret)
+        return TRUE;
+      return GST_AGGREGATOR_CLASS (parent_class)->sink_query (agg, pad, query);
+    }
+#endif
     case GST_QUERY_ACCEPT_CAPS:{
       GstCaps *caps, *templ;
 
@@ -863,8 +1078,9 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   counts_reset_seen (self);
 
   /* Build the models now so that bad settings fail the state change. */
-  if (!build_context (self)) {
+  if (!open_hip_device (self) || !build_context (self)) {
     g_clear_pointer (&self->report, gst_vmaf_hip_report_free);
+    close_hip_device (self);
     return FALSE;
   }
   return TRUE;
@@ -882,6 +1098,9 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
     g_clear_pointer (&self->ctx, vh_context_free);
   }
   self->ctx_started = FALSE;
+  /* After the context: its GPU features used the device. */
+  close_hip_device (self);
+  g_clear_pointer (&self->dispatch, g_free);
   g_clear_pointer (&self->report, gst_vmaf_hip_report_free);
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&self->pending_tags, gst_tag_list_unref);
@@ -1047,6 +1266,8 @@ gst_vmaf_hip_compare_finalize (GObject * object)
   gst_vmaf_hip_report_free (self->report);
   if (self->pending_tags)
     gst_tag_list_unref (self->pending_tags);
+  gst_clear_object (&self->hip_device);
+  g_free (self->dispatch);
   g_mutex_clear (&self->count_lock);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -1216,6 +1437,10 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
   agg_class->src_event = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_src_event);
   agg_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_decide_allocation);
+  agg_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_propose_allocation);
+  element_class->set_context =
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_set_context);
   agg_class->start = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_start);
   agg_class->stop = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_stop);
   agg_class->flush = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_flush);

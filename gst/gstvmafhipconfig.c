@@ -210,30 +210,9 @@ add_feature (VhContext * ctx, const gchar * spec, GError ** error)
   return TRUE;
 }
 
-/* With backend=hip every extractor must run on the GPU. */
-static gboolean
-check_hip_only (VhContext * ctx, GError ** error)
-{
-  g_autofree gchar *dispatch = vh_context_describe_dispatch (ctx);
-  g_auto (GStrv) entries = g_strsplit (dispatch, ", ", -1);
-  g_autoptr (GString) on_cpu = g_string_new (NULL);
-
-  for (guint i = 0; entries[i]; i++) {
-    if (g_str_has_suffix (entries[i], ": cpu")) {
-      g_string_append_printf (on_cpu, "%s%.*s", on_cpu->len ? ", " : "",
-          (int) (strlen (entries[i]) - 5), entries[i]);
-    }
-  }
-  if (on_cpu->len == 0)
-    return TRUE;
-  g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
-      "backend=hip: this build has no HIP implementation of %s; "
-      "use backend=auto or backend=cpu", on_cpu->str);
-  return FALSE;
-}
-
 VhContext *
-gst_vmaf_hip_context_new (const GstVmafHipSettings * s, GError ** error)
+gst_vmaf_hip_context_new (const GstVmafHipSettings * s, gpointer hip_device,
+    GError ** error)
 {
   VhContextConfig config = { 0 };
   g_auto (GStrv) models = split_list (s->model);
@@ -243,18 +222,17 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, GError ** error)
 
   config.n_threads = s->threads ? s->threads : g_get_num_processors ();
   config.subsample = MAX (s->subsample, 1);
-  switch (s->backend) {
-    case GST_VMAF_HIP_BACKEND_CPU:
-      config.backends = VH_BACKEND_CPU;
-      break;
-    case GST_VMAF_HIP_BACKEND_HIP:
-      config.backends = VH_BACKEND_HIP;
-      break;
-    case GST_VMAF_HIP_BACKEND_AUTO:
-    default:
-      config.backends = VH_BACKEND_CPU | VH_BACKEND_HIP;
-      break;
+  /* The element opened the device (backend auto or hip) or not: features
+   * without a HIP twin run on the CPU either way, and backend=hip without
+   * a device failed before this. */
+  if (s->backend == GST_VMAF_HIP_BACKEND_HIP && !hip_device) {
+    g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
+        "backend=hip: no HIP device");
+    return NULL;
   }
+  config.backends = hip_device && s->backend != GST_VMAF_HIP_BACKEND_CPU ?
+      VH_BACKEND_HIP | VH_BACKEND_CPU : VH_BACKEND_CPU;
+  config.hip_device = config.backends & VH_BACKEND_HIP ? hip_device : NULL;
   ctx = vh_context_new (&config);
 
   for (guint i = 0; models[i]; i++) {
@@ -285,8 +263,6 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, GError ** error)
         "nothing to compute: set a model or some features");
     goto fail;
   }
-  if (s->backend == GST_VMAF_HIP_BACKEND_HIP && !check_hip_only (ctx, error))
-    goto fail;
   return ctx;
 
 fail:

@@ -36,8 +36,12 @@ void         gst_vmaf_hip_settings_copy    (GstVmafHipSettings * dst,
 void         gst_vmaf_hip_settings_clear   (GstVmafHipSettings * s);
 
 /* A context with the models and features of @s, not started yet. Errors
- * name the property and the entry at fault. */
+ * name the property and the entry at fault. @hip_device: the VhHipDevice
+ * the element opened for backend auto or hip (NULL: none, or backend cpu;
+ * it must outlive the context): with it each feature runs on its HIP twin
+ * where there is one, on the CPU otherwise. */
 VhContext   *gst_vmaf_hip_context_new      (const GstVmafHipSettings * s,
+                                            gpointer hip_device,
                                             GError ** error);
 
 G_END_DECLS

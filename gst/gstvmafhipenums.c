@@ -54,7 +54,8 @@ static const GEnumValue backend_values[] = {
   {GST_VMAF_HIP_BACKEND_AUTO,
       "GPU (HIP) where available, CPU for the rest", "auto"},
   {GST_VMAF_HIP_BACKEND_CPU, "CPU only", "cpu"},
-  {GST_VMAF_HIP_BACKEND_HIP, "GPU (HIP) only", "hip"},
+  {GST_VMAF_HIP_BACKEND_HIP,
+      "GPU (HIP), required; CPU for features without a HIP twin", "hip"},
   {0, NULL, NULL},
 };
 

@@ -63,8 +63,9 @@ typedef enum
  * @GST_VMAF_HIP_BACKEND_AUTO: the GPU where an extractor has a HIP
  *   implementation, the CPU otherwise
  * @GST_VMAF_HIP_BACKEND_CPU: the CPU only
- * @GST_VMAF_HIP_BACKEND_HIP: the GPU only; fails if any extractor lacks a
- *   HIP implementation
+ * @GST_VMAF_HIP_BACKEND_HIP: the GPU, which must be usable (else the state
+ *   change fails); extractors without a HIP implementation still run on
+ *   the CPU, as with auto
  */
 typedef enum
 {

@@ -14,6 +14,10 @@
 #include "gstvmafhippicture.h"
 #include "errors.h"
 
+#ifdef VH_HAVE_HIP
+#include "gsthipmemory.h"
+#endif
+
 gboolean
 gst_vmaf_hip_picture_info_from_video (const GstVideoInfo * vinfo,
     VhPictureInfo * info)
@@ -193,3 +197,48 @@ gst_vmaf_hip_picture_wrap (const GstVideoInfo * vinfo, GstBuffer * buffer,
   return vh_picture_new_wrapped (&info, data, stride, step, VH_MEMORY_HOST, m,
       mapped_frame_free);
 }
+
+#ifdef VH_HAVE_HIP
+VhPicture *
+gst_vmaf_hip_picture_wrap_device (const GstVideoInfo * vinfo,
+    GstBuffer * buffer, GError ** error)
+{
+  VhPictureInfo info;
+  MappedFrame *m;
+  gpointer data[3] = { NULL, NULL, NULL };
+  gsize stride[3] = { 0, 0, 0 };
+  guint step[3] = { 1, 1, 1 };
+  guint bps;
+
+  if (!gst_vmaf_hip_picture_info_from_video (vinfo, &info) ||
+      needs_copy (vinfo->finfo))
+    return NULL;
+  m = g_new0 (MappedFrame, 1);
+  /* GstVideoFrame only adds plane offsets to the mapped base, so the
+   * device address works as well as a host one. */
+  if (!gst_video_frame_map (&m->frame, vinfo, buffer, GST_MAP_READ_HIP)) {
+    g_free (m);
+    g_set_error (error, VH_ERROR, VH_ERROR_IO,
+        "could not map a %dx%d %s frame in HIP memory for the device",
+        GST_VIDEO_INFO_WIDTH (vinfo), GST_VIDEO_INFO_HEIGHT (vinfo),
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (vinfo)));
+    return NULL;
+  }
+  bps = info.bpc > 8 ? 2 : 1;
+  for (guint c = 0; c < vh_pix_fmt_n_planes (info.pix_fmt); c++) {
+    guint8 *ptr;
+    gint st, ps;
+
+    component_layout (&m->frame, c, bps, &ptr, &st, &ps);
+    if (st <= 0 || ps <= 0 || ps % bps) {
+      mapped_frame_free (m);
+      return NULL;
+    }
+    data[c] = ptr;
+    stride[c] = st;
+    step[c] = ps / bps;
+  }
+  return vh_picture_new_wrapped (&info, data, stride, step,
+      VH_MEMORY_HIP_DEVICE, m, mapped_frame_free);
+}
+#endif

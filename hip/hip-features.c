@@ -11,6 +11,7 @@
 
 #include "hip-features.h"
 #include "hip-picture.h"
+#include "hip-plane-sse.h"
 #include "errors.h"
 
 #include <string.h>
@@ -94,6 +95,8 @@ vh_hip_select_backend (VhHipBackendRequest request, VhHipVendor vendor,
     return TRUE;
 
   dev = vh_hip_device_open (vendor, index, &err);
+  if (dev && !vh_hip_use_device (dev, backends, &err))
+    g_clear_pointer (&dev, vh_hip_device_unref);
   if (!dev) {
     /* One line, whatever the loader said for each vendor. */
     g_strdelimit (err->message, "\r\n", ' ');
@@ -109,9 +112,26 @@ vh_hip_select_backend (VhHipBackendRequest request, VhHipVendor vendor,
     g_error_free (err);
     return TRUE;
   }
-  vh_hip_features_register ();
-  vh_hip_picture_install_transfer (dev);
-  *backends = VH_BACKEND_HIP | VH_BACKEND_CPU;
   *device = dev;
+  return TRUE;
+}
+
+gboolean
+vh_hip_use_device (VhHipDevice * device, VhBackend * backends,
+    GError ** error)
+{
+  VhHipModule *module;
+
+  *backends = VH_BACKEND_CPU;
+  /* Any of our modules will do; the twins load theirs at init. */
+  module = vh_hip_module_get (device, &vh_hip_kernel_plane_sse, error);
+  if (!module || !vh_hip_module_get_function (module, "vh_plane_sse_u8",
+          error)) {
+    g_prefix_error (error, "the device cannot run vmafhip's kernels: ");
+    return FALSE;
+  }
+  vh_hip_features_register ();
+  vh_hip_picture_install_transfer (device);
+  *backends = VH_BACKEND_HIP | VH_BACKEND_CPU;
   return TRUE;
 }

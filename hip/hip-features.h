@@ -72,6 +72,16 @@ gboolean     vh_hip_select_backend       (VhHipBackendRequest request,
                                           VhHipDevice ** device,
                                           gchar ** reason, GError ** error);
 
+/* The second half of vh_hip_select_backend(), for callers that got the
+ * device elsewhere (the element shares one with its neighbours): checks
+ * that the device runs our kernels (loads one module: a driver that cannot
+ * is no usable GPU), then registers the twins, makes @device the one that
+ * moves pictures and sets @backends for VhContextConfig (HIP | CPU).
+ * FALSE with @error when the device cannot run kernels. */
+gboolean     vh_hip_use_device           (VhHipDevice * device,
+                                          VhBackend * backends,
+                                          GError ** error);
+
 G_END_DECLS
 
 #endif /* __VH_HIP_FEATURES_H__ */
