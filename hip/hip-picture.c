@@ -12,11 +12,96 @@
 #include "hip-picture.h"
 #include "picture-transfer.h"
 
+#include <string.h>
+
 typedef struct
 {
   VhHipDevice *device;
   gpointer planes[3];
+  gsize span[3];
+  gsize pitch[3];
+  guint height[3];
+  gboolean pooled;              /* planes go back to the pool */
 } DevicePlanes;
+
+/* The engine's uploads (vh_hip_picture_install_transfer()) take their
+ * planes from a pool: allocating device memory is slow, and freeing it
+ * waits for the whole device, which would stall every stream at each
+ * frame. Emptied when the transfer is uninstalled. */
+typedef struct
+{
+  VhHipDevice *device;
+  gsize span;
+  guint height;
+  gpointer ptr;
+  gsize pitch;
+} PooledPlane;
+
+#define POOL_MAX 192
+
+static GMutex pool_lock;
+static GQueue pool = G_QUEUE_INIT;
+
+static gboolean
+plane_alloc (VhHipDevice * device, gboolean pooled, gsize span, guint height,
+    gpointer * ptr, gsize * pitch, GError ** error)
+{
+  if (pooled) {
+    g_mutex_lock (&pool_lock);
+    for (GList * l = pool.head; l; l = l->next) {
+      PooledPlane *pp = l->data;
+      if (pp->device == device && pp->span == span && pp->height == height) {
+        g_queue_delete_link (&pool, l);
+        g_mutex_unlock (&pool_lock);
+        *ptr = pp->ptr;
+        *pitch = pp->pitch;
+        vh_hip_device_unref (pp->device);
+        g_free (pp);
+        return TRUE;
+      }
+    }
+    g_mutex_unlock (&pool_lock);
+  }
+  return vh_hip_malloc_pitch (device, span, height, ptr, pitch, error);
+}
+
+static void
+plane_free (VhHipDevice * device, gboolean pooled, gsize span, guint height,
+    gpointer ptr, gsize pitch)
+{
+  if (!ptr)
+    return;
+  if (pooled) {
+    g_mutex_lock (&pool_lock);
+    if (pool.length < POOL_MAX) {
+      PooledPlane *pp = g_new0 (PooledPlane, 1);
+      pp->device = vh_hip_device_ref (device);
+      pp->span = span;
+      pp->height = height;
+      pp->ptr = ptr;
+      pp->pitch = pitch;
+      g_queue_push_tail (&pool, pp);
+      g_mutex_unlock (&pool_lock);
+      return;
+    }
+    g_mutex_unlock (&pool_lock);
+  }
+  vh_hip_free (device, ptr);
+}
+
+static void
+pool_trim (void)
+{
+  PooledPlane *pp;
+
+  g_mutex_lock (&pool_lock);
+  while ((pp = g_queue_pop_head (&pool))) {
+    vh_hip_free (pp->device, pp->ptr);
+    vh_hip_device_unref (pp->device);
+    g_free (pp);
+  }
+  g_mutex_unlock (&pool_lock);
+}
 
 static void
 device_planes_free (gpointer data)
@@ -24,7 +109,8 @@ device_planes_free (gpointer data)
   DevicePlanes *dp = data;
 
   for (guint p = 0; p < 3; p++)
-    vh_hip_free (dp->device, dp->planes[p]);
+    plane_free (dp->device, dp->pooled, dp->span[p], dp->height[p],
+        dp->planes[p], dp->pitch[p]);
   vh_hip_device_unref (dp->device);
   g_free (dp);
 }
@@ -39,8 +125,98 @@ row_span (const VhPicture * pic, guint p)
   return ((gsize) (pic->width[p] - 1) * pic->step[p] + 1) * bps;
 }
 
-VhPicture *
-vh_hip_picture_upload (VhHipDevice * device, const VhPicture * pic,
+/* Per uploading thread: a stream and a page-locked staging buffer, so that
+ * the engine's workers upload side by side, each waiting for its own copy
+ * only. */
+typedef struct
+{
+  VhHipDevice *device;
+  VhHipStream *stream;
+  guint8 *staging;
+  gsize size;
+} Uploader;
+
+static void
+uploader_free (gpointer data)
+{
+  Uploader *u = data;
+
+  if (u->staging)
+    vh_hip_host_free (u->device, u->staging);
+  if (u->stream)
+    vh_hip_stream_free (u->stream);
+  vh_hip_device_unref (u->device);
+  g_free (u);
+}
+
+static GPrivate uploader_key = G_PRIVATE_INIT (uploader_free);
+
+static Uploader *
+uploader_get (VhHipDevice * device, gsize size, GError ** error)
+{
+  Uploader *u = g_private_get (&uploader_key);
+
+  if (u && u->device != device) {
+    g_private_replace (&uploader_key, NULL);
+    u = NULL;
+  }
+  if (!u) {
+    u = g_new0 (Uploader, 1);
+    u->device = vh_hip_device_ref (device);
+    u->stream = vh_hip_stream_new (device, error);
+    if (!u->stream) {
+      uploader_free (u);
+      return NULL;
+    }
+    g_private_set (&uploader_key, u);
+  }
+  if (u->size < size) {
+    if (u->staging)
+      vh_hip_host_free (device, u->staging);
+    u->staging = NULL;
+    u->size = 0;
+    if (!vh_hip_host_alloc (device, size, (gpointer *) & u->staging, error))
+      return NULL;
+    u->size = size;
+  }
+  return u;
+}
+
+/* Through page-locked memory: rows packed into the staging buffer, one
+ * asynchronous copy per plane, one wait. */
+static gboolean
+upload_staged (VhHipDevice * device, const VhPicture * pic,
+    DevicePlanes * dp, GError ** error)
+{
+  gsize offset[3], total = 0;
+  Uploader *u;
+
+  for (guint p = 0; p < pic->n_planes; p++) {
+    offset[p] = total;
+    total += dp->span[p] * pic->height[p];
+  }
+  u = uploader_get (device, total, error);
+  if (!u)
+    return FALSE;
+  for (guint p = 0; p < pic->n_planes; p++) {
+    guint8 *dst = u->staging + offset[p];
+    if (pic->stride[p] == dp->span[p]) {
+      memcpy (dst, pic->data[p], dp->span[p] * pic->height[p]);
+    } else {
+      for (guint y = 0; y < pic->height[p]; y++)
+        memcpy (dst + y * dp->span[p], vh_picture_row (pic, p, y),
+            dp->span[p]);
+    }
+    if (!vh_hip_memcpy_2d_async (u->stream, VH_HIP_COPY_HOST_TO_DEVICE,
+            dp->planes[p], dp->pitch[p], dst, dp->span[p], dp->span[p],
+            pic->height[p], error))
+      return FALSE;
+  }
+  return vh_hip_stream_synchronize (u->stream, error);
+}
+
+static VhPicture *
+upload (VhHipDevice * device, const VhPicture * pic, gboolean pooled,
     GError ** error)
 {
   DevicePlanes *dp = g_new0 (DevicePlanes, 1);
@@ -49,20 +225,40 @@ vh_hip_picture_upload (VhHipDevice * device, const VhPicture * pic,
 
   g_return_val_if_fail (pic->mem_type == VH_MEMORY_HOST, NULL);
   dp->device = vh_hip_device_ref (device);
+  dp->pooled = pooled;
   for (guint p = 0; p < pic->n_planes; p++) {
-    gsize span = row_span (pic, p);
-    if (!vh_hip_malloc_pitch (device, span, pic->height[p], &dp->planes[p],
-            &stride[p], error) ||
-        !vh_hip_memcpy_2d (device, VH_HIP_COPY_HOST_TO_DEVICE, dp->planes[p],
-            stride[p], pic->data[p], pic->stride[p], span, pic->height[p],
-            error)) {
-      device_planes_free (dp);
-      return NULL;
-    }
+    dp->span[p] = row_span (pic, p);
+    dp->height[p] = pic->height[p];
+    if (!plane_alloc (device, pooled, dp->span[p], pic->height[p],
+            &dp->planes[p], &dp->pitch[p], error))
+      goto fail;
     data[p] = dp->planes[p];
+    stride[p] = dp->pitch[p];
+  }
+  if (pooled) {
+    if (!upload_staged (device, pic, dp, error))
+      goto fail;
+  } else {
+    for (guint p = 0; p < pic->n_planes; p++) {
+      if (!vh_hip_memcpy_2d (device, VH_HIP_COPY_HOST_TO_DEVICE,
+              dp->planes[p], dp->pitch[p], pic->data[p], pic->stride[p],
+              dp->span[p], pic->height[p], error))
+        goto fail;
+    }
   }
   return vh_picture_new_wrapped (&pic->info, data, stride, pic->step,
       VH_MEMORY_HIP_DEVICE, dp, device_planes_free);
+
+fail:
+  device_planes_free (dp);
+  return NULL;
+}
+
+VhPicture *
+vh_hip_picture_upload (VhHipDevice * device, const VhPicture * pic,
+    GError ** error)
+{
+  return upload (device, pic, FALSE, error);
 }
 
 VhPicture *
@@ -102,7 +298,7 @@ transfer_download (const VhPicture * pic, gpointer user_data, GError ** error)
 static VhPicture *
 transfer_upload (const VhPicture * pic, gpointer user_data, GError ** error)
 {
-  return vh_hip_picture_upload (user_data, pic, error);
+  return upload (user_data, pic, TRUE, error);
 }
 
 void
@@ -118,4 +314,7 @@ vh_hip_picture_install_transfer (VhHipDevice * device)
         (GDestroyNotify) vh_hip_device_unref);
   else
     vh_picture_set_transfer_funcs (NULL, NULL, NULL);
+  /* Pictures still alive return their planes to the pool later; what
+   * is in it now goes. */
+  pool_trim ();
 }

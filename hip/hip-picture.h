@@ -28,7 +28,10 @@ VhPicture   *vh_hip_picture_download     (VhHipDevice * device,
                                           GError ** error);
 
 /* Makes @device the one that the engine uses to move pictures between host
- * and device memory (vh_picture_get_in_memory()); NULL uninstalls. */
+ * and device memory (vh_picture_get_in_memory()); NULL uninstalls. The
+ * engine's uploads go through page-locked memory, one stream per thread,
+ * into device planes recycled from a pool (allocating is slow and freeing
+ * waits for the device); installing or uninstalling empties the pool. */
 void         vh_hip_picture_install_transfer (VhHipDevice * device);
 
 G_END_DECLS
