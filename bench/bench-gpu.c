@@ -1,0 +1,339 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* GPU throughput of vmaf_v0.6.1 at 1920x1080 and 3840x2160, in one run:
+ *
+ *  - HIP, frames already in HIP device memory;
+ *  - HIP, frames in system memory (the engine uploads each one);
+ *  - CPU, on every core;
+ *
+ * then each HIP twin alone (frames in HIP memory), as milliseconds per
+ * frame. Frames are made by scaling up the in-tree golden clip (8-bit
+ * 321x241, tests/data/golden), so nothing outside the tree is needed. Every
+ * submission wraps the samples in a new picture, so the system-memory runs
+ * upload every frame (a picture keeps its device copy).
+ *
+ * Usage: bench-gpu [--frames N] [--cpu-frames N] [--threads N]
+ *                  [--golden DIR] [--sizes 1080,2160] [--no-cpu]
+ * Exits 77 without a usable GPU. */
+
+#include "context.h"
+#include "hip-features.h"
+#include "hip-picture.h"
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SRC_W 321
+#define SRC_H 241
+#define N_SRC 8                 /* distinct frames per side */
+
+typedef struct
+{
+  VhPicture *host[N_SRC][2];    /* [frame][ref, dist] */
+  VhPicture *dev[N_SRC][2];
+} Frames;
+
+typedef enum
+{
+  MODE_HIP_DEVICE,
+  MODE_HIP_SYSTEM,
+  MODE_CPU,
+} Mode;
+
+static guint n_frames_hip = 0;  /* 0: by size */
+static guint n_frames_cpu = 0;
+static guint n_threads = 0;
+static gchar *golden_dir = NULL;
+static gchar *sizes = NULL;
+static gboolean no_cpu = FALSE;
+
+static GOptionEntry entries[] = {
+  {"frames", 0, 0, G_OPTION_ARG_INT, &n_frames_hip,
+      "frames per GPU run (default 1500 at 1080p, 600 at 2160p)", "N"},
+  {"cpu-frames", 0, 0, G_OPTION_ARG_INT, &n_frames_cpu,
+      "frames per CPU run (default 240 at 1080p, 64 at 2160p)", "N"},
+  {"threads", 0, 0, G_OPTION_ARG_INT, &n_threads,
+      "engine threads (default: one per core)", "N"},
+  {"golden", 0, 0, G_OPTION_ARG_FILENAME, &golden_dir,
+      "directory with d_321x241_8bit_ref.yuv and _x264.yuv", "DIR"},
+  {"sizes", 0, 0, G_OPTION_ARG_STRING, &sizes,
+      "heights to run, comma-separated (default 1080,2160)", "LIST"},
+  {"no-cpu", 0, 0, G_OPTION_ARG_NONE, &no_cpu, "skip the CPU runs", NULL},
+  {NULL}
+};
+
+/* Reads frames 0 .. N_SRC-1 of a 321x241 8-bit 4:2:0 file. */
+static gboolean
+read_source (const gchar * path, guint8 * planes[N_SRC][3], GError ** error)
+{
+  const gsize cw = (SRC_W + 1) / 2, ch = (SRC_H + 1) / 2;
+  const gsize frame = (gsize) SRC_W * SRC_H + 2 * cw * ch;
+  gchar *data;
+  gsize len;
+
+  if (!g_file_get_contents (path, &data, &len, error))
+    return FALSE;
+  if (len < frame * N_SRC) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "%s: fewer than %u frames", path, N_SRC);
+    g_free (data);
+    return FALSE;
+  }
+  for (guint f = 0; f < N_SRC; f++) {
+    const guint8 *base = (const guint8 *) data + f * frame;
+    planes[f][0] = g_memdup2 (base, (gsize) SRC_W * SRC_H);
+    planes[f][1] = g_memdup2 (base + (gsize) SRC_W * SRC_H, cw * ch);
+    planes[f][2] = g_memdup2 (base + (gsize) SRC_W * SRC_H + cw * ch,
+        cw * ch);
+  }
+  g_free (data);
+  return TRUE;
+}
+
+/* Nearest-neighbour scaling of one source frame to @info. */
+static VhPicture *
+scale_up (const VhPictureInfo * info, guint8 * src[3])
+{
+  VhPicture *pic = vh_picture_new (info);
+
+  for (guint p = 0; p < pic->n_planes; p++) {
+    const guint sw = p ? (SRC_W + 1) / 2 : SRC_W;
+    const guint sh = p ? (SRC_H + 1) / 2 : SRC_H;
+    for (guint y = 0; y < pic->height[p]; y++) {
+      const guint8 *srow = src[p] + (gsize) (y * sh / pic->height[p]) * sw;
+      guint8 *d = vh_picture_row (pic, p, y);
+      for (guint x = 0; x < pic->width[p]; x++)
+        d[x] = srow[x * sw / pic->width[p]];
+    }
+  }
+  return pic;
+}
+
+/* A new picture sharing @pic's samples (and holding @pic). */
+static VhPicture *
+rewrap (VhPicture * pic)
+{
+  return vh_picture_new_wrapped (&pic->info, pic->data, pic->stride,
+      pic->step, pic->mem_type, vh_picture_ref (pic),
+      (GDestroyNotify) vh_picture_unref);
+}
+
+static const gchar *
+mode_name (Mode mode)
+{
+  switch (mode) {
+    case MODE_HIP_DEVICE:
+      return "HIP, frames in HIP memory";
+    case MODE_HIP_SYSTEM:
+      return "HIP, frames in system memory";
+    case MODE_CPU:
+      return "CPU";
+  }
+  return "?";
+}
+
+typedef struct
+{
+  gdouble fps;
+  gdouble mean;                 /* of the first model, or of @feature */
+  gchar *dispatch;
+} Result;
+
+/* Scores @n frames (after a warm-up context of a few frames, which loads
+ * the kernels) and returns the throughput. @feature: one feature instead of
+ * the model. */
+static Result
+run (Frames * fr, Mode mode, VhHipDevice * device, guint n,
+    const gchar * feature)
+{
+  Result res = { 0, 0, NULL };
+  VhContextConfig cfg = { 0 };
+  const VhPictureInfo *info = &fr->host[0][0]->info;
+
+  cfg.n_threads = n_threads;
+  cfg.backends = mode == MODE_CPU ? VH_BACKEND_CPU :
+      VH_BACKEND_HIP | VH_BACKEND_CPU;
+  cfg.hip_device = mode == MODE_CPU ? NULL : device;
+
+  for (guint pass = 0; pass < 2; pass++) {
+    const guint count = pass == 0 ? MIN (n, 24) : n;
+    VhContext *ctx = vh_context_new (&cfg);
+    GError *error = NULL;
+    gint64 t0;
+    gdouble secs, sum = 0;
+    const gchar *name;
+    VhFeatureCollector *fc;
+
+    if (feature) {
+      if (!vh_context_add_feature (ctx, feature, NULL, &error))
+        g_error ("%s: %s", feature, error->message);
+    } else if (!vh_context_add_model (ctx, vh_model_new_builtin
+            ("vmaf_v0.6.1", NULL, &error), &error)) {
+      g_error ("model: %s", error->message);
+    }
+    if (!vh_context_start (ctx, info, &error))
+      g_error ("start: %s", error->message);
+    t0 = g_get_monotonic_time ();
+    for (guint i = 0; i < count; i++) {
+      VhPicture *const *pair = mode == MODE_HIP_DEVICE ?
+          fr->dev[i % N_SRC] : fr->host[i % N_SRC];
+      g_autoptr (VhPicture) ref = rewrap (pair[0]);
+      g_autoptr (VhPicture) dist = rewrap (pair[1]);
+      if (!vh_context_submit (ctx, ref, dist, NULL, &error))
+        g_error ("submit: %s", error->message);
+    }
+    if (!vh_context_finish (ctx, &error))
+      g_error ("finish: %s", error->message);
+    secs = (g_get_monotonic_time () - t0) / 1e6;
+
+    fc = vh_context_get_collector (ctx);
+    if (feature) {
+      g_autoptr (GPtrArray) names = vh_context_output_names (ctx);
+      name = names->len ? g_ptr_array_index (names, 0) : NULL;
+      name = name ? g_intern_string (name) : NULL;
+    } else {
+      name = vh_model_get_name (vh_context_get_model (ctx, 0));
+    }
+    for (guint i = 0; name && i < count; i++) {
+      gdouble v = 0;
+      vh_feature_collector_get (fc, name, i, &v);
+      sum += v;
+    }
+    if (pass == 1) {
+      res.fps = count / secs;
+      res.mean = sum / count;
+      res.dispatch = vh_context_describe_dispatch (ctx);
+    }
+    vh_context_free (ctx);
+  }
+  return res;
+}
+
+static void
+free_frames (Frames * fr)
+{
+  for (guint f = 0; f < N_SRC; f++) {
+    for (guint s = 0; s < 2; s++) {
+      g_clear_pointer (&fr->host[f][s], vh_picture_unref);
+      g_clear_pointer (&fr->dev[f][s], vh_picture_unref);
+    }
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) octx = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  guint8 *src[2][N_SRC][3];
+  g_auto (GStrv) heights = NULL;
+  VhHipDevice *device = NULL;
+  VhBackend backends;
+  const VhHipDeviceInfo *dinfo;
+  gchar *path;
+
+  g_option_context_add_main_entries (octx, entries, NULL);
+  if (!g_option_context_parse (octx, &argc, &argv, &error)) {
+    g_printerr ("%s\n", error->message);
+    return 2;
+  }
+  if (!n_threads)
+    n_threads = g_get_num_processors ();
+  if (!golden_dir)
+    golden_dir = g_file_test ("tests/data/golden/yuv", G_FILE_TEST_IS_DIR) ?
+        g_strdup ("tests/data/golden/yuv") :
+        g_strdup (VH_SOURCE_ROOT "/tests/data/golden/yuv");
+  heights = g_strsplit (sizes ? sizes : "1080,2160", ",", -1);
+
+  if (!vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_HIP,
+          VH_HIP_VENDOR_UNKNOWN, 0, &backends, &device, NULL, &error)) {
+    g_print ("SKIP: %s\n", error->message);
+    return 77;
+  }
+  dinfo = vh_hip_device_get_info (device);
+
+  for (guint s = 0; s < 2; s++) {
+    path = g_build_filename (golden_dir, s ? "d_321x241_8bit_x264.yuv" :
+        "d_321x241_8bit_ref.yuv", NULL);
+    if (!read_source (path, src[s], &error)) {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+    g_free (path);
+  }
+
+  g_print ("vmaf_v0.6.1 throughput on %s (%s, %u SMs/CUs); engine threads: "
+      "%u; CPU runs on %u threads\n", dinfo->name, dinfo->arch,
+      dinfo->multiprocessors, n_threads, n_threads);
+  g_print ("%-10s %14s %14s %14s   mean VMAF (dev / sys / cpu)\n", "size",
+      "HIP (HIP mem)", "HIP (sys mem)", "CPU");
+
+  for (guint h = 0; heights[h]; h++) {
+    const guint height = atoi (heights[h]);
+    const guint width = height == 2160 ? 3840 : height == 1080 ? 1920 :
+        (height * 16 / 9 + 1) & ~1u;
+    const gboolean big = height > 1080;
+    const guint nh = n_frames_hip ? n_frames_hip : big ? 600 : 1500;
+    const guint nc = n_frames_cpu ? n_frames_cpu : big ? 64 : 240;
+    VhPictureInfo info;
+    Frames fr = { 0 };
+    Result r[3] = { {0} };
+
+    vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, width, height, NULL);
+    for (guint f = 0; f < N_SRC; f++) {
+      for (guint s = 0; s < 2; s++) {
+        fr.host[f][s] = scale_up (&info, src[s][f]);
+        fr.dev[f][s] = vh_hip_picture_upload (device, fr.host[f][s], &error);
+        if (!fr.dev[f][s])
+          g_error ("upload: %s", error->message);
+      }
+    }
+    r[0] = run (&fr, MODE_HIP_DEVICE, device, nh, NULL);
+    r[1] = run (&fr, MODE_HIP_SYSTEM, device, nh, NULL);
+    if (!no_cpu)
+      r[2] = run (&fr, MODE_CPU, NULL, nc, NULL);
+    g_print ("%ux%-5u %14.1f %14.1f %14.1f   %.4f / %.4f / %.4f\n", width,
+        height, r[0].fps, r[1].fps, r[2].fps, r[0].mean, r[1].mean,
+        r[2].mean);
+    g_print ("  %s: %s\n", mode_name (MODE_HIP_DEVICE), r[0].dispatch);
+    if (r[2].dispatch)
+      g_print ("  %s: %s\n", mode_name (MODE_CPU), r[2].dispatch);
+
+    /* Each HIP twin alone, from HIP memory. */
+    g_print ("  each HIP twin alone (HIP memory), ms per frame:");
+    {
+      const VhFeatureExtractorClass *const *twins =
+          vh_hip_features_list (NULL);
+      for (guint i = 0; twins[i]; i++) {
+        Result t;
+        if (width < twins[i]->min_width || height < twins[i]->min_height)
+          continue;
+        t = run (&fr, MODE_HIP_DEVICE, device, MIN (nh, 600),
+            twins[i]->name);
+        g_print (" %s %.3f", twins[i]->name, 1000.0 / t.fps);
+        g_free (t.dispatch);
+      }
+    }
+    g_print ("\n");
+    for (guint i = 0; i < 3; i++)
+      g_free (r[i].dispatch);
+    free_frames (&fr);
+  }
+
+  for (guint s = 0; s < 2; s++)
+    for (guint f = 0; f < N_SRC; f++)
+      for (guint p = 0; p < 3; p++)
+        g_free (src[s][f][p]);
+  vh_hip_picture_install_transfer (NULL);
+  vh_hip_device_unref (device);
+  return 0;
+}
