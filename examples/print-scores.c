@@ -60,8 +60,7 @@ print_summary (const GstStructure * s)
 
   gst_structure_get (s, "scored", G_TYPE_UINT64, &scored, "skipped",
       G_TYPE_UINT64, &skipped, "unpaired-reference", G_TYPE_UINT64,
-      &unpaired_ref, "unpaired-distorted", G_TYPE_UINT64, &unpaired_dist,
-      NULL);
+      &unpaired_ref, "unpaired-distorted", G_TYPE_UINT64, &unpaired_dist, NULL);
   g_print ("summary: %" G_GUINT64_FORMAT " frames scored, %" G_GUINT64_FORMAT
       " skipped, %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " unpaired\n",
       scored, skipped, unpaired_ref, unpaired_dist);

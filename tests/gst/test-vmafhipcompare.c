@@ -208,8 +208,7 @@ GST_START_TEST (test_messages)
     if (s && gst_structure_has_name (s, "vmaf"))
       last_frame = i;
   }
-  fail_unless (last_frame < vh_gst_find_element_message (msgs,
-          "vmaf-summary"));
+  fail_unless (last_frame < vh_gst_find_element_message (msgs, "vmaf-summary"));
   fail_unless (vh_gst_find_element_message (msgs, "vmaf-summary") <
       vh_gst_find_type (msgs, GST_MESSAGE_EOS));
 
@@ -218,14 +217,10 @@ GST_START_TEST (test_messages)
   sum = g_ptr_array_index (summaries, 0);
   fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "scored"), 48);
   fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "skipped"), 0);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-reference"),
-      0);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-distorted"),
-      0);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-reference"),
-      0);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-distorted"),
-      0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-reference"), 0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-distorted"), 0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-reference"), 0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-distorted"), 0);
   fail_unless_equals_string (gst_structure_get_string (sum, "pool-method"),
       "mean");
   fail_unless (gst_structure_get (sum, "vmaf", GST_TYPE_STRUCTURE, &pooled,
@@ -511,7 +506,7 @@ GST_START_TEST (test_caps_mismatch)
     {"video/x-raw,format=I420,width=320,height=240",
         "video/x-raw,format=I420,width=176,height=144", "320x240", "176x144"},
     {"video/x-raw,format=I420,width=176,height=144",
-        "video/x-raw,format=I420_10LE,width=176,height=144", "8-bit",
+          "video/x-raw,format=I420_10LE,width=176,height=144", "8-bit",
         "10-bit"},
     {"video/x-raw,format=I420,width=176,height=144",
         "video/x-raw,format=Y444,width=176,height=144", "4:2:0", "4:4:4"},
@@ -815,14 +810,10 @@ GST_START_TEST (test_live)
   fail_unless_equals_int (sums->len, 1);
   sum = g_ptr_array_index (sums, 0);
   fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "scored"), frames->len);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-reference"),
-      0);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-distorted"),
-      0);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-reference"),
-      0);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-distorted"),
-      0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-reference"), 0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-distorted"), 0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-reference"), 0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-distorted"), 0);
   /* JPEG at quality 40 is visibly worse than its source. */
   fail_unless (vh_gst_get_double (sum, "score") < 99.0);
 
@@ -1095,8 +1086,7 @@ GST_START_TEST (test_qos_does_not_drop)
    * QoS), downstream says "everything before 10 s is too late". */
   gst_buffer_unref (gst_harness_pull (t.ref));
   fail_unless (gst_harness_push_upstream_event (t.ref,
-          gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 0.5, 10 * GST_SECOND,
-              0)));
+          gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 0.5, 10 * GST_SECOND, 0)));
   for (guint f = 1; f < 5; f++)
     pads_push_synth (&t, GST_VIDEO_FORMAT_I420, W, H, f, f);
   msgs = pads_finish (&t);
@@ -1136,14 +1126,10 @@ GST_START_TEST (test_frame_accounting)
   sums = vh_gst_structures (msgs, "vmaf-summary");
   sum = g_ptr_array_index (sums, 0);
   fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "scored"), 4);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-distorted"),
-      2);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-reference"),
-      0);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-reference"),
-      2);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-distorted"),
-      0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-distorted"), 2);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "dropped-reference"), 0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-reference"), 2);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-distorted"), 0);
   for (GList * l = msgs; l; l = l->next) {
     const GstStructure *details = NULL;
     guint64 n;
@@ -1151,8 +1137,7 @@ GST_START_TEST (test_frame_accounting)
     if (GST_MESSAGE_TYPE (l->data) != GST_MESSAGE_WARNING)
       continue;
     gst_message_parse_warning_details (l->data, &details);
-    if (details && gst_structure_get_uint64 (details, "dropped-distorted",
-            &n)) {
+    if (details && gst_structure_get_uint64 (details, "dropped-distorted", &n)) {
       fail_unless_equals_uint64 (n, 2);
       warned_dropped = TRUE;
     }

@@ -311,8 +311,7 @@ vh_gst_compare_frames (const VhGoldenPair * pair, const gchar * file,
 static JsonObject *
 json_member_object (JsonObject * o, const gchar * name)
 {
-  fail_unless (json_object_has_member (o, name), "results lack \"%s\"",
-      name);
+  fail_unless (json_object_has_member (o, name), "results lack \"%s\"", name);
   return json_object_get_object_member (o, name);
 }
 
