@@ -6,6 +6,11 @@
 # Here, after building:     scripts/gpu-tests.sh --list BUILDDIR
 #   saves the tests (from `meson introspect --tests`) into
 #   BUILDDIR/gpu-tests.list, with paths relative to the source tree.
+# Optionally:                scripts/gpu-tests.sh --pack BUILDDIR DEST [FILE...]
+#   copies what the GPU tests need (their executables, the build's shared
+#   libraries, and each FILE of the build, e.g. bench/bench-gpu) into DEST
+#   inside the tree (an ignored directory such as .gpu/NAME), stripped, with
+#   its own gpu-tests.list: a build small enough to carry to the device.
 # There, in the source tree: scripts/gpu-tests.sh BUILDDIR [options]
 #   --suite S        run the tests of suite S (default: gpu); "all" for every
 #                    test in the list
@@ -37,6 +42,39 @@ for t in json.load(sys.stdin):
 ' "$src" > "$build/gpu-tests.list" || exit 1
   echo "$(wc -l < "$build/gpu-tests.list") tests listed in $build/gpu-tests.list"
 }
+
+pack_tests () {
+  local build=$1 dest=$2 src brel drel f
+  shift 2
+  src=$(cd "$(dirname "$0")/.." && pwd)
+  build=$(cd "$build" && pwd)
+  list_tests "$build" > /dev/null || return 1
+  mkdir -p "$dest"
+  dest=$(cd "$dest" && pwd)
+  brel=${build#"$src"/}
+  drel=${dest#"$src"/}
+  {
+    awk -F'\t' '$2 ~ /(^|,)gpu(,|$)/ { split($5, c, " "); print c[1] }' \
+      "$build/gpu-tests.list" | sed "s#^'\\{0,1\\}@ROOT@/$brel/##; s#'\$##"
+    (cd "$build" && find . -name '*.so' -not -path './meson-*' | sed 's#^\./##')
+    for f in "$@"; do echo "$f"; done
+  } | sort -u | while read -r f; do
+    [ -f "$build/$f" ] || continue
+    mkdir -p "$dest/$(dirname "$f")"
+    cp "$build/$f" "$dest/$f"
+    strip --strip-unneeded "$dest/$f" 2>/dev/null || true
+  done
+  sed "s#@ROOT@/$brel/#@ROOT@/$drel/#g" "$build/gpu-tests.list" \
+    > "$dest/gpu-tests.list"
+  echo "packed into $dest: $(du -sh "$dest" | cut -f1)"
+}
+
+if [ "${1:-}" = "--pack" ]; then
+  [ $# -ge 3 ] || { echo "usage: $0 --pack BUILDDIR DEST [FILE...]" >&2; exit 2; }
+  shift
+  pack_tests "$@"
+  exit $?
+fi
 
 if [ "${1:-}" = "--list" ]; then
   [ $# -eq 2 ] || { echo "usage: $0 --list BUILDDIR" >&2; exit 2; }
