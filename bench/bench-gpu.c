@@ -144,7 +144,8 @@ mode_name (Mode mode)
 typedef struct
 {
   gdouble fps;
-  gdouble mean;                 /* of the first model, or of @feature */
+  gdouble mean;                 /* of the first model, or of @feature, over
+                                 * the first n_mean frames */
   gchar *dispatch;
 } Result;
 
@@ -152,7 +153,7 @@ typedef struct
  * the kernels) and returns the throughput. @feature: one feature instead of
  * the model. */
 static Result
-run (Frames * fr, Mode mode, VhHipDevice * device, guint n,
+run (Frames * fr, Mode mode, VhHipDevice * device, guint n, guint n_mean,
     const gchar * feature)
 {
   Result res = { 0, 0, NULL };
@@ -203,14 +204,15 @@ run (Frames * fr, Mode mode, VhHipDevice * device, guint n,
     } else {
       name = vh_model_get_name (vh_context_get_model (ctx, 0));
     }
-    for (guint i = 0; name && i < count; i++) {
+    n_mean = MIN (n_mean, count);
+    for (guint i = 0; name && i < n_mean; i++) {
       gdouble v = 0;
       vh_feature_collector_get (fc, name, i, &v);
       sum += v;
     }
     if (pass == 1) {
       res.fps = count / secs;
-      res.mean = sum / count;
+      res.mean = sum / n_mean;
       res.dispatch = vh_context_describe_dispatch (ctx);
     }
     vh_context_free (ctx);
@@ -274,7 +276,8 @@ main (int argc, char **argv)
   g_print ("vmaf_v0.6.1 throughput on %s (%s, %u SMs/CUs); engine threads: "
       "%u; CPU runs on %u threads\n", dinfo->name, dinfo->arch,
       dinfo->multiprocessors, n_threads, n_threads);
-  g_print ("%-10s %14s %14s %14s   mean VMAF (dev / sys / cpu)\n", "size",
+  g_print ("%-10s %14s %14s %14s   mean VMAF of the first CPU frames "
+      "(dev / sys / cpu)\n", "size",
       "HIP (HIP mem)", "HIP (sys mem)", "CPU");
 
   for (guint h = 0; heights[h]; h++) {
@@ -297,10 +300,11 @@ main (int argc, char **argv)
           g_error ("upload: %s", error->message);
       }
     }
-    r[0] = run (&fr, MODE_HIP_DEVICE, device, nh, NULL);
-    r[1] = run (&fr, MODE_HIP_SYSTEM, device, nh, NULL);
+    /* Means over the same frames, so that they must agree. */
+    r[0] = run (&fr, MODE_HIP_DEVICE, device, nh, nc, NULL);
+    r[1] = run (&fr, MODE_HIP_SYSTEM, device, nh, nc, NULL);
     if (!no_cpu)
-      r[2] = run (&fr, MODE_CPU, NULL, nc, NULL);
+      r[2] = run (&fr, MODE_CPU, NULL, nc, nc, NULL);
     g_print ("%ux%-5u %14.1f %14.1f %14.1f   %.4f / %.4f / %.4f\n", width,
         height, r[0].fps, r[1].fps, r[2].fps, r[0].mean, r[1].mean,
         r[2].mean);
@@ -317,7 +321,7 @@ main (int argc, char **argv)
         Result t;
         if (width < twins[i]->min_width || height < twins[i]->min_height)
           continue;
-        t = run (&fr, MODE_HIP_DEVICE, device, MIN (nh, 600),
+        t = run (&fr, MODE_HIP_DEVICE, device, MIN (nh, 600), 1,
             twins[i]->name);
         g_print (" %s %.3f", twins[i]->name, 1000.0 / t.fps);
         g_free (t.dispatch);
