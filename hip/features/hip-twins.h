@@ -15,5 +15,6 @@
 VH_HIP_TWIN (vh_hip_psnr_class)
 VH_HIP_TWIN (vh_hip_float_psnr_class)
 VH_HIP_TWIN (vh_hip_motion_class)
+VH_HIP_TWIN (vh_hip_fex_integer_vif)
 VH_HIP_TWIN (vh_hip_fex_float_ssim)
 VH_HIP_TWIN (vh_hip_fex_float_ms_ssim)
