@@ -40,7 +40,12 @@ typedef struct
 #define POOL_MAX 192
 
 static GMutex pool_lock;
-static GQueue pool = G_QUEUE_INIT;
+static GQueue pool = G_QUEUE_INIT;      /* PooledPlane */
+static GQueue idle_uploaders = G_QUEUE_INIT;    /* Uploader */
+/* The installed device: only its planes and uploaders are kept, and none
+ * once the transfer is uninstalled (pictures freed later free their
+ * planes), so that nothing stays allocated behind the caller's back. */
+static VhHipDevice *pool_device;
 
 static gboolean
 plane_alloc (VhHipDevice * device, gboolean pooled, gsize span, guint height,
@@ -73,7 +78,7 @@ plane_free (VhHipDevice * device, gboolean pooled, gsize span, guint height,
     return;
   if (pooled) {
     g_mutex_lock (&pool_lock);
-    if (pool.length < POOL_MAX) {
+    if (device == pool_device && pool.length < POOL_MAX) {
       PooledPlane *pp = g_new0 (PooledPlane, 1);
       pp->device = vh_hip_device_ref (device);
       pp->span = span;
@@ -87,20 +92,6 @@ plane_free (VhHipDevice * device, gboolean pooled, gsize span, guint height,
     g_mutex_unlock (&pool_lock);
   }
   vh_hip_free (device, ptr);
-}
-
-static void
-pool_trim (void)
-{
-  PooledPlane *pp;
-
-  g_mutex_lock (&pool_lock);
-  while ((pp = g_queue_pop_head (&pool))) {
-    vh_hip_free (pp->device, pp->ptr);
-    vh_hip_device_unref (pp->device);
-    g_free (pp);
-  }
-  g_mutex_unlock (&pool_lock);
 }
 
 static void
@@ -125,8 +116,9 @@ row_span (const VhPicture * pic, guint p)
   return ((gsize) (pic->width[p] - 1) * pic->step[p] + 1) * bps;
 }
 
-/* Per uploading thread: a stream and a page-locked staging buffer, so that
- * the engine's workers upload side by side, each waiting for its own copy
+/* A stream and a page-locked staging buffer, one per upload in progress
+ * (kept for the next while the transfer stays installed), so that the
+ * engine's workers upload side by side, each waiting for its own copy
  * only. */
 typedef struct
 {
@@ -137,10 +129,8 @@ typedef struct
 } Uploader;
 
 static void
-uploader_free (gpointer data)
+uploader_free (Uploader * u)
 {
-  Uploader *u = data;
-
   if (u->staging)
     vh_hip_host_free (u->device, u->staging);
   if (u->stream)
@@ -149,17 +139,21 @@ uploader_free (gpointer data)
   g_free (u);
 }
 
-static GPrivate uploader_key = G_PRIVATE_INIT (uploader_free);
-
 static Uploader *
-uploader_get (VhHipDevice * device, gsize size, GError ** error)
+uploader_take (VhHipDevice * device, gsize size, GError ** error)
 {
-  Uploader *u = g_private_get (&uploader_key);
+  Uploader *u = NULL;
 
-  if (u && u->device != device) {
-    g_private_replace (&uploader_key, NULL);
-    u = NULL;
+  g_mutex_lock (&pool_lock);
+  for (GList * l = idle_uploaders.head; l; l = l->next) {
+    Uploader *c = l->data;
+    if (c->device == device) {
+      g_queue_delete_link (&idle_uploaders, l);
+      u = c;
+      break;
+    }
   }
+  g_mutex_unlock (&pool_lock);
   if (!u) {
     u = g_new0 (Uploader, 1);
     u->device = vh_hip_device_ref (device);
@@ -168,18 +162,56 @@ uploader_get (VhHipDevice * device, gsize size, GError ** error)
       uploader_free (u);
       return NULL;
     }
-    g_private_set (&uploader_key, u);
   }
   if (u->size < size) {
     if (u->staging)
       vh_hip_host_free (device, u->staging);
     u->staging = NULL;
     u->size = 0;
-    if (!vh_hip_host_alloc (device, size, (gpointer *) & u->staging, error))
+    if (!vh_hip_host_alloc (device, size, (gpointer *) & u->staging, error)) {
+      uploader_free (u);
       return NULL;
+    }
     u->size = size;
   }
   return u;
+}
+
+static void
+uploader_give (Uploader * u)
+{
+  g_mutex_lock (&pool_lock);
+  if (u->device == pool_device) {
+    g_queue_push_tail (&idle_uploaders, u);
+    u = NULL;
+  }
+  g_mutex_unlock (&pool_lock);
+  if (u)
+    uploader_free (u);
+}
+
+/* Empties the pool and sets the device whose planes it keeps. */
+static void
+pool_reset (VhHipDevice * device)
+{
+  GQueue planes = G_QUEUE_INIT, uploaders = G_QUEUE_INIT;
+  PooledPlane *pp;
+  Uploader *u;
+
+  g_mutex_lock (&pool_lock);
+  planes = pool;
+  uploaders = idle_uploaders;
+  g_queue_init (&pool);
+  g_queue_init (&idle_uploaders);
+  pool_device = device;
+  g_mutex_unlock (&pool_lock);
+  while ((pp = g_queue_pop_head (&planes))) {
+    vh_hip_free (pp->device, pp->ptr);
+    vh_hip_device_unref (pp->device);
+    g_free (pp);
+  }
+  while ((u = g_queue_pop_head (&uploaders)))
+    uploader_free (u);
 }
 
 /* Through page-locked memory: rows packed into the staging buffer, one
@@ -195,7 +227,7 @@ upload_staged (VhHipDevice * device, const VhPicture * pic,
     offset[p] = total;
     total += dp->span[p] * pic->height[p];
   }
-  u = uploader_get (device, total, error);
+  u = uploader_take (device, total, error);
   if (!u)
     return FALSE;
   for (guint p = 0; p < pic->n_planes; p++) {
@@ -210,9 +242,18 @@ upload_staged (VhHipDevice * device, const VhPicture * pic,
     if (!vh_hip_memcpy_2d_async (u->stream, VH_HIP_COPY_HOST_TO_DEVICE,
             dp->planes[p], dp->pitch[p], dst, dp->span[p], dp->span[p],
             pic->height[p], error))
-      return FALSE;
+      goto fail;
   }
-  return vh_hip_stream_synchronize (u->stream, error);
+  if (!vh_hip_stream_synchronize (u->stream, error))
+    goto fail;
+  uploader_give (u);
+  return TRUE;
+
+fail:
+  /* The stream may still hold a copy: do not hand it out again. */
+  vh_hip_stream_synchronize (u->stream, NULL);
+  uploader_free (u);
+  return FALSE;
 }
 
 static VhPicture *
@@ -314,7 +355,7 @@ vh_hip_picture_install_transfer (VhHipDevice * device)
         (GDestroyNotify) vh_hip_device_unref);
   else
     vh_picture_set_transfer_funcs (NULL, NULL, NULL);
-  /* Pictures still alive return their planes to the pool later; what
-   * is in it now goes. */
-  pool_trim ();
+  /* What the pool holds goes; from now on it keeps only @device's planes
+   * (none after uninstalling: pictures freed later free theirs). */
+  pool_reset (device);
 }
