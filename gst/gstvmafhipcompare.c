@@ -181,6 +181,41 @@ static GstStaticPadTemplate src_template =
 GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (SINK_CAPS));
 
+/* Sink pads that leave frames unmapped: the element reads each buffer
+ * itself (in place on the GPU, or on the CPU), so the base class mapping
+ * every frame on the CPU would only cost time, and for HIP memory a
+ * download that waits for the GPU in the streaming thread. */
+typedef GstVideoAggregatorPad GstVmafHipComparePad;
+typedef GstVideoAggregatorPadClass GstVmafHipComparePadClass;
+static GType gst_vmaf_hip_compare_pad_get_type (void);
+G_DEFINE_TYPE (GstVmafHipComparePad, gst_vmaf_hip_compare_pad,
+    GST_TYPE_VIDEO_AGGREGATOR_PAD);
+
+static gboolean
+gst_vmaf_hip_compare_pad_prepare_frame (GstVideoAggregatorPad * pad,
+    GstVideoAggregator * vagg, GstBuffer * buffer, GstVideoFrame * frame)
+{
+  return TRUE;
+}
+
+static void
+gst_vmaf_hip_compare_pad_clean_frame (GstVideoAggregatorPad * pad,
+    GstVideoAggregator * vagg, GstVideoFrame * frame)
+{
+}
+
+static void
+gst_vmaf_hip_compare_pad_class_init (GstVmafHipComparePadClass * klass)
+{
+  klass->prepare_frame = gst_vmaf_hip_compare_pad_prepare_frame;
+  klass->clean_frame = gst_vmaf_hip_compare_pad_clean_frame;
+}
+
+static void
+gst_vmaf_hip_compare_pad_init (GstVmafHipComparePad * pad)
+{
+}
+
 #define gst_vmaf_hip_compare_parent_class parent_class
 G_DEFINE_TYPE (GstVmafHipCompare, gst_vmaf_hip_compare,
     GST_TYPE_VIDEO_AGGREGATOR);
@@ -1277,7 +1312,8 @@ static GstVideoAggregatorPad *
 add_sink_pad (GstVmafHipCompare * self, GstStaticPadTemplate * st)
 {
   GstPadTemplate *templ = gst_static_pad_template_get (st);
-  GstVideoAggregatorPad *pad = g_object_new (GST_TYPE_VIDEO_AGGREGATOR_PAD,
+  GstVideoAggregatorPad *pad =
+      g_object_new (gst_vmaf_hip_compare_pad_get_type (),
       "name", st->name_template, "direction", GST_PAD_SINK,
       "template", templ, NULL);
 
@@ -1418,9 +1454,9 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
   gst_element_class_add_static_pad_template_with_gtype (element_class,
       &src_template, GST_TYPE_AGGREGATOR_PAD);
   gst_element_class_add_static_pad_template_with_gtype (element_class,
-      &ref_sink_template, GST_TYPE_VIDEO_AGGREGATOR_PAD);
+      &ref_sink_template, gst_vmaf_hip_compare_pad_get_type ());
   gst_element_class_add_static_pad_template_with_gtype (element_class,
-      &dist_sink_template, GST_TYPE_VIDEO_AGGREGATOR_PAD);
+      &dist_sink_template, gst_vmaf_hip_compare_pad_get_type ());
 
   gst_element_class_set_static_metadata (element_class,
       "VMAF video quality comparison", "Filter/Analyzer/Video",
