@@ -29,9 +29,10 @@ VhPicture   *vh_hip_picture_download     (VhHipDevice * device,
 
 /* Makes @device the one that the engine uses to move pictures between host
  * and device memory (vh_picture_get_in_memory()); NULL uninstalls. The
- * engine's uploads go through page-locked memory, one stream per thread,
- * into device planes recycled from a pool (allocating is slow and freeing
- * waits for the device); installing or uninstalling empties the pool. */
+ * engine's uploads go through page-locked staging, a stream for each upload
+ * in progress, into device planes recycled from a pool (allocating is slow
+ * and freeing waits for the device); installing or uninstalling empties
+ * the pool, and after uninstalling nothing is kept. */
 void         vh_hip_picture_install_transfer (VhHipDevice * device);
 
 G_END_DECLS
