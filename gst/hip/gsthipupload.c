@@ -151,7 +151,11 @@ gst_hip_upload_decide_allocation (GstBaseTransform * trans, GstQuery * query)
       ->decide_allocation (trans, query);
 }
 
-/* A frame already in HIP memory of our device goes on as it is. */
+/* A frame already in HIP memory of our device goes on as it is. The base
+ * class hands on our reference to @inbuf when it gets it back as output
+ * (and unrefs the input only when the output differs): taking another
+ * reference here would keep every such frame, its device memory and its
+ * pool alive for ever. */
 static GstFlowReturn
 gst_hip_upload_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer ** outbuf)
@@ -161,7 +165,7 @@ gst_hip_upload_prepare_output_buffer (GstBaseTransform * trans,
   if (!gst_base_transform_is_passthrough (trans) &&
       own_hip_memory (inbuf, gst_hip_memory_copy_get_device (base),
           gst_hip_memory_copy_get_info (base, GST_PAD_SINK, NULL))) {
-    *outbuf = gst_buffer_ref (inbuf);
+    *outbuf = inbuf;
     return GST_FLOW_OK;
   }
   return GST_BASE_TRANSFORM_CLASS (gst_hip_upload_parent_class)
