@@ -8,12 +8,15 @@
  */
 
 /* vmafhipcompare fed memory:HIPMemory on both sinks scores exactly what it
- * scores from system memory. Uses only the plugin file (no HIP code linked
- * here). Runs on the GPU, or on the fake driver when VH_HIP_NVIDIA_RUNTIME
- * names it; skips (77) when the HIP elements cannot start. */
+ * scores from system memory, with backend auto and cpu, and every pipeline
+ * leaves nothing allocated on the device. Uses only the plugin file (no HIP
+ * code linked here). Runs on the GPU, or on the fake driver when
+ * VH_HIP_NVIDIA_RUNTIME names it; skips (77) when the HIP elements cannot
+ * start. */
 
 #include <gst/gst.h>
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +25,34 @@
   "width=%d,height=%d " mem " ! c.ref_sink " \
   "videotestsrc num-buffers=12 pattern=ball horizontal-speed=3 ! " \
   "video/x-raw,format=%s,width=%d,height=%d " mem " ! c.dist_sink " \
-  "vmafhipcompare name=c features=psnr,float_ssim ! fakesink"
+  "vmafhipcompare name=c features=psnr,float_ssim backend=%s ! fakesink"
+
+/* The fake driver's counters, when it is the driver (else NULL). */
+static gpointer
+fake_symbol (const gchar * name)
+{
+  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
+  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+
+  return lib ? dlsym (lib, name) : NULL;
+}
+
+/* After a pipeline is disposed nothing of the GPU is held: no device or
+ * page-locked memory, no context (checked on the fake driver). */
+static void
+assert_all_freed (const gchar * launch)
+{
+  guint (*n_allocations) (void) = fake_symbol ("vh_fake_cuda_n_allocations");
+  gint (*primary_refs) (void) = fake_symbol ("vh_fake_cuda_primary_refs");
+  guint (*n_lost) (void) = fake_symbol ("vh_fake_cuda_n_lost");
+
+  if (!n_allocations || !primary_refs || !n_lost)
+    return;
+  if (n_allocations () != 0 || primary_refs () != 0 || n_lost () != 0)
+    g_error ("%s: %u allocations and %d context references left, %u "
+        "allocations lost with their context", launch, n_allocations (),
+        primary_refs (), n_lost ());
+}
 
 /* The per-frame "vmaf" structures the element posts; NULL with @error_msg
  * when the pipeline failed. */
@@ -66,18 +96,20 @@ run (const gchar * launch, gchar ** error_msg)
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (bus);
   gst_object_unref (p);
+  assert_all_freed (launch);
   if (*error_msg)
     g_clear_pointer (&frames, g_ptr_array_unref);
   return frames;
 }
 
 static void
-compare (const gchar * format, gint w, gint h)
+compare (const gchar * format, gint w, gint h, const gchar * backend)
 {
   g_autofree gchar *sys = g_strdup_printf (SOURCES (""), format, w, h,
-      format, w, h);
+      format, w, h, backend);
   g_autofree gchar *hip = g_strdup_printf (SOURCES ("! hipupload ! "
-          "video/x-raw(memory:HIPMemory)"), format, w, h, format, w, h);
+          "video/x-raw(memory:HIPMemory)"), format, w, h, format, w, h,
+      backend);
   g_autofree gchar *err = NULL;
   GPtrArray *a, *b;
   guint n_values = 0;
@@ -104,7 +136,8 @@ compare (const gchar * format, gint w, gint h)
     }
   }
   g_assert_cmpuint (n_values, >, 12 * 5);
-  g_test_message ("%s %dx%d: %u values equal", format, w, h, n_values);
+  g_test_message ("%s %dx%d backend=%s: %u values equal", format, w, h,
+      backend, n_values);
   g_ptr_array_unref (a);
   g_ptr_array_unref (b);
 }
@@ -112,9 +145,16 @@ compare (const gchar * format, gint w, gint h)
 static void
 test_hip_caps_equal_system (void)
 {
-  compare ("I420", 320, 240);
-  compare ("I420_10LE", 161, 97);
-  compare ("NV12", 176, 144);
+  compare ("I420", 320, 240, "auto");
+  compare ("I420_10LE", 161, 97, "auto");
+  compare ("NV12", 176, 144, "auto");
+}
+
+/* Features on the CPU read HIP memory through its host copy. */
+static void
+test_hip_caps_cpu_backend (void)
+{
+  compare ("I420", 320, 240, "cpu");
 }
 
 int
@@ -133,11 +173,14 @@ main (int argc, char **argv)
     ret = gst_element_get_state (probe, NULL, NULL, 10 * GST_SECOND);
   gst_element_set_state (probe, GST_STATE_NULL);
   gst_object_unref (probe);
+  assert_all_freed ("videotestsrc num-buffers=1 ! hipupload ! fakesink");
   if (ret == GST_STATE_CHANGE_FAILURE) {
     printf ("SKIP: hipupload cannot start here (no GPU)\n");
     return 77;
   }
   g_test_add_func ("/gst-hip/compare/hip-caps-equal-system",
       test_hip_caps_equal_system);
+  g_test_add_func ("/gst-hip/compare/hip-caps-cpu-backend",
+      test_hip_caps_cpu_backend);
   return g_test_run ();
 }

@@ -28,11 +28,42 @@
 #include "gsthipmemory.h"
 #include "gsthiputils.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static GstHipDevice *device;
+
+/* The fake driver's counters, when it is the driver (else NULL). */
+static gpointer
+fake_symbol (const gchar * name)
+{
+  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
+  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+
+  return lib ? dlsym (lib, name) : NULL;
+}
+
+/* Once a test's buffers, pools and pipelines are gone, so is every device
+ * and page-locked allocation, and no context but this program's device is
+ * held: a frame kept alive by an extra reference would hold its memory, its
+ * pool and its device until the process exits. Checked on the fake
+ * driver. */
+static void
+assert_all_freed (const gchar * what)
+{
+  guint (*n_allocations) (void) = fake_symbol ("vh_fake_cuda_n_allocations");
+  gint (*primary_refs) (void) = fake_symbol ("vh_fake_cuda_primary_refs");
+  guint (*n_lost) (void) = fake_symbol ("vh_fake_cuda_n_lost");
+
+  if (!n_allocations || !primary_refs || !n_lost)
+    return;
+  if (n_allocations () != 0)
+    g_error ("%s: %u allocations still alive", what, n_allocations ());
+  g_assert_cmpint (primary_refs (), ==, 1);
+  g_assert_cmpuint (n_lost (), ==, 0);
+}
 
 /* Runs @pipeline to PAUSED; returns the error message posted, if any
  * (caller frees), and whether the state change failed. */
@@ -100,6 +131,7 @@ test_bad_device_index (void)
   g_assert_nonnull (msg);
   g_assert_nonnull (strstr (msg, "device index 99 is out of range"));
   gst_object_unref (p);
+  assert_all_freed ("bad device index");
 }
 
 /* ---- memory and pool ------------------------------------------------- */
@@ -160,6 +192,7 @@ test_pool_layout_and_reuse (void)
   gst_buffer_unref (d);
   g_assert_true (gst_buffer_pool_set_active (pool, FALSE));
   gst_object_unref (pool);
+  assert_all_freed ("pool");
 }
 
 /* Writes on one side are seen on the other, whichever was last. */
@@ -237,6 +270,7 @@ test_memory_sync_directions (void)
   }
   g_free (check);
   gst_memory_unref (mem);
+  assert_all_freed ("memory");
 }
 
 /* ---- elements -------------------------------------------------------- */
@@ -331,6 +365,7 @@ round_trip_format (const gchar * format, gint width, gint height)
         what);
   g_ptr_array_unref (a);
   g_ptr_array_unref (b);
+  assert_all_freed (what);
 }
 
 /* Every format of the pad template, at an odd size; I420 at 1080p too. */
@@ -355,6 +390,38 @@ test_every_format_bit_exact (void)
   round_trip_format ("I420", 1920, 1080);
   gst_caps_unref (caps);
   gst_object_unref (f);
+}
+
+/* Frames that hipupload passes on as they came (upstream wrote into its
+ * pool) go back to that pool, and everything is freed with the pipeline. */
+static void
+test_frames_freed (void)
+{
+  static const gchar *launches[] = {
+    "videotestsrc num-buffers=12 ! hipupload ! fakesink",
+    "videotestsrc num-buffers=12 ! hipupload ! hipdownload ! fakesink",
+    "videotestsrc num-buffers=12 ! video/x-raw,format=NV12,width=97,"
+        "height=61 ! hipupload ! video/x-raw(memory:HIPMemory) ! "
+        "hipdownload ! fakesink",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (launches); i++) {
+    GstElement *p = gst_parse_launch (launches[i], NULL);
+    GstBus *bus = gst_element_get_bus (p);
+    GstMessage *msg;
+
+    g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
+        GST_STATE_CHANGE_FAILURE);
+    msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    g_assert_nonnull (msg);
+    g_assert_cmpint (GST_MESSAGE_TYPE (msg), ==, GST_MESSAGE_EOS);
+    gst_message_unref (msg);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (p);
+    assert_all_freed (launches[i]);
+  }
 }
 
 static GstPadProbeReturn
@@ -414,6 +481,7 @@ test_pool_proposed_and_context_shared (void)
   gst_object_unref (u);
   gst_object_unref (d);
   gst_object_unref (p);
+  assert_all_freed ("hipupload ! hipdownload");
 }
 
 /* An application's device, set on the pipeline, is the one used. */
@@ -441,6 +509,7 @@ test_application_context (void)
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (u);
   gst_object_unref (p);
+  assert_all_freed ("application context");
 }
 
 int
@@ -474,11 +543,22 @@ main (int argc, char **argv)
       test_pool_layout_and_reuse);
   g_test_add_func ("/gst-hip/elements/pool-proposed-context-shared",
       test_pool_proposed_and_context_shared);
+  g_test_add_func ("/gst-hip/elements/frames-freed", test_frames_freed);
   g_test_add_func ("/gst-hip/elements/application-context",
       test_application_context);
   g_test_add_func ("/gst-hip/elements/every-format-bit-exact",
       test_every_format_bit_exact);
   ret = g_test_run ();
   gst_object_unref (device);
+  {
+    gint (*primary_refs) (void) = fake_symbol ("vh_fake_cuda_primary_refs");
+    guint (*n_lost) (void) = fake_symbol ("vh_fake_cuda_n_lost");
+
+    /* every device closed, nothing left in a destroyed context */
+    if (primary_refs)
+      g_assert_cmpint (primary_refs (), ==, 0);
+    if (n_lost)
+      g_assert_cmpuint (n_lost (), ==, 0);
+  }
   return ret;
 }

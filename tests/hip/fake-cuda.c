@@ -15,6 +15,11 @@
  * stay inside one allocation. Work is done at once (streams are
  * synchronous). Kernels do not exist: loading a module fails.
  *
+ * Primary contexts are counted like the driver counts them: releasing the
+ * last reference destroys the context, and memory allocated in it that is
+ * still alive then is what a leak checker reports (counted here, and kept
+ * so that it stays visible); a destroyed context cannot be made current.
+ *
  * VH_FAKE_CUDA_DEVICES: how many devices (default 1; 0 makes cuInit fail
  * like a machine without a GPU). */
 
@@ -28,6 +33,9 @@
 #define CUDA_ERROR_NO_DEVICE 100
 #define CUDA_ERROR_INVALID_DEVICE 101
 #define CUDA_ERROR_INVALID_IMAGE 200
+#define CUDA_ERROR_INVALID_CONTEXT 201
+
+#define MAX_DEVICES 16
 
 /* Far from anything malloc returns, and non-canonical once added. */
 #define DEVICE_OFFSET (G_GUINT64_CONSTANT (1) << 62)
@@ -56,13 +64,17 @@ typedef struct
   guint8 *base;
   gsize size;
   gboolean device;
+  gint ctx;                     /* device of the current context, or -1 */
 } Allocation;
 
 static GMutex lock;
 static GList *allocations;
 static gint n_devices = -1;
 static __thread gint ctx_depth;
+static __thread gint ctx_stack[64];
 static gsize bytes_copied;
+static gint primary_refs[MAX_DEVICES];
+static guint n_lost;
 
 #define EXPORT __attribute__ ((visibility ("default")))
 
@@ -71,7 +83,7 @@ devices (void)
 {
   if (n_devices < 0) {
     const gchar *env = g_getenv ("VH_FAKE_CUDA_DEVICES");
-    n_devices = env ? atoi (env) : 1;
+    n_devices = CLAMP (env ? atoi (env) : 1, 0, MAX_DEVICES);
   }
   return n_devices;
 }
@@ -97,6 +109,8 @@ alloc (gsize size, gboolean device)
   memset (a->base, 0xa5, size);
   a->size = size;
   a->device = device;
+  a->ctx = ctx_depth > 0 && ctx_depth <= (gint) G_N_ELEMENTS (ctx_stack) ?
+      ctx_stack[ctx_depth - 1] : -1;
   g_mutex_lock (&lock);
   allocations = g_list_prepend (allocations, a);
   g_mutex_unlock (&lock);
@@ -240,6 +254,11 @@ cuDeviceGetAttribute (gint * value, gint attr, gint dev)
 EXPORT gint
 cuDevicePrimaryCtxRetain (gpointer * ctx, gint dev)
 {
+  if (dev < 0 || dev >= devices ())
+    return CUDA_ERROR_INVALID_DEVICE;
+  g_mutex_lock (&lock);
+  primary_refs[dev]++;
+  g_mutex_unlock (&lock);
   *ctx = GINT_TO_POINTER (dev + 1);
   return 0;
 }
@@ -247,14 +266,44 @@ cuDevicePrimaryCtxRetain (gpointer * ctx, gint dev)
 EXPORT gint
 cuDevicePrimaryCtxRelease_v2 (gint dev)
 {
-  return 0;
+  gint ret = 0;
+
+  if (dev < 0 || dev >= devices ())
+    return CUDA_ERROR_INVALID_DEVICE;
+  g_mutex_lock (&lock);
+  if (primary_refs[dev] == 0) {
+    ret = CUDA_ERROR_INVALID_CONTEXT;
+  } else if (--primary_refs[dev] == 0) {
+    /* the context goes, with whatever was still allocated in it */
+    for (GList * l = allocations; l; l = l->next) {
+      Allocation *a = l->data;
+      if (a->ctx == dev) {
+        a->ctx = -1;
+        n_lost++;
+      }
+    }
+  }
+  g_mutex_unlock (&lock);
+  return ret;
 }
 
 EXPORT gint
 cuCtxPushCurrent_v2 (gpointer ctx)
 {
+  gint dev = GPOINTER_TO_INT (ctx) - 1;
+  gboolean alive;
+
+  if (dev < 0 || dev >= MAX_DEVICES)
+    return CUDA_ERROR_INVALID_VALUE;
+  g_mutex_lock (&lock);
+  alive = primary_refs[dev] > 0;
+  g_mutex_unlock (&lock);
+  if (!alive)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (ctx_depth < (gint) G_N_ELEMENTS (ctx_stack))
+    ctx_stack[ctx_depth] = dev;
   ctx_depth++;
-  return ctx ? 0 : CUDA_ERROR_INVALID_VALUE;
+  return 0;
 }
 
 EXPORT gint
@@ -448,6 +497,32 @@ EXPORT gsize
 vh_fake_cuda_bytes_copied (void)
 {
   return g_atomic_pointer_get (&bytes_copied);
+}
+
+/* References to the primary contexts of all devices. */
+EXPORT gint
+vh_fake_cuda_primary_refs (void)
+{
+  gint n = 0;
+
+  g_mutex_lock (&lock);
+  for (gint i = 0; i < MAX_DEVICES; i++)
+    n += primary_refs[i];
+  g_mutex_unlock (&lock);
+  return n;
+}
+
+/* Allocations still alive when the last reference to their context was
+ * released (what a leak checker reports). */
+EXPORT guint
+vh_fake_cuda_n_lost (void)
+{
+  guint n;
+
+  g_mutex_lock (&lock);
+  n = n_lost;
+  g_mutex_unlock (&lock);
+  return n;
 }
 
 /* Pushes minus pops on the calling thread: 0 when balanced. */
