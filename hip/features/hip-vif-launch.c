@@ -20,10 +20,8 @@
 #define VIF_TILE_H 16
 #define VIF_DEC_W 32
 #define VIF_DEC_H 8
-
-static const gchar *const stats_names[VH_VIF_N_SCALES] = {
-  NULL, "vh_vif_stats1", "vh_vif_stats2", "vh_vif_stats3",
-};
+/* Row alignment of the scaled pictures, in bytes. */
+#define VIF_PITCH_ALIGN 256
 
 static const gchar *const decimate_names[VH_VIF_N_SCALES] = {
   NULL, NULL, "vh_vif_decimate2", "vh_vif_decimate3",
@@ -44,21 +42,18 @@ load_functions (VhHipVifLaunch * l, GError ** error)
 
   if (!module)
     return FALSE;
-  for (guint i = 0; i < VH_VIF_N_SCALES; i++) {
-    const gchar *stats = stats_names[i], *decimate = decimate_names[i];
+  l->stats = vh_hip_module_get_function (module,
+      wide ? "vh_vif_stats_u16" : "vh_vif_stats_u8", error);
+  if (!l->stats)
+    return FALSE;
+  for (guint i = 1; i < VH_VIF_N_SCALES; i++) {
+    const gchar *name = decimate_names[i];
 
-    if (i == 0)
-      stats = wide ? "vh_vif_stats0_u16" : "vh_vif_stats0_u8";
     if (i == 1)
-      decimate = wide ? "vh_vif_decimate1_u16" : "vh_vif_decimate1_u8";
-    l->stats[i] = vh_hip_module_get_function (module, stats, error);
-    if (!l->stats[i])
+      name = wide ? "vh_vif_decimate1_u16" : "vh_vif_decimate1_u8";
+    l->decimate[i] = vh_hip_module_get_function (module, name, error);
+    if (!l->decimate[i])
       return FALSE;
-    if (decimate) {
-      l->decimate[i] = vh_hip_module_get_function (module, decimate, error);
-      if (!l->decimate[i])
-        return FALSE;
-    }
   }
   l->reduce = vh_hip_module_get_function (module, "vh_vif_reduce", error);
   return l->reduce != NULL;
@@ -69,6 +64,7 @@ vh_hip_vif_launch_init (VhHipVifLaunch * l, VhHipDevice * device,
     guint width, guint height, guint bpc, GError ** error)
 {
   const gsize table_bytes = VH_VIF_LOG2_TABLE_SIZE * sizeof (guint16);
+  gsize rows = 0;
 
   memset (l, 0, sizeof (*l));
   l->device = vh_hip_device_ref (device);
@@ -87,11 +83,20 @@ vh_hip_vif_launch_init (VhHipVifLaunch * l, VhHipDevice * device,
 
   if (!load_functions (l, error))
     goto fail;
+  /* One pitch for every scale, so that the kernel finds each picture from
+   * the sizes alone. */
+  l->scaled_pitch = (l->w[1] * sizeof (guint16) + VIF_PITCH_ALIGN - 1) /
+      VIF_PITCH_ALIGN * VIF_PITCH_ALIGN;
+  for (guint i = 1; i < VH_VIF_N_SCALES; i++)
+    rows += 2 * l->h[i];
+  if (!vh_hip_malloc (device, rows * l->scaled_pitch,
+          (gpointer *) & l->scaled, error))
+    goto fail;
+  rows = 0;
   for (guint i = 1; i < VH_VIF_N_SCALES; i++) {
-    if (!vh_hip_malloc_pitch (device, l->w[i] * sizeof (guint16),
-            2 * l->h[i], (gpointer *) & l->scaled[i], &l->scaled_pitch[i],
-            error))
-      goto fail;
+    l->scaled_ref[i] = l->scaled + rows * l->scaled_pitch;
+    l->scaled_dis[i] = l->scaled_ref[i] + l->h[i] * l->scaled_pitch;
+    rows += 2 * l->h[i];
   }
   if (!vh_hip_malloc (device, (gsize) VH_VIF_N_SCALES * l->blocks_stride *
           sizeof (VhVifAccum), (gpointer *) & l->partials, error) ||
@@ -113,10 +118,8 @@ vh_hip_vif_launch_clear (VhHipVifLaunch * l)
 {
   if (!l->device)
     return;
-  for (guint i = 1; i < VH_VIF_N_SCALES; i++) {
-    if (l->scaled[i])
-      vh_hip_free (l->device, l->scaled[i]);
-  }
+  if (l->scaled)
+    vh_hip_free (l->device, l->scaled);
   if (l->partials)
     vh_hip_free (l->device, l->partials);
   if (l->log2_table)
@@ -140,43 +143,40 @@ vh_hip_vif_launch_frame (VhHipVifLaunch * l, VhHipStream * stream,
     gconstpointer ref, gsize ref_pitch, gconstpointer dis, gsize dis_pitch,
     gdouble gain_limit, gboolean skip_scale0, gpointer sums, GError ** error)
 {
-  gconstpointer in_ref = ref, in_dis = dis;
-  guint64 in_ref_pitch = ref_pitch, in_dis_pitch = dis_pitch;
+  guint64 rp = ref_pitch, dp = dis_pitch;
+  gint w = l->w[0], h = l->h[0];
+  /* Scale 0 rounds by the bit depth, later scales by 16 bits. */
+  guint shift_mu = l->bpc, shift_sq = 2 * (l->bpc - 8);
+  gint first = skip_scale0 ? 1 : 0;
   guint n0 = skip_scale0 ? 0 : l->n_blocks[0];
+  guint n_stats = n0;
 
-  for (guint i = 0; i < VH_VIF_N_SCALES; i++) {
-    gint w = l->w[i], h = l->h[i];
-    /* Scale 0 rounds by the bit depth; the scaled pictures are 16-bit. */
-    guint shift_mu = i == 0 ? l->bpc : 16;
-    guint shift_sq = i == 0 ? 2 * (l->bpc - 8) : 16;
-    gpointer partials = l->partials + (gsize) i * l->blocks_stride * 4;
+  /* The pictures of scales 1 to 3, each from the one before. */
+  for (guint i = 1; i < VH_VIF_N_SCALES; i++) {
+    gconstpointer in_ref = i == 1 ? ref : l->scaled_ref[i - 1];
+    gconstpointer in_dis = i == 1 ? dis : l->scaled_dis[i - 1];
+    guint64 in_rp = i == 1 ? rp : l->scaled_pitch;
+    guint64 in_dp = i == 1 ? dp : l->scaled_pitch;
+    gint pw = l->w[i - 1], ph = l->h[i - 1], ow = l->w[i], oh = l->h[i];
+    guint shift = i == 1 ? l->bpc : 16;
+    gpointer args[] = { &in_ref, &in_rp, &in_dis, &in_dp, &pw, &ph, &shift,
+      &l->scaled_ref[i], &l->scaled_pitch, &l->scaled_dis[i],
+      &l->scaled_pitch, &ow, &oh
+    };
 
-    if (i > 0) {
-      gpointer out_ref = l->scaled[i];
-      gpointer out_dis = l->scaled[i] + l->h[i] * l->scaled_pitch[i];
-      guint64 out_pitch = l->scaled_pitch[i];
-      gint pw = l->w[i - 1], ph = l->h[i - 1];
-      guint shift = i == 1 ? l->bpc : 16;
-      gpointer args[] = { &in_ref, &in_ref_pitch, &in_dis, &in_dis_pitch,
-        &pw, &ph, &shift, &out_ref, &out_pitch, &out_dis, &out_pitch, &w, &h
-      };
+    if (!launch (l->decimate[i], stream, div_up (ow, VIF_DEC_W),
+            div_up (oh, VIF_DEC_H), args, error))
+      return FALSE;
+    n_stats += l->n_blocks[i];
+  }
+  {
+    gpointer args[] = { &ref, &rp, &dis, &dp, &w, &h, &l->scaled,
+      &l->scaled_pitch, &shift_mu, &shift_sq, &gain_limit, &l->log2_table,
+      &l->partials, &l->blocks_stride, &first
+    };
 
-      if (!launch (l->decimate[i], stream, div_up (w, VIF_DEC_W),
-              div_up (h, VIF_DEC_H), args, error))
-        return FALSE;
-      in_ref = out_ref;
-      in_dis = out_dis;
-      in_ref_pitch = in_dis_pitch = out_pitch;
-    }
-    if (i > 0 || !skip_scale0) {
-      gpointer args[] = { &in_ref, &in_ref_pitch, &in_dis, &in_dis_pitch,
-        &w, &h, &shift_mu, &shift_sq, &gain_limit, &l->log2_table, &partials
-      };
-
-      if (!launch (l->stats[i], stream, div_up (w, VIF_TILE_W),
-              div_up (h, VIF_TILE_H), args, error))
-        return FALSE;
-    }
+    if (!launch (l->stats, stream, n_stats, 1, args, error))
+      return FALSE;
   }
   {
     gpointer args[] = { &l->partials, &l->blocks_stride, &n0,

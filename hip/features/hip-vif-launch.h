@@ -27,14 +27,17 @@ typedef struct
   guint bpc;
   guint w[VH_VIF_N_SCALES];
   guint h[VH_VIF_N_SCALES];
-  /* Scales 1..3: the reference's rows, then the distorted picture's. */
-  guint8 *scaled[VH_VIF_N_SCALES];
-  gsize scaled_pitch[VH_VIF_N_SCALES];
+  /* Scales 1..3 one after the other, each the reference's rows then the
+   * distorted picture's (the layout the statistics kernel derives). */
+  guint8 *scaled;
+  guint64 scaled_pitch;
+  guint8 *scaled_ref[VH_VIF_N_SCALES];
+  guint8 *scaled_dis[VH_VIF_N_SCALES];
   guint n_blocks[VH_VIF_N_SCALES];
   guint blocks_stride;          /* block sums between two scales */
   gint64 *partials;
   guint16 *log2_table;
-  VhHipFunction *stats[VH_VIF_N_SCALES];
+  VhHipFunction *stats;
   VhHipFunction *decimate[VH_VIF_N_SCALES];
   VhHipFunction *reduce;
 } VhHipVifLaunch;

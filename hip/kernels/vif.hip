@@ -12,12 +12,12 @@
  * mirrored edges and per-pixel statistic. Source that hipcc, hiprtc, nvcc
  * and nvrtc all compile (see plane-sse.hip).
  *
- * Per frame and scale: vh_vif_stats_* filters a tile of both pictures
- * (vertical pass into shared memory, horizontal pass from it), evaluates
- * the statistic and writes the block's four integer sums; vh_vif_decimate_*
- * makes the next scale's pictures; vh_vif_reduce adds the block sums of
- * every scale. All sums are exact integers, so the order of the additions
- * does not matter. */
+ * Per frame: vh_vif_decimate_* makes the pictures of scales 1 to 3, one
+ * after the other; one launch of vh_vif_stats_* then filters tiles of all
+ * four scales (vertical pass into shared memory, horizontal pass from it),
+ * evaluates the statistic and writes each block's four integer sums;
+ * vh_vif_reduce adds the block sums of every scale. All sums are exact
+ * integers, so the order of the additions does not matter. */
 
 #if defined(__HIP__) && !defined(__HIPCC_RTC__) && !defined(VH_HIP_RTC)
 #include <hip/hip_runtime.h>
@@ -45,6 +45,15 @@ typedef long long vh_i64;
 #define VIF_VROWS 8
 #define VIF_HOUT 7
 #define VIF_SPITCH 144
+
+/* At most 80 registers on NVIDIA, so that three blocks share a
+ * multiprocessor (faster than two, measured on Hopper); AMD takes the block
+ * size only, as its second bound means something else. */
+#if defined(__HIP__)
+#define VIF_STATS_BOUNDS __attribute__ ((amdgpu_flat_work_group_size (1, 256)))
+#else
+#define VIF_STATS_BOUNDS __launch_bounds__ (VIF_THREADS, 3)
+#endif
 
 /* Decimation: tiles of 32 x 8 outputs of the next scale. */
 #define VIF_DEC_W 32
@@ -302,21 +311,22 @@ vif_horiz_moment (const vh_u32 * s, vh_u32 * out)
   }
 }
 
-/* One block: the statistic over a tile of the @w x @h scale, whose sums go
- * to @partials[block][0..3]. Scale 0 rounds the vertical means by
+/* One block: the statistic over tile (@bx, @by) of the @w x @h scale, whose
+ * sums go to @out[0..3]. Scale 0 rounds the vertical means by
  * @shift_mu and the moments by @shift_sq bits (0: none); later scales by
  * 16 and 16. */
-template < typename T, int S > static __device__ void
+template < typename T, int S > static __device__ VIF_INLINE void
 vif_stats (const unsigned char *ref, vh_u64 ref_pitch,
     const unsigned char *dis, vh_u64 dis_pitch, int w, int h,
     vh_u32 shift_mu, vh_u32 shift_sq, double gain_limit,
-    const unsigned short *__restrict__ table, vh_i64 * partials)
+    const unsigned short *__restrict__ table, union vif_stats_smem *smp,
+    int bx, int by, vh_i64 * out)
 {
   const int R = vif_half < S >::value;
-  __shared__ union vif_stats_smem sm;
+  union vif_stats_smem &sm = *smp;
   const int tid = threadIdx.x;
-  const int x0 = blockIdx.x * VIF_TILE_W;
-  const int y0 = blockIdx.y * VIF_TILE_H;
+  const int x0 = bx * VIF_TILE_W;
+  const int y0 = by * VIF_TILE_H;
   vh_i64 acc[4] = { 0, 0, 0, 0 };
 
   {
@@ -366,26 +376,77 @@ vif_stats (const unsigned char *ref, vh_u64 ref_pitch,
     __syncthreads ();
   }
   if (tid < 4)
-    partials[((vh_u64) blockIdx.y * gridDim.x + blockIdx.x) * 4 + tid] =
-        sm.red[tid][0];
+    out[tid] = sm.red[tid][0];
 }
 
-#define VIF_STATS_KERNEL(name, T, S)                                        \
-  extern "C" __global__ void                                                \
+/* Every scale in one launch, so that the small scales run beside scale 0
+ * instead of each waiting for a nearly idle GPU. Blocks [0, n0) take the
+ * tiles of scale 0 (@ref, @dis: @w x @h samples of type T), the next n1
+ * those of scale 1, and so on; scales before @first_scale are skipped.
+ * Scales 1 to 3 are in @scaled, @scaled_pitch bytes per row: the
+ * reference's rows then the distorted picture's, scale after scale. Block
+ * b of scale s writes @partials[s * @stride + b][0..3]. */
+template < typename T > static __device__ VIF_INLINE void
+vif_stats_all (const unsigned char *ref, vh_u64 ref_pitch,
+    const unsigned char *dis, vh_u64 dis_pitch, int w, int h,
+    const unsigned char *scaled, vh_u64 scaled_pitch, vh_u32 shift_mu,
+    vh_u32 shift_sq, double gain_limit,
+    const unsigned short *__restrict__ table, vh_i64 * partials,
+    vh_u32 stride, int first_scale)
+{
+  __shared__ union vif_stats_smem sm;
+  int b = blockIdx.x;
+  vh_u64 row = 0;
+
+  for (int s = 0; s < 4; s++) {
+    const int ws = w >> s, hs = h >> s;
+    const int gx = (ws + VIF_TILE_W - 1) / VIF_TILE_W;
+    const int n = gx * ((hs + VIF_TILE_H - 1) / VIF_TILE_H);
+
+    if (s >= first_scale) {
+      if (b < n) {
+        const unsigned char *r = scaled + row * scaled_pitch;
+        const unsigned char *d = r + (vh_u64) hs * scaled_pitch;
+        vh_i64 *out = partials + ((vh_u64) s * stride + b) * 4;
+        const int bx = b % gx, by = b / gx;
+
+        if (s == 0)
+          vif_stats < T, 0 > (ref, ref_pitch, dis, dis_pitch, ws, hs,
+              shift_mu, shift_sq, gain_limit, table, &sm, bx, by, out);
+        else if (s == 1)
+          vif_stats < unsigned short, 1 > (r, scaled_pitch, d, scaled_pitch,
+              ws, hs, 16, 16, gain_limit, table, &sm, bx, by, out);
+        else if (s == 2)
+          vif_stats < unsigned short, 2 > (r, scaled_pitch, d, scaled_pitch,
+              ws, hs, 16, 16, gain_limit, table, &sm, bx, by, out);
+        else
+          vif_stats < unsigned short, 3 > (r, scaled_pitch, d, scaled_pitch,
+              ws, hs, 16, 16, gain_limit, table, &sm, bx, by, out);
+        return;
+      }
+      b -= n;
+    }
+    if (s > 0)
+      row += 2 * (vh_u64) hs;
+  }
+}
+
+#define VIF_STATS_KERNEL(name, T)                                           \
+  extern "C" __global__ void VIF_STATS_BOUNDS                               \
   name (const unsigned char *ref, vh_u64 ref_pitch,                         \
       const unsigned char *dis, vh_u64 dis_pitch, int w, int h,             \
-      vh_u32 shift_mu, vh_u32 shift_sq, double gain_limit,                  \
-      const unsigned short *__restrict__ table, vh_i64 * partials)          \
+      const unsigned char *scaled, vh_u64 scaled_pitch, vh_u32 shift_mu,    \
+      vh_u32 shift_sq, double gain_limit,                                   \
+      const unsigned short *__restrict__ table, vh_i64 * partials,          \
+      vh_u32 stride, int first_scale)                                       \
   {                                                                         \
-    vif_stats < T, S > (ref, ref_pitch, dis, dis_pitch, w, h, shift_mu,     \
-        shift_sq, gain_limit, table, partials);                             \
+    vif_stats_all < T > (ref, ref_pitch, dis, dis_pitch, w, h, scaled,      \
+        scaled_pitch, shift_mu, shift_sq, gain_limit, table, partials,      \
+        stride, first_scale);                                               \
   }
 
-VIF_STATS_KERNEL (vh_vif_stats0_u8, unsigned char, 0)
-VIF_STATS_KERNEL (vh_vif_stats0_u16, unsigned short, 0)
-VIF_STATS_KERNEL (vh_vif_stats1, unsigned short, 1)
-VIF_STATS_KERNEL (vh_vif_stats2, unsigned short, 2)
-VIF_STATS_KERNEL (vh_vif_stats3, unsigned short, 3)
+VIF_STATS_KERNEL (vh_vif_stats_u8, unsigned char)
+VIF_STATS_KERNEL (vh_vif_stats_u16, unsigned short)
 
 /* ---- decimation --------------------------------------------------------- */
 
