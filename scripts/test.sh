@@ -2,8 +2,8 @@
 # Installs what vmafhip needs, builds it from scratch in ./build-test and
 # runs every test: unit and parity tests (against libvmaf's golden scores;
 # the full set when ../shared/golden is beside the checkout), then the
-# CPU tests again under valgrind on the small golden subset. GPU tests skip
-# (exit 77) where there is no GPU.
+# CPU, element and HIP-memory tests again under valgrind on the small golden
+# subset. GPU tests skip (exit 77) where there is no GPU.
 set -eu
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -21,9 +21,15 @@ status=0
 meson test -C build-test --print-errorlogs --num-processes 2 || status=1
 meson test -C build-test --print-errorlogs --num-processes 2 \
   --setup valgrind --suite unit || status=1
+# The element and HIP-memory tests (fake GPU driver) under valgrind too.
+meson test -C build-test --print-errorlogs --num-processes 2 \
+  --setup gstvalgrind --logbase testlog-gstvalgrind gst-element gst-formats \
+  gst-hip-nogpu gst-hip-fake gst-hip-compare-fake || status=1
 
 # One summary line for every run above.
-python3 - build-test/meson-logs/testlog.json build-test/meson-logs/testlog-valgrind.json <<'PY'
+python3 - build-test/meson-logs/testlog.json \
+  build-test/meson-logs/testlog-valgrind.json \
+  build-test/meson-logs/testlog-gstvalgrind.json <<'PY'
 import json, sys
 passed = failed = skipped = 0
 for path in sys.argv[1:]:
