@@ -317,6 +317,9 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
 
   s = gst_vmaf_hip_report_frame_ready (self->report,
       vh_context_get_collector (ctx), index, scored, want_message, &n_scored);
+  /* The report keeps what the results file needs: the engine's copy of a
+   * reported frame can go, so a live run does not grow without bound. */
+  vh_feature_collector_release (vh_context_get_collector (ctx), index + 1);
   if (s) {
     gst_element_post_message (GST_ELEMENT_CAST (self),
         gst_message_new_element (GST_OBJECT_CAST (self), s));

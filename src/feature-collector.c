@@ -23,7 +23,11 @@ struct _VhFeatureCollector
   GPtrArray *features;          /* FeatureVector*, in first-append order */
   GHashTable *by_name;          /* name -> FeatureVector* */
   guint n_frames;
+  guint base;                   /* values[i] is frame base + i */
 };
+
+/* Releasing moves memory, so it is done in steps of this many frames. */
+#define RELEASE_STEP 256
 
 static void
 feature_vector_free (FeatureVector * fv)
@@ -72,16 +76,23 @@ vh_feature_collector_append (VhFeatureCollector * fc, const gchar * name,
     g_ptr_array_add (fc->features, fv);
     g_hash_table_insert (fc->by_name, fv->name, fv);
   }
-  while (fv->values->len <= index) {
+  if (index < fc->base) {
+    g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
+        "feature '%s' of frame %u arrived after the frame was released",
+        name, index);
+    g_mutex_unlock (&fc->lock);
+    return FALSE;
+  }
+  while (fv->values->len <= index - fc->base) {
     gdouble unset = NAN;
     g_array_append_val (fv->values, unset);
   }
-  if (!isnan (g_array_index (fv->values, gdouble, index))) {
+  if (!isnan (g_array_index (fv->values, gdouble, index - fc->base))) {
     g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
         "feature '%s' of frame %u was written twice", name, index);
     ok = FALSE;
   } else {
-    g_array_index (fv->values, gdouble, index) = value;
+    g_array_index (fv->values, gdouble, index - fc->base) = value;
     fc->n_frames = MAX (fc->n_frames, index + 1);
   }
   g_mutex_unlock (&fc->lock);
@@ -97,8 +108,8 @@ vh_feature_collector_get (VhFeatureCollector * fc, const gchar * name,
 
   g_mutex_lock (&fc->lock);
   fv = g_hash_table_lookup (fc->by_name, name);
-  if (fv && index < fv->values->len) {
-    gdouble v = g_array_index (fv->values, gdouble, index);
+  if (fv && index >= fc->base && index - fc->base < fv->values->len) {
+    gdouble v = g_array_index (fv->values, gdouble, index - fc->base);
     if (!isnan (v)) {
       *value = v;
       found = TRUE;
@@ -143,6 +154,21 @@ vh_feature_collector_n_frames (VhFeatureCollector * fc)
 }
 
 void
+vh_feature_collector_release (VhFeatureCollector * fc, guint before)
+{
+  g_mutex_lock (&fc->lock);
+  if (before >= fc->base + RELEASE_STEP) {
+    for (guint i = 0; i < fc->features->len; i++) {
+      FeatureVector *fv = g_ptr_array_index (fc->features, i);
+      g_array_remove_range (fv->values, 0, MIN (fv->values->len,
+              before - fc->base));
+    }
+    fc->base = before;
+  }
+  g_mutex_unlock (&fc->lock);
+}
+
+void
 vh_feature_collector_clear (VhFeatureCollector * fc)
 {
   g_mutex_lock (&fc->lock);
@@ -151,5 +177,6 @@ vh_feature_collector_clear (VhFeatureCollector * fc)
     g_array_set_size (fv->values, 0);
   }
   fc->n_frames = 0;
+  fc->base = 0;
   g_mutex_unlock (&fc->lock);
 }

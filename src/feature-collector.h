@@ -48,6 +48,12 @@ const gchar *vh_feature_collector_feature_name    (VhFeatureCollector * fc,
 /* One past the largest frame index that holds any value. */
 guint        vh_feature_collector_n_frames        (VhFeatureCollector * fc);
 
+/* Lets the values of frames below @before go, for long live runs whose
+ * frames were already reported. Memory is freed in batches of frames;
+ * released frames read as unset and can no longer be written. */
+void         vh_feature_collector_release         (VhFeatureCollector * fc,
+                                                   guint before);
+
 /* Drops every value; names are kept. */
 void         vh_feature_collector_clear           (VhFeatureCollector * fc);
 

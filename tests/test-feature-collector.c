@@ -1,0 +1,65 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+#include "feature-collector.h"
+#include "errors.h"
+
+static void
+test_append_get (void)
+{
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  GError *error = NULL;
+  gdouble v;
+
+  g_assert_true (vh_feature_collector_append (fc, "b", 3, 1.5, &error));
+  g_assert_true (vh_feature_collector_append (fc, "a", 0, 2.5, &error));
+  g_assert_cmpuint (vh_feature_collector_n_features (fc), ==, 2);
+  g_assert_cmpstr (vh_feature_collector_feature_name (fc, 0), ==, "b");
+  g_assert_cmpuint (vh_feature_collector_n_frames (fc), ==, 4);
+  g_assert_true (vh_feature_collector_get (fc, "b", 3, &v));
+  g_assert_cmpfloat (v, ==, 1.5);
+  g_assert_false (vh_feature_collector_get (fc, "b", 2, &v));
+  g_assert_false (vh_feature_collector_get (fc, "c", 0, &v));
+  g_assert_false (vh_feature_collector_append (fc, "b", 3, 1.0, &error));
+  g_assert_error (error, VH_ERROR, VH_ERROR_FAILED);
+  g_clear_error (&error);
+}
+
+static void
+test_release (void)
+{
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  GError *error = NULL;
+  gdouble v;
+
+  for (guint i = 0; i < 2000; i++) {
+    g_assert_true (vh_feature_collector_append (fc, "x", i, i, &error));
+    vh_feature_collector_release (fc, i + 1);
+  }
+  /* Old frames are gone, recent ones are intact, whatever the batching. */
+  g_assert_false (vh_feature_collector_get (fc, "x", 0, &v));
+  g_assert_false (vh_feature_collector_get (fc, "x", 1500, &v));
+  g_assert_true (vh_feature_collector_get (fc, "x", 1999, &v));
+  g_assert_cmpfloat (v, ==, 1999);
+  g_assert_false (vh_feature_collector_append (fc, "x", 10, 1.0, &error));
+  g_assert_error (error, VH_ERROR, VH_ERROR_FAILED);
+  g_clear_error (&error);
+  g_assert_true (vh_feature_collector_append (fc, "x", 2000, 7.0, &error));
+  g_assert_true (vh_feature_collector_get (fc, "x", 2000, &v));
+  g_assert_cmpfloat (v, ==, 7.0);
+  g_assert_cmpuint (vh_feature_collector_n_frames (fc), ==, 2001);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/feature-collector/append-get", test_append_get);
+  g_test_add_func ("/feature-collector/release", test_release);
+  return g_test_run ();
+}
