@@ -18,6 +18,7 @@
 
 #include <gst/gst.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void
 print_frame (const GstStructure * s)
@@ -67,6 +68,27 @@ print_summary (const GstStructure * s)
   gst_structure_foreach (s, print_pooled, NULL);
 }
 
+/* Raw .yuv files pack rows tightly, while GStreamer's default planar 4:2:0
+ * layout pads each row to 4 bytes: describe the planes of odd-width 4:2:0
+ * clips explicitly, or rawvideoparse would read them skewed. */
+static const gchar *
+tight_420_layout (const gchar * format, gint w, gint h)
+{
+  static gchar layout[256];
+  gint bps = g_str_has_prefix (format, "i420-1") ? 2 : 1;
+  gint cw = (w + 1) / 2, ch = (h + 1) / 2;
+  gsize y = (gsize) w * h * bps, c = (gsize) cw * ch * bps;
+
+  if (strcmp (format, "i420") && strcmp (format, "i420-10le") &&
+      strcmp (format, "i420-12le"))
+    return "";
+  g_snprintf (layout, sizeof (layout), " plane-strides=<%d,%d,%d> "
+      "plane-offsets=<0,%" G_GSIZE_FORMAT ",%" G_GSIZE_FORMAT "> "
+      "frame-size=%" G_GSIZE_FORMAT, w * bps, cw * bps, cw * bps, y, y + c,
+      y + 2 * c);
+  return layout;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -87,7 +109,8 @@ main (int argc, char **argv)
 
     g_strdelimit (format, "_", '-');
     parse = g_strdup_printf ("rawvideoparse width=%s height=%s format=%s "
-        "framerate=%s", argv[3], argv[4], format, rate);
+        "framerate=%s%s", argv[3], argv[4], format, rate,
+        tight_420_layout (format, atoi (argv[3]), atoi (argv[4])));
     g_free (format);
 
     desc = g_strdup_printf ("filesrc location=\"%s\" ! %s ! c.ref_sink "

@@ -24,6 +24,19 @@ gi.require_version('Gst', '1.0')
 from gi.repository import GLib, Gst  # noqa: E402
 
 
+def tight_420_layout(fmt, w, h):
+    # Raw .yuv files pack rows tightly; GStreamer's default planar 4:2:0
+    # layout pads rows to 4 bytes, which would skew odd-width clips.
+    if fmt not in ('i420', 'i420-10le', 'i420-12le'):
+        return ''
+    bps = 2 if fmt != 'i420' else 1
+    cw, ch = (w + 1) // 2, (h + 1) // 2
+    y, c = w * h * bps, cw * ch * bps
+    return (' plane-strides=<%d,%d,%d> plane-offsets=<0,%d,%d> '
+            'frame-size=%d' % (w * bps, cw * bps, cw * bps, y, y + c,
+                               y + 2 * c))
+
+
 def describe(args):
     if args[:1] == ['--pipeline'] and len(args) == 2:
         return args[1], None
@@ -39,7 +52,8 @@ def describe(args):
         fmt = (args[4] if len(args) > 4 else 'I420').lower().replace('_', '-')
         rate = args[5] if len(args) > 5 else '25/1'
         parse = 'rawvideoparse width=%s height=%s format=%s framerate=%s' % (
-            args[2], args[3], fmt, rate)
+            args[2], args[3], fmt, rate) + tight_420_layout(
+                fmt, int(args[2]), int(args[3]))
         return ('filesrc location="%s" ! %s ! c.ref_sink '
                 'filesrc location="%s" ! %s ! c.dist_sink '
                 'vmafhipcompare name=c features=psnr ! fakesink' % (

@@ -21,6 +21,18 @@ if [ $# -lt 4 ]; then
 fi
 REF=$1 DIST=$2 W=$3 H=$4 FORMAT=${5:-i420} OUT=${6:-vmaf.json}
 PARSE="rawvideoparse width=$W height=$H format=$FORMAT framerate=25/1"
+# Raw .yuv files pack rows tightly; GStreamer's default planar 4:2:0 layout
+# pads rows to 4 bytes, which would skew odd-width clips.
+case $FORMAT in
+  i420|i420-10le|i420-12le)
+    BPS=1; [ "$FORMAT" = i420 ] || BPS=2
+    CW=$(( (W + 1) / 2 )) CH=$(( (H + 1) / 2 ))
+    YS=$(( W * H * BPS )) CS=$(( CW * CH * BPS ))
+    PARSE="$PARSE plane-strides=<$((W * BPS)),$((CW * BPS)),$((CW * BPS))>"
+    PARSE="$PARSE plane-offsets=<0,$YS,$((YS + CS))>"
+    PARSE="$PARSE frame-size=$((YS + 2 * CS))"
+    ;;
+esac
 
 gst-launch-1.0 -m \
   filesrc location="$REF" ! $PARSE ! c.ref_sink \
