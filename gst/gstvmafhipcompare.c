@@ -1374,7 +1374,9 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
    * Comma-separated VMAF models. Each entry is a built-in model name
    * ("vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_b_v0.6.3"),
    * a path to a model file in libvmaf's JSON format, or
-   * "version=NAME|path=FILE[:name=SCORE][:enable_transform][:disable_clip]".
+   * "version=NAME|path=FILE[:name=SCORE][:enable_transform][:disable_clip]"
+   * with optional feature option overrides ":EXTRACTOR.OPTION=VALUE", as
+   * libvmaf's --model (e.g. "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.2").
    * The first model scores as "vmaf" (and as the "score" field), the
    * others under their own names. Empty: features only.
    */
@@ -1382,7 +1384,8 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
       g_param_spec_string ("model", "Model",
           "Comma-separated VMAF models: built-in names, model file paths, or "
           "version=NAME|path=FILE[:name=SCORE][:enable_transform]"
-          "[:disable_clip]; the first scores as \"vmaf\"; empty for none",
+          "[:disable_clip][:EXTRACTOR.OPTION=VALUE]; the first scores as "
+          "\"vmaf\"; empty for none",
           DEFAULT_MODEL, ready));
 
   /**

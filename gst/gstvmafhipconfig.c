@@ -16,6 +16,7 @@
 #include "gstvmafhipconfig.h"
 #include "errors.h"
 #include "model.h"
+#include "model-spec.h"
 
 void
 gst_vmaf_hip_settings_copy (GstVmafHipSettings * dst,
@@ -50,108 +51,33 @@ split_list (const gchar * value)
   return (gchar **) g_ptr_array_free (out, FALSE);
 }
 
-static gboolean
-is_builtin_model (const gchar * name)
-{
-  const gchar *const *builtin = vh_model_list_builtin ();
-
-  for (guint i = 0; builtin && builtin[i]; i++) {
-    if (!strcmp (builtin[i], name))
-      return TRUE;
-  }
-  return FALSE;
-}
-
-static gboolean
-parse_bool (const gchar * value, gboolean * out)
-{
-  if (!value || !g_ascii_strcasecmp (value, "true") || !strcmp (value, "1"))
-    *out = TRUE;
-  else if (!g_ascii_strcasecmp (value, "false") || !strcmp (value, "0"))
-    *out = FALSE;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-/* One entry of the model property: a built-in name, a file path, or
- * "version=NAME|path=FILE[:name=X][:enable_transform[=B]][:disable_clip[=B]]".
- * @default_name is the score name when the entry gives none. */
+/* One entry of the model property (see VhModelSpec). The first model
+ * scores as "vmaf", like libvmaf's tool; the others under their own names
+ * unless given one, so that every score has a distinct name. */
 static VhModel *
-load_model (const gchar * spec, const GstVmafHipSettings * s,
+load_model (const gchar * text, const GstVmafHipSettings * s,
     gboolean first, GError ** error)
 {
-  VhModelConfig cfg = { NULL, s->enable_transform, s->disable_clip };
-  g_autofree gchar *derived_name = NULL;
-  g_auto (GStrv) parts = NULL;
-  const gchar *version = NULL, *path = NULL;
+  const VhModelConfig defaults = { NULL, s->enable_transform,
+    s->disable_clip
+  };
+  VhModelSpec spec;
   VhModel *model;
 
-  if (!strchr (spec, '=')) {
-    if (is_builtin_model (spec))
-      version = spec;
-    else if (g_file_test (spec, G_FILE_TEST_EXISTS))
-      path = spec;
-    else {
-      g_autofree gchar *known =
-          g_strjoinv (", ", (gchar **) vh_model_list_builtin ());
-      g_set_error (error, VH_ERROR, VH_ERROR_UNKNOWN_MODEL,
-          "model '%s' is neither a built-in model (%s) nor an existing file",
-          spec, known);
-      return NULL;
-    }
-  } else {
-    parts = g_strsplit (spec, ":", -1);
-    for (guint i = 0; parts[i]; i++) {
-      gchar *eq = strchr (parts[i], '=');
-      const gchar *val = eq ? eq + 1 : NULL;
-      gboolean ok = TRUE;
-
-      if (eq)
-        *eq = '\0';
-      if (!strcmp (parts[i], "version") && val)
-        version = val;
-      else if (!strcmp (parts[i], "path") && val)
-        path = val;
-      else if (!strcmp (parts[i], "name") && val && *val)
-        cfg.name = val;
-      else if (!strcmp (parts[i], "enable_transform"))
-        ok = parse_bool (val, &cfg.enable_transform);
-      else if (!strcmp (parts[i], "disable_clip"))
-        ok = parse_bool (val, &cfg.disable_clip);
-      else
-        ok = FALSE;
-      if (!ok) {
-        g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-            "model '%s': cannot use '%s%s%s' (keys: version, path, name, "
-            "enable_transform, disable_clip)", spec, parts[i],
-            val ? "=" : "", val ? val : "");
-        return NULL;
-      }
-    }
-    if (!!version == !!path) {
-      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "model '%s': give exactly one of version=NAME or path=FILE", spec);
-      return NULL;
-    }
-  }
-
-  /* The first model scores as "vmaf", like libvmaf's tool; the others
-   * under their own names so that every score has a distinct name. */
-  if (!cfg.name && !first) {
-    if (version) {
-      derived_name = g_strdup (version);
+  if (!vh_model_spec_parse (&spec, text, &defaults, error))
+    return NULL;
+  if (!spec.name && !first) {
+    if (spec.version) {
+      spec.name = g_strdup (spec.version);
     } else {
-      gchar *base = g_path_get_basename (path);
+      gchar *base = g_path_get_basename (spec.path);
       if (g_str_has_suffix (base, ".json"))
         base[strlen (base) - 5] = '\0';
-      derived_name = base;
+      spec.name = base;
     }
-    cfg.name = derived_name;
   }
-
-  model = version ? vh_model_new_builtin (version, &cfg, error) :
-      vh_model_new_from_file (path, &cfg, error);
+  model = vh_model_spec_load (&spec, error);
+  vh_model_spec_clear (&spec);
   return model;
 }
 

@@ -406,3 +406,77 @@ vh_model_predict (const VhModel * model, VhFeatureCollector * fc,
   return vh_model_predict_main (model, fc, index, error) &&
       vh_model_predict_bootstrap (model, fc, index, error);
 }
+
+/* Replaces or adds key=value in a NULL-terminated key, value list. */
+static void
+options_set (gchar *** options, const gchar * key, const gchar * value)
+{
+  gchar **opts = *options;
+  guint n = opts ? g_strv_length (opts) : 0;
+
+  for (guint k = 0; k + 1 < n; k += 2) {
+    if (!strcmp (opts[k], key)) {
+      g_free (opts[k + 1]);
+      opts[k + 1] = g_strdup (value);
+      return;
+    }
+  }
+  opts = g_renew (gchar *, opts, n + 3);
+  opts[n] = g_strdup (key);
+  opts[n + 1] = g_strdup (value);
+  opts[n + 2] = NULL;
+  *options = opts;
+}
+
+gboolean
+vh_model_override_option (VhModel * model, const gchar * extractor,
+    const gchar * option, const gchar * value, GError ** error)
+{
+  const VhFeatureExtractorClass *klass;
+  g_autoptr (VhFeatureExtractor) probe = NULL;
+  gboolean used = FALSE;
+
+  klass = vh_feature_extractor_find (extractor, VH_BACKEND_CPU);
+  if (!klass || strcmp (klass->name, extractor)) {
+    g_autofree gchar *known = vh_feature_extractor_list_names ();
+    g_set_error (error, VH_ERROR, VH_ERROR_UNKNOWN_FEATURE,
+        "model '%s': no feature extractor named '%s' (extractors: %s)",
+        model->name, extractor, known);
+    return FALSE;
+  }
+  probe = vh_feature_extractor_new (klass);
+  if (!vh_feature_extractor_set_option (probe, option, value, error)) {
+    g_prefix_error (error, "model '%s': ", model->name);
+    return FALSE;
+  }
+
+  for (guint p = 0; p < model->parts->len; p++) {
+    VhModelPart *part = g_ptr_array_index (model->parts, p);
+    gboolean touched = FALSE;
+
+    for (guint i = 0; i < part->n_features; i++) {
+      VhModelFeature *f = &part->features[i];
+      if (g_strcmp0 (f->extractor, klass->name))
+        continue;
+      options_set (&f->options, option, value);
+      touched = TRUE;
+    }
+    if (!touched)
+      continue;
+    used = TRUE;
+    /* Output names depend on the options: work them out again. */
+    for (guint i = 0; i < part->n_features; i++)
+      g_clear_pointer (&part->features[i].output_name, g_free);
+    if (!resolve_features (part, model->name, "", error))
+      return FALSE;
+  }
+  if (!used) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "model '%s' uses no feature of '%s', so '%s.%s' changes nothing",
+        model->name, extractor, extractor, option);
+    return FALSE;
+  }
+  g_ptr_array_set_size (model->features, 0);
+  collect_features (model);
+  return TRUE;
+}

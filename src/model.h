@@ -102,6 +102,16 @@ gboolean     vh_model_predict_bootstrap    (const VhModel * model,
  * "vmaf_b_bagging", "vmaf_b_stddev", "vmaf_b_ci_p95_lo", "vmaf_b_ci_p95_hi". */
 const gchar *const *vh_model_output_names  (const VhModel * model);
 
+/* Sets @option of every feature the model takes from @extractor (e.g.
+ * "adm", "adm_enhn_gain_limit", "1.2"), as libvmaf's per-model feature
+ * overloads do; output names follow the new options. Fails if the model
+ * uses no feature of @extractor or the option is invalid. */
+gboolean     vh_model_override_option      (VhModel * model,
+                                            const gchar * extractor,
+                                            const gchar * option,
+                                            const gchar * value,
+                                            GError ** error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (VhModel, vh_model_free)
 
 G_END_DECLS

@@ -8,12 +8,13 @@
  */
 /* Parity with libvmaf: scores every golden pair through the engine with
  * every model and feature the golden logs hold, and compares each value of
- * each log, per frame and pooled, within 1e-4. Prints the largest
+ * every log it finds, per frame and pooled, within 1e-4. Prints the largest
  * difference per metric. Usage: parity [PAIR-SUBSTRING...] */
 
 #include "context.h"
 #include "golden.h"
 #include "model.h"
+#include "model-spec.h"
 #include "pool.h"
 
 #include <math.h>
@@ -23,30 +24,27 @@
 
 #define TOLERANCE 1e-4
 
-static const gchar *score_files[] = {
-  "vmaf_v0.6.1+psnr.json", "feat_adm.json", "feat_vif.json",
-  "feat_motion.json", "feat_psnr.json", "feat_float_ssim.json",
-  "feat_float_ms_ssim.json", "feat_cambi.json", "models_extra.json",
-};
-
 /* libvmaf's float twin model is not shipped with the golden data. */
 static const gchar *unsupported[] = {
   "vmaf_float", NULL
 };
 
-typedef struct
-{
-  const gchar *version;
-  const gchar *name;
-  gboolean transform;
-} ModelSpec;
+/* The models of the golden logs, in libvmaf's --model syntax. */
+static const gchar *models[] = {
+  "version=vmaf_v0.6.1:name=vmaf",
+  "version=vmaf_v0.6.1neg:name=vmaf_neg",
+  "version=vmaf_4k_v0.6.1:name=vmaf_4k",
+  "version=vmaf_v0.6.1:name=vmaf_transform:enable_transform",
+  "version=vmaf_b_v0.6.3:name=vmaf_b",
+};
 
-static const ModelSpec models[] = {
-  {"vmaf_v0.6.1", "vmaf", FALSE},
-  {"vmaf_v0.6.1neg", "vmaf_neg", FALSE},
-  {"vmaf_4k_v0.6.1", "vmaf_4k", FALSE},
-  {"vmaf_v0.6.1", "vmaf_transform", TRUE},
-  {"vmaf_b_v0.6.3", "vmaf_b", FALSE},
+/* Only where a pair has models_disable_clip.json (the enhancement-gain
+ * case): unclipped scores, and per-model feature option overrides. */
+static const gchar *noclip_models[] = {
+  "version=vmaf_v0.6.1:name=vmaf_noclip:disable_clip",
+  "version=vmaf_v0.6.1neg:name=vmaf_neg_noclip:disable_clip",
+  "version=vmaf_v0.6.1:name=vmaf_egl12_noclip:disable_clip:"
+      "adm.adm_enhn_gain_limit=1.2:vif.vif_enhn_gain_limit=1.1",
 };
 
 typedef struct
@@ -86,6 +84,19 @@ golden_has_frames (const VhGoldenPair * pair, const gchar * file)
   return has;
 }
 
+static gboolean
+add_model (VhContext * ctx, const gchar * text, GError ** error)
+{
+  VhModelSpec spec;
+  VhModel *model;
+
+  if (!vh_model_spec_parse (&spec, text, NULL, error))
+    return FALSE;
+  model = vh_model_spec_load (&spec, error);
+  vh_model_spec_clear (&spec);
+  return model && vh_context_add_model (ctx, model, error);
+}
+
 static VhContext *
 score_pair (const VhGoldenPair * pair, guint n_threads, GError ** error)
 {
@@ -102,10 +113,14 @@ score_pair (const VhGoldenPair * pair, guint n_threads, GError ** error)
   const gchar *always[] = { "float_vif", "float_adm", "float_motion" };
 
   for (guint i = 0; i < G_N_ELEMENTS (models); i++) {
-    VhModelConfig mc = { models[i].name, models[i].transform, FALSE };
-    VhModel *m = vh_model_new_builtin (models[i].version, &mc, error);
-    if (!m || !vh_context_add_model (ctx, m, error))
+    if (!add_model (ctx, models[i], error))
       goto fail;
+  }
+  if (golden_has_frames (pair, "models_disable_clip.json")) {
+    for (guint i = 0; i < G_N_ELEMENTS (noclip_models); i++) {
+      if (!add_model (ctx, noclip_models[i], error))
+        goto fail;
+    }
   }
   for (guint i = 0; i < G_N_ELEMENTS (extra); i++) {
     if (golden_has_frames (pair, extra[i][0]) &&
@@ -198,6 +213,23 @@ compare_file (Stats * st, const VhGoldenPair * pair, VhContext * ctx,
   vh_golden_scores_free (gs);
 }
 
+/* Every log of the pair: a log this harness cannot reproduce fails. */
+static void
+compare_pair (Stats * st, const VhGoldenPair * pair, VhContext * ctx)
+{
+  g_autofree gchar *dir = g_build_filename (vh_golden_dir (), "scores",
+      pair->name, NULL);
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *file;
+
+  while (d && (file = g_dir_read_name (d))) {
+    if (g_str_has_suffix (file, ".json"))
+      compare_file (st, pair, ctx, file);
+  }
+  if (d)
+    g_dir_close (d);
+}
+
 static gboolean
 pair_selected (const VhGoldenPair * pair, gint argc, gchar ** argv)
 {
@@ -242,8 +274,7 @@ main (int argc, char **argv)
       st.failed++;
       continue;
     }
-    for (guint i = 0; i < G_N_ELEMENTS (score_files); i++)
-      compare_file (&st, pair, ctx, score_files[i]);
+    compare_pair (&st, pair, ctx);
     vh_context_free (ctx);
     n_pairs++;
   }

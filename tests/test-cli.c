@@ -227,6 +227,34 @@ test_malformed_model (void)
 }
 
 static void
+test_model_override (void)
+{
+  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  VhGoldenPair *pair = vh_golden_pair_find (pairs, "d_321x241_8bit_x264");
+  g_autofree gchar *out = g_build_filename (tmpdir, "o.json", NULL);
+  g_autofree gchar *contents = NULL;
+  const gchar *unused[] = { "uses no feature of 'cambi'", NULL };
+  const gchar *bad[] = { "adm_enhn_gain_limit", NULL };
+  Result r;
+
+  r = run_score ("-r", pair->ref_path, "-d", pair->dist_path, "-w", "321",
+      "-h", "241", "-p", "420", "-b", "8", "--frame_cnt", "2", "--model",
+      "version=vmaf_v0.6.1:name=v12:adm.adm_enhn_gain_limit=1.2", "--json",
+      "-o", out, "-q", NULL);
+  g_assert_true (exited_with (&r, 0));
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (out, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "\"integer_adm2_egl_1.2\""));
+  g_assert_nonnull (strstr (contents, "\"v12\""));
+  expect_error (run_score ("-r", pair->ref_path, "-d", pair->dist_path,
+          "-w", "321", "-h", "241", "-p", "420", "-b", "8", "--model",
+          "version=vmaf_v0.6.1:cambi.topk=0.5", "-q", NULL), unused);
+  expect_error (run_score ("-r", pair->ref_path, "-d", pair->dist_path,
+          "-w", "321", "-h", "241", "-p", "420", "-b", "8", "--model",
+          "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=0.5", "-q", NULL), bad);
+}
+
+static void
 test_unknown_feature (void)
 {
   g_autofree gchar *a = write_y4m ("f.y4m", 64, 64, 8, 1);
@@ -271,6 +299,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/too-small", test_too_small);
   g_test_add_func ("/cli/unknown-model", test_unknown_model);
   g_test_add_func ("/cli/malformed-model", test_malformed_model);
+  g_test_add_func ("/cli/model-override", test_model_override);
   g_test_add_func ("/cli/unknown-feature", test_unknown_feature);
   g_test_add_func ("/cli/shorter-reference", test_shorter_reference);
   ret = g_test_run ();

@@ -12,6 +12,7 @@
 #include "context.h"
 #include "errors.h"
 #include "model.h"
+#include "model-spec.h"
 #include "output.h"
 #include "pool.h"
 #include "video-reader.h"
@@ -62,43 +63,19 @@ parse_pix_fmt (const gchar * s, VhPixFmt * fmt)
   return TRUE;
 }
 
-/* "version=NAME|path=FILE[:name=X][:enable_transform][:disable_clip]" */
+/* libvmaf's --model syntax; see VhModelSpec. */
 static VhModel *
-load_model (const gchar * spec, GError ** error)
+load_model (const gchar * text, GError ** error)
 {
-  g_auto (GStrv) parts = g_strsplit (spec, ":", -1);
-  VhModelConfig cfg = { "vmaf", FALSE, FALSE };
-  const gchar *version = NULL, *path = NULL;
+  const VhModelConfig defaults = { "vmaf", FALSE, FALSE };
+  VhModelSpec spec;
+  VhModel *model;
 
-  for (guint i = 0; parts[i]; i++) {
-    gchar *eq = strchr (parts[i], '=');
-    const gchar *val = eq ? eq + 1 : "true";
-    if (eq)
-      *eq = '\0';
-    if (!strcmp (parts[i], "version") && eq)
-      version = val;
-    else if (!strcmp (parts[i], "path") && eq)
-      path = val;
-    else if (!strcmp (parts[i], "name") && eq)
-      cfg.name = val;
-    else if (!strcmp (parts[i], "enable_transform"))
-      cfg.enable_transform = !strcmp (val, "true");
-    else if (!strcmp (parts[i], "disable_clip"))
-      cfg.disable_clip = !strcmp (val, "true");
-    else {
-      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "--model '%s': unknown key '%s' (version, path, name, "
-          "enable_transform, disable_clip)", spec, parts[i]);
-      return NULL;
-    }
-  }
-  if (!!version == !!path) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "--model '%s': give exactly one of version=NAME or path=FILE", spec);
+  if (!vh_model_spec_parse (&spec, text, &defaults, error))
     return NULL;
-  }
-  return version ? vh_model_new_builtin (version, &cfg, error) :
-      vh_model_new_from_file (path, &cfg, error);
+  model = vh_model_spec_load (&spec, error);
+  vh_model_spec_clear (&spec);
+  return model;
 }
 
 /* "NAME[=key=value[:key=value...]]" */
@@ -370,7 +347,9 @@ print_usage (const gchar * app)
       "  -p, --pixel_format F     420, 422, 444 or 400 (raw input)\n"
       "  -b, --bitdepth N         8, 10, 12 or 16 (raw input)\n"
       "  -m, --model SPEC         version=NAME or path=FILE, then optional\n"
-      "                           :name=X :enable_transform :disable_clip;\n"
+      "                           :name=X :enable_transform :disable_clip\n"
+      "                           :EXTRACTOR.OPTION=VALUE (e.g.\n"
+      "                           adm.adm_enhn_gain_limit=1.2);\n"
       "                           repeatable (default version=vmaf_v0.6.1)\n"
       "      --feature SPEC       NAME[=key=value[:key=value]], repeatable\n"
       "  -o, --output PATH        results file\n"
