@@ -1,0 +1,160 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+/* vmaf_v0.6.1 throughput through the vmafhipcompare element on a GPU:
+ * frames already in HIP memory (made by hipupload beforehand), frames in
+ * system memory (the element uploads them), and the CPU path, at 1080p and
+ * 2160p. Two appsrc elements feed the element as fast as it takes frames;
+ * the time runs from PLAYING to EOS, per-frame messages on.
+ *
+ *   GST_PLUGIN_PATH=gst bench/bench-element-gpu [FRAMES]   (default 3000)
+ *
+ * Exits 77 where the element cannot open a GPU. */
+
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define N_DISTINCT 16
+
+typedef struct
+{
+  GstAppSrc *src;
+  GPtrArray *frames;            /* GstBuffer*, cycled */
+  guint n;
+  GstClockTime duration;
+} Feeder;
+
+/* N_DISTINCT moving frames, distorted by scaling down and up, in system or
+ * HIP memory. */
+static GPtrArray *
+make_frames (guint w, guint h, gboolean distorted, gboolean hip,
+    GstCaps ** caps)
+{
+  g_autofree gchar *desc = g_strdup_printf ("videotestsrc pattern=ball "
+      "num-buffers=%u ! video/x-raw,format=I420,width=%u,height=%u,"
+      "framerate=30/1 ! videoscale ! video/x-raw,width=%u,height=%u %s ! "
+      "appsink name=sink sync=false", N_DISTINCT, distorted ? w / 3 : w,
+      distorted ? h / 3 : h, w, h, hip ? "! hipupload" : "");
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  GstSample *sample;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    if (!*caps)
+      *caps = gst_caps_ref (gst_sample_get_caps (sample));
+    g_ptr_array_add (frames, gst_buffer_ref (gst_sample_get_buffer (sample)));
+    gst_sample_unref (sample);
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  return frames;
+}
+
+static gpointer
+feed (gpointer data)
+{
+  Feeder *f = data;
+
+  for (guint i = 0; i < f->n; i++) {
+    GstBuffer *buf = gst_buffer_copy (g_ptr_array_index (f->frames,
+            i % f->frames->len));
+    GST_BUFFER_PTS (buf) = i * f->duration;
+    GST_BUFFER_DURATION (buf) = f->duration;
+    if (gst_app_src_push_buffer (f->src, buf) != GST_FLOW_OK)
+      break;
+  }
+  gst_app_src_end_of_stream (f->src);
+  return NULL;
+}
+
+/* Frames per second, or a negative value if the pipeline failed. */
+static gdouble
+run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend)
+{
+  GstCaps *ref_caps = NULL, *dist_caps = NULL;
+  g_autoptr (GPtrArray) ref = make_frames (w, h, FALSE, hip_memory,
+      &ref_caps);
+  g_autoptr (GPtrArray) dist = make_frames (w, h, TRUE, hip_memory,
+      &dist_caps);
+  g_autofree gchar *desc = g_strdup_printf ("appsrc name=ref format=time ! "
+      "c.ref_sink appsrc name=dist format=time ! c.dist_sink "
+      "vmafhipcompare name=c backend=%s ! fakesink sync=false", backend);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  Feeder feeders[2];
+  GThread *threads[2];
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg;
+  gint64 t0;
+  gdouble fps = -1;
+
+  for (guint k = 0; k < 2; k++) {
+    feeders[k].src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipe),
+            k ? "dist" : "ref"));
+    feeders[k].frames = k ? dist : ref;
+    feeders[k].n = n;
+    feeders[k].duration = GST_SECOND / 30;
+    gst_app_src_set_caps (feeders[k].src, k ? dist_caps : ref_caps);
+  }
+  t0 = g_get_monotonic_time ();
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (guint k = 0; k < 2; k++)
+    threads[k] = g_thread_new ("feed", feed, &feeders[k]);
+  msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+    fps = n / ((g_get_monotonic_time () - t0) / 1e6);
+  } else {
+    GError *err = NULL;
+    gst_message_parse_error (msg, &err, NULL);
+    fprintf (stderr, "%s %ux%u: %s\n", backend, w, h, err->message);
+    g_error_free (err);
+  }
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  for (guint k = 0; k < 2; k++) {
+    g_thread_join (threads[k]);
+    gst_object_unref (feeders[k].src);
+  }
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  gst_caps_unref (ref_caps);
+  gst_caps_unref (dist_caps);
+  return fps;
+}
+
+int
+main (int argc, char **argv)
+{
+  static const guint sizes[][2] = { {1920, 1080}, {3840, 2160} };
+  guint n = argc > 1 ? atoi (argv[1]) : 3000;
+
+  gst_init (&argc, &argv);
+  if (run (320, 240, 8, FALSE, "hip") < 0) {
+    printf ("SKIP: vmafhipcompare backend=hip cannot run here (no GPU)\n");
+    return 77;
+  }
+  printf ("vmaf_v0.6.1 through vmafhipcompare, %u frames, per-frame "
+      "messages on\n%-10s %14s %14s %12s\n", n, "size", "HIP (HIP mem)",
+      "HIP (sys mem)", "CPU");
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    guint w = sizes[s][0], h = sizes[s][1];
+    gdouble dev = run (w, h, n, TRUE, "hip");
+    gdouble sys = run (w, h, n, FALSE, "hip");
+    gdouble cpu = run (w, h, MAX (n / 20, 30), FALSE, "cpu");
+    printf ("%ux%-5u %14.1f %14.1f %12.1f\n", w, h, dev, sys, cpu);
+  }
+  return 0;
+}
