@@ -25,9 +25,9 @@ static const gint vshift_s123[3] = { 0, 16, 16 };
 static const gint hshift_s123[3] = { 15, 16, 15 };
 
 static void
-fill_scale (VhHipAdmPriv * p, gint s, gdouble gain_limit, guint bpc)
+fill_scale (VhHipAdmPriv * p, gint s, guint bpc)
 {
-  const VhAdmScale *sc = &p->scales[s];
+  const VhAdmScale *sc = &p->adm.scales[s];
   VhHipAdmGpuScale *g = &p->gpu[s];
 
   g->wi = sc->wi;
@@ -47,10 +47,10 @@ fill_scale (VhHipAdmPriv * p, gint s, gdouble gain_limit, guint bpc)
     /* libvmaf's AVX-512 wavelet steps 32 (8-bit) or 64 columns; with
      * scale 0 skipped it runs the portable code. */
     const gint step = bpc == 8 ? 32 : 64;
-    g->fix_last = !p->skip_scale0 && sc->wb > 1 && (sc->wb - 1) % step == 0;
+    g->fix_last = !p->adm.skip_scale0 && sc->wb > 1 && (sc->wb - 1) % step == 0;
     g->stale_zero[0] = g->stale_zero[1] = 1;
   } else {
-    const VhAdmScale *prev = &p->scales[s - 1];
+    const VhAdmScale *prev = &p->adm.scales[s - 1];
 
     g->vshift = vshift_s123[s - 1];
     g->vadd = g->vshift ? (gint64) 1 << (g->vshift - 1) : 0;
@@ -98,7 +98,7 @@ fill_scale (VhHipAdmPriv * p, gint s, gdouble gain_limit, guint bpc)
   g->den_cub_add = sc->den_cub_add;
   g->den_row_shift = sc->den_row_shift;
   g->den_row_add = sc->den_row_add;
-  g->gain_limit = gain_limit;
+  g->gain_limit = p->adm.gain_limit;
   g->cos1_sq = cos (1.0 * G_PI / 180.0) * cos (1.0 * G_PI / 180.0);
   g->bpc = bpc;
 }
@@ -139,17 +139,16 @@ carve_buffers (VhHipAdmPriv * p, guint8 * base)
 }
 
 gboolean
-vh_hip_adm_device_init (VhHipAdmPriv * p, gdouble gain_limit, guint bpc,
-    GError ** error)
+vh_hip_adm_device_init (VhHipAdmPriv * p, guint bpc, GError ** error)
 {
   VhHipFex *h = &p->hip;
   guint blocks = 0;
   gsize size;
 
   memset (p->gpu, 0, sizeof (p->gpu));
-  p->first = p->skip_scale0 ? 1 : 0;
+  p->first = p->adm.skip_scale0 ? 1 : 0;
   for (gint s = 0; s < VH_ADM_N_SCALES; s++)
-    fill_scale (p, s, gain_limit, bpc);
+    fill_scale (p, s, bpc);
   for (gint s = p->first; s < VH_ADM_N_SCALES; s++) {
     p->gpu[s].block0 = blocks;
     blocks += p->gpu[s].ncb * p->gpu[s].nrb;

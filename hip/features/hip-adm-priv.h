@@ -13,7 +13,7 @@
 #define __VH_HIP_ADM_PRIV_H__
 
 #include "hip-fex-common.h"
-#include "features/adm-internal.h"
+#include "features/integer-adm.h"
 
 G_BEGIN_DECLS
 
@@ -22,8 +22,11 @@ extern const VhHipKernelSource vh_hip_kernel_adm;
 /* Tile of the scoring kernel (VH_ADM_TW x VH_ADM_TH in adm.hip). */
 #define VH_HIP_ADM_TW 32
 #define VH_HIP_ADM_TH 8
-/* Sums a scale: den[3], detail loss num[3], AIM num[3]. */
+/* Sums a scale: den[3], detail loss num[3], AIM num[3], the CPU twin's
+ * VhAdmSums. */
 #define VH_HIP_ADM_N_SUMS 9
+
+G_STATIC_ASSERT (sizeof (VhAdmSums) == VH_HIP_ADM_N_SUMS * sizeof (guint64));
 
 /* struct VhAdmGpuScale of hip/features/kernels/adm.hip, field for field:
  * one scale's geometry, fixed-point constants and device buffers. */
@@ -59,13 +62,9 @@ G_STATIC_ASSERT (sizeof (VhHipAdmGpuScale) == 432);
 typedef struct
 {
   VhHipFex hip;
-  VhAdmScale scales[VH_ADM_N_SCALES];
+  VhIntegerAdm adm;             /* options and host constants */
   VhHipAdmGpuScale gpu[VH_ADM_N_SCALES];
 
-  gdouble dlm_weight;
-  gdouble min_val;
-  gboolean skip_aim;
-  gboolean skip_scale0;
   gint first;                   /* first scored scale: 1 with skip_scale0 */
   guint score_blocks;
 
@@ -74,17 +73,9 @@ typedef struct
   VhHipFunction *dwt0, *dwt, *score, *reduce;
 } VhHipAdmPriv;
 
-/* Host constants of scale @s (as the CPU twin computes them); FALSE with
- * @error when the CSF has no table for the options. */
-gboolean     vh_hip_adm_setup_scale     (VhAdmScale * sc, gint s, gint wi,
-                                         gint hi, const VhAdmCsfParams * csf,
-                                         gdouble noise_weight,
-                                         GError ** error);
-
-/* Kernel parameters and buffers, in init once the scales and options are
- * set up and the shared part (p->hip) is initialised. */
-gboolean     vh_hip_adm_device_init     (VhHipAdmPriv * p,
-                                         gdouble gain_limit, guint bpc,
+/* Kernel parameters and buffers, in init once p->adm is set up and the
+ * shared part (p->hip) is initialised. */
+gboolean     vh_hip_adm_device_init     (VhHipAdmPriv * p, guint bpc,
                                          GError ** error);
 
 void         vh_hip_adm_device_close    (VhHipAdmPriv * p);

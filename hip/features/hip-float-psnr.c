@@ -10,38 +10,27 @@
 /* The HIP twin of "float_psnr" (src/features/float-psnr.c): the luma sum
  * of squared errors on the GPU (each square rounded to single precision at
  * 16 bits, where libvmaf's float square rounds; below, squares are exact),
- * scaled and turned into decibels on the host as the CPU twin does. */
+ * scaled and turned into decibels on the host by the CPU twin's own code
+ * (float-psnr.h). */
 
 #include "hip-fex-common.h"
 #include "hip-psnr-sse.h"
-#include "errors.h"
-
-#include <math.h>
+#include "features/float-psnr.h"
 
 typedef struct
 {
   VhHipFex hip;
-  gdouble peak;
-  gdouble psnr_max;
-  gdouble scale2;
+  VhFloatPsnr fp;
 } HipFloatPsnr;
-
-static const gchar *const hip_float_psnr_provides[] = { "float_psnr", NULL };
 
 static gboolean
 hip_float_psnr_collect (VhFeatureExtractor * fex, gconstpointer results,
     guint index, VhFeatureCollector * fc, GError ** error)
 {
   HipFloatPsnr *s = fex->priv;
-  const guint64 *sum = results;
-  gdouble noise, score;
 
-  noise = (gdouble) sum[0] / s->scale2;
-  noise /= (gint) (fex->info.width * fex->info.height);
-  score = 10 * log10 (s->peak * s->peak / (noise > 1e-10 ? noise : 1e-10));
-  score = score < s->psnr_max ? score : s->psnr_max;
-  return vh_feature_extractor_append (fex, fc, "float_psnr", index, score,
-      error);
+  return vh_float_psnr_append (fex, &s->fp, *(const guint64 *) results,
+      index, fc, error);
 }
 
 static gboolean
@@ -49,18 +38,9 @@ hip_float_psnr_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     GError ** error)
 {
   HipFloatPsnr *s = fex->priv;
-  guint shift;
 
-  if (info->bpc != 8 && info->bpc != 10 && info->bpc != 12 && info->bpc != 16) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "float_psnr: unsupported bit depth %u (8, 10, 12 or 16)", info->bpc);
-    return FALSE;
-  }
-  shift = info->bpc - 8;
-  s->peak = (gdouble) ((1u << info->bpc) - 1) / (1u << shift);
-  s->psnr_max = 6 * info->bpc + 12;
-  s->scale2 = (gdouble) (1u << shift) * (1u << shift);
-  return vh_hip_fex_init (&s->hip, fex, sizeof (guint64),
+  return vh_float_psnr_setup (&s->fp, info, error) &&
+      vh_hip_fex_init (&s->hip, fex, sizeof (guint64),
       hip_float_psnr_collect, error);
 }
 
@@ -74,16 +54,8 @@ hip_float_psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   const guint h[3] = { fex->info.height, 0, 0 };
   gpointer sum;
 
-  if (ref->info.width != fex->info.width ||
-      ref->info.height != fex->info.height || ref->info.bpc != fex->info.bpc
-      || dist->info.width != fex->info.width
-      || dist->info.height != fex->info.height
-      || dist->info.bpc != fex->info.bpc) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "float_psnr: frame %u does not match the stream's %ux%u %u-bit",
-        index, fex->info.width, fex->info.height, fex->info.bpc);
+  if (!vh_float_psnr_check_frame (fex, ref, dist, index, error))
     return FALSE;
-  }
   sum = vh_hip_fex_begin (&s->hip, index, error);
   return sum && vh_hip_psnr_sse_async (&s->hip, ref, dist, 1, w, h,
       fex->info.bpc > 12, sum, error) &&
@@ -109,7 +81,7 @@ hip_float_psnr_close (VhFeatureExtractor * fex)
 
 const VhFeatureExtractorClass vh_hip_float_psnr_class = {
   .name = "float_psnr",
-  .provides = hip_float_psnr_provides,
+  .provides = vh_float_psnr_provides,
   .options = NULL,
   .backend = VH_BACKEND_HIP,
   .mem_type = VH_MEMORY_HIP_DEVICE,

@@ -140,25 +140,51 @@ vh_hip_ssim_clear (VhHipSsim * ss)
 }
 
 gboolean
-vh_hip_ssim_check_pictures (const gchar * name, const VhPictureInfo * info,
-    const VhPicture * ref, const VhPicture * dist, GError ** error)
+vh_hip_ssim_open (VhHipSsim * ss, VhHipFex * hip, VhFeatureExtractor * fex,
+    VhHipFexCollectFunc collect, guint n_scales, const guint * width,
+    const guint * height, guint first_float, GError ** error)
 {
-  const VhPicture *pics[2] = { ref, dist };
-
-  for (guint i = 0; i < 2; i++) {
-    const VhPicture *p = pics[i];
-
-    if (p->mem_type != VH_MEMORY_HIP_DEVICE || p->width[0] != info->width
-        || p->height[0] != info->height || p->info.bpc != info->bpc) {
-      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "feature '%s': %s picture is %ux%u %u-bit, expected %ux%u %u-bit "
-          "in HIP device memory", name, i ? "distorted" : "reference",
-          p->width[0], p->height[0], p->info.bpc, info->width, info->height,
-          info->bpc);
-      return FALSE;
-    }
+  if (!vh_hip_fex_init (hip, fex, n_scales * 4 * sizeof (gdouble), collect,
+          error))
+    return FALSE;
+  if (!vh_hip_ssim_init (ss, hip, fex->info.bpc, n_scales, width, height,
+          first_float, error)) {
+    g_prefix_error (error, "feature '%s': ", fex->klass->name);
+    vh_hip_fex_close (hip);
+    return FALSE;
   }
   return TRUE;
+}
+
+void
+vh_hip_ssim_close (VhHipSsim * ss, VhHipFex * hip)
+{
+  vh_hip_ssim_clear (ss);
+  vh_hip_fex_close (hip);
+}
+
+gpointer
+vh_hip_ssim_begin (VhHipSsim * ss, VhFeatureExtractor * fex,
+    const VhPicture * ref, const VhPicture * dist, guint index,
+    GError ** error)
+{
+  gpointer slot;
+
+  if (!vh_ssim_check_pictures (fex, ref, dist, error))
+    return NULL;
+  slot = vh_hip_fex_begin (ss->hip, index, error);
+  if (!slot || !vh_hip_ssim_mark (ss, FALSE, error))
+    return NULL;
+  return slot;
+}
+
+gboolean
+vh_hip_ssim_end (VhHipSsim * ss, gpointer slot, const VhPicture * ref,
+    const VhPicture * dist, VhFeatureCollector * fc, GError ** error)
+{
+  return vh_hip_ssim_reduce (ss, slot, error) &&
+      vh_hip_ssim_mark (ss, TRUE, error) &&
+      vh_hip_fex_end (ss->hip, ref, dist, fc, error);
 }
 
 static void

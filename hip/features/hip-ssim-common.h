@@ -72,11 +72,36 @@ gboolean     vh_hip_ssim_init            (VhHipSsim * ss, VhHipFex * hip,
  * the VhHipFex. */
 void         vh_hip_ssim_clear           (VhHipSsim * ss);
 
-/* Fails unless both are device pictures of @info's luma size and depth. */
-gboolean     vh_hip_ssim_check_pictures  (const gchar * name,
-                                          const VhPictureInfo * info,
+/* A twin's init once its options are read: @hip for @fex (one slot of 4
+ * doubles per scale, collected by @collect), then @ss as
+ * vh_hip_ssim_init() sets it up. On failure both are closed again and
+ * @error names the feature. */
+gboolean     vh_hip_ssim_open            (VhHipSsim * ss, VhHipFex * hip,
+                                          VhFeatureExtractor * fex,
+                                          VhHipFexCollectFunc collect,
+                                          guint n_scales,
+                                          const guint * width,
+                                          const guint * height,
+                                          guint first_float,
+                                          GError ** error);
+
+/* A twin's close: @ss, then @hip. */
+void         vh_hip_ssim_close           (VhHipSsim * ss, VhHipFex * hip);
+
+/* Starts frame @index once both pictures pass the CPU twin's checks (in
+ * device memory): its result slot, or NULL with @error. */
+gpointer     vh_hip_ssim_begin           (VhHipSsim * ss,
+                                          VhFeatureExtractor * fex,
                                           const VhPicture * ref,
                                           const VhPicture * dist,
+                                          guint index, GError ** error);
+
+/* Ends the frame begun last, once its scales are queued: its sums into
+ * @slot, then vh_hip_fex_end(). */
+gboolean     vh_hip_ssim_end             (VhHipSsim * ss, gpointer slot,
+                                          const VhPicture * ref,
+                                          const VhPicture * dist,
+                                          VhFeatureCollector * fc,
                                           GError ** error);
 
 /* Queues the SSIM sums of @scale: from the luma of @ref and @dist when

@@ -11,21 +11,19 @@
  * samples scaled to the 8-bit range, squared differences in single
  * precision summed in double, peak 255 x (2^bpc - 1) / 2^bpc. */
 
-#include "feature-extractor.h"
+#include "float-psnr.h"
 #include "errors.h"
+#include "simd.h"
 
 #include <math.h>
-#include <string.h>
 
 typedef struct
 {
-  gdouble peak;
-  gdouble psnr_max;
-  gdouble scale2;               /* (2^(bpc - 8))^2 */
+  VhFloatPsnr fp;
   gboolean use_avx2;
 } VhFloatPsnrState;
 
-static const gchar *const vh_float_psnr_provides[] = { "float_psnr", NULL };
+const gchar *const vh_float_psnr_provides[] = { "float_psnr", NULL };
 
 /* Sum of e^2 over a row of 8 to 12-bit samples: 32-bit partial sums over
  * runs of @chunk samples, short enough not to wrap, then 64 bits. */
@@ -111,12 +109,10 @@ float_psnr_sum_avx2 (const VhPicture * ref, const VhPicture * dis)
 }
 #endif
 
-static gboolean
-float_psnr_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+gboolean
+vh_float_psnr_setup (VhFloatPsnr * fp, const VhPictureInfo * info,
     GError ** error)
 {
-  VhFloatPsnrState *s = fex->priv;
-  const gchar *env = g_getenv ("VH_DISABLE_SIMD");
   guint shift;
 
   /* The depths libvmaf knows; it refuses the others. */
@@ -126,29 +122,17 @@ float_psnr_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     return FALSE;
   }
   shift = info->bpc - 8;
-  s->peak = (gdouble) ((1u << info->bpc) - 1) / (1u << shift);
-  s->psnr_max = 6 * info->bpc + 12;
-  s->scale2 = (gdouble) (1u << shift) * (1u << shift);
-
-  s->use_avx2 = FALSE;
-#ifdef VH_FLOAT_PSNR_HAVE_AVX2
-  s->use_avx2 = !(env && *env && strcmp (env, "0") != 0) &&
-      __builtin_cpu_supports ("avx2");
-#else
-  (void) env;
-#endif
+  fp->peak = (gdouble) ((1u << info->bpc) - 1) / (1u << shift);
+  fp->psnr_max = 6 * info->bpc + 12;
+  fp->scale2 = (gdouble) (1u << shift) * (1u << shift);
   return TRUE;
 }
 
-static gboolean
-float_psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
-    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+gboolean
+vh_float_psnr_check_frame (const VhFeatureExtractor * fex,
+    const VhPicture * ref, const VhPicture * dist, guint index,
     GError ** error)
 {
-  VhFloatPsnrState *s = fex->priv;
-  guint64 sum;
-  gdouble noise, score;
-
   if (ref->info.width != fex->info.width ||
       ref->info.height != fex->info.height || ref->info.bpc != fex->info.bpc
       || dist->info.width != fex->info.width
@@ -159,6 +143,46 @@ float_psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
         index, fex->info.width, fex->info.height, fex->info.bpc);
     return FALSE;
   }
+  return TRUE;
+}
+
+gboolean
+vh_float_psnr_append (VhFeatureExtractor * fex, const VhFloatPsnr * fp,
+    guint64 sum, guint index, VhFeatureCollector * fc, GError ** error)
+{
+  gdouble noise, score;
+
+  noise = (gdouble) sum / fp->scale2;
+  noise /= (gint) (fex->info.width * fex->info.height);
+  score = 10 * log10 (fp->peak * fp->peak / (noise > 1e-10 ? noise : 1e-10));
+  score = score < fp->psnr_max ? score : fp->psnr_max;
+  return vh_feature_extractor_append (fex, fc, "float_psnr", index, score,
+      error);
+}
+
+static gboolean
+float_psnr_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+    GError ** error)
+{
+  VhFloatPsnrState *s = fex->priv;
+
+  if (!vh_float_psnr_setup (&s->fp, info, error))
+    return FALSE;
+
+  s->use_avx2 = vh_simd_use_avx2 ();
+  return TRUE;
+}
+
+static gboolean
+float_psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  VhFloatPsnrState *s = fex->priv;
+  guint64 sum;
+
+  if (!vh_float_psnr_check_frame (fex, ref, dist, index, error))
+    return FALSE;
 
 #ifdef VH_FLOAT_PSNR_HAVE_AVX2
   if (s->use_avx2)
@@ -166,13 +190,7 @@ float_psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   else
 #endif
     sum = float_psnr_sum_c (ref, dist);
-
-  noise = (gdouble) sum / s->scale2;
-  noise /= (gint) (fex->info.width * fex->info.height);
-  score = 10 * log10 (s->peak * s->peak / (noise > 1e-10 ? noise : 1e-10));
-  score = score < s->psnr_max ? score : s->psnr_max;
-  return vh_feature_extractor_append (fex, fc, "float_psnr", index, score,
-      error);
+  return vh_float_psnr_append (fex, &s->fp, sum, index, fc, error);
 }
 
 const VhFeatureExtractorClass vh_fex_float_psnr = {

@@ -10,19 +10,12 @@
 /* float_ssim: single-scale SSIM of the luma with an 11x11 Gaussian window,
  * on frames first scaled down by a box filter when they are large. */
 
-#include "feature-extractor.h"
+#include "float-ssim.h"
 #include "errors.h"
-#include "ssim-common.h"
-
-#include <math.h>
 
 typedef struct
 {
-  guint scale;
-  guint width, height;          /* size SSIM runs at, after scaling */
-  gboolean enable_lcs;
-  gboolean enable_db;
-  gdouble max_db;
+  VhFloatSsim fs;
   gfloat *ref;
   gfloat *dist;
   gfloat *ref_small;
@@ -30,9 +23,9 @@ typedef struct
   VhSsimWorkspace *ws;
 } FloatSsim;
 
-static const gchar *const provides[] = { "float_ssim", NULL };
+const gchar *const vh_float_ssim_provides[] = { "float_ssim", NULL };
 
-static const VhOptionSpec options[] = {
+const VhOptionSpec vh_float_ssim_options[] = {
   {"enable_lcs", NULL,
         "also output the luminance, contrast and structure means",
       VH_OPTION_BOOL, 0, 0, 1, 0},
@@ -57,6 +50,56 @@ auto_scale (guint width, guint height)
   return MAX (1, r);
 }
 
+gboolean
+vh_float_ssim_setup (VhFloatSsim * fs, const VhFeatureExtractor * fex,
+    const VhPictureInfo * info, GError ** error)
+{
+  fs->scale = (guint) vh_feature_extractor_get_option (fex, "scale");
+  if (fs->scale == 0)
+    fs->scale = auto_scale (info->width, info->height);
+  fs->enable_lcs = vh_feature_extractor_get_option (fex, "enable_lcs") != 0;
+  fs->enable_db = vh_feature_extractor_get_option (fex, "enable_db") != 0;
+  fs->max_db = vh_ssim_max_db (vh_feature_extractor_get_option (fex,
+          "clip_db") != 0, info->bpc, info->width, info->height);
+
+  fs->width = info->width;
+  fs->height = info->height;
+  if (fs->scale > 1) {
+    fs->width = vh_ssim_decimated_size (info->width, fs->scale);
+    fs->height = vh_ssim_decimated_size (info->height, fs->scale);
+  }
+  if (fs->width < VH_SSIM_WINDOW || fs->height < VH_SSIM_WINDOW) {
+    g_set_error (error, VH_ERROR, VH_ERROR_TOO_SMALL,
+        "feature 'float_ssim': %ux%u scaled down by %u is %ux%u, smaller "
+        "than its %ux%u window", info->width, info->height, fs->scale,
+        fs->width, fs->height, VH_SSIM_WINDOW, VH_SSIM_WINDOW);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+vh_float_ssim_append (VhFeatureExtractor * fex, const VhFloatSsim * fs,
+    const VhSsimResult * res, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  gdouble score = res->ssim;
+
+  if (fs->enable_db)
+    score = vh_ssim_to_db (score, fs->max_db);
+
+  if (!vh_feature_extractor_append (fex, fc, "float_ssim", index, score, error))
+    return FALSE;
+  if (!fs->enable_lcs)
+    return TRUE;
+  return vh_feature_extractor_append (fex, fc, "float_ssim_l", index, res->l,
+      error)
+      && vh_feature_extractor_append (fex, fc, "float_ssim_c", index, res->c,
+      error)
+      && vh_feature_extractor_append (fex, fc, "float_ssim_s", index, res->s,
+      error);
+}
+
 static void
 float_ssim_close (VhFeatureExtractor * fex)
 {
@@ -76,35 +119,16 @@ float_ssim_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   FloatSsim *s = fex->priv;
   const gsize n = (gsize) info->width * info->height;
 
-  s->scale = (guint) vh_feature_extractor_get_option (fex, "scale");
-  if (s->scale == 0)
-    s->scale = auto_scale (info->width, info->height);
-  s->enable_lcs = vh_feature_extractor_get_option (fex, "enable_lcs") != 0;
-  s->enable_db = vh_feature_extractor_get_option (fex, "enable_db") != 0;
-  s->max_db = vh_ssim_max_db (vh_feature_extractor_get_option (fex,
-          "clip_db") != 0, info->bpc, info->width, info->height);
-
-  s->width = info->width;
-  s->height = info->height;
-  if (s->scale > 1) {
-    s->width = vh_ssim_decimated_size (info->width, s->scale);
-    s->height = vh_ssim_decimated_size (info->height, s->scale);
-  }
-  if (s->width < VH_SSIM_WINDOW || s->height < VH_SSIM_WINDOW) {
-    g_set_error (error, VH_ERROR, VH_ERROR_TOO_SMALL,
-        "feature 'float_ssim': %ux%u scaled down by %u is %ux%u, smaller "
-        "than its %ux%u window", info->width, info->height, s->scale,
-        s->width, s->height, VH_SSIM_WINDOW, VH_SSIM_WINDOW);
+  if (!vh_float_ssim_setup (&s->fs, fex, info, error))
     return FALSE;
-  }
 
   s->ref = g_new (gfloat, n);
   s->dist = g_new (gfloat, n);
-  if (s->scale > 1) {
-    s->ref_small = g_new (gfloat, (gsize) s->width * s->height);
-    s->dist_small = g_new (gfloat, (gsize) s->width * s->height);
+  if (s->fs.scale > 1) {
+    s->ref_small = g_new (gfloat, (gsize) s->fs.width * s->fs.height);
+    s->dist_small = g_new (gfloat, (gsize) s->fs.width * s->fs.height);
   }
-  s->ws = vh_ssim_workspace_new (s->width);
+  s->ws = vh_ssim_workspace_new (s->fs.width);
   return TRUE;
 }
 
@@ -116,42 +140,27 @@ float_ssim_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   FloatSsim *s = fex->priv;
   const gfloat *a = s->ref, *b = s->dist;
   VhSsimResult res;
-  gdouble score;
 
-  if (!vh_ssim_check_pictures (fex->klass->name, &fex->info, ref, dist, error))
+  if (!vh_ssim_check_pictures (fex, ref, dist, error))
     return FALSE;
   vh_ssim_load_luma (ref, s->ref);
   vh_ssim_load_luma (dist, s->dist);
-  if (s->scale > 1) {
-    vh_ssim_decimate_box (s->ref, ref->width[0], ref->height[0], s->scale,
+  if (s->fs.scale > 1) {
+    vh_ssim_decimate_box (s->ref, ref->width[0], ref->height[0], s->fs.scale,
         s->ref_small);
     vh_ssim_decimate_box (s->dist, dist->width[0], dist->height[0],
-        s->scale, s->dist_small);
+        s->fs.scale, s->dist_small);
     a = s->ref_small;
     b = s->dist_small;
   }
-  vh_ssim_compute (s->ws, a, b, s->width, s->height, &res);
-
-  score = res.ssim;
-  if (s->enable_db)
-    score = vh_ssim_to_db (score, s->max_db);
-
-  if (!vh_feature_extractor_append (fex, fc, "float_ssim", index, score, error))
-    return FALSE;
-  if (!s->enable_lcs)
-    return TRUE;
-  return vh_feature_extractor_append (fex, fc, "float_ssim_l", index, res.l,
-      error)
-      && vh_feature_extractor_append (fex, fc, "float_ssim_c", index, res.c,
-      error)
-      && vh_feature_extractor_append (fex, fc, "float_ssim_s", index, res.s,
-      error);
+  vh_ssim_compute (s->ws, a, b, s->fs.width, s->fs.height, &res);
+  return vh_float_ssim_append (fex, &s->fs, &res, index, fc, error);
 }
 
 const VhFeatureExtractorClass vh_fex_float_ssim = {
   .name = "float_ssim",
-  .provides = provides,
-  .options = options,
+  .provides = vh_float_ssim_provides,
+  .options = vh_float_ssim_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
   .min_width = VH_SSIM_WINDOW,

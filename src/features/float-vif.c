@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "float-picture.h"
 #include "float-vif-priv.h"
+#include "vif-options.h"
 
 #include <math.h>
 
@@ -44,14 +45,8 @@ typedef struct
 } FvifState;
 
 static const VhOptionSpec fvif_options[] = {
-  {"debug", NULL,
-        "also output the pooled VIF and the numerator and denominator of "
-        "every scale",
-      VH_OPTION_BOOL, 0.0, 0.0, 1.0, 0},
-  {"vif_enhn_gain_limit", "egl",
-        "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means "
-        "the gain is completely disabled",
-      VH_OPTION_DOUBLE, 100.0, 1.0, 100.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  VH_VIF_OPTION_DEBUG,
+  VH_VIF_OPTION_ENHN_GAIN_LIMIT,
   {"vif_scale1_min_val", "s1miv",
         "minimum value allowed; smaller values will be set to this value",
       VH_OPTION_DOUBLE, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
@@ -63,8 +58,7 @@ static const VhOptionSpec fvif_options[] = {
       VH_OPTION_DOUBLE, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {"vif_sigma_nsq", "snsq", "neural noise variance",
       VH_OPTION_DOUBLE, 2.0, 0.0, 5.0, VH_OPTION_FLAG_FEATURE_PARAM},
-  {"vif_skip_scale0", "ssclz", "when set, skip scale 0 calculations",
-      VH_OPTION_BOOL, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  VH_VIF_OPTION_SKIP_SCALE0,
   {NULL}
 };
 

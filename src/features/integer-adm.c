@@ -23,7 +23,8 @@
 
 #include "feature-extractor.h"
 #include "errors.h"
-#include "adm-internal.h"
+#include "integer-adm.h"
+#include "simd.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,10 +34,6 @@
  * CSF gains. */
 #define DEFAULT_VIEW_DIST 3.0
 #define DEFAULT_DISPLAY_HEIGHT 1080
-
-/* The input of the fourth (last) wavelet level needs 5 samples, or
- * libvmaf's mirrored tap indices leave the picture: 33 halves to 17, 9, 5. */
-#define VH_ADM_MIN_SIZE 33
 
 #define RING 3
 
@@ -56,14 +53,9 @@ typedef struct
 
 typedef struct
 {
-  VhAdmScale scales[VH_ADM_N_SCALES];
+  VhIntegerAdm adm;
   VhAdmKernels k;
   VhAdmDecouple dc;
-
-  gdouble dlm_weight;
-  gdouble min_val;
-  gboolean skip_aim;
-  gboolean skip_scale0;
 
   /* Approximation band of each picture, input of the next scale. */
   gint32 *plane[2][2];          /* [picture][ping-pong] */
@@ -85,13 +77,13 @@ typedef struct
   gpointer block;               /* one allocation for all of the above */
 } AdmPriv;
 
-static const gchar *const adm_provides[] = {
+const gchar *const vh_integer_adm_provides[] = {
   "integer_adm2", "integer_aim", "integer_adm3",
   "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2",
   "integer_adm_scale3", NULL
 };
 
-static const VhOptionSpec adm_options[] = {
+const VhOptionSpec vh_integer_adm_options[] = {
   {"adm_csf_scale", "scf",
         "gain of the horizontal and vertical CSF terms (Barten CSF)",
       VH_OPTION_DOUBLE, 1.0, 0.0, 50.0, VH_OPTION_FLAG_FEATURE_PARAM},
@@ -168,6 +160,8 @@ setup_scale (VhAdmScale * sc, gint s, gint wi, gint hi,
   gfloat f[2];
   gint l, t;
 
+  /* Some fields are set for some scales only. */
+  memset (sc, 0, sizeof (*sc));
   sc->wi = wi;
   sc->hi = hi;
   sc->wb = (wi + 1) / 2;
@@ -278,21 +272,10 @@ setup_scale (VhAdmScale * sc, gint s, gint wi, gint hi,
   return TRUE;
 }
 
-static void alloc_buffers (AdmPriv * p);
-
-static gboolean
-simd_disabled (void)
+gboolean
+vh_integer_adm_setup (VhIntegerAdm * adm, const VhFeatureExtractor * fex,
+    const VhPictureInfo * info, GError ** error)
 {
-  const gchar *v = g_getenv ("VH_DISABLE_SIMD");
-
-  return v && *v && strcmp (v, "0") != 0;
-}
-
-static gboolean
-adm_init (VhFeatureExtractor * fex, const VhPictureInfo * info, GError ** error)
-{
-  static GOnce div_once = G_ONCE_INIT;
-  AdmPriv *p = fex->priv;
   VhAdmCsfParams csf;
   gdouble noise_weight;
   gint w = info->width, h = info->height;
@@ -306,10 +289,12 @@ adm_init (VhFeatureExtractor * fex, const VhPictureInfo * info, GError ** error)
   csf.csf_diag_scale = vh_feature_extractor_get_option (fex,
       "adm_csf_diag_scale");
   noise_weight = vh_feature_extractor_get_option (fex, "adm_noise_weight");
-  p->dlm_weight = vh_feature_extractor_get_option (fex, "adm_dlm_weight");
-  p->min_val = vh_feature_extractor_get_option (fex, "adm_min_val");
-  p->skip_aim = vh_feature_extractor_get_option (fex, "adm_skip_aim") != 0;
-  p->skip_scale0 =
+  adm->gain_limit = vh_feature_extractor_get_option (fex,
+      "adm_enhn_gain_limit");
+  adm->dlm_weight = vh_feature_extractor_get_option (fex, "adm_dlm_weight");
+  adm->min_val = vh_feature_extractor_get_option (fex, "adm_min_val");
+  adm->skip_aim = vh_feature_extractor_get_option (fex, "adm_skip_aim") != 0;
+  adm->skip_scale0 =
       vh_feature_extractor_get_option (fex, "adm_skip_scale0") != 0;
 
   if (csf.view_dist * csf.display_height <
@@ -326,21 +311,33 @@ adm_init (VhFeatureExtractor * fex, const VhPictureInfo * info, GError ** error)
     return FALSE;
   }
 
+  for (gint s = 0; s < VH_ADM_N_SCALES; s++) {
+    if (!setup_scale (&adm->scales[s], s, w, h, &csf, noise_weight, error))
+      return FALSE;
+    w = adm->scales[s].wb;
+    h = adm->scales[s].hb;
+  }
+  return TRUE;
+}
+
+static void alloc_buffers (AdmPriv * p);
+
+static gboolean
+adm_init (VhFeatureExtractor * fex, const VhPictureInfo * info, GError ** error)
+{
+  static GOnce div_once = G_ONCE_INIT;
+  AdmPriv *p = fex->priv;
+
+  if (!vh_integer_adm_setup (&p->adm, fex, info, error))
+    return FALSE;
+
   g_once (&div_once, build_div_table, NULL);
   p->dc.div_lut = div_table + 32768;
-  p->dc.gain_limit = vh_feature_extractor_get_option (fex,
-      "adm_enhn_gain_limit");
+  p->dc.gain_limit = p->adm.gain_limit;
   p->dc.cos1_sq = cos (1.0 * M_PI / 180.0) * cos (1.0 * M_PI / 180.0);
 
-  for (gint s = 0; s < VH_ADM_N_SCALES; s++) {
-    if (!setup_scale (&p->scales[s], s, w, h, &csf, noise_weight, error))
-      return FALSE;
-    w = p->scales[s].wb;
-    h = p->scales[s].hb;
-  }
-
   vh_adm_kernels_init_c (&p->k);
-  if (!simd_disabled ())
+  if (!vh_simd_disabled ())
     vh_adm_kernels_init_avx2 (&p->k);
 
   alloc_buffers (p);
@@ -360,7 +357,7 @@ carve (guint8 * base, gsize * used, gsize bytes)
 static gsize
 alloc_or_measure (AdmPriv * p, guint8 * base)
 {
-  const VhAdmScale *s0 = &p->scales[0], *s1 = &p->scales[1];
+  const VhAdmScale *s0 = &p->adm.scales[0], *s1 = &p->adm.scales[1];
   /* Rows get some slack so that vector kernels may stay on whole
    * registers. */
   const gsize wi = ROUND_UP (s0->wi + 32, 32);
@@ -423,13 +420,6 @@ adm_close (VhFeatureExtractor * fex)
   g_clear_pointer (&p->block, g_free);
 }
 
-/* Sums accumulated over one scale. */
-typedef struct
-{
-  guint64 den[3];
-  gint64 num[2][3];             /* [dlm, aim][band] */
-} ScaleSums;
-
 static inline gint64
 row_round (gint64 inner, const VhAdmScale * sc)
 {
@@ -441,14 +431,14 @@ row_round (gint64 inner, const VhAdmScale * sc)
  * The threshold is the 3x3 sum of the filter input plus the centre
  * correction; rows and columns mirror at the band edges as libvmaf does. */
 static void
-cm_rows (AdmPriv * p, const VhAdmScale * sc, gint k, ScaleSums * sums)
+cm_rows (AdmPriv * p, const VhAdmScale * sc, gint k, VhAdmSums * sums)
 {
   const gint ku = (k == 0 ? 1 : k - 1) % RING, km = k % RING;
   const gint kd = (k == sc->hb - 1 ? k : k + 1) % RING;
   const gint x0 = MAX (sc->left - 1, 0), x1 = MIN (sc->right + 1, sc->wb);
 
-  for (gint pass = 0; pass < (p->skip_aim ? 1 : 2); pass++) {
-    if (sc == &p->scales[0]) {
+  for (gint pass = 0; pass < (p->adm.skip_aim ? 1 : 2); pass++) {
+    if (sc == &p->adm.scales[0]) {
       const RingRow *up = &p->ring[ku], *mid = &p->ring[km], *dn = &p->ring[kd];
       const gint32 *fu = pass ? up->fr : up->fa;
       const gint32 *fm = pass ? mid->fr : mid->fa;
@@ -605,7 +595,7 @@ dwt0_row (AdmPriv * p, const VhAdmScale * sc, gint pic, const VhPicture * in,
   p->k.dwt0_horz (lo, band[0], band[2], sc->wi);
   p->k.dwt0_horz (hi, band[1], band[3], sc->wi);
   /* With scale 0 skipped libvmaf uses its portable low-pass code. */
-  if (!p->skip_scale0 &&
+  if (!p->adm.skip_scale0 &&
       last_column_unmirrored (sc, in->info.bpc == 8 ? 32 : 64)) {
     /* The high-pass row's continuation is stale; the columns it touches
      * are never scored at this scale. */
@@ -661,8 +651,8 @@ dwt_s123_rows (AdmPriv * p, const VhAdmScale * sc, gint s, gint i)
 static void
 keep_stale (AdmPriv * p, gint s)
 {
-  const VhAdmScale *prev = &p->scales[s - 1];
-  const gint wi = p->scales[s].wi;
+  const VhAdmScale *prev = &p->adm.scales[s - 1];
+  const gint wi = p->adm.scales[s].wi;
 
   for (gint k = 0; k < 2; k++) {
     gint at = 4 * wi + k;
@@ -676,7 +666,7 @@ keep_stale (AdmPriv * p, gint s)
 }
 
 static void
-den_row (AdmPriv * p, const VhAdmScale * sc, gint s, ScaleSums * sums)
+den_row (AdmPriv * p, const VhAdmScale * sc, gint s, VhAdmSums * sums)
 {
   for (gint b = 0; b < 3; b++) {
     guint64 inner = s == 0 ?
@@ -688,10 +678,10 @@ den_row (AdmPriv * p, const VhAdmScale * sc, gint s, ScaleSums * sums)
 
 static void
 run_scale (AdmPriv * p, gint s, const VhPicture * ref, const VhPicture * dis,
-    ScaleSums * sums)
+    VhAdmSums * sums)
 {
-  const VhAdmScale *sc = &p->scales[s];
-  const gboolean bands_only = s == 0 && p->skip_scale0;
+  const VhAdmScale *sc = &p->adm.scales[s];
+  const gboolean bands_only = s == 0 && p->adm.skip_scale0;
 
   memset (sums, 0, sizeof (*sums));
   if (s > 0)
@@ -717,7 +707,7 @@ run_scale (AdmPriv * p, gint s, const VhPicture * ref, const VhPicture * dis,
 }
 
 static gfloat
-den_score (const VhAdmScale * sc, const ScaleSums * sums)
+den_score (const VhAdmScale * sc, const VhAdmSums * sums)
 {
   gfloat d[3];
 
@@ -748,9 +738,9 @@ num_score (const VhAdmScale * sc, gint s, const gint64 num[3], gfloat noise)
   return n[0] + n[1] + n[2];
 }
 
-static gboolean
-check_picture (const VhFeatureExtractor * fex, const VhPicture * pic,
-    GError ** error)
+gboolean
+vh_integer_adm_check_format (const VhFeatureExtractor * fex,
+    const VhPicture * pic, GError ** error)
 {
   const VhPictureInfo *info = &fex->info;
 
@@ -762,6 +752,12 @@ check_picture (const VhFeatureExtractor * fex, const VhPicture * pic,
         info->width, info->height, info->bpc);
     return FALSE;
   }
+  return TRUE;
+}
+
+gboolean
+vh_integer_adm_check_planar (const VhPicture * pic, GError ** error)
+{
   if (pic->step[0] != 1) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "adm: the luma plane must be planar (sample step %u)", pic->step[0]);
@@ -770,33 +766,27 @@ check_picture (const VhFeatureExtractor * fex, const VhPicture * pic,
   return TRUE;
 }
 
-static gboolean
-adm_extract (VhFeatureExtractor * fex, const VhPicture * ref,
-    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+gboolean
+vh_integer_adm_append (VhFeatureExtractor * fex, const VhIntegerAdm * adm,
+    const VhAdmSums * sums, guint index, VhFeatureCollector * fc,
     GError ** error)
 {
-  AdmPriv *p = fex->priv;
   const gint w = fex->info.width, h = fex->info.height;
   const gdouble limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
   gdouble num = 0, den = 0, aim_num = 0, score, score_aim = 0.0;
   gdouble ratio[VH_ADM_N_SCALES];
 
-  if (!check_picture (fex, ref, error) || !check_picture (fex, dist, error))
-    return FALSE;
-
   for (gint s = 0; s < VH_ADM_N_SCALES; s++) {
-    const VhAdmScale *sc = &p->scales[s];
-    ScaleSums sums;
+    const VhAdmScale *sc = &adm->scales[s];
     gfloat num_s = 0.0f, den_s, aim_s = 0.0f;
 
-    run_scale (p, s, ref, dist, &sums);
-    if (s == 0 && p->skip_scale0) {
+    if (s == 0 && adm->skip_scale0) {
       den_s = 1e-10;
     } else {
-      den_s = den_score (sc, &sums);
-      num_s = num_score (sc, s, sums.num[0], sc->noise_term);
-      if (!p->skip_aim)
-        aim_s = num_score (sc, s, sums.num[1], powf (0.0f, 1.0f / 3.0f));
+      den_s = den_score (sc, &sums[s]);
+      num_s = num_score (sc, s, sums[s].num[0], sc->noise_term);
+      if (!adm->skip_aim)
+        aim_s = num_score (sc, s, sums[s].num[1], powf (0.0f, 1.0f / 3.0f));
     }
     num += num_s;
     den += den_s;
@@ -814,8 +804,8 @@ adm_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     score = num / den;
   }
 
-  const gdouble adm3 = MAX (score * p->dlm_weight + (1 - score_aim) *
-      (1 - p->dlm_weight), p->min_val);
+  const gdouble adm3 = MAX (score * adm->dlm_weight + (1 - score_aim) *
+      (1 - adm->dlm_weight), adm->min_val);
   const struct
   {
     const gchar *name;
@@ -837,10 +827,34 @@ adm_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   return TRUE;
 }
 
+static gboolean
+check_picture (const VhFeatureExtractor * fex, const VhPicture * pic,
+    GError ** error)
+{
+  return vh_integer_adm_check_format (fex, pic, error) &&
+      vh_integer_adm_check_planar (pic, error);
+}
+
+static gboolean
+adm_extract (VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  AdmPriv *p = fex->priv;
+  VhAdmSums sums[VH_ADM_N_SCALES];
+
+  if (!check_picture (fex, ref, error) || !check_picture (fex, dist, error))
+    return FALSE;
+
+  for (gint s = 0; s < VH_ADM_N_SCALES; s++)
+    run_scale (p, s, ref, dist, &sums[s]);
+  return vh_integer_adm_append (fex, &p->adm, sums, index, fc, error);
+}
+
 const VhFeatureExtractorClass vh_fex_integer_adm = {
   .name = "adm",
-  .provides = adm_provides,
-  .options = adm_options,
+  .provides = vh_integer_adm_provides,
+  .options = vh_integer_adm_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
   .min_width = VH_ADM_MIN_SIZE,

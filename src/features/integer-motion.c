@@ -12,8 +12,9 @@
  * 3.2 computes it (it blurs the difference rather than each frame), then
  * motion2 = min of two neighbouring SADs and motion3 = blended motion2. */
 
-#include "feature-extractor.h"
+#include "integer-motion.h"
 #include "errors.h"
+#include "simd.h"
 
 #include <string.h>
 
@@ -31,21 +32,10 @@
 
 typedef struct
 {
-  guint w, h, bpc;
-  gsize bps;                    /* bytes per sample */
+  VhIntegerMotion m;
 
-  gboolean force_zero;
-  gboolean five_frame_window;
-  gboolean moving_average;
-  gboolean debug;
-  gdouble blend_factor;
-  gdouble blend_offset;
-  gdouble fps_weight;
-  gdouble max_val;
-
-  /* Packed luma of the last frames, slot = index % n_slots. */
+  /* Packed luma of the last frames, slot = index % m.n_slots. */
   guint8 *luma[3];
-  guint n_slots;
 
   /* Scratch for the SAD: ring of difference rows, and the vertically
    * blurred row split in high and low bytes, with two samples of mirror
@@ -54,18 +44,9 @@ typedef struct
   gint32 *hi;
   gint32 *lo;
   guint64 (*sad) (gpointer s, const guint8 * prev, const guint8 * cur);
-
-  /* Temporal bookkeeping. */
-  guint base;                   /* index of the first frame of the sequence */
-  guint n_seen;                 /* frames extracted */
-  guint n_final;                /* frames whose motion2/motion3 are out */
-  gdouble sad_hist[4];          /* SAD scores, slot = index % 4 */
-  gdouble stamp;                /* motion3 of the frames before min_idx */
-  gdouble prev_processed;
-  gboolean failed;
 } VhMotionState;
 
-static const VhOptionSpec vh_motion_options[] = {
+const VhOptionSpec vh_integer_motion_options[] = {
   {"motion_force_zero", "force_0", "force the motion score to zero",
       VH_OPTION_BOOL, 0, 0, 1, VH_OPTION_FLAG_FEATURE_PARAM},
   {"motion_blend_factor", "mbf", "blend the motion score above an offset",
@@ -85,7 +66,7 @@ static const VhOptionSpec vh_motion_options[] = {
   {NULL}
 };
 
-static const gchar *const vh_motion_provides[] = {
+const gchar *const vh_integer_motion_provides[] = {
   "VMAF_integer_feature_motion_sad_score",
   "integer_motion2",
   "integer_motion3",
@@ -190,8 +171,8 @@ static inline __attribute__ ((always_inline)) guint64
 motion_sad_impl (VhMotionState * s, const guint8 * prev, const guint8 * cur,
     gboolean deep, gboolean wide)
 {
-  const guint w = s->w, h = s->h;
-  const gsize row_bytes = (gsize) w * s->bps;
+  const guint w = s->m.w, h = s->m.h;
+  const gsize row_bytes = (gsize) w * s->m.bps;
   guint next_row = 0;
   guint64 sad = 0;
 
@@ -209,7 +190,7 @@ motion_sad_impl (VhMotionState * s, const guint8 * prev, const guint8 * cur,
       d[k] = s->ring + (gsize) (r % VH_MOTION_RING) * w;
     }
     if (!motion_vblur_row (s->hi + 2, s->lo + 2, d[0], d[1], d[2], d[3], d[4],
-            w, s->bpc, wide))
+            w, s->m.bpc, wide))
       continue;                 /* a zero row adds nothing */
     motion_pad_row (s->hi, w);
     motion_pad_row (s->lo, w);
@@ -222,9 +203,9 @@ static inline __attribute__ ((always_inline)) guint64
 motion_sad_dispatch (VhMotionState * s, const guint8 * prev,
     const guint8 * cur)
 {
-  if (s->bpc > 15)
+  if (s->m.bpc > 15)
     return motion_sad_impl (s, prev, cur, TRUE, TRUE);
-  if (s->bpc > 8)
+  if (s->m.bpc > 8)
     return motion_sad_impl (s, prev, cur, TRUE, FALSE);
   return motion_sad_impl (s, prev, cur, FALSE, FALSE);
 }
@@ -419,8 +400,8 @@ VH_MOTION_AVX2 static guint64
 motion_sad_avx2 (gpointer state, const guint8 * prev, const guint8 * cur)
 {
   VhMotionState *s = state;
-  const guint w = s->w, h = s->h;
-  const gsize row_bytes = (gsize) w * s->bps;
+  const guint w = s->m.w, h = s->m.h;
+  const gsize row_bytes = (gsize) w * s->m.bps;
   /* The 32-bit scratch is large enough for the 16-bit rows. */
   gint16 *ring = (gint16 *) s->ring;
   gint16 *hi = (gint16 *) s->hi;
@@ -430,7 +411,7 @@ motion_sad_avx2 (gpointer state, const guint8 * prev, const guint8 * cur)
 
   /* Over 12 bits the 16-bit lanes could overflow: the plain code, built
    * for AVX2. */
-  if (s->bpc > 12)
+  if (s->m.bpc > 12)
     return motion_sad_dispatch (s, prev, cur);
 
   for (guint i = 0; i < h; i++) {
@@ -440,13 +421,13 @@ motion_sad_avx2 (gpointer state, const guint8 * prev, const guint8 * cur)
     for (; next_row <= last; next_row++)
       motion_diff_row16_avx2 (ring + (gsize) (next_row % VH_MOTION_RING) * w,
           prev + next_row * row_bytes, cur + next_row * row_bytes, w,
-          s->bps == 2);
+          s->m.bps == 2);
     for (guint k = 0; k < VH_MOTION_RING; k++) {
       guint r = motion_mirror ((gint) i - 2 + (gint) k, (gint) h);
       d[k] = ring + (gsize) (r % VH_MOTION_RING) * w;
     }
     if (!motion_vblur_row16_avx2 (hi + 2, lo + 2, d[0], d[1], d[2], d[3],
-            d[4], w, s->bpc))
+            d[4], w, s->m.bpc))
       continue;
     motion_pad_row16 (hi, w);
     motion_pad_row16 (lo, w);
@@ -456,12 +437,46 @@ motion_sad_avx2 (gpointer state, const guint8 * prev, const guint8 * cur)
 }
 #endif
 
-static gboolean
-motion_simd_disabled (void)
+gboolean
+vh_integer_motion_setup (VhIntegerMotion * m, const VhFeatureExtractor * fex,
+    const VhPictureInfo * info, GError ** error)
 {
-  const gchar *env = g_getenv ("VH_DISABLE_SIMD");
+  m->w = info->width;
+  m->h = info->height;
+  m->bpc = info->bpc;
+  m->bps = info->bpc > 8 ? 2 : 1;
+  if (m->bpc < 8 || m->bpc > 16) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "motion: unsupported bit depth %u", m->bpc);
+    return FALSE;
+  }
 
-  return env && *env && strcmp (env, "0") != 0;
+  m->force_zero = vh_feature_extractor_get_option (fex, "motion_force_zero");
+  m->five_frame_window =
+      vh_feature_extractor_get_option (fex, "motion_five_frame_window");
+  m->moving_average =
+      vh_feature_extractor_get_option (fex, "motion_moving_average");
+  m->debug = vh_feature_extractor_get_option (fex, "debug");
+  m->blend_factor = vh_feature_extractor_get_option (fex,
+      "motion_blend_factor");
+  m->blend_offset = vh_feature_extractor_get_option (fex,
+      "motion_blend_offset");
+  m->fps_weight = vh_feature_extractor_get_option (fex, "motion_fps_weight");
+  m->max_val = vh_feature_extractor_get_option (fex, "motion_max_val");
+  m->n_slots = m->five_frame_window ? 3 : 2;
+  return TRUE;
+}
+
+guint
+vh_integer_motion_min_idx (const VhIntegerMotion * m)
+{
+  return m->five_frame_window ? 2 : 1;
+}
+
+guint
+vh_integer_motion_back (const VhIntegerMotion * m)
+{
+  return m->five_frame_window ? 2 : 1;
 }
 
 static gboolean
@@ -471,42 +486,21 @@ motion_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   VhMotionState *s = fex->priv;
   gsize luma_bytes;
 
-  s->w = info->width;
-  s->h = info->height;
-  s->bpc = info->bpc;
-  s->bps = info->bpc > 8 ? 2 : 1;
-  if (s->bpc < 8 || s->bpc > 16) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "motion: unsupported bit depth %u", s->bpc);
+  if (!vh_integer_motion_setup (&s->m, fex, info, error))
     return FALSE;
-  }
 
-  s->force_zero = vh_feature_extractor_get_option (fex, "motion_force_zero");
-  s->five_frame_window =
-      vh_feature_extractor_get_option (fex, "motion_five_frame_window");
-  s->moving_average =
-      vh_feature_extractor_get_option (fex, "motion_moving_average");
-  s->debug = vh_feature_extractor_get_option (fex, "debug");
-  s->blend_factor = vh_feature_extractor_get_option (fex,
-      "motion_blend_factor");
-  s->blend_offset = vh_feature_extractor_get_option (fex,
-      "motion_blend_offset");
-  s->fps_weight = vh_feature_extractor_get_option (fex, "motion_fps_weight");
-  s->max_val = vh_feature_extractor_get_option (fex, "motion_max_val");
-
-  s->n_slots = s->five_frame_window ? 3 : 2;
-  luma_bytes = (gsize) s->w * s->h * s->bps;
-  if (!s->force_zero) {
-    for (guint i = 0; i < s->n_slots; i++)
+  luma_bytes = (gsize) s->m.w * s->m.h * s->m.bps;
+  if (!s->m.force_zero) {
+    for (guint i = 0; i < s->m.n_slots; i++)
       s->luma[i] = g_malloc (luma_bytes);
-    s->ring = g_new (gint32, (gsize) VH_MOTION_RING * s->w);
-    s->hi = g_new (gint32, s->w + 4);
-    s->lo = g_new (gint32, s->w + 4);
+    s->ring = g_new (gint32, (gsize) VH_MOTION_RING * s->m.w);
+    s->hi = g_new (gint32, s->m.w + 4);
+    s->lo = g_new (gint32, s->m.w + 4);
   }
 
   s->sad = motion_sad_c;
 #ifdef VH_MOTION_HAVE_AVX2
-  if (!motion_simd_disabled () && __builtin_cpu_supports ("avx2"))
+  if (vh_simd_use_avx2 ())
     s->sad = motion_sad_avx2;
 #endif
   return TRUE;
@@ -527,81 +521,162 @@ motion_close (VhFeatureExtractor * fex)
 static void
 motion_store_luma (VhMotionState * s, const VhPicture * pic, guint8 * dst)
 {
-  const gsize row_bytes = (gsize) s->w * s->bps;
+  const gsize row_bytes = (gsize) s->m.w * s->m.bps;
   const guint step = pic->step[0] ? pic->step[0] : 1;
 
-  for (guint y = 0; y < s->h; y++) {
+  for (guint y = 0; y < s->m.h; y++) {
     const guint8 *src = vh_picture_row (pic, 0, y);
     guint8 *d = dst + y * row_bytes;
 
     if (step == 1) {
       memcpy (d, src, row_bytes);
-    } else if (s->bps == 1) {
-      for (guint x = 0; x < s->w; x++)
+    } else if (s->m.bps == 1) {
+      for (guint x = 0; x < s->m.w; x++)
         d[x] = src[(gsize) x * step];
     } else {
       const guint16 *src16 = (const guint16 *) src;
       guint16 *d16 = (guint16 *) d;
-      for (guint x = 0; x < s->w; x++)
+      for (guint x = 0; x < s->m.w; x++)
         d16[x] = src16[(gsize) x * step];
     }
   }
 }
 
 static inline gdouble
-motion_blend (const VhMotionState * s, gdouble score)
+motion_blend (const VhIntegerMotion * m, gdouble score)
 {
-  gdouble low = s->blend_offset < score ? s->blend_offset : score;
+  gdouble low = m->blend_offset < score ? m->blend_offset : score;
 
-  return score * s->blend_factor + (1 - s->blend_factor) * low;
+  return score * m->blend_factor + (1 - m->blend_factor) * low;
 }
 
 static inline gdouble
-motion_clip (const VhMotionState * s, gdouble v)
+motion_clip (const VhIntegerMotion * m, gdouble v)
 {
-  return v < s->max_val ? v : s->max_val;
+  return v < m->max_val ? v : m->max_val;
 }
 
 /* Emits motion2 and motion3 of frame @i; its neighbours' SADs are known. */
 static gboolean
-motion_finalize (VhFeatureExtractor * fex, VhFeatureCollector * fc, guint i,
-    GError ** error)
+motion_finalize (VhIntegerMotion * m, VhFeatureExtractor * fex,
+    VhFeatureCollector * fc, guint i, GError ** error)
 {
-  VhMotionState *s = fex->priv;
-  const guint min_idx = s->five_frame_window ? 2 : 1;
-  const guint stride = s->five_frame_window ? 2 : 1;
+  const guint min_idx = vh_integer_motion_min_idx (m);
+  const guint stride = m->five_frame_window ? 2 : 1;
   gdouble motion2, motion3;
 
   if (i < min_idx) {
     motion2 = 0.0;
-  } else if (i + 1 < s->n_seen) {
-    gdouble next = s->sad_hist[(i + 1) % 4];
+  } else if (i + 1 < m->n_seen) {
+    gdouble next = m->sad_hist[(i + 1) % 4];
     gint lo_idx = (gint) i - (gint) (stride - 1);
 
     if (lo_idx >= (gint) min_idx) {
-      gdouble before = s->sad_hist[lo_idx % 4];
+      gdouble before = m->sad_hist[lo_idx % 4];
       motion2 = before < next ? before : next;
     } else {
       motion2 = next;
     }
   } else {
-    motion2 = s->sad_hist[i % 4];       /* last frame: no successor */
+    motion2 = m->sad_hist[i % 4];       /* last frame: no successor */
   }
 
   if (i < min_idx) {
-    motion3 = s->stamp;
-    s->prev_processed = s->stamp;
+    motion3 = m->stamp;
+    m->prev_processed = m->stamp;
   } else {
-    gdouble processed = motion_clip (s, motion_blend (s, motion2));
-    motion3 = s->moving_average ?
-        (processed + s->prev_processed) / 2.0 : processed;
-    s->prev_processed = processed;
+    gdouble processed = motion_clip (m, motion_blend (m, motion2));
+    motion3 = m->moving_average ?
+        (processed + m->prev_processed) / 2.0 : processed;
+    m->prev_processed = processed;
   }
 
-  return vh_feature_extractor_append (fex, fc, "integer_motion2", s->base + i,
+  return vh_feature_extractor_append (fex, fc, "integer_motion2", m->base + i,
       motion2, error) &&
-      vh_feature_extractor_append (fex, fc, "integer_motion3", s->base + i,
+      vh_feature_extractor_append (fex, fc, "integer_motion3", m->base + i,
       motion3, error);
+}
+
+gboolean
+vh_integer_motion_check_frame (VhIntegerMotion * m, const VhPicture * ref,
+    guint frame, guint n_in, GError ** error)
+{
+  if (m->failed) {
+    g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
+        "motion: an earlier frame failed; the stream cannot continue");
+    return FALSE;
+  }
+  /* A sequence may start at any index (the engine restarts temporal
+   * extractors after a seek); inside it, frames come in order. */
+  if (n_in == 0)
+    m->base = frame;
+  if (frame < m->base || frame - m->base != n_in) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "motion needs frames in order: expected frame %u, got %u",
+        m->base + n_in, frame);
+    return FALSE;
+  }
+  if (ref->info.width != m->w || ref->info.height != m->h ||
+      ref->info.bpc != m->bpc) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "motion: frame %u is %ux%u %u-bit, the stream is %ux%u %u-bit",
+        frame, ref->info.width, ref->info.height, ref->info.bpc, m->w, m->h,
+        m->bpc);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+vh_integer_motion_push (VhIntegerMotion * m, VhFeatureExtractor * fex,
+    VhFeatureCollector * fc, guint frame, guint64 sad, GError ** error)
+{
+  const guint index = frame - m->base;
+  const guint min_idx = vh_integer_motion_min_idx (m);
+  gdouble score = 0.0;
+
+  if (!m->force_zero && index >= min_idx) {
+    guint n_pixels = m->w * m->h;
+
+    score = motion_clip (m, (gdouble) sad / 256. / n_pixels * m->fps_weight);
+  }
+
+  m->sad_hist[index % 4] = score;
+  m->n_seen++;
+  if (index == min_idx)
+    m->stamp = motion_clip (m, motion_blend (m, score));
+
+  if (!vh_feature_extractor_append (fex, fc,
+          "VMAF_integer_feature_motion_sad_score", frame, score, error) ||
+      (m->debug && !vh_feature_extractor_append (fex, fc, "integer_motion",
+              frame, score, error)))
+    goto fail;
+
+  /* Every frame before this one is final once min_idx has been seen. */
+  if (index >= min_idx) {
+    for (; m->n_final < index; m->n_final++) {
+      if (!motion_finalize (m, fex, fc, m->n_final, error))
+        goto fail;
+    }
+  }
+  return TRUE;
+
+fail:
+  m->failed = TRUE;
+  return FALSE;
+}
+
+gboolean
+vh_integer_motion_finish (VhIntegerMotion * m, VhFeatureExtractor * fex,
+    VhFeatureCollector * fc, GError ** error)
+{
+  for (; m->n_final < m->n_seen; m->n_final++) {
+    if (!motion_finalize (m, fex, fc, m->n_final, error)) {
+      m->failed = TRUE;
+      return FALSE;
+    }
+  }
+  return TRUE;
 }
 
 static gboolean
@@ -610,73 +685,26 @@ motion_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     GError ** error)
 {
   VhMotionState *s = fex->priv;
+  VhIntegerMotion *m = &s->m;
+  guint64 sad = 0;
   guint index;
-  const guint min_idx = s->five_frame_window ? 2 : 1;
-  gdouble score = 0.0;
 
-  if (s->failed) {
-    g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
-        "motion: an earlier frame failed; the stream cannot continue");
+  if (!vh_integer_motion_check_frame (m, ref, frame, m->n_seen, error))
     return FALSE;
-  }
-  /* A sequence may start at any index (the engine restarts temporal
-   * extractors after a seek); inside it, @index counts from its start. */
-  if (s->n_seen == 0)
-    s->base = frame;
-  if (frame < s->base || frame - s->base != s->n_seen) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "motion needs frames in order: expected frame %u, got %u",
-        s->base + s->n_seen, frame);
-    return FALSE;
-  }
-  index = frame - s->base;
-  if (ref->info.width != s->w || ref->info.height != s->h ||
-      ref->info.bpc != s->bpc) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "motion: frame %u is %ux%u %u-bit, the stream is %ux%u %u-bit",
-        frame, ref->info.width, ref->info.height, ref->info.bpc, s->w, s->h,
-        s->bpc);
-    return FALSE;
-  }
+  index = frame - m->base;
 
-  if (!s->force_zero) {
-    guint8 *cur = s->luma[index % s->n_slots];
+  if (!m->force_zero) {
+    guint8 *cur = s->luma[index % m->n_slots];
 
     motion_store_luma (s, ref, cur);
-    if (index >= min_idx) {
-      guint back = s->five_frame_window ? 2 : 1;
-      const guint8 *prev = s->luma[(index - back) % s->n_slots];
-      guint64 sad = s->sad (s, prev, cur);
-      guint n_pixels = s->w * s->h;
+    if (index >= vh_integer_motion_min_idx (m)) {
+      const guint8 *prev =
+          s->luma[(index - vh_integer_motion_back (m)) % m->n_slots];
 
-      score = motion_clip (s,
-          (gdouble) sad / 256. / n_pixels * s->fps_weight);
+      sad = s->sad (s, prev, cur);
     }
   }
-
-  s->sad_hist[index % 4] = score;
-  s->n_seen++;
-  if (index == min_idx)
-    s->stamp = motion_clip (s, motion_blend (s, score));
-
-  if (!vh_feature_extractor_append (fex, fc,
-          "VMAF_integer_feature_motion_sad_score", frame, score, error) ||
-      (s->debug && !vh_feature_extractor_append (fex, fc, "integer_motion",
-              frame, score, error)))
-    goto fail;
-
-  /* Every frame before this one is final once min_idx has been seen. */
-  if (index >= min_idx) {
-    for (; s->n_final < index; s->n_final++) {
-      if (!motion_finalize (fex, fc, s->n_final, error))
-        goto fail;
-    }
-  }
-  return TRUE;
-
-fail:
-  s->failed = TRUE;
-  return FALSE;
+  return vh_integer_motion_push (m, fex, fc, frame, sad, error);
 }
 
 static gboolean
@@ -685,19 +713,13 @@ motion_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
 {
   VhMotionState *s = fex->priv;
 
-  for (; s->n_final < s->n_seen; s->n_final++) {
-    if (!motion_finalize (fex, fc, s->n_final, error)) {
-      s->failed = TRUE;
-      return FALSE;
-    }
-  }
-  return TRUE;
+  return vh_integer_motion_finish (&s->m, fex, fc, error);
 }
 
 const VhFeatureExtractorClass vh_fex_integer_motion = {
   .name = "motion",
-  .provides = vh_motion_provides,
-  .options = vh_motion_options,
+  .provides = vh_integer_motion_provides,
+  .options = vh_integer_motion_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
   .flags = VH_EXTRACTOR_FLAG_TEMPORAL,

@@ -19,15 +19,12 @@
  * Setting the environment variable VH_DISABLE_SIMD=1 (read when an instance
  * is initialised) forces the portable kernels; both give the same numbers. */
 
-#include "feature-extractor.h"
+#include "integer-vif.h"
 #include "errors.h"
-#include "integer-vif-priv.h"
+#include "simd.h"
+#include "vif-options.h"
 
 #include <string.h>
-
-/* Below 16 the coarsest scale has a single row or column, where libvmaf's
- * edge padding reads stale memory: there is no defined result to match. */
-#define VIF_MIN_SIZE 16
 
 typedef struct
 {
@@ -36,9 +33,7 @@ typedef struct
   guint bpc;
   guint w[VH_VIF_N_SCALES];
   guint h[VH_VIF_N_SCALES];
-  gdouble gain_limit;
-  gboolean skip_scale0;
-  gboolean debug;
+  VhIntegerVif vif;
 
   VhVifRows rows;
   gpointer rows_mem;
@@ -57,21 +52,15 @@ typedef struct
   gboolean wide;                /* 16-bit samples */
 } VifPlane;
 
-static const VhOptionSpec vif_options[] = {
-  {"debug", NULL,
-        "also output the pooled VIF and the numerator and denominator of "
-        "every scale",
-      VH_OPTION_BOOL, 0.0, 0.0, 1.0, 0},
-  {"vif_enhn_gain_limit", "egl",
-        "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means "
-        "the gain is completely disabled",
-      VH_OPTION_DOUBLE, 100.0, 1.0, 100.0, VH_OPTION_FLAG_FEATURE_PARAM},
-  {"vif_skip_scale0", "ssclz", "when set, skip scale 0 calculations",
-      VH_OPTION_BOOL, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
+const VhOptionSpec vh_integer_vif_options[] = {
+  VH_VIF_OPTION_DEBUG,
+  VH_VIF_OPTION_ENHN_GAIN_LIMIT,
+  VH_VIF_OPTION_SKIP_SCALE0,
   {NULL}
 };
 
-static const gchar *const vif_provides[] = {
+/* One per scale, in order. */
+const gchar *const vh_integer_vif_provides[] = {
   "integer_vif_scale0",
   "integer_vif_scale1",
   "integer_vif_scale2",
@@ -79,23 +68,32 @@ static const gchar *const vif_provides[] = {
   NULL
 };
 
-static const gchar *const scale_names[VH_VIF_N_SCALES] = {
-  "integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
-  "integer_vif_scale3",
-};
-
-static gboolean
-simd_disabled (void)
-{
-  const gchar *v = g_getenv ("VH_DISABLE_SIMD");
-
-  return v && *v && strcmp (v, "0") != 0;
-}
-
 static gsize
 round_up (gsize v, gsize to)
 {
   return (v + to - 1) / to * to;
+}
+
+gboolean
+vh_integer_vif_setup (VhIntegerVif * vif, const VhFeatureExtractor * fex,
+    const VhPictureInfo * info, GError ** error)
+{
+  if (info->bpc < 8 || info->bpc > 16) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "feature 'vif' takes 8 to 16 bits per sample, got %u", info->bpc);
+    return FALSE;
+  }
+  if (info->width < VH_VIF_MIN_SIZE || info->height < VH_VIF_MIN_SIZE) {
+    g_set_error (error, VH_ERROR, VH_ERROR_TOO_SMALL,
+        "feature 'vif' needs frames of at least %ux%u, got %ux%u",
+        VH_VIF_MIN_SIZE, VH_VIF_MIN_SIZE, info->width, info->height);
+    return FALSE;
+  }
+  vif->gain_limit = vh_feature_extractor_get_option (fex,
+      "vif_enhn_gain_limit");
+  vif->skip_scale0 = vh_feature_extractor_get_option (fex, "vif_skip_scale0");
+  vif->debug = vh_feature_extractor_get_option (fex, "debug");
+  return TRUE;
 }
 
 static gboolean
@@ -105,26 +103,14 @@ vif_init (VhFeatureExtractor * fex, const VhPictureInfo * info, GError ** error)
   gsize row_len, w16, total;
   guint8 *p;
 
-  if (info->bpc < 8 || info->bpc > 16) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "feature 'vif' takes 8 to 16 bits per sample, got %u", info->bpc);
+  if (!vh_integer_vif_setup (&s->vif, fex, info, error))
     return FALSE;
-  }
-  if (info->width < VIF_MIN_SIZE || info->height < VIF_MIN_SIZE) {
-    g_set_error (error, VH_ERROR, VH_ERROR_TOO_SMALL,
-        "feature 'vif' needs frames of at least %ux%u, got %ux%u",
-        VIF_MIN_SIZE, VIF_MIN_SIZE, info->width, info->height);
-    return FALSE;
-  }
 
   s->kern = &vh_vif_kernels_c;
-  if (!simd_disabled () && vh_vif_kernels_avx2 ())
+  if (!vh_simd_disabled () && vh_vif_kernels_avx2 ())
     s->kern = vh_vif_kernels_avx2 ();
   s->log2_table = vh_vif_log2_table ();
   s->bpc = info->bpc;
-  s->gain_limit = vh_feature_extractor_get_option (fex, "vif_enhn_gain_limit");
-  s->skip_scale0 = vh_feature_extractor_get_option (fex, "vif_skip_scale0");
-  s->debug = vh_feature_extractor_get_option (fex, "debug");
   s->w[0] = info->width;
   s->h[0] = info->height;
   for (guint i = 1; i < VH_VIF_N_SCALES; i++) {
@@ -227,7 +213,7 @@ stats_scale (VifState * s, guint scale, const VifPlane * pl, VhVifAccum * acc)
       s->kern->vert_stats_8 ((const guint8 * const *) ref,
           (const guint8 * const *) dis, scale, 0, pl->w, &s->rows);
     mirror_streams (&s->rows, 0, VH_VIF_N_STREAMS, pl->w, taps / 2);
-    s->kern->horiz_stats (&s->rows, scale, pl->w, s->gain_limit,
+    s->kern->horiz_stats (&s->rows, scale, pl->w, s->vif.gain_limit,
         s->log2_table, acc);
   }
 }
@@ -256,9 +242,9 @@ downsample (VifState * s, guint next, const VifPlane * pl)
   }
 }
 
-static gboolean
-check_picture (VhFeatureExtractor * fex, const VhPicture * pic,
-    const gchar * what, GError ** error)
+gboolean
+vh_integer_vif_check_picture (const VhFeatureExtractor * fex,
+    const VhPicture * pic, const gchar * what, GError ** error)
 {
   if (pic->info.width != fex->info.width ||
       pic->info.height != fex->info.height || pic->info.bpc != fex->info.bpc) {
@@ -278,24 +264,31 @@ emit (VhFeatureExtractor * fex, VhFeatureCollector * fc, const gchar * name,
   return vh_feature_extractor_append (fex, fc, name, index, value, error);
 }
 
-static gboolean
-write_scores (VhFeatureExtractor * fex, VhFeatureCollector * fc, guint index,
-    const gfloat * num, const gfloat * den, GError ** error)
+gboolean
+vh_integer_vif_append (VhFeatureExtractor * fex, const VhIntegerVif * vif,
+    const VhVifAccum * acc, guint index, VhFeatureCollector * fc,
+    GError ** error)
 {
-  VifState *s = fex->priv;
+  gfloat num[VH_VIF_N_SCALES] = { 0 }, den[VH_VIF_N_SCALES] = { 0 };
   gdouble sum_num = 0.0, sum_den = 0.0;
+
+  for (guint i = vif->skip_scale0 ? 1 : 0; i < VH_VIF_N_SCALES; i++) {
+    num[i] = acc[i].num_log / 2048.0 +
+        (acc[i].den_non_log - (acc[i].num_non_log / 16384.0) / 65025.0);
+    den[i] = acc[i].den_log / 2048.0 + acc[i].den_non_log;
+  }
 
   for (guint i = 0; i < VH_VIF_N_SCALES; i++) {
     /* libvmaf divides in single precision. */
-    gfloat score = (i == 0 && s->skip_scale0) ? 0.0f : num[i] / den[i];
+    gfloat score = (i == 0 && vif->skip_scale0) ? 0.0f : num[i] / den[i];
 
-    if (!emit (fex, fc, scale_names[i], index, score, error))
+    if (!emit (fex, fc, vh_integer_vif_provides[i], index, score, error))
       return FALSE;
   }
-  if (!s->debug)
+  if (!vif->debug)
     return TRUE;
 
-  for (guint i = s->skip_scale0 ? 1 : 0; i < VH_VIF_N_SCALES; i++) {
+  for (guint i = vif->skip_scale0 ? 1 : 0; i < VH_VIF_N_SCALES; i++) {
     sum_num += num[i];
     sum_den += den[i];
   }
@@ -306,7 +299,7 @@ write_scores (VhFeatureExtractor * fex, VhFeatureCollector * fc, guint index,
     return FALSE;
   for (guint i = 0; i < VH_VIF_N_SCALES; i++) {
     gchar name_num[32], name_den[32];
-    gboolean skipped = i == 0 && s->skip_scale0;
+    gboolean skipped = i == 0 && vif->skip_scale0;
 
     g_snprintf (name_num, sizeof (name_num), "integer_vif_num_scale%u", i);
     g_snprintf (name_den, sizeof (name_den), "integer_vif_den_scale%u", i);
@@ -323,11 +316,11 @@ vif_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     GError ** error)
 {
   VifState *s = fex->priv;
-  gfloat num[VH_VIF_N_SCALES] = { 0 }, den[VH_VIF_N_SCALES] = { 0 };
+  VhVifAccum acc[VH_VIF_N_SCALES];
   VifPlane pl;
 
-  if (!check_picture (fex, ref, "reference", error) ||
-      !check_picture (fex, dist, "distorted", error))
+  if (!vh_integer_vif_check_picture (fex, ref, "reference", error) ||
+      !vh_integer_vif_check_picture (fex, dist, "distorted", error))
     return FALSE;
 
   pl.data[0] = ref->data[0];
@@ -339,8 +332,6 @@ vif_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   pl.wide = s->bpc > 8;
 
   for (guint scale = 0; scale < VH_VIF_N_SCALES; scale++) {
-    VhVifAccum acc;
-
     if (scale > 0) {
       downsample (s, scale, &pl);
       pl.data[0] = (const guint8 *) s->scaled[scale][0];
@@ -350,26 +341,22 @@ vif_extract (VhFeatureExtractor * fex, const VhPicture * ref,
       pl.h = s->h[scale];
       pl.wide = TRUE;
     }
-    if (scale == 0 && s->skip_scale0)
+    if (scale == 0 && s->vif.skip_scale0)
       continue;
-
-    stats_scale (s, scale, &pl, &acc);
-    num[scale] = acc.num_log / 2048.0 +
-        (acc.den_non_log - (acc.num_non_log / 16384.0) / 65025.0);
-    den[scale] = acc.den_log / 2048.0 + acc.den_non_log;
+    stats_scale (s, scale, &pl, &acc[scale]);
   }
-  return write_scores (fex, fc, index, num, den, error);
+  return vh_integer_vif_append (fex, &s->vif, acc, index, fc, error);
 }
 
 const VhFeatureExtractorClass vh_fex_integer_vif = {
   .name = "vif",
-  .provides = vif_provides,
-  .options = vif_options,
+  .provides = vh_integer_vif_provides,
+  .options = vh_integer_vif_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
   .flags = 0,
-  .min_width = VIF_MIN_SIZE,
-  .min_height = VIF_MIN_SIZE,
+  .min_width = VH_VIF_MIN_SIZE,
+  .min_height = VH_VIF_MIN_SIZE,
   .priv_size = sizeof (VifState),
   .init = vif_init,
   .extract = vif_extract,

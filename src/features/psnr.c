@@ -10,25 +10,19 @@
 /* Integer PSNR ("psnr"): psnr_y, psnr_cb, psnr_cr from the exact sum of
  * squared errors, with libvmaf 3.2's peak and saturation rules. */
 
-#include "feature-extractor.h"
+#include "psnr.h"
 #include "errors.h"
+#include "simd.h"
 
 #include <math.h>
-#include <string.h>
 
 typedef struct
 {
-  gboolean enable_chroma;
-  gboolean enable_mse;
-  guint n_planes;
-  guint width[3];               /* region measured per plane */
-  guint height[3];
-  guint32 peak;
-  gdouble psnr_max[3];
+  VhPsnr psnr;
   gboolean use_avx2;
 } VhPsnrState;
 
-static const VhOptionSpec vh_psnr_options[] = {
+const VhOptionSpec vh_psnr_options[] = {
   {"enable_chroma", NULL, "also measure the chroma planes",
       VH_OPTION_BOOL, 1, 0, 1, 0},
   {"enable_mse", NULL, "also output mse_y, mse_cb, mse_cr",
@@ -43,7 +37,7 @@ static const VhOptionSpec vh_psnr_options[] = {
   {NULL}
 };
 
-static const gchar *const vh_psnr_provides[] = {
+const gchar *const vh_psnr_provides[] = {
   "psnr_y", "psnr_cb", "psnr_cr", NULL
 };
 
@@ -155,14 +149,12 @@ psnr_sse_avx2 (const VhPicture * ref, const VhPicture * dis, guint p, guint w,
 }
 #endif
 
-static gboolean
-psnr_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
-    GError ** error)
+gboolean
+vh_psnr_setup (VhPsnr * s, const VhFeatureExtractor * fex,
+    const VhPictureInfo * info, GError ** error)
 {
-  VhPsnrState *s = fex->priv;
   const gdouble min_sse = vh_feature_extractor_get_option (fex, "min_sse");
   const guint bpc = info->bpc;
-  const gchar *env = g_getenv ("VH_DISABLE_SIMD");
   guint ssx, ssy;
 
   if (bpc < 8 || bpc > 16) {
@@ -177,10 +169,9 @@ psnr_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     return FALSE;
   }
 
-  s->enable_chroma = vh_feature_extractor_get_option (fex, "enable_chroma") &&
-      info->pix_fmt != VH_PIX_FMT_YUV400;
   s->enable_mse = vh_feature_extractor_get_option (fex, "enable_mse");
-  s->n_planes = s->enable_chroma ? 3 : 1;
+  s->n_planes = vh_feature_extractor_get_option (fex, "enable_chroma") &&
+      info->pix_fmt != VH_PIX_FMT_YUV400 ? 3 : 1;
   s->peak = vh_feature_extractor_get_option (fex, "reduced_hbd_peak") ?
       255u << (bpc - 8) : (1u << bpc) - 1;
 
@@ -206,27 +197,13 @@ psnr_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
       s->psnr_max[p] = 6 * bpc + 12;
     }
   }
-
-  s->use_avx2 = FALSE;
-#ifdef VH_PSNR_HAVE_AVX2
-  s->use_avx2 = !(env && *env && strcmp (env, "0") != 0) &&
-      __builtin_cpu_supports ("avx2");
-#else
-  (void) env;
-#endif
   return TRUE;
 }
 
-static gboolean
-psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
-    const VhPicture * dist, guint index, VhFeatureCollector * fc,
-    GError ** error)
+gboolean
+vh_psnr_check_frame (const VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, GError ** error)
 {
-  VhPsnrState *s = fex->priv;
-  /* 8-bit input always uses 255, whatever reduced_hbd_peak says. */
-  const gdouble peak2 = ref->info.bpc == 8 ? 255 * 255 :
-      (gdouble) (guint32) (s->peak * s->peak);
-
   if (!vh_picture_info_equal (&ref->info, &fex->info) ||
       !vh_picture_info_equal (&dist->info, &fex->info)) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
@@ -235,22 +212,25 @@ psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
         vh_pix_fmt_to_string (fex->info.pix_fmt), fex->info.bpc);
     return FALSE;
   }
+  return TRUE;
+}
+
+gboolean
+vh_psnr_append (VhFeatureExtractor * fex, const VhPsnr * s,
+    const guint64 * sse, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  /* 8-bit input always uses 255, whatever reduced_hbd_peak says. */
+  const gdouble peak2 = fex->info.bpc == 8 ? 255 * 255 :
+      (gdouble) (guint32) (s->peak * s->peak);
 
   for (guint p = 0; p < s->n_planes; p++) {
     const guint w = s->width[p], h = s->height[p];
-    guint64 sse;
     gdouble mse, psnr, denom;
-
-#ifdef VH_PSNR_HAVE_AVX2
-    if (s->use_avx2)
-      sse = psnr_sse_avx2 (ref, dist, p, w, h);
-    else
-#endif
-      sse = psnr_sse_c (ref, dist, p, w, h);
 
     /* Same operations and NaN handling as libvmaf (an empty region gives
      * NaN, which the comparisons turn into the saturation value). */
-    mse = (gdouble) sse / (guint) (w * h);
+    mse = (gdouble) sse[p] / (guint) (w * h);
     denom = mse > 1e-16 ? mse : 1e-16;
     psnr = 10. * log10 (peak2 / denom);
     psnr = psnr < s->psnr_max[p] ? psnr : s->psnr_max[p];
@@ -263,6 +243,43 @@ psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
       return FALSE;
   }
   return TRUE;
+}
+
+static gboolean
+psnr_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+    GError ** error)
+{
+  VhPsnrState *s = fex->priv;
+
+  if (!vh_psnr_setup (&s->psnr, fex, info, error))
+    return FALSE;
+
+  s->use_avx2 = vh_simd_use_avx2 ();
+  return TRUE;
+}
+
+static gboolean
+psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  VhPsnrState *s = fex->priv;
+  guint64 sse[3];
+
+  if (!vh_psnr_check_frame (fex, ref, dist, index, error))
+    return FALSE;
+
+  for (guint p = 0; p < s->psnr.n_planes; p++) {
+    const guint w = s->psnr.width[p], h = s->psnr.height[p];
+
+#ifdef VH_PSNR_HAVE_AVX2
+    if (s->use_avx2)
+      sse[p] = psnr_sse_avx2 (ref, dist, p, w, h);
+    else
+#endif
+      sse[p] = psnr_sse_c (ref, dist, p, w, h);
+  }
+  return vh_psnr_append (fex, &s->psnr, sse, index, fc, error);
 }
 
 const VhFeatureExtractorClass vh_fex_psnr = {

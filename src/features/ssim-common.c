@@ -75,20 +75,24 @@ vh_ssim_workspace_free (VhSsimWorkspace * ws)
 }
 
 gboolean
-vh_ssim_check_pictures (const gchar * name, const VhPictureInfo * info,
+vh_ssim_check_pictures (const VhFeatureExtractor * fex,
     const VhPicture * ref, const VhPicture * dist, GError ** error)
 {
   const VhPicture *pics[2] = { ref, dist };
+  const VhPictureInfo *info = &fex->info;
+  const VhMemoryType mem_type = fex->klass->mem_type;
 
   for (guint i = 0; i < 2; i++) {
     const VhPicture *p = pics[i];
 
-    if (p->mem_type != VH_MEMORY_HOST || p->width[0] != info->width
+    if (p->mem_type != mem_type || p->width[0] != info->width
         || p->height[0] != info->height || p->info.bpc != info->bpc) {
       g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
           "feature '%s': %s picture is %ux%u %u-bit, expected %ux%u %u-bit "
-          "in host memory", name, i ? "distorted" : "reference", p->width[0],
-          p->height[0], p->info.bpc, info->width, info->height, info->bpc);
+          "in %s", fex->klass->name, i ? "distorted" : "reference",
+          p->width[0], p->height[0], p->info.bpc, info->width, info->height,
+          info->bpc, mem_type == VH_MEMORY_HOST ? "host memory" :
+          "HIP device memory");
       return FALSE;
     }
   }

@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "picture.h"
+#include "feature-extractor.h"
 
 G_BEGIN_DECLS
 
@@ -59,10 +59,10 @@ VhSsimWorkspace *vh_ssim_workspace_new   (guint max_width);
 
 void         vh_ssim_workspace_free      (VhSsimWorkspace * ws);
 
-/* Fails unless both pictures are host pictures of @info's luma size and
- * depth; @name is the feature named in the message. */
-gboolean     vh_ssim_check_pictures      (const gchar * name,
-                                          const VhPictureInfo * info,
+/* Fails unless both pictures have @fex's luma size and depth, in the
+ * memory its class takes (host memory, or HIP device memory for a HIP
+ * twin). */
+gboolean     vh_ssim_check_pictures      (const VhFeatureExtractor * fex,
                                           const VhPicture * ref,
                                           const VhPicture * dist,
                                           GError ** error);
