@@ -186,6 +186,16 @@ vh_golden_scores_load (const VhGoldenPair * pair, const gchar * file,
   return gs;
 }
 
+gboolean
+vh_golden_scores_has_frames (const VhGoldenPair * pair, const gchar * file)
+{
+  VhGoldenScores *gs = vh_golden_scores_load (pair, file, NULL);
+  gboolean has = gs && vh_golden_scores_n_frames (gs) > 0;
+
+  vh_golden_scores_free (gs);
+  return has;
+}
+
 void
 vh_golden_scores_free (VhGoldenScores * gs)
 {

@@ -43,6 +43,10 @@ typedef struct _VhGoldenScores VhGoldenScores;
 
 VhGoldenScores *vh_golden_scores_load (const VhGoldenPair * pair,
                                        const gchar * file, GError ** error);
+/* Whether @pair has @file with frames in it: libvmaf logs none for a pair
+ * it refused. */
+gboolean     vh_golden_scores_has_frames (const VhGoldenPair * pair,
+                                       const gchar * file);
 void         vh_golden_scores_free   (VhGoldenScores * gs);
 guint        vh_golden_scores_n_frames (VhGoldenScores * gs);
 /* Names of the per-frame metrics (NULL-terminated, owned by @gs). */

@@ -75,16 +75,6 @@ is_unsupported (const gchar * metric)
 }
 
 static gboolean
-golden_has_frames (const VhGoldenPair * pair, const gchar * file)
-{
-  VhGoldenScores *gs = vh_golden_scores_load (pair, file, NULL);
-  gboolean has = gs && vh_golden_scores_n_frames (gs) > 0;
-
-  vh_golden_scores_free (gs);
-  return has;
-}
-
-static gboolean
 add_model (VhContext * ctx, const gchar * text, GError ** error)
 {
   VhModelSpec spec;
@@ -116,14 +106,14 @@ score_pair (const VhGoldenPair * pair, guint n_threads, GError ** error)
     if (!add_model (ctx, models[i], error))
       goto fail;
   }
-  if (golden_has_frames (pair, "models_disable_clip.json")) {
+  if (vh_golden_scores_has_frames (pair, "models_disable_clip.json")) {
     for (guint i = 0; i < G_N_ELEMENTS (noclip_models); i++) {
       if (!add_model (ctx, noclip_models[i], error))
         goto fail;
     }
   }
   for (guint i = 0; i < G_N_ELEMENTS (extra); i++) {
-    if (golden_has_frames (pair, extra[i][0]) &&
+    if (vh_golden_scores_has_frames (pair, extra[i][0]) &&
         !vh_context_add_feature (ctx, extra[i][1], NULL, error))
       goto fail;
   }

@@ -10,115 +10,28 @@
 /* CAMBI against libvmaf's scores of every golden pair, plus its size rule,
  * full-reference outputs and odd shapes. */
 
-#include "feature-extractor.h"
 #include "errors.h"
-#include "golden.h"
+#include "extractor-check.h"
 
 #include <math.h>
 #include <string.h>
 
 #define TOLERANCE 1e-4
 
-static VhFeatureExtractor *
-new_cambi (const gchar * const *opts)
-{
-  const VhFeatureExtractorClass *klass =
-      vh_feature_extractor_find ("cambi", VH_BACKEND_CPU);
-  VhFeatureExtractor *fex;
-
-  g_assert_nonnull (klass);
-  fex = vh_feature_extractor_new (klass);
-  for (guint i = 0; opts && opts[i]; i += 2) {
-    g_autoptr (GError) error = NULL;
-
-    g_assert_true (vh_feature_extractor_set_option (fex, opts[i],
-            opts[i + 1], &error));
-    g_assert_no_error (error);
-  }
-  return fex;
-}
-
-static gboolean
-init_cambi (VhFeatureExtractor * fex, guint bpc, guint w, guint h,
-    GError ** error)
-{
-  VhPictureInfo info;
-
-  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, bpc, w, h,
-          NULL));
-  return vh_feature_extractor_init (fex, &info, error);
-}
-
-/* Scores every frame of @pair into @fc. */
-static void
-run_pair (const VhGoldenPair * pair, const gchar * const *opts,
-    VhFeatureCollector * fc)
-{
-  g_autoptr (VhFeatureExtractor) fex = new_cambi (opts);
-  g_autoptr (GError) error = NULL;
-
-  g_assert_true (init_cambi (fex, pair->bpc, pair->width, pair->height,
-          &error));
-  g_assert_no_error (error);
-  for (guint i = 0; i < pair->n_frames; i++) {
-    g_autoptr (VhPicture) ref = vh_golden_read_frame (pair, TRUE, i, &error);
-    g_assert_no_error (error);
-    g_autoptr (VhPicture) dist = vh_golden_read_frame (pair, FALSE, i, &error);
-    g_assert_no_error (error);
-    g_assert_true (vh_feature_extractor_extract (fex, ref, dist, i, fc,
-            &error));
-    g_assert_no_error (error);
-  }
-}
-
 static void
 test_golden (void)
 {
-  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
-  gdouble worst = 0.0;
-  guint n_checked = 0, n_frames = 0;
+  const gchar *const metrics[] = { "cambi", NULL };
+  const VhGoldenCheck check = {
+    .label = "cambi",
+    .file = "feat_cambi.json",
+    .metrics = metrics,
+    .tolerance = TOLERANCE,
+    .may_refuse = TRUE,
+    .extractor = "cambi",
+  };
 
-  if (!pairs || pairs->len == 0) {
-    g_test_skip ("no golden data");
-    return;
-  }
-  for (guint p = 0; p < pairs->len; p++) {
-    const VhGoldenPair *pair = g_ptr_array_index (pairs, p);
-    g_autoptr (GError) error = NULL;
-    VhGoldenScores *gs = vh_golden_scores_load (pair, "feat_cambi.json",
-        &error);
-    gdouble max_diff = 0.0;
-
-    if (!gs || vh_golden_scores_n_frames (gs) == 0) {
-      g_test_message ("cambi: %s has no scores, skipped", pair->name);
-      g_clear_error (&error);
-      vh_golden_scores_free (gs);
-      continue;
-    }
-    g_assert_no_error (error);
-    g_assert_cmpuint (vh_golden_scores_n_frames (gs), ==, pair->n_frames);
-
-    g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
-    run_pair (pair, NULL, fc);
-    for (guint i = 0; i < pair->n_frames; i++) {
-      gdouble want, got;
-
-      g_assert_true (vh_golden_scores_get (gs, i, "cambi", &want));
-      g_assert_true (vh_feature_collector_get (fc, "cambi", i, &got));
-      max_diff = MAX (max_diff, fabs (got - want));
-      if (fabs (got - want) > TOLERANCE)
-        g_error ("cambi %s frame %u: got %.6f, libvmaf %.6f", pair->name, i,
-            got, want);
-    }
-    g_print ("# cambi %-38s max |diff| %.3g\n", pair->name, max_diff);
-    worst = MAX (worst, max_diff);
-    n_checked++;
-    n_frames += pair->n_frames;
-    vh_golden_scores_free (gs);
-  }
-  g_print ("# cambi: %u pairs, %u frames, max |diff| %.3g\n", n_checked,
-      n_frames, worst);
-  g_assert_cmpuint (n_checked, >, 0);
+  vh_check_golden (&check);
 }
 
 /* One side of 216 is enough; below that on both sides init fails. */
@@ -130,29 +43,20 @@ test_too_small (void)
   };
   g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
   GError *error = NULL;
-  VhFeatureExtractor *fex;
 
-  fex = new_cambi (NULL);
-  g_assert_false (init_cambi (fex, 8, 215, 215, &error));
+  g_assert_false (vh_check_init_size ("cambi", NULL, 8, 215, 215, &error));
   g_assert_error (error, VH_ERROR, VH_ERROR_TOO_SMALL);
   g_assert_nonnull (strstr (error->message, "cambi"));
   g_assert_nonnull (strstr (error->message, "216"));
   g_clear_error (&error);
-  vh_feature_extractor_free (fex);
 
-  fex = new_cambi (NULL);
-  g_assert_true (init_cambi (fex, 8, 216, 16, &error));
-  vh_feature_extractor_free (fex);
-  fex = new_cambi (NULL);
-  g_assert_true (init_cambi (fex, 10, 16, 216, &error));
-  vh_feature_extractor_free (fex);
+  g_assert_true (vh_check_init_size ("cambi", NULL, 8, 216, 16, &error));
+  g_assert_true (vh_check_init_size ("cambi", NULL, 10, 16, 216, &error));
 
   /* The encoding size is what counts. */
-  fex = new_cambi (small_enc);
-  g_assert_false (init_cambi (fex, 8, 640, 360, &error));
+  g_assert_false (vh_check_init_size ("cambi", small_enc, 8, 640, 360, &error));
   g_assert_error (error, VH_ERROR, VH_ERROR_TOO_SMALL);
   g_clear_error (&error);
-  vh_feature_extractor_free (fex);
 
   /* The golden pair libvmaf refused. */
   for (guint p = 0; pairs && p < pairs->len; p++) {
@@ -160,12 +64,10 @@ test_too_small (void)
 
     if (pair->width >= 216 || pair->height >= 216)
       continue;
-    fex = new_cambi (NULL);
-    g_assert_false (init_cambi (fex, pair->bpc, pair->width, pair->height,
-            &error));
+    g_assert_false (vh_check_init_size ("cambi", NULL, pair->bpc,
+            pair->width, pair->height, &error));
     g_assert_error (error, VH_ERROR, VH_ERROR_TOO_SMALL);
     g_clear_error (&error);
-    vh_feature_extractor_free (fex);
   }
 }
 
@@ -178,7 +80,7 @@ test_thin (void)
   };
 
   for (guint s = 0; s < G_N_ELEMENTS (shapes); s++) {
-    g_autoptr (VhFeatureExtractor) fex = new_cambi (NULL);
+    g_autoptr (VhFeatureExtractor) fex = vh_check_extractor_new ("cambi", NULL);
     g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
     g_autoptr (GError) error = NULL;
     g_autoptr (GRand) rand = g_rand_new_with_seed (s);
@@ -221,10 +123,10 @@ test_options (void)
   }
   pair->n_frames = MIN (pair->n_frames, 2);
 
-  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
-  g_autoptr (VhFeatureCollector) fc_topk = vh_feature_collector_new ();
-  run_pair (pair, full_ref, fc);
-  run_pair (pair, topk, fc_topk);
+  g_autoptr (VhFeatureCollector) fc = vh_check_score_pair (pair, "cambi",
+      full_ref, FALSE);
+  g_autoptr (VhFeatureCollector) fc_topk = vh_check_score_pair (pair,
+      "cambi", topk, FALSE);
   for (guint i = 0; i < pair->n_frames; i++) {
     g_assert_true (vh_feature_collector_get (fc, "cambi", i, &cambi));
     g_assert_true (vh_feature_collector_get (fc, "cambi_source", i, &src));

@@ -12,9 +12,8 @@
  * look-ahead, a sequence that starts at a later index, debug outputs,
  * options and size limits. */
 
-#include "feature-extractor.h"
 #include "errors.h"
-#include "golden.h"
+#include "extractor-check.h"
 
 #include <math.h>
 #include <string.h>
@@ -49,29 +48,6 @@ as_logged (gdouble v)
   return g_ascii_strtod (buf, NULL);
 }
 
-static VhFeatureExtractor *
-new_extractor (const gchar * name, const VhPictureInfo * info,
-    const gchar * const *opts)
-{
-  const VhFeatureExtractorClass *klass =
-      vh_feature_extractor_find (name, VH_BACKEND_CPU);
-  g_autoptr (GError) error = NULL;
-  VhFeatureExtractor *fex;
-
-  g_assert_nonnull (klass);
-  fex = vh_feature_extractor_new (klass);
-  for (guint i = 0; opts && opts[i]; i += 2) {
-    g_assert_true (vh_feature_extractor_set_option (fex, opts[i],
-            opts[i + 1], &error));
-    g_assert_no_error (error);
-  }
-  if (info) {
-    g_assert_true (vh_feature_extractor_init (fex, info, &error));
-    g_assert_no_error (error);
-  }
-  return fex;
-}
-
 /* Scores frames @first .. of @pair with every extractor, numbering them
  * from @base, and flushes. */
 static VhFeatureCollector *
@@ -85,7 +61,7 @@ run_pair (const VhGoldenPair * pair, guint first, guint base)
   g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, pair->bpc,
           pair->width, pair->height, &error));
   for (guint e = 0; extractors[e]; e++)
-    fex[e] = new_extractor (extractors[e], &info, NULL);
+    fex[e] = vh_check_extractor_new_for (extractors[e], NULL, &info, FALSE);
 
   for (guint i = first; i < pair->n_frames; i++) {
     g_autoptr (VhPicture) ref = vh_golden_read_frame (pair, TRUE, i, &error);
@@ -115,61 +91,49 @@ run_pair (const VhGoldenPair * pair, guint first, guint base)
   return fc;
 }
 
+static VhFeatureCollector *
+score_pair (const VhGoldenPair * pair, gpointer user_data)
+{
+  return run_pair (pair, 0, 0);
+}
+
+typedef struct
+{
+  guint n_values, n_inexact;
+} Printed;
+
+/* Counts the values that differ from libvmaf's as its log prints them. */
+static void
+count_printed (const gchar * metric, gdouble got, gdouble want,
+    gpointer user_data)
+{
+  Printed *printed = user_data;
+
+  printed->n_values++;
+  if (as_logged (got) != want)
+    printed->n_inexact++;
+}
+
 static void
 test_golden (void)
 {
-  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
-  gdouble worst[G_N_ELEMENTS (metrics)] = { 0 };
-  guint n_checked = 0, n_values = 0, n_inexact = 0;
+  Printed printed = { 0 };
+  const VhGoldenCheck check = {
+    .label = "float",
+    .file = GOLDEN_FILE,
+    .metrics = metrics,
+    .tolerance = TOLERANCE,
+    .may_refuse = TRUE,
+    .score = score_pair,
+    .value = count_printed,
+    .user_data = &printed,
+  };
 
-  if (pairs->len == 0) {
-    g_test_skip ("no golden data");
-    return;
-  }
-  for (guint p = 0; p < pairs->len; p++) {
-    const VhGoldenPair *pair = g_ptr_array_index (pairs, p);
-    g_autoptr (GError) error = NULL;
-    VhGoldenScores *gs = vh_golden_scores_load (pair, GOLDEN_FILE, &error);
-    gdouble pair_max = 0.0;
-
-    g_assert_no_error (error);
-    if (!gs || vh_golden_scores_n_frames (gs) == 0) {
-      vh_golden_scores_free (gs);
-      continue;
-    }
-    g_assert_cmpuint (vh_golden_scores_n_frames (gs), ==, pair->n_frames);
-
-    g_autoptr (VhFeatureCollector) fc = run_pair (pair, 0, 0);
-    for (guint m = 0; metrics[m]; m++) {
-      for (guint i = 0; i < pair->n_frames; i++) {
-        gdouble want, got, diff;
-
-        g_assert_true (vh_golden_scores_get (gs, i, metrics[m], &want));
-        if (!vh_feature_collector_get (fc, metrics[m], i, &got))
-          g_error ("%s %s frame %u: missing", metrics[m], pair->name, i);
-        diff = fabs (got - want);
-        if (diff > TOLERANCE)
-          g_error ("%s %s frame %u: got %.6f, libvmaf %.6f", metrics[m],
-              pair->name, i, got, want);
-        worst[m] = MAX (worst[m], diff);
-        pair_max = MAX (pair_max, diff);
-        n_values++;
-        if (as_logged (got) != want)
-          n_inexact++;
-      }
-    }
-    g_print ("# %-38s max |diff| %.3g\n", pair->name, pair_max);
-    vh_golden_scores_free (gs);
-    n_checked++;
-  }
-  for (guint m = 0; metrics[m]; m++)
-    g_print ("# %-11s %u pairs, max |diff| %.3g\n", metrics[m], n_checked,
-        worst[m]);
+  vh_check_golden (&check);
   /* Reported, not required: the reciprocal estimate in ADM may differ in
    * its last bits between CPU makers. */
   g_print ("# %u of %u values differ from libvmaf's log as printed\n",
-      n_inexact, n_values);
-  g_assert_cmpuint (n_checked, >, 0);
+      printed.n_inexact, printed.n_values);
 }
 
 /* A temporal extractor restarted after a seek sees a first index above
@@ -213,27 +177,6 @@ test_motion_late_start (void)
   }
 }
 
-static VhPicture *
-noise_picture (const VhPictureInfo * info, GRand * rand)
-{
-  VhPicture *pic = vh_picture_new (info);
-  const guint max = (1u << info->bpc) - 1;
-
-  for (guint p = 0; p < pic->n_planes; p++) {
-    for (guint y = 0; y < pic->height[p]; y++) {
-      gpointer row = vh_picture_row (pic, p, y);
-      for (guint x = 0; x < pic->width[p]; x++) {
-        guint v = g_rand_int_range (rand, 0, max + 1);
-        if (info->bpc > 8)
-          ((guint16 *) row)[x] = v;
-        else
-          ((guint8 *) row)[x] = v;
-      }
-    }
-  }
-  return pic;
-}
-
 /* One frame, one extractor: motion of a single frame is all zero, and
  * identical pictures give libvmaf's fixed points. */
 static void
@@ -242,15 +185,13 @@ test_identical_and_single (void)
   g_autoptr (GRand) rand = g_rand_new_with_seed (11);
   g_autoptr (GError) error = NULL;
   g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
-  VhPictureInfo info;
+  g_autoptr (VhPicture) pic = vh_check_noise_picture (VH_PIX_FMT_YUV420, 10,
+      64, 48, rand);
   gdouble v;
 
-  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 10, 64, 48,
-          NULL));
-  g_autoptr (VhPicture) pic = noise_picture (&info, rand);
   for (guint e = 0; extractors[e]; e++) {
-    g_autoptr (VhFeatureExtractor) fex = new_extractor (extractors[e], &info,
-        NULL);
+    g_autoptr (VhFeatureExtractor) fex =
+        vh_check_extractor_new_for (extractors[e], NULL, &pic->info, FALSE);
     g_assert_true (vh_feature_extractor_extract (fex, pic, pic, 0, fc, &error));
     g_assert_true (vh_feature_extractor_flush (fex, fc, &error));
     g_assert_no_error (error);
@@ -286,19 +227,18 @@ test_options (void)
     "1.0", NULL
   };
   const gchar *const motion_opts[] = { "motion_force_zero", "true", NULL };
-  VhPictureInfo info;
   gdouble v, num, den;
-
-  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, 80, 64,
-          NULL));
-  g_autoptr (VhPicture) ref = noise_picture (&info, rand);
-  g_autoptr (VhPicture) dist = noise_picture (&info, rand);
-  g_autoptr (VhFeatureExtractor) vif = new_extractor ("float_vif", &info,
-      vif_opts);
-  g_autoptr (VhFeatureExtractor) adm = new_extractor ("float_adm", &info,
-      adm_opts);
-  g_autoptr (VhFeatureExtractor) motion = new_extractor ("float_motion",
-      &info, motion_opts);
+  g_autoptr (VhPicture) ref = vh_check_noise_picture (VH_PIX_FMT_YUV420, 8,
+      80, 64, rand);
+  g_autoptr (VhPicture) dist = vh_check_noise_picture (VH_PIX_FMT_YUV420, 8,
+      80, 64, rand);
+  g_autoptr (VhFeatureExtractor) vif =
+      vh_check_extractor_new_for ("float_vif", vif_opts, &ref->info, FALSE);
+  g_autoptr (VhFeatureExtractor) adm =
+      vh_check_extractor_new_for ("float_adm", adm_opts, &ref->info, FALSE);
+  g_autoptr (VhFeatureExtractor) motion =
+      vh_check_extractor_new_for ("float_motion", motion_opts, &ref->info,
+      FALSE);
 
   g_assert_true (vh_feature_extractor_extract (vif, ref, dist, 0, fc, &error));
   g_assert_true (vh_feature_extractor_extract (adm, ref, dist, 0, fc, &error));
@@ -326,17 +266,6 @@ test_options (void)
   }
 }
 
-static gboolean
-init_size (const gchar * name, guint w, guint h, GError ** error)
-{
-  g_autoptr (VhFeatureExtractor) fex = new_extractor (name, NULL, NULL);
-  VhPictureInfo info;
-
-  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, w, h,
-          NULL));
-  return vh_feature_extractor_init (fex, &info, error);
-}
-
 static void
 test_sizes (void)
 {
@@ -350,13 +279,15 @@ test_sizes (void)
     GError *error = NULL;
     guint m = limits[i].min;
 
-    g_assert_false (init_size (limits[i].name, m - 1, 64, &error));
+    g_assert_false (vh_check_init_size (limits[i].name, NULL, 8, m - 1, 64,
+            &error));
     g_assert_error (error, VH_ERROR, VH_ERROR_TOO_SMALL);
     g_clear_error (&error);
-    g_assert_false (init_size (limits[i].name, 64, m - 1, &error));
+    g_assert_false (vh_check_init_size (limits[i].name, NULL, 8, 64, m - 1,
+            &error));
     g_assert_error (error, VH_ERROR, VH_ERROR_TOO_SMALL);
     g_clear_error (&error);
-    g_assert_true (init_size (limits[i].name, m, m, &error));
+    g_assert_true (vh_check_init_size (limits[i].name, NULL, 8, m, m, &error));
     g_assert_no_error (error);
   }
 }
@@ -368,26 +299,22 @@ test_errors (void)
   g_autoptr (GRand) rand = g_rand_new_with_seed (3);
   g_autoptr (GError) error = NULL;
   g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
-  VhPictureInfo info, other;
-
-  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, 64, 48,
-          NULL));
-  g_assert_true (vh_picture_info_init (&other, VH_PIX_FMT_YUV420, 8, 64, 40,
-          NULL));
-  g_autoptr (VhPicture) pic = noise_picture (&info, rand);
-  g_autoptr (VhPicture) small = noise_picture (&other, rand);
+  g_autoptr (VhPicture) pic = vh_check_noise_picture (VH_PIX_FMT_YUV420, 8,
+      64, 48, rand);
+  g_autoptr (VhPicture) small = vh_check_noise_picture (VH_PIX_FMT_YUV420, 8,
+      64, 40, rand);
 
   for (guint e = 0; extractors[e]; e++) {
-    g_autoptr (VhFeatureExtractor) fex = new_extractor (extractors[e], &info,
-        NULL);
+    g_autoptr (VhFeatureExtractor) fex =
+        vh_check_extractor_new_for (extractors[e], NULL, &pic->info, FALSE);
     g_assert_false (vh_feature_extractor_extract (fex, small, small, 0, fc,
             &error));
     g_assert_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT);
     g_clear_error (&error);
   }
 
-  g_autoptr (VhFeatureExtractor) motion = new_extractor ("float_motion",
-      &info, NULL);
+  g_autoptr (VhFeatureExtractor) motion =
+      vh_check_extractor_new_for ("float_motion", NULL, &pic->info, FALSE);
   g_assert_true (vh_feature_extractor_extract (motion, pic, pic, 4, fc,
           &error));
   g_assert_false (vh_feature_extractor_extract (motion, pic, pic, 6, fc,

@@ -10,107 +10,29 @@
 /* float_ssim and float_ms_ssim against libvmaf's scores of every golden
  * pair, plus their options and size limits. */
 
-#include "feature-extractor.h"
 #include "errors.h"
-#include "golden.h"
+#include "extractor-check.h"
 
 #include <math.h>
 #include <string.h>
 
 #define TOLERANCE 1e-4
 
-static VhFeatureExtractor *
-new_extractor (const gchar * name, const gchar * const *opts)
-{
-  const VhFeatureExtractorClass *klass =
-      vh_feature_extractor_find (name, VH_BACKEND_CPU);
-  VhFeatureExtractor *fex;
-
-  g_assert_nonnull (klass);
-  fex = vh_feature_extractor_new (klass);
-  for (guint i = 0; opts && opts[i]; i += 2) {
-    g_autoptr (GError) error = NULL;
-
-    g_assert_true (vh_feature_extractor_set_option (fex, opts[i],
-            opts[i + 1], &error));
-    g_assert_no_error (error);
-  }
-  return fex;
-}
-
-/* Runs @name with options @opts over every frame of @pair. */
-static VhFeatureCollector *
-run_pair (const VhGoldenPair * pair, const gchar * name,
-    const gchar * const *opts)
-{
-  g_autoptr (VhFeatureExtractor) fex = new_extractor (name, opts);
-  VhFeatureCollector *fc = vh_feature_collector_new ();
-  g_autoptr (GError) error = NULL;
-  VhPictureInfo info;
-
-  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, pair->bpc,
-          pair->width, pair->height, &error));
-  g_assert_true (vh_feature_extractor_init (fex, &info, &error));
-  g_assert_no_error (error);
-
-  for (guint i = 0; i < pair->n_frames; i++) {
-    g_autoptr (VhPicture) ref = vh_golden_read_frame (pair, TRUE, i, &error);
-    g_assert_no_error (error);
-    g_autoptr (VhPicture) dist = vh_golden_read_frame (pair, FALSE, i, &error);
-    g_assert_no_error (error);
-    g_assert_true (vh_feature_extractor_extract (fex, ref, dist, i, fc,
-            &error));
-    g_assert_no_error (error);
-  }
-  return fc;
-}
-
 /* Compares @feature over every pair that has scores in @file. */
 static void
 check_golden (const gchar * feature, const gchar * file)
 {
-  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
-  gdouble worst = 0.0;
-  guint n_checked = 0;
+  const gchar *const metrics[] = { feature, NULL };
+  const VhGoldenCheck check = {
+    .label = feature,
+    .file = file,
+    .metrics = metrics,
+    .tolerance = TOLERANCE,
+    .may_refuse = TRUE,
+    .extractor = feature,
+  };
 
-  if (pairs->len == 0) {
-    g_test_skip ("no golden data");
-    return;
-  }
-
-  for (guint p = 0; p < pairs->len; p++) {
-    const VhGoldenPair *pair = g_ptr_array_index (pairs, p);
-    g_autoptr (GError) error = NULL;
-    VhGoldenScores *gs = vh_golden_scores_load (pair, file, &error);
-    gdouble max_diff = 0.0;
-
-    g_assert_no_error (error);
-    if (!gs || vh_golden_scores_n_frames (gs) == 0) {
-      g_test_message ("%s: %s has no %s scores, skipped", feature,
-          pair->name, file);
-      vh_golden_scores_free (gs);
-      continue;
-    }
-    g_assert_cmpuint (vh_golden_scores_n_frames (gs), ==, pair->n_frames);
-
-    g_autoptr (VhFeatureCollector) fc = run_pair (pair, feature, NULL);
-    for (guint i = 0; i < pair->n_frames; i++) {
-      gdouble want, got;
-
-      g_assert_true (vh_golden_scores_get (gs, i, feature, &want));
-      g_assert_true (vh_feature_collector_get (fc, feature, i, &got));
-      max_diff = MAX (max_diff, fabs (got - want));
-      if (fabs (got - want) > TOLERANCE)
-        g_error ("%s %s frame %u: got %.6f, libvmaf %.6f", feature,
-            pair->name, i, got, want);
-    }
-    g_print ("# %-14s %-38s max |diff| %.3g\n", feature, pair->name, max_diff);
-    worst = MAX (worst, max_diff);
-    n_checked++;
-    vh_golden_scores_free (gs);
-  }
-  g_print ("# %s: %u pairs, max |diff| %.3g\n", feature, n_checked, worst);
-  g_assert_cmpuint (n_checked, >, 0);
+  vh_check_golden (&check);
 }
 
 static void
@@ -125,18 +47,6 @@ test_float_ms_ssim_golden (void)
   check_golden ("float_ms_ssim", "feat_float_ms_ssim.json");
 }
 
-static gboolean
-init_size (const gchar * name, const gchar * const *opts, guint w, guint h,
-    GError ** error)
-{
-  g_autoptr (VhFeatureExtractor) fex = new_extractor (name, opts);
-  VhPictureInfo info;
-
-  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, w, h,
-          NULL));
-  return vh_feature_extractor_init (fex, &info, error);
-}
-
 static void
 test_too_small (void)
 {
@@ -144,24 +54,28 @@ test_too_small (void)
   GError *error = NULL;
 
   /* MS-SSIM refuses either side under 176, naming itself and the limit. */
-  g_assert_false (init_size ("float_ms_ssim", NULL, 160, 90, &error));
+  g_assert_false (vh_check_init_size ("float_ms_ssim", NULL, 8, 160, 90,
+          &error));
   g_assert_error (error, VH_ERROR, VH_ERROR_TOO_SMALL);
   g_assert_nonnull (strstr (error->message, "float_ms_ssim"));
   g_assert_nonnull (strstr (error->message, "176"));
   g_clear_error (&error);
-  g_assert_false (init_size ("float_ms_ssim", NULL, 176, 175, &error));
+  g_assert_false (vh_check_init_size ("float_ms_ssim", NULL, 8, 176, 175,
+          &error));
   g_assert_error (error, VH_ERROR, VH_ERROR_TOO_SMALL);
   g_clear_error (&error);
-  g_assert_true (init_size ("float_ms_ssim", NULL, 176, 176, &error));
+  g_assert_true (vh_check_init_size ("float_ms_ssim", NULL, 8, 176, 176,
+          &error));
   g_assert_no_error (error);
 
   /* SSIM needs its window, after any downscaling. */
-  g_assert_true (init_size ("float_ssim", NULL, 160, 90, &error));
+  g_assert_true (vh_check_init_size ("float_ssim", NULL, 8, 160, 90, &error));
   g_assert_no_error (error);
-  g_assert_false (init_size ("float_ssim", NULL, 10, 64, &error));
+  g_assert_false (vh_check_init_size ("float_ssim", NULL, 8, 10, 64, &error));
   g_assert_error (error, VH_ERROR, VH_ERROR_TOO_SMALL);
   g_clear_error (&error);
-  g_assert_false (init_size ("float_ssim", big_scale, 100, 100, &error));
+  g_assert_false (vh_check_init_size ("float_ssim", big_scale, 8, 100, 100,
+          &error));
   g_assert_error (error, VH_ERROR, VH_ERROR_TOO_SMALL);
   g_clear_error (&error);
 }
@@ -181,7 +95,8 @@ test_mismatch (void)
   g_autoptr (VhPicture) deep = vh_picture_new (&other);
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
-    g_autoptr (VhFeatureExtractor) fex = new_extractor (names[i], NULL);
+    g_autoptr (VhFeatureExtractor) fex = vh_check_extractor_new (names[i],
+        NULL);
     g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
     GError *error = NULL;
 
@@ -219,13 +134,18 @@ test_options (void)
   if (!pair || !same)
     return;
 
-  g_autoptr (VhFeatureCollector) plain = run_pair (pair, "float_ssim", NULL);
-  g_autoptr (VhFeatureCollector) with_lcs = run_pair (pair, "float_ssim", lcs);
-  g_autoptr (VhFeatureCollector) with_db = run_pair (pair, "float_ssim", db);
-  g_autoptr (VhFeatureCollector) ms_plain = run_pair (pair, "float_ms_ssim",
-      NULL);
-  g_autoptr (VhFeatureCollector) ms_lcs = run_pair (pair, "float_ms_ssim", lcs);
-  g_autoptr (VhFeatureCollector) ms_db = run_pair (pair, "float_ms_ssim", db);
+  g_autoptr (VhFeatureCollector) plain =
+      vh_check_score_pair (pair, "float_ssim", NULL, FALSE);
+  g_autoptr (VhFeatureCollector) with_lcs =
+      vh_check_score_pair (pair, "float_ssim", lcs, FALSE);
+  g_autoptr (VhFeatureCollector) with_db =
+      vh_check_score_pair (pair, "float_ssim", db, FALSE);
+  g_autoptr (VhFeatureCollector) ms_plain =
+      vh_check_score_pair (pair, "float_ms_ssim", NULL, FALSE);
+  g_autoptr (VhFeatureCollector) ms_lcs =
+      vh_check_score_pair (pair, "float_ms_ssim", lcs, FALSE);
+  g_autoptr (VhFeatureCollector) ms_db =
+      vh_check_score_pair (pair, "float_ms_ssim", db, FALSE);
 
   for (guint i = 0; i < pair->n_frames; i++) {
     g_assert_true (vh_feature_collector_get (plain, "float_ssim", i, &v));
@@ -263,9 +183,10 @@ test_options (void)
 
   /* Identical frames: SSIM is 1, so dB is infinite unless clipped at the
    * level of half a code value of error over the frame. */
-  g_autoptr (VhFeatureCollector) same_db = run_pair (same, "float_ssim", db);
-  g_autoptr (VhFeatureCollector) same_clip = run_pair (same, "float_ssim",
-      clip);
+  g_autoptr (VhFeatureCollector) same_db =
+      vh_check_score_pair (same, "float_ssim", db, FALSE);
+  g_autoptr (VhFeatureCollector) same_clip =
+      vh_check_score_pair (same, "float_ssim", clip, FALSE);
   g_assert_true (vh_feature_collector_get (same_db, "float_ssim", 0, &d));
   g_assert_true (isinf (d) && d > 0);
   g_assert_true (vh_feature_collector_get (same_clip, "float_ssim", 0, &d));
@@ -286,9 +207,12 @@ test_scale (void)
 
   if (!pair)
     return;
-  g_autoptr (VhFeatureCollector) fc_auto = run_pair (pair, "float_ssim", NULL);
-  g_autoptr (VhFeatureCollector) fc_four = run_pair (pair, "float_ssim", four);
-  g_autoptr (VhFeatureCollector) fc_one = run_pair (pair, "float_ssim", one);
+  g_autoptr (VhFeatureCollector) fc_auto =
+      vh_check_score_pair (pair, "float_ssim", NULL, FALSE);
+  g_autoptr (VhFeatureCollector) fc_four =
+      vh_check_score_pair (pair, "float_ssim", four, FALSE);
+  g_autoptr (VhFeatureCollector) fc_one =
+      vh_check_score_pair (pair, "float_ssim", one, FALSE);
   g_assert_true (vh_feature_collector_get (fc_auto, "float_ssim", 0, &a));
   g_assert_true (vh_feature_collector_get (fc_four, "float_ssim", 0, &b));
   g_assert_true (vh_feature_collector_get (fc_one, "float_ssim", 0, &c));

@@ -6,31 +6,27 @@
  * License as published by the Free Software Foundation; either
  * version 2.1 of the License, or (at your option) any later version.
  */
-#include "feature-extractor.h"
 #include "errors.h"
-#include "golden.h"
+#include "extractor-check.h"
 #include "libvmaf-reference.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SAD "VMAF_integer_feature_motion_sad_score"
 #define M2 "integer_motion2"
 #define M3 "integer_motion3"
+#define TOLERANCE 1e-4
 
 static const gchar *const motion_metrics[] = { SAD, M2, M3, NULL };
 
 static VhFeatureExtractor *
 motion_new (void)
 {
-  const VhFeatureExtractorClass *klass =
-      vh_feature_extractor_find ("motion", VH_BACKEND_CPU);
+  VhFeatureExtractor *fex = vh_check_extractor_new ("motion", NULL);
 
-  g_assert_nonnull (klass);
-  g_assert_cmpstr (klass->name, ==, "motion");
-  g_assert_true (klass->flags & VH_EXTRACTOR_FLAG_TEMPORAL);
-  return vh_feature_extractor_new (klass);
+  g_assert_true (fex->klass->flags & VH_EXTRACTOR_FLAG_TEMPORAL);
+  return fex;
 }
 
 static gboolean
@@ -41,21 +37,13 @@ has_value (VhFeatureCollector * fc, const gchar * name, guint index)
 }
 
 /* Runs the extractor over a golden pair, checking that frame i - 1 is final
- * once frame i is in, then compares every value with libvmaf's. */
-static void
-check_pair (const VhGoldenPair * pair, gdouble * max_diff)
+ * once frame i is in. */
+static VhFeatureCollector *
+score_pair (const VhGoldenPair * pair, gpointer portable)
 {
   GError *error = NULL;
-  VhGoldenScores *gs = vh_golden_scores_load (pair, "feat_motion.json",
-      &error);
   g_autoptr (VhFeatureExtractor) fex = motion_new ();
-  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
-  gdouble pair_max = 0;
-
-  g_assert_no_error (error);
-  if (!gs)
-    return;
-  g_assert_cmpuint (vh_golden_scores_n_frames (gs), ==, pair->n_frames);
+  VhFeatureCollector *fc = vh_feature_collector_new ();
 
   for (guint i = 0; i < pair->n_frames; i++) {
     g_autoptr (VhPicture) ref = vh_golden_read_frame (pair, TRUE, i, &error);
@@ -63,7 +51,7 @@ check_pair (const VhGoldenPair * pair, gdouble * max_diff)
 
     g_assert_no_error (error);
     if (i == 0)
-      g_assert_true (vh_feature_extractor_init (fex, &ref->info, &error));
+      vh_check_extractor_init (fex, &ref->info, GPOINTER_TO_INT (portable));
     g_assert_true (vh_feature_extractor_extract (fex, ref, dist, i, fc,
             &error));
     g_assert_no_error (error);
@@ -81,50 +69,25 @@ check_pair (const VhGoldenPair * pair, gdouble * max_diff)
   g_assert_true (has_value (fc, M2, pair->n_frames - 1));
   /* A second flush adds nothing and does not fail. */
   g_assert_true (vh_feature_extractor_flush (fex, fc, &error));
-
-  for (guint m = 0; motion_metrics[m]; m++) {
-    for (guint i = 0; i < pair->n_frames; i++) {
-      gdouble want, got;
-      g_assert_true (vh_golden_scores_get (gs, i, motion_metrics[m], &want));
-      g_assert_true (vh_feature_collector_get (fc, motion_metrics[m], i,
-              &got));
-      gdouble d = fabs (want - got);
-      max_diff[m] = MAX (max_diff[m], d);
-      pair_max = MAX (pair_max, d);
-      if (d > 1e-4)
-        g_error ("%s frame %u %s: got %.6f, libvmaf %.6f", pair->name, i,
-            motion_metrics[m], got, want);
-    }
-  }
-  g_print ("%-40s %3u frames  max |diff| %.2e\n", pair->name, pair->n_frames,
-      pair_max);
-  vh_golden_scores_free (gs);
+  return fc;
 }
 
 /* Both the SIMD and the plain C kernels, on every pair and frame. */
 static void
 test_golden (void)
 {
-  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
-
-  if (pairs->len == 0) {
-    g_test_skip ("no golden data");
-    return;
-  }
   for (guint simd = 0; simd < 2; simd++) {
-    gdouble max_diff[3] = { 0, 0, 0 };
+    const VhGoldenCheck check = {
+      .label = simd ? "motion SIMD" : "motion C",
+      .file = "feat_motion.json",
+      .metrics = motion_metrics,
+      .tolerance = TOLERANCE,
+      .score = score_pair,
+      .user_data = GINT_TO_POINTER (!simd),
+    };
 
-    if (simd)
-      g_unsetenv ("VH_DISABLE_SIMD");
-    else
-      g_setenv ("VH_DISABLE_SIMD", "1", TRUE);
-    g_print ("%s kernels\n", simd ? "SIMD" : "C");
-    for (guint p = 0; p < pairs->len; p++)
-      check_pair (g_ptr_array_index (pairs, p), max_diff);
-    for (guint m = 0; motion_metrics[m]; m++)
-      g_print ("max |diff| %-40s %.2e\n", motion_metrics[m], max_diff[m]);
+    vh_check_golden (&check);
   }
-  g_unsetenv ("VH_DISABLE_SIMD");
 }
 
 /* A direct reading of libvmaf's pipeline: 64-bit sums, mirrored edges. */
@@ -181,20 +144,16 @@ random_picture (guint bpc, guint w, guint h, GRand * rand, gint mode)
   VhPicture *pic;
   guint max = (1u << bpc) - 1;
 
+  if (mode == 0)
+    return vh_check_noise_picture (VH_PIX_FMT_YUV420, bpc, w, h, rand);
   g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, bpc, w, h,
           NULL));
   pic = vh_picture_new (&info);
   for (guint p = 0; p < pic->n_planes; p++) {
     for (guint y = 0; y < pic->height[p]; y++) {
-      for (guint x = 0; x < pic->width[p]; x++) {
-        guint v = mode == 0 ? (guint) g_rand_int_range (rand, 0, max + 1) :
-            mode == 1 ? ((x / 3 + y / 2) % 2 ? max : 0) :
-            mode == 2 ? max : 0u;
-        if (bpc == 8)
-          ((guint8 *) vh_picture_row (pic, p, y))[x] = v;
-        else
-          ((guint16 *) vh_picture_row (pic, p, y))[x] = v;
-      }
+      for (guint x = 0; x < pic->width[p]; x++)
+        vh_check_set_sample (pic, p, x, y, mode == 1 ?
+            ((x / 3 + y / 2) % 2 ? max : 0) : mode == 2 ? max : 0u);
     }
   }
   return pic;
@@ -208,12 +167,7 @@ run_two_frames (VhPicture * a, VhPicture * b, gboolean simd)
   GError *error = NULL;
   gdouble v;
 
-  if (simd)
-    g_unsetenv ("VH_DISABLE_SIMD");
-  else
-    g_setenv ("VH_DISABLE_SIMD", "1", TRUE);
-  g_assert_true (vh_feature_extractor_init (fex, &a->info, &error));
-  g_unsetenv ("VH_DISABLE_SIMD");
+  vh_check_extractor_init (fex, &a->info, !simd);
   g_assert_true (vh_feature_extractor_extract (fex, a, a, 0, fc, &error));
   g_assert_true (vh_feature_extractor_extract (fex, b, b, 1, fc, &error));
   g_assert_no_error (error);

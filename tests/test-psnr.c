@@ -6,28 +6,17 @@
  * License as published by the Free Software Foundation; either
  * version 2.1 of the License, or (at your option) any later version.
  */
-#include "feature-extractor.h"
 #include "errors.h"
-#include "golden.h"
+#include "extractor-check.h"
 #include "libvmaf-reference.h"
 
-#include <math.h>
 #include <string.h>
+
+#define TOLERANCE 1e-4
 
 static const gchar *const psnr_metrics[] = {
   "psnr_y", "psnr_cb", "psnr_cr", NULL
 };
-
-static VhFeatureExtractor *
-extractor_new (const gchar * name)
-{
-  const VhFeatureExtractorClass *klass =
-      vh_feature_extractor_find (name, VH_BACKEND_CPU);
-
-  g_assert_nonnull (klass);
-  g_assert_cmpstr (klass->name, ==, name);
-  return vh_feature_extractor_new (klass);
-}
 
 static void
 set_simd (gboolean on)
@@ -38,93 +27,22 @@ set_simd (gboolean on)
     g_setenv ("VH_DISABLE_SIMD", "1", TRUE);
 }
 
-static void
-check_pair (const VhGoldenPair * pair, gdouble * max_diff)
-{
-  GError *error = NULL;
-  VhGoldenScores *gs = vh_golden_scores_load (pair, "feat_psnr.json", &error);
-  g_autoptr (VhFeatureExtractor) fex = extractor_new ("psnr");
-  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
-  gdouble pair_max = 0;
-
-  g_assert_no_error (error);
-  if (!gs)
-    return;
-  g_assert_cmpuint (vh_golden_scores_n_frames (gs), ==, pair->n_frames);
-  for (guint i = 0; i < pair->n_frames; i++) {
-    g_autoptr (VhPicture) ref = vh_golden_read_frame (pair, TRUE, i, &error);
-    g_autoptr (VhPicture) dist = vh_golden_read_frame (pair, FALSE, i, &error);
-
-    g_assert_no_error (error);
-    if (i == 0)
-      g_assert_true (vh_feature_extractor_init (fex, &ref->info, &error));
-    g_assert_true (vh_feature_extractor_extract (fex, ref, dist, i, fc,
-            &error));
-    g_assert_no_error (error);
-  }
-  g_assert_true (vh_feature_extractor_flush (fex, fc, &error));
-
-  for (guint m = 0; psnr_metrics[m]; m++) {
-    for (guint i = 0; i < pair->n_frames; i++) {
-      gdouble want, got, d;
-      g_assert_true (vh_golden_scores_get (gs, i, psnr_metrics[m], &want));
-      g_assert_true (vh_feature_collector_get (fc, psnr_metrics[m], i, &got));
-      d = fabs (want - got);
-      max_diff[m] = MAX (max_diff[m], d);
-      pair_max = MAX (pair_max, d);
-      if (d > 1e-4)
-        g_error ("%s frame %u %s: got %.6f, libvmaf %.6f", pair->name, i,
-            psnr_metrics[m], got, want);
-    }
-  }
-  g_print ("%-40s %3u frames  max |diff| %.2e\n", pair->name, pair->n_frames,
-      pair_max);
-  vh_golden_scores_free (gs);
-}
-
 /* Every golden pair and frame, odd sizes included, SIMD and plain C. */
 static void
 test_golden (void)
 {
-  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
-
-  if (pairs->len == 0) {
-    g_test_skip ("no golden data");
-    return;
-  }
   for (guint simd = 0; simd < 2; simd++) {
-    gdouble max_diff[3] = { 0, 0, 0 };
+    const VhGoldenCheck check = {
+      .label = simd ? "psnr SIMD" : "psnr C",
+      .file = "feat_psnr.json",
+      .metrics = psnr_metrics,
+      .tolerance = TOLERANCE,
+      .extractor = "psnr",
+      .portable = !simd,
+    };
 
-    set_simd (simd);
-    g_print ("%s kernels\n", simd ? "SIMD" : "C");
-    for (guint p = 0; p < pairs->len; p++)
-      check_pair (g_ptr_array_index (pairs, p), max_diff);
-    for (guint m = 0; psnr_metrics[m]; m++)
-      g_print ("max |diff| %-10s %.2e\n", psnr_metrics[m], max_diff[m]);
+    vh_check_golden (&check);
   }
-  set_simd (TRUE);
-}
-
-static VhPicture *
-random_picture (VhPixFmt fmt, guint bpc, guint w, guint h, GRand * rand)
-{
-  VhPictureInfo info;
-  VhPicture *pic;
-
-  g_assert_true (vh_picture_info_init (&info, fmt, bpc, w, h, NULL));
-  pic = vh_picture_new (&info);
-  for (guint p = 0; p < pic->n_planes; p++) {
-    for (guint y = 0; y < pic->height[p]; y++) {
-      for (guint x = 0; x < pic->width[p]; x++) {
-        guint v = g_rand_int_range (rand, 0, 1 << bpc);
-        if (bpc == 8)
-          ((guint8 *) vh_picture_row (pic, p, y))[x] = v;
-        else
-          ((guint16 *) vh_picture_row (pic, p, y))[x] = v;
-      }
-    }
-  }
-  return pic;
 }
 
 /* Runs one frame; returns the collector. */
@@ -154,13 +72,15 @@ test_saturation (void)
 
   for (guint d = 0; d < G_N_ELEMENTS (depths); d++) {
     for (guint f = 0; f < G_N_ELEMENTS (fmts); f++) {
-      g_autoptr (VhPicture) pic = random_picture (fmts[f], depths[d], 37, 21,
-          rand);
+      g_autoptr (VhPicture) pic =
+          vh_check_noise_picture (fmts[f], depths[d], 37, 21, rand);
       const gdouble want = 6 * depths[d] + 12;
 
       for (guint simd = 0; simd < 2; simd++) {
-        g_autoptr (VhFeatureExtractor) fex = extractor_new ("psnr");
-        g_autoptr (VhFeatureExtractor) ffex = extractor_new ("float_psnr");
+        g_autoptr (VhFeatureExtractor) fex =
+            vh_check_extractor_new ("psnr", NULL);
+        g_autoptr (VhFeatureExtractor) ffex =
+            vh_check_extractor_new ("float_psnr", NULL);
         g_autoptr (VhFeatureCollector) fc = NULL;
         g_autoptr (VhFeatureCollector) ffc = NULL;
         guint n = fmts[f] == VH_PIX_FMT_YUV400 ? 1 : 3;
@@ -218,15 +138,15 @@ test_interleaved (void)
   static const guint depths[] = { 8, 10 };
 
   for (guint d = 0; d < G_N_ELEMENTS (depths); d++) {
-    g_autoptr (VhPicture) a = random_picture (VH_PIX_FMT_YUV420, depths[d],
-        45, 27, rand);
-    g_autoptr (VhPicture) b = random_picture (VH_PIX_FMT_YUV420, depths[d],
-        45, 27, rand);
+    g_autoptr (VhPicture) a =
+        vh_check_noise_picture (VH_PIX_FMT_YUV420, depths[d], 45, 27, rand);
+    g_autoptr (VhPicture) b =
+        vh_check_noise_picture (VH_PIX_FMT_YUV420, depths[d], 45, 27, rand);
     g_autoptr (VhPicture) a2 = interleave_chroma (a);
     g_autoptr (VhPicture) b2 = interleave_chroma (b);
-    g_autoptr (VhFeatureExtractor) f1 = extractor_new ("psnr");
-    g_autoptr (VhFeatureExtractor) f2 = extractor_new ("psnr");
-    g_autoptr (VhFeatureExtractor) f3 = extractor_new ("psnr");
+    g_autoptr (VhFeatureExtractor) f1 = vh_check_extractor_new ("psnr", NULL);
+    g_autoptr (VhFeatureExtractor) f2 = vh_check_extractor_new ("psnr", NULL);
+    g_autoptr (VhFeatureExtractor) f3 = vh_check_extractor_new ("psnr", NULL);
     g_autoptr (VhFeatureCollector) planar = run_one (f1, a, b);
     g_autoptr (VhFeatureCollector) nv12 = run_one (f2, a2, b2);
     g_autoptr (VhFeatureCollector) mixed = run_one (f3, a, b2);
@@ -250,10 +170,12 @@ static void
 test_odd_chroma_region (void)
 {
   g_autoptr (GRand) rand = g_rand_new_with_seed (17);
-  g_autoptr (VhPicture) a = random_picture (VH_PIX_FMT_YUV420, 8, 9, 7, rand);
-  g_autoptr (VhPicture) b = random_picture (VH_PIX_FMT_YUV420, 8, 9, 7, rand);
-  g_autoptr (VhFeatureExtractor) f1 = extractor_new ("psnr");
-  g_autoptr (VhFeatureExtractor) f2 = extractor_new ("psnr");
+  g_autoptr (VhPicture) a =
+      vh_check_noise_picture (VH_PIX_FMT_YUV420, 8, 9, 7, rand);
+  g_autoptr (VhPicture) b =
+      vh_check_noise_picture (VH_PIX_FMT_YUV420, 8, 9, 7, rand);
+  g_autoptr (VhFeatureExtractor) f1 = vh_check_extractor_new ("psnr", NULL);
+  g_autoptr (VhFeatureExtractor) f2 = vh_check_extractor_new ("psnr", NULL);
   g_autoptr (VhFeatureCollector) fc1 = run_one (f1, a, b);
   g_autoptr (VhFeatureCollector) fc2 = NULL;
   gdouble v1, v2;
@@ -283,8 +205,8 @@ test_options (void)
     "golden_src01_576x324_16bit_3f",
   };
   g_autoptr (GRand) rand = g_rand_new_with_seed (19);
-  g_autoptr (VhPicture) pic = random_picture (VH_PIX_FMT_YUV420, 8, 16, 16,
-      rand);
+  g_autoptr (VhPicture) pic =
+      vh_check_noise_picture (VH_PIX_FMT_YUV420, 8, 16, 16, rand);
   GError *error = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (pairs); i++) {
@@ -295,7 +217,7 @@ test_options (void)
   }
 
   {
-    g_autoptr (VhFeatureExtractor) fex = extractor_new ("psnr");
+    g_autoptr (VhFeatureExtractor) fex = vh_check_extractor_new ("psnr", NULL);
     g_autoptr (VhFeatureCollector) fc = NULL;
     g_assert_true (vh_feature_extractor_set_option (fex, "enable_chroma",
             "false", &error));
@@ -306,7 +228,7 @@ test_options (void)
   }
   {
     VhPictureInfo info = pic->info;
-    g_autoptr (VhFeatureExtractor) fex = extractor_new ("psnr");
+    g_autoptr (VhFeatureExtractor) fex = vh_check_extractor_new ("psnr", NULL);
     g_assert_true (vh_feature_extractor_set_option (fex, "enable_apsnr",
             "true", &error));
     g_assert_false (vh_feature_extractor_init (fex, &info, &error));
@@ -341,17 +263,18 @@ static void
 test_bad_input (void)
 {
   g_autoptr (GRand) rand = g_rand_new_with_seed (23);
-  g_autoptr (VhPicture) a = random_picture (VH_PIX_FMT_YUV420, 8, 16, 16,
-      rand);
-  g_autoptr (VhPicture) b = random_picture (VH_PIX_FMT_YUV420, 8, 18, 16,
-      rand);
-  g_autoptr (VhPicture) c = random_picture (VH_PIX_FMT_YUV444, 8, 16, 16,
-      rand);
+  g_autoptr (VhPicture) a =
+      vh_check_noise_picture (VH_PIX_FMT_YUV420, 8, 16, 16, rand);
+  g_autoptr (VhPicture) b =
+      vh_check_noise_picture (VH_PIX_FMT_YUV420, 8, 18, 16, rand);
+  g_autoptr (VhPicture) c =
+      vh_check_noise_picture (VH_PIX_FMT_YUV444, 8, 16, 16, rand);
   static const gchar *const names[] = { "psnr", "float_psnr" };
   GError *error = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
-    g_autoptr (VhFeatureExtractor) fex = extractor_new (names[i]);
+    g_autoptr (VhFeatureExtractor) fex =
+        vh_check_extractor_new (names[i], NULL);
     g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
 
     g_assert_true (vh_feature_extractor_init (fex, &a->info, &error));

@@ -16,7 +16,8 @@
 
 #include <gst/gst.h>
 
-#include <dlfcn.h>
+#include "fake-cuda-counters.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -27,31 +28,19 @@
   "video/x-raw,format=%s,width=%d,height=%d " mem " ! c.dist_sink " \
   "vmafhipcompare name=c features=psnr,float_ssim backend=%s ! fakesink"
 
-/* The fake driver's counters, when it is the driver (else NULL). */
-static gpointer
-fake_symbol (const gchar * name)
-{
-  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
-  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
-
-  return lib ? dlsym (lib, name) : NULL;
-}
-
 /* After a pipeline is disposed nothing of the GPU is held: no device or
  * page-locked memory, no context (checked on the fake driver). */
 static void
 assert_all_freed (const gchar * launch)
 {
-  guint (*n_allocations) (void) = fake_symbol ("vh_fake_cuda_n_allocations");
-  gint (*primary_refs) (void) = fake_symbol ("vh_fake_cuda_primary_refs");
-  guint (*n_lost) (void) = fake_symbol ("vh_fake_cuda_n_lost");
+  VhFakeCudaCounters c;
 
-  if (!n_allocations || !primary_refs || !n_lost)
+  if (!vh_fake_cuda_counters (&c))
     return;
-  if (n_allocations () != 0 || primary_refs () != 0 || n_lost () != 0)
+  if (c.n_allocations != 0 || c.primary_refs != 0 || c.n_lost != 0)
     g_error ("%s: %u allocations and %d context references left, %u "
-        "allocations lost with their context", launch, n_allocations (),
-        primary_refs (), n_lost ());
+        "allocations lost with their context", launch, c.n_allocations,
+        c.primary_refs, c.n_lost);
 }
 
 /* The per-frame "vmaf" structures the element posts; NULL with @error_msg

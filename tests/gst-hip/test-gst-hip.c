@@ -27,23 +27,13 @@
 #include "gsthipelements.h"
 #include "gsthipmemory.h"
 #include "gsthiputils.h"
+#include "fake-cuda-counters.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static GstHipDevice *device;
-
-/* The fake driver's counters, when it is the driver (else NULL). */
-static gpointer
-fake_symbol (const gchar * name)
-{
-  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
-  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
-
-  return lib ? dlsym (lib, name) : NULL;
-}
 
 /* Once a test's buffers, pools and pipelines are gone, so is every device
  * and page-locked allocation, and no context but this program's device is
@@ -53,16 +43,14 @@ fake_symbol (const gchar * name)
 static void
 assert_all_freed (const gchar * what)
 {
-  guint (*n_allocations) (void) = fake_symbol ("vh_fake_cuda_n_allocations");
-  gint (*primary_refs) (void) = fake_symbol ("vh_fake_cuda_primary_refs");
-  guint (*n_lost) (void) = fake_symbol ("vh_fake_cuda_n_lost");
+  VhFakeCudaCounters c;
 
-  if (!n_allocations || !primary_refs || !n_lost)
+  if (!vh_fake_cuda_counters (&c))
     return;
-  if (n_allocations () != 0)
-    g_error ("%s: %u allocations still alive", what, n_allocations ());
-  g_assert_cmpint (primary_refs (), ==, 1);
-  g_assert_cmpuint (n_lost (), ==, 0);
+  if (c.n_allocations != 0)
+    g_error ("%s: %u allocations still alive", what, c.n_allocations);
+  g_assert_cmpint (c.primary_refs, ==, 1);
+  g_assert_cmpuint (c.n_lost, ==, 0);
 }
 
 /* Runs @pipeline to PAUSED; returns the error message posted, if any
@@ -551,14 +539,13 @@ main (int argc, char **argv)
   ret = g_test_run ();
   gst_object_unref (device);
   {
-    gint (*primary_refs) (void) = fake_symbol ("vh_fake_cuda_primary_refs");
-    guint (*n_lost) (void) = fake_symbol ("vh_fake_cuda_n_lost");
+    VhFakeCudaCounters c;
 
     /* every device closed, nothing left in a destroyed context */
-    if (primary_refs)
-      g_assert_cmpint (primary_refs (), ==, 0);
-    if (n_lost)
-      g_assert_cmpuint (n_lost (), ==, 0);
+    if (vh_fake_cuda_counters (&c)) {
+      g_assert_cmpint (c.primary_refs, ==, 0);
+      g_assert_cmpuint (c.n_lost, ==, 0);
+    }
   }
   return ret;
 }

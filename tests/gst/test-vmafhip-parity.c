@@ -38,16 +38,6 @@ not_shipped (const gchar * metric)
   return g_strv_contains (names, metric);
 }
 
-static gboolean
-golden_has_frames (const VhGoldenPair * pair, const gchar * file)
-{
-  VhGoldenScores *gs = vh_golden_scores_load (pair, file, NULL);
-  gboolean has = gs && vh_golden_scores_n_frames (gs) > 0;
-
-  vh_golden_scores_free (gs);
-  return has;
-}
-
 static void
 check_pair (const VhGoldenPair * pair)
 {
@@ -59,9 +49,9 @@ check_pair (const VhGoldenPair * pair)
   GError *err;
   guint compared = 0;
 
-  if (golden_has_frames (pair, "feat_float_ms_ssim.json"))
+  if (vh_golden_scores_has_frames (pair, "feat_float_ms_ssim.json"))
     g_string_append (features, ",float_ms_ssim");
-  if (golden_has_frames (pair, "feat_cambi.json"))
+  if (vh_golden_scores_has_frames (pair, "feat_cambi.json"))
     g_string_append (features, ",cambi");
   props = g_strdup_printf ("model=\"vmaf_v0.6.1,"
       "version=vmaf_v0.6.1neg:name=vmaf_neg,"
@@ -76,7 +66,7 @@ check_pair (const VhGoldenPair * pair)
 
   frames = vh_gst_structures (msgs, "vmaf");
   for (guint i = 0; i < G_N_ELEMENTS (score_files); i++) {
-    if (!golden_has_frames (pair, score_files[i]))
+    if (!vh_golden_scores_has_frames (pair, score_files[i]))
       continue;
     compared += vh_gst_compare_frames (pair, score_files[i], frames, TOL,
         not_shipped);

@@ -18,9 +18,7 @@
 #include "hip-features.h"
 #include "hip-picture.h"
 #include "hip-vif-launch.h"
-#include "golden.h"
-
-#include <string.h>
+#include "extractor-check.h"
 
 static VhHipDevice *device;
 
@@ -59,7 +57,6 @@ compare_twins (const VhPictureInfo * info, const gchar * const *opts,
   g_autoptr (VhFeatureCollector) fc_cpu = vh_feature_collector_new ();
   g_autoptr (VhFeatureCollector) fc_gpu = vh_feature_collector_new ();
   g_autoptr (GError) error = NULL;
-  guint n_values = 0;
 
   for (guint i = 0; i < n; i++) {
     g_autoptr (VhPicture) dref = vh_hip_picture_upload (device, refs[i],
@@ -79,24 +76,7 @@ compare_twins (const VhPictureInfo * info, const gchar * const *opts,
   g_assert_true (vh_feature_extractor_flush (gpu, fc_gpu, &error));
   g_assert_no_error (error);
 
-  g_assert_cmpuint (vh_feature_collector_n_features (fc_gpu), ==,
-      vh_feature_collector_n_features (fc_cpu));
-  for (guint f = 0; f < vh_feature_collector_n_features (fc_cpu); f++) {
-    const gchar *name = vh_feature_collector_feature_name (fc_cpu, f);
-
-    for (guint i = 0; i < n; i++) {
-      gdouble want, got;
-
-      g_assert_true (vh_feature_collector_get (fc_cpu, name, i, &want));
-      if (!vh_feature_collector_get (fc_gpu, name, i, &got))
-        g_error ("%s: %s frame %u missing on the GPU", what, name, i);
-      if (memcmp (&want, &got, sizeof (want)) != 0)
-        g_error ("%s: %s frame %u: GPU %.17g, CPU %.17g (diff %.3g)", what,
-            name, i, got, want, got - want);
-      n_values++;
-    }
-  }
-  return n_values;
+  return vh_check_collectors_identical (fc_cpu, fc_gpu, n, FALSE, what);
 }
 
 static void
@@ -160,46 +140,6 @@ test_golden_egl1 (void)
   check_golden (opts, "egl_1");
 }
 
-/* Luma patterns that reach the corners of the fixed point: noise over the
- * whole range, a full-swing checkerboard, flat white, a ramp with mild
- * noise (small variances), and noise in a narrow band. */
-static void
-fill_luma (VhPicture * pic, GRand * rand, guint mode)
-{
-  const guint max = (1u << pic->info.bpc) - 1;
-
-  for (guint y = 0; y < pic->height[0]; y++) {
-    gpointer row = vh_picture_row (pic, 0, y);
-
-    for (guint x = 0; x < pic->width[0]; x++) {
-      guint v;
-
-      switch (mode % 5) {
-        case 0:
-          v = g_rand_int_range (rand, 0, max + 1);
-          break;
-        case 1:
-          v = ((x ^ y) & 1) ? max : 0;
-          break;
-        case 2:
-          v = max;
-          break;
-        case 3:
-          v = MIN (max, (x * 3 + y * 2) % (max + 1) +
-              (guint) g_rand_int_range (rand, 0, 3));
-          break;
-        default:
-          v = max / 2 + g_rand_int_range (rand, 0, MAX (max / 64, 2));
-          break;
-      }
-      if (pic->info.bpc == 8)
-        ((guint8 *) row)[x] = v;
-      else
-        ((guint16 *) row)[x] = v;
-    }
-  }
-}
-
 #define N_SYNTH_FRAMES 5
 
 static guint
@@ -222,8 +162,8 @@ check_synthetic_size (guint w, guint h, guint bpc, GRand * rand)
   for (guint i = 0; i < N_SYNTH_FRAMES; i++) {
     refs[i] = vh_picture_new (&info);
     dists[i] = vh_picture_new (&info);
-    fill_luma (refs[i], rand, i);
-    fill_luma (dists[i], rand, i == 2 ? 2 : (i + 3) % 5);
+    vh_check_fill_luma (refs[i], rand, i);
+    vh_check_fill_luma (dists[i], rand, i == 2 ? 2 : (i + 3) % 5);
   }
   for (guint o = 0; o < G_N_ELEMENTS (opt_sets); o++) {
     g_autofree gchar *what = g_strdup_printf ("%ux%u %u-bit options %u", w,
