@@ -125,6 +125,8 @@ while IFS=$'\t' read -r name suites timeout envs cmd; do
   log=$out/$name.log
   start=$(date +%s%N)
   (
+    # From the tree root, where tests find the in-tree golden subset.
+    cd "$root" || exit 1
     eval "set -- $envs"
     for kv in "$@"; do
       k=${kv%%=*} v=${kv#*=}
