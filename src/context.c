@@ -12,6 +12,8 @@
 
 #include <string.h>
 
+static void add_slot_names (GPtrArray * names, GPtrArray * slots);
+
 /* One requested extractor: a prototype holding the options; workers clone
  * it. Temporal extractors have a single live instance. */
 typedef struct
@@ -387,6 +389,28 @@ context_init_temporal (VhContext * ctx, GError ** error)
   return TRUE;
 }
 
+/* Features in extractor order, then every model's score, then bootstrap
+ * members (libvmaf's order for scores), whatever thread appends first. */
+static void
+context_declare_outputs (VhContext * ctx)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  add_slot_names (names, ctx->parallel);
+  add_slot_names (names, ctx->temporal);
+  for (guint i = 0; i < names->len; i++)
+    vh_feature_collector_declare (ctx->fc, g_ptr_array_index (names, i));
+  g_ptr_array_unref (names);
+  for (guint pass = 0; pass < 2; pass++) {
+    for (guint m = 0; m < ctx->models->len; m++) {
+      const gchar *const *out =
+          vh_model_output_names (g_ptr_array_index (ctx->models, m));
+      for (guint j = pass; out && out[j] && (pass || j == 0); j++)
+        vh_feature_collector_declare (ctx->fc, out[j]);
+    }
+  }
+}
+
 gboolean
 vh_context_start (VhContext * ctx, const VhPictureInfo * info,
     GError ** error)
@@ -432,6 +456,7 @@ vh_context_start (VhContext * ctx, const VhPictureInfo * info,
   ctx->config.max_in_flight = MAX (ctx->config.max_in_flight,
       ctx->lookahead + 2);
   ctx->temporal_final = ctx->temporal->len ? 0 : G_MAXUINT;
+  context_declare_outputs (ctx);
   ctx->started = TRUE;
   return TRUE;
 }

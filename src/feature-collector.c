@@ -15,12 +15,15 @@ typedef struct
 {
   gchar *name;
   GArray *values;               /* gdouble, NAN where unset */
+  guint order;                  /* position in declaration order */
+  gboolean listed;              /* has held a value: in ->listed */
 } FeatureVector;
 
 struct _VhFeatureCollector
 {
   GMutex lock;
-  GPtrArray *features;          /* FeatureVector*, in first-append order */
+  GPtrArray *features;          /* FeatureVector*, in declaration order */
+  GPtrArray *listed;            /* those that have held a value, same order */
   GHashTable *by_name;          /* name -> FeatureVector* */
   guint n_frames;
   guint base;                   /* values[i] is frame base + i */
@@ -45,6 +48,7 @@ vh_feature_collector_new (void)
   g_mutex_init (&fc->lock);
   fc->features = g_ptr_array_new_with_free_func ((GDestroyNotify)
       feature_vector_free);
+  fc->listed = g_ptr_array_new ();
   fc->by_name = g_hash_table_new (g_str_hash, g_str_equal);
   return fc;
 }
@@ -55,9 +59,50 @@ vh_feature_collector_free (VhFeatureCollector * fc)
   if (!fc)
     return;
   g_hash_table_unref (fc->by_name);
+  g_ptr_array_unref (fc->listed);
   g_ptr_array_unref (fc->features);
   g_mutex_clear (&fc->lock);
   g_free (fc);
+}
+
+/* A feature is listed once it holds a value, at its declared position.
+ * Called with the lock held. */
+static void
+list_feature (VhFeatureCollector * fc, FeatureVector * fv)
+{
+  guint pos = fc->listed->len;
+
+  while (pos > 0 &&
+      ((FeatureVector *) g_ptr_array_index (fc->listed, pos - 1))->order >
+      fv->order)
+    pos--;
+  g_ptr_array_insert (fc->listed, pos, fv);
+  fv->listed = TRUE;
+}
+
+/* Called with the lock held. */
+static FeatureVector *
+lookup_or_add (VhFeatureCollector * fc, const gchar * name)
+{
+  FeatureVector *fv = g_hash_table_lookup (fc->by_name, name);
+
+  if (!fv) {
+    fv = g_new0 (FeatureVector, 1);
+    fv->name = g_strdup (name);
+    fv->values = g_array_new (FALSE, FALSE, sizeof (gdouble));
+    fv->order = fc->features->len;
+    g_ptr_array_add (fc->features, fv);
+    g_hash_table_insert (fc->by_name, fv->name, fv);
+  }
+  return fv;
+}
+
+void
+vh_feature_collector_declare (VhFeatureCollector * fc, const gchar * name)
+{
+  g_mutex_lock (&fc->lock);
+  lookup_or_add (fc, name);
+  g_mutex_unlock (&fc->lock);
 }
 
 gboolean
@@ -68,14 +113,7 @@ vh_feature_collector_append (VhFeatureCollector * fc, const gchar * name,
   gboolean ok = TRUE;
 
   g_mutex_lock (&fc->lock);
-  fv = g_hash_table_lookup (fc->by_name, name);
-  if (!fv) {
-    fv = g_new0 (FeatureVector, 1);
-    fv->name = g_strdup (name);
-    fv->values = g_array_new (FALSE, FALSE, sizeof (gdouble));
-    g_ptr_array_add (fc->features, fv);
-    g_hash_table_insert (fc->by_name, fv->name, fv);
-  }
+  fv = lookup_or_add (fc, name);
   if (index < fc->base) {
     g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
         "feature '%s' of frame %u arrived after the frame was released",
@@ -94,6 +132,8 @@ vh_feature_collector_append (VhFeatureCollector * fc, const gchar * name,
   } else {
     g_array_index (fv->values, gdouble, index - fc->base) = value;
     fc->n_frames = MAX (fc->n_frames, index + 1);
+    if (!fv->listed)
+      list_feature (fc, fv);
   }
   g_mutex_unlock (&fc->lock);
   return ok;
@@ -125,7 +165,7 @@ vh_feature_collector_n_features (VhFeatureCollector * fc)
   guint n;
 
   g_mutex_lock (&fc->lock);
-  n = fc->features->len;
+  n = fc->listed->len;
   g_mutex_unlock (&fc->lock);
   return n;
 }
@@ -136,8 +176,8 @@ vh_feature_collector_feature_name (VhFeatureCollector * fc, guint i)
   const gchar *name = NULL;
 
   g_mutex_lock (&fc->lock);
-  if (i < fc->features->len)
-    name = ((FeatureVector *) g_ptr_array_index (fc->features, i))->name;
+  if (i < fc->listed->len)
+    name = ((FeatureVector *) g_ptr_array_index (fc->listed, i))->name;
   g_mutex_unlock (&fc->lock);
   return name;
 }
@@ -175,7 +215,9 @@ vh_feature_collector_clear (VhFeatureCollector * fc)
   for (guint i = 0; i < fc->features->len; i++) {
     FeatureVector *fv = g_ptr_array_index (fc->features, i);
     g_array_set_size (fv->values, 0);
+    fv->listed = FALSE;
   }
+  g_ptr_array_set_size (fc->listed, 0);
   fc->n_frames = 0;
   fc->base = 0;
   g_mutex_unlock (&fc->lock);

@@ -18,8 +18,9 @@ G_BEGIN_DECLS
  * VhFeatureCollector:
  *
  * Thread-safe store of per-frame values, keyed by feature name (libvmaf's
- * output names, option suffixes included) and frame index. Features keep the
- * order in which they were first appended.
+ * output names, option suffixes included) and frame index. Features are
+ * listed once they hold a value, in the order they were declared or first
+ * appended.
  */
 typedef struct _VhFeatureCollector VhFeatureCollector;
 
@@ -34,12 +35,17 @@ gboolean     vh_feature_collector_append          (VhFeatureCollector * fc,
                                                    gdouble value,
                                                    GError ** error);
 
+/* Adds @name to the feature order without a value (no-op if known), so
+ * that logs list features in a fixed order whatever thread appends first. */
+void         vh_feature_collector_declare         (VhFeatureCollector * fc,
+                                                   const gchar * name);
+
 gboolean     vh_feature_collector_get             (VhFeatureCollector * fc,
                                                    const gchar * name,
                                                    guint index,
                                                    gdouble * value);
 
-/* Number of distinct feature names, and the i-th one. */
+/* Number of features that hold a value, and the i-th one. */
 guint        vh_feature_collector_n_features      (VhFeatureCollector * fc);
 
 const gchar *vh_feature_collector_feature_name    (VhFeatureCollector * fc,

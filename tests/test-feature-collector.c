@@ -55,11 +55,32 @@ test_release (void)
   g_assert_cmpuint (vh_feature_collector_n_frames (fc), ==, 2001);
 }
 
+static void
+test_declared_order (void)
+{
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+
+  vh_feature_collector_declare (fc, "first");
+  vh_feature_collector_declare (fc, "never");
+  vh_feature_collector_declare (fc, "second");
+  /* Appended in the other order, e.g. by two worker threads. */
+  g_assert_true (vh_feature_collector_append (fc, "second", 0, 2, NULL));
+  g_assert_true (vh_feature_collector_append (fc, "undeclared", 0, 3, NULL));
+  g_assert_true (vh_feature_collector_append (fc, "first", 0, 1, NULL));
+  /* Declared order; a declared feature that never got a value is left out. */
+  g_assert_cmpuint (vh_feature_collector_n_features (fc), ==, 3);
+  g_assert_cmpstr (vh_feature_collector_feature_name (fc, 0), ==, "first");
+  g_assert_cmpstr (vh_feature_collector_feature_name (fc, 1), ==, "second");
+  g_assert_cmpstr (vh_feature_collector_feature_name (fc, 2), ==,
+      "undeclared");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/feature-collector/append-get", test_append_get);
   g_test_add_func ("/feature-collector/release", test_release);
+  g_test_add_func ("/feature-collector/declared-order", test_declared_order);
   return g_test_run ();
 }
