@@ -1,0 +1,318 @@
+#!/bin/bash
+# vmafhip
+# Copyright (C) 2026 vmafhip developers
+#
+# This library is free software; you can redistribute it and/or
+# modify it under the terms of the GNU Library General Public
+# License as published by the Free Software Foundation; either
+# version 2.1 of the License, or (at your option) any later version.
+#
+# Real pipelines on a GPU, side by side in one run: vmaf_v0.6.1 on 8-bit
+# 4:2:0 frames from page-cached raw files, as a user would run it.
+#
+#   bench/bench-pipelines.sh [options]
+#     --build DIR       build directory (default: build in the source tree)
+#     --frames N        distinct frames per size (default 300)
+#     --sizes "WxH ..." (default "1920x1080 3840x2160")
+#     --streams "N ..." elements in one process (default "1 4 16")
+#     --runs N          runs of each command; the fastest counts (default 2)
+#     --threads N       vmafhip-score --threads (default 4)
+#     --workdir DIR     where the clips go (default $TMPDIR/vmafhip-bench);
+#                       kept between runs, made again when missing
+#     --libvmaf PATH    libvmaf's `vmaf` tool built with CUDA: run on the
+#                       same files (the project never builds or ships it)
+#     --live SECONDS    also run N live 1080p30 pipelines for that long
+#                       (bench/bench-live, one process each)
+#     --backend B       hip (default), or cpu to try the script out on a
+#                       machine without a GPU
+#
+# Rows (for each size):
+#   sources           the two filesrc ! rawvideoparse branches into fakesink
+#   element sysmem    vmafhipcompare backend=hip fed by those sources
+#   element hipmem    each branch through hipupload first
+#   element cudamem   each branch through cudaupload (gst-cuda), when the
+#                     element accepts memory:CUDAMemory and cudaupload exists
+#   element nvdec     distorted branch decoded by nvh264dec from an H.264
+#                     file made here (x264enc or openh264enc needed)
+#   hipupload         one branch into hipupload ! fakesink, against
+#   raw copy          bench/bench-copy: one pageable copy per frame
+#   cli               vmafhip-score --backend $backend (its own meter in notes)
+#   N streams         N element pipelines in one process, aggregate fps
+#   first score       a fresh process scoring one frame pair, the CUDA
+#                     JIT cache disabled (a machine that never ran it);
+#                     with the embedded machine code and with PTX only
+#   libvmaf cuda      --libvmaf's tool (--gpumask 0 turns its CUDA on)
+#
+# "whole" is the wall time of the whole process, start-up included;
+# "run" is PLAYING to EOS as gst-launch-1.0 reports it; "cpu" is user +
+# system time of the process. Without GStreamer on the machine, source a
+# runtime bundle first (see docs/performance.md).
+set -u
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build
+frames=300
+sizes="1920x1080 3840x2160"
+streams="1 4 16"
+runs=2
+threads=4
+workdir=${TMPDIR:-/tmp}/vmafhip-bench
+libvmaf=
+live=0
+backend=hip
+while [ $# -gt 0 ]; do
+  case $1 in
+    --build) build=$(cd "$2" && pwd); shift ;;
+    --frames) frames=$2; shift ;;
+    --sizes) sizes=$2; shift ;;
+    --streams) streams=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --threads) threads=$2; shift ;;
+    --workdir) workdir=$2; shift ;;
+    --libvmaf) libvmaf=$2; shift ;;
+    --live) live=$2; shift ;;
+    --backend) backend=$2; shift ;;
+    -h|--help) sed -n '10,50p' "$0"; exit 0 ;;
+    *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+export GST_PLUGIN_PATH=$build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}
+score=
+for c in "$build/cli/vmafhip-score" "$build/src/cli/vmafhip-score"; do
+  [ -x "$c" ] && { score=$c; break; }
+done
+copy=$build/bench/bench-copy
+launch=$(command -v gst-launch-1.0) || { echo "gst-launch-1.0 not found" >&2; exit 2; }
+mkdir -p "$workdir"
+workdir=$(cd "$workdir" && pwd)
+log=$workdir/last.log
+
+has_element () {
+  gst-inspect-1.0 "$1" > /dev/null 2>&1
+}
+
+# measure NAME CMD...: runs CMD $runs times; keeps the fastest run's whole
+# wall time (W), PLAYING-to-EOS time (R, gst-launch only), CPU time (C)
+# and output ($log). Returns the command's status.
+measure () {
+  local i t rc=0 best=
+  W= R= C=
+  for ((i = 0; i < runs; i++)); do
+    local TIMEFORMAT='%R %U %S'
+    { time "$@" > "$log.run" 2>&1; } 2> "$log.time"
+    rc=$?
+    [ $rc -eq 0 ] || { cp "$log.run" "$log"; return $rc; }
+    read -r t u s < "$log.time"
+    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then
+      best=$t
+      W=$t
+      C=$(awk "BEGIN{printf \"%.2f\", $u + $s}")
+      R=$(sed -n 's/^Execution ended after \([0-9]*\):\([0-9]*\):\([0-9.]*\)$/\1 \2 \3/p' \
+        "$log.run" | awk '{printf "%.3f", $1 * 3600 + $2 * 60 + $3}')
+      cp "$log.run" "$log"
+    fi
+  done
+  return 0
+}
+
+fps () {
+  [ -n "$2" ] && awk "BEGIN{if ($2 > 0) printf \"%.0f\", $1 / $2; else print \"-\"}" || echo -
+}
+
+row () {
+  # row PATH FRAMES NOTES: prints the last measurement
+  printf '%-10s %-22s %8s %8s %8s %8s %7s  %s\n' "$size" "$1" "${W:--}" \
+    "$(fps "$2" "$W")" "${R:--}" "$(fps "$2" "$R")" "${C:--}" "$3"
+}
+
+fail_row () {
+  printf '%-10s %-22s %8s %8s %8s %8s %7s  %s\n' "$size" "$1" - - - - - "$2"
+}
+
+why () {
+  { grep -i -e error -e 'not negotiated' -e 'could not' -e 'no such' "$log" ||
+    tail -n 1 "$log"; } | head -n 1 | cut -c1-110
+}
+
+# make_clips W H: ref.yuv and dist.yuv of $frames distinct frames (a
+# scrolling pattern; the distorted one scaled down to a third and back).
+make_clips () {
+  local w=$1 h=$2 dir=$workdir/${1}x${2}-$frames
+  mkdir -p "$dir"
+  ref=$dir/ref.yuv dist=$dir/dist.yuv h264=$dir/dist.h264 first=$dir/first.yuv
+  frame_bytes=$((w * h + 2 * ((w + 1) / 2) * ((h + 1) / 2)))
+  if [ "$(stat -c %s "$ref" 2>/dev/null)" != $((frame_bytes * frames)) ] ||
+    [ "$(stat -c %s "$dist" 2>/dev/null)" != $((frame_bytes * frames)) ]; then
+    "$launch" -q videotestsrc num-buffers="$frames" pattern=smpte \
+      horizontal-speed=7 ! "video/x-raw,format=I420,width=$w,height=$h,framerate=30/1" ! \
+      tee name=t t. ! queue ! filesink location="$ref" \
+      t. ! queue ! videoscale n-threads=4 ! "video/x-raw,width=$((w / 3 * 2 / 2)),height=$((h / 3 * 2 / 2))" ! \
+      videoscale n-threads=4 ! "video/x-raw,width=$w,height=$h" ! filesink location="$dist" ||
+      { echo "cannot make the clips" >&2; exit 1; }
+    rm -f "$h264"
+  fi
+  enc=
+  has_element x264enc && enc="x264enc speed-preset=ultrafast bitrate=20000 key-int-max=60"
+  [ -z "$enc" ] && has_element openh264enc && enc="openh264enc bitrate=20000000 multi-thread=8"
+  if [ ! -s "$h264" ] && [ -n "$enc" ] && has_element nvh264dec; then
+    "$launch" -q filesrc location="$ref" ! rawvideoparse width="$w" height="$h" \
+      format=i420 framerate=30/1 ! $enc ! h264parse ! \
+      video/x-h264,stream-format=byte-stream ! filesink location="$h264" > /dev/null 2>&1 ||
+      rm -f "$h264"
+  fi
+  head -c "$frame_bytes" "$ref" > "$first"
+  # Into the page cache.
+  cat "$ref" "$dist" ${h264:+$( [ -s "$h264" ] && echo "$h264")} > /dev/null
+}
+
+src () {
+  # src FILE: one raw branch
+  echo "filesrc location=$1 ! rawvideoparse width=$width height=$height format=i420 framerate=30/1"
+}
+
+element_pipeline () {
+  # element_pipeline REF_TAIL DIST_TAIL [NAME]: one scoring pipeline
+  local n=${3:-c}
+  echo "$(src "$ref") $1 ! $n.ref_sink $(src "$dist") $2 ! $n.dist_sink" \
+    "vmafhipcompare name=$n backend=$backend frame-message=true ! fakesink"
+}
+
+run_size () {
+  width=${1%x*} height=${1#*x} size=$1
+  make_clips "$width" "$height"
+
+  measure "$launch" $(src "$ref") ! fakesink $(src "$dist") ! fakesink
+  row "sources" "$frames" "two raw branches into fakesink"
+  src_cpu=$C src_run=$R
+
+  # shellcheck disable=SC2046
+  if measure "$launch" $(element_pipeline "" ""); then
+    row "element sysmem" "$frames" "cpu above sources: $(awk "BEGIN{printf \"%.2f\", ($C - $src_cpu) * 1000 / $frames}") ms/pair; run vs sources $(awk "BEGIN{if ($R > 0) printf \"%.0f\", 100 * $src_run / $R}")%"
+  else
+    fail_row "element sysmem" "$(why)"
+  fi
+
+  if measure "$launch" $(element_pipeline "! hipupload" "! hipupload"); then
+    row "element hipmem" "$frames" "hipupload on both branches"
+  else
+    fail_row "element hipmem" "$(why)"
+  fi
+
+  if has_element cudaupload; then
+    if measure "$launch" $(element_pipeline "! cudaupload" "! cudaupload"); then
+      row "element cudamem" "$frames" "cudaupload on both branches"
+    else
+      fail_row "element cudamem" "$(why)"
+    fi
+  else
+    fail_row "element cudamem" "no cudaupload (gst-cuda) here"
+  fi
+
+  if has_element nvh264dec && [ -s "$h264" ]; then
+    measure "$launch" filesrc location="$h264" ! h264parse ! nvh264dec ! fakesink
+    row "nvh264dec alone" "$frames" "decoder into fakesink"
+    if measure "$launch" $(src "$ref") ! cudaupload ! c.ref_sink \
+      filesrc location="$h264" ! h264parse ! nvh264dec ! c.dist_sink \
+      vmafhipcompare name=c backend=$backend frame-message=true ! fakesink; then
+      row "element nvdec" "$frames" "ref via cudaupload, dist via nvh264dec"
+    else
+      fail_row "element nvdec" "$(why)"
+    fi
+  else
+    fail_row "element nvdec" "no nvh264dec or no H.264 encoder here"
+  fi
+
+  if measure "$launch" $(src "$ref") ! hipupload ! fakesink; then
+    row "hipupload" "$frames" "one branch"
+    up_w=$W
+  else
+    fail_row "hipupload" "$(why)"
+    up_w=
+  fi
+  if [ -x "$copy" ] && measure "$copy" "$ref" "$frame_bytes"; then
+    W=$(awk '/^pageable copy/{print $5}' "$log") R= C=
+    row "raw pageable copy" "$frames" "bench-copy (copies only, in-process); $(awk '/^memcpy/{print "memcpy+pinned " $7 " fps"}' "$log")"
+    [ -n "$up_w" ] && echo "           hipupload whole-process rate vs raw copy: $(awk "BEGIN{printf \"%.0f\", 100 * $W / $up_w}")%"
+  else
+    fail_row "raw pageable copy" "bench-copy missing or failed"
+  fi
+
+  if [ -n "$score" ] && measure "$score" -r "$ref" -d "$dist" -w "$width" \
+    -h "$height" -p 420 -b 8 --backend $backend --threads "$threads"; then
+    row "cli t$threads" "$frames" "own meter: $(grep -o '[0-9.]* FPS' "$log" | tail -1)"
+  else
+    fail_row "cli t$threads" "${score:+$(why)}${score:-vmafhip-score not built}"
+  fi
+
+  for n in $streams; do
+    local desc= i
+    for ((i = 0; i < n; i++)); do
+      desc="$desc $(element_pipeline "" "" "c$i")"
+    done
+    # shellcheck disable=SC2086
+    if measure "$launch" $desc; then
+      row "$n streams" $((n * frames)) "one process, aggregate"
+    else
+      fail_row "$n streams" "$(why)"
+    fi
+  done
+
+  # A fresh process, no JIT cache (a machine that never ran it): the time
+  # to the first score, with the embedded machine code, then with PTX only.
+  if [ -n "$score" ]; then
+    for code in auto ptx; do
+      if VH_HIP_CODE=$code CUDA_CACHE_DISABLE=1 measure "$score" -r "$first" \
+        -d "$first" -w "$width" -h "$height" -p 420 -b 8 --backend $backend; then
+        row "first score cli $code" 1 "VH_HIP_CODE=$code, no JIT cache"
+      else
+        fail_row "first score cli $code" "$(why)"
+      fi
+    done
+  fi
+  if CUDA_CACHE_DISABLE=1 measure "$launch" $(src "$first") ! c.ref_sink \
+    $(src "$first") ! c.dist_sink vmafhipcompare name=c backend=$backend ! \
+    fakesink; then
+    row "first score element" 1 "one pair, start-up to EOS, no JIT cache"
+  else
+    fail_row "first score element" "$(why)"
+  fi
+
+  if [ -n "$libvmaf" ]; then
+    if measure "$libvmaf" -r "$ref" -d "$dist" -w "$width" -h "$height" \
+      -p 420 -b 8 --gpumask 0 -q; then
+      row "libvmaf cuda" "$frames" "$libvmaf --gpumask 0"
+    else
+      fail_row "libvmaf cuda" "$(why)"
+    fi
+  fi
+}
+
+echo "vmafhip pipelines: vmaf_v0.6.1, 8-bit 4:2:0, $frames frames per size, best of $runs"
+command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "cpu: $(nproc) cores; $(gst-launch-1.0 --version | head -1)"
+printf '%-10s %-22s %8s %8s %8s %8s %7s  %s\n' size path "whole s" "fps" "run s" "fps" "cpu s" notes
+for s in $sizes; do
+  run_size "$s"
+done
+
+if [ "$live" -gt 0 ] && [ -x "$build/bench/bench-live" ]; then
+  for n in $streams; do
+    echo "== live: $n x 1920x1080p30 for $live s, per-frame messages on"
+    pids=
+    for ((i = 0; i < n; i++)); do
+      "$build/bench/bench-live" --seconds "$live" -w 1920 -h 1080 -f 30 \
+        > "$workdir/live-$n-$i.log" 2>&1 &
+      pids="$pids $!"
+    done
+    command -v nvidia-smi > /dev/null &&
+      nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader -l 5 -c $((live / 5)) |
+        tr '\n' ' ' | sed 's/^/   gpu busy (every 5 s): /; s/$/\n/' &
+    bad=0
+    for p in $pids; do wait "$p" || bad=$((bad + 1)); done
+    wait
+    echo "   $((n - bad)) of $n kept real time; first report:"
+    tail -n 6 "$workdir/live-$n-0.log" | sed 's/^/   | /'
+  done
+fi
