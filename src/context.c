@@ -139,12 +139,14 @@ vh_context_free (VhContext * ctx)
   g_free (ctx);
 }
 
+/* libvmaf keeps one extractor per name: its name plus the options that
+ * rename its outputs. A later request with the same name is dropped, even
+ * when options that do not rename (psnr's enable_chroma) differ. */
 static gboolean
-same_options (const VhFeatureExtractor * a, const VhFeatureExtractor * b)
+same_name (const VhFeatureExtractor * a, const VhFeatureExtractor * b)
 {
-  return a->klass == b->klass && a->options.n == b->options.n &&
-      memcmp (a->options.values, b->options.values,
-      sizeof (gdouble) * a->options.n) == 0;
+  return !strcmp (a->klass->name, b->klass->name) &&
+      !strcmp (a->suffix, b->suffix);
 }
 
 gboolean
@@ -179,7 +181,7 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
       ctx->parallel;
   for (guint i = 0; i < lane->len; i++) {
     ExtractorSlot *other = g_ptr_array_index (lane, i);
-    if (same_options (other->proto, fex)) {
+    if (same_name (other->proto, fex)) {
       vh_feature_extractor_free (fex);
       return TRUE;
     }

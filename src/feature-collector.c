@@ -9,12 +9,13 @@
 #include "feature-collector.h"
 #include "errors.h"
 
-#include <math.h>
+#include <string.h>
 
 typedef struct
 {
   gchar *name;
-  GArray *values;               /* gdouble, NAN where unset */
+  GArray *values;               /* gdouble; NaN is a value like any other */
+  GArray *written;              /* guint8 per value: set or not */
   guint order;                  /* position in declaration order */
   gboolean listed;              /* has held a value: in ->listed */
 } FeatureVector;
@@ -25,6 +26,8 @@ struct _VhFeatureCollector
   GPtrArray *features;          /* FeatureVector*, in declaration order */
   GPtrArray *listed;            /* those that have held a value, same order */
   GHashTable *by_name;          /* name -> FeatureVector* */
+  GPtrArray *aggregate_names;   /* whole-stream values, in first-set order */
+  GArray *aggregate_values;     /* gdouble, parallel */
   guint n_frames;
   guint base;                   /* values[i] is frame base + i */
 };
@@ -37,6 +40,7 @@ feature_vector_free (FeatureVector * fv)
 {
   g_free (fv->name);
   g_array_unref (fv->values);
+  g_array_unref (fv->written);
   g_free (fv);
 }
 
@@ -50,6 +54,8 @@ vh_feature_collector_new (void)
       feature_vector_free);
   fc->listed = g_ptr_array_new ();
   fc->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  fc->aggregate_names = g_ptr_array_new_with_free_func (g_free);
+  fc->aggregate_values = g_array_new (FALSE, FALSE, sizeof (gdouble));
   return fc;
 }
 
@@ -59,6 +65,8 @@ vh_feature_collector_free (VhFeatureCollector * fc)
   if (!fc)
     return;
   g_hash_table_unref (fc->by_name);
+  g_ptr_array_unref (fc->aggregate_names);
+  g_array_unref (fc->aggregate_values);
   g_ptr_array_unref (fc->listed);
   g_ptr_array_unref (fc->features);
   g_mutex_clear (&fc->lock);
@@ -90,6 +98,7 @@ lookup_or_add (VhFeatureCollector * fc, const gchar * name)
     fv = g_new0 (FeatureVector, 1);
     fv->name = g_strdup (name);
     fv->values = g_array_new (FALSE, FALSE, sizeof (gdouble));
+    fv->written = g_array_new (FALSE, TRUE, sizeof (guint8));
     fv->order = fc->features->len;
     g_ptr_array_add (fc->features, fv);
     g_hash_table_insert (fc->by_name, fv->name, fv);
@@ -121,16 +130,17 @@ vh_feature_collector_append (VhFeatureCollector * fc, const gchar * name,
     g_mutex_unlock (&fc->lock);
     return FALSE;
   }
-  while (fv->values->len <= index - fc->base) {
-    gdouble unset = NAN;
-    g_array_append_val (fv->values, unset);
+  if (fv->values->len <= index - fc->base) {
+    g_array_set_size (fv->values, index - fc->base + 1);
+    g_array_set_size (fv->written, index - fc->base + 1);
   }
-  if (!isnan (g_array_index (fv->values, gdouble, index - fc->base))) {
+  if (g_array_index (fv->written, guint8, index - fc->base)) {
     g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
         "feature '%s' of frame %u was written twice", name, index);
     ok = FALSE;
   } else {
     g_array_index (fv->values, gdouble, index - fc->base) = value;
+    g_array_index (fv->written, guint8, index - fc->base) = 1;
     fc->n_frames = MAX (fc->n_frames, index + 1);
     if (!fv->listed)
       list_feature (fc, fv);
@@ -148,12 +158,10 @@ vh_feature_collector_get (VhFeatureCollector * fc, const gchar * name,
 
   g_mutex_lock (&fc->lock);
   fv = g_hash_table_lookup (fc->by_name, name);
-  if (fv && index >= fc->base && index - fc->base < fv->values->len) {
-    gdouble v = g_array_index (fv->values, gdouble, index - fc->base);
-    if (!isnan (v)) {
-      *value = v;
-      found = TRUE;
-    }
+  if (fv && index >= fc->base && index - fc->base < fv->values->len &&
+      g_array_index (fv->written, guint8, index - fc->base)) {
+    *value = g_array_index (fv->values, gdouble, index - fc->base);
+    found = TRUE;
   }
   g_mutex_unlock (&fc->lock);
   return found;
@@ -200,8 +208,9 @@ vh_feature_collector_release (VhFeatureCollector * fc, guint before)
   if (before >= fc->base + RELEASE_STEP) {
     for (guint i = 0; i < fc->features->len; i++) {
       FeatureVector *fv = g_ptr_array_index (fc->features, i);
-      g_array_remove_range (fv->values, 0, MIN (fv->values->len,
-              before - fc->base));
+      guint n = MIN (fv->values->len, before - fc->base);
+      g_array_remove_range (fv->values, 0, n);
+      g_array_remove_range (fv->written, 0, n);
     }
     fc->base = before;
   }
@@ -215,10 +224,58 @@ vh_feature_collector_clear (VhFeatureCollector * fc)
   for (guint i = 0; i < fc->features->len; i++) {
     FeatureVector *fv = g_ptr_array_index (fc->features, i);
     g_array_set_size (fv->values, 0);
+    g_array_set_size (fv->written, 0);
     fv->listed = FALSE;
   }
+  g_ptr_array_set_size (fc->aggregate_names, 0);
+  g_array_set_size (fc->aggregate_values, 0);
   g_ptr_array_set_size (fc->listed, 0);
   fc->n_frames = 0;
   fc->base = 0;
   g_mutex_unlock (&fc->lock);
+}
+
+void
+vh_feature_collector_set_aggregate (VhFeatureCollector * fc,
+    const gchar * name, gdouble value)
+{
+  guint i;
+
+  g_mutex_lock (&fc->lock);
+  for (i = 0; i < fc->aggregate_names->len; i++) {
+    if (!strcmp (g_ptr_array_index (fc->aggregate_names, i), name))
+      break;
+  }
+  if (i == fc->aggregate_names->len) {
+    g_ptr_array_add (fc->aggregate_names, g_strdup (name));
+    g_array_set_size (fc->aggregate_values, i + 1);
+  }
+  g_array_index (fc->aggregate_values, gdouble, i) = value;
+  g_mutex_unlock (&fc->lock);
+}
+
+guint
+vh_feature_collector_n_aggregates (VhFeatureCollector * fc)
+{
+  guint n;
+
+  g_mutex_lock (&fc->lock);
+  n = fc->aggregate_names->len;
+  g_mutex_unlock (&fc->lock);
+  return n;
+}
+
+const gchar *
+vh_feature_collector_aggregate (VhFeatureCollector * fc, guint i,
+    gdouble * value)
+{
+  const gchar *name = NULL;
+
+  g_mutex_lock (&fc->lock);
+  if (i < fc->aggregate_names->len) {
+    name = g_ptr_array_index (fc->aggregate_names, i);
+    *value = g_array_index (fc->aggregate_values, gdouble, i);
+  }
+  g_mutex_unlock (&fc->lock);
+  return name;
 }

@@ -28,7 +28,8 @@ VhFeatureCollector *vh_feature_collector_new      (void);
 
 void         vh_feature_collector_free            (VhFeatureCollector * fc);
 
-/* Fails if the value for (name, index) was already set. */
+/* Fails if the value for (name, index) was already set. NaN and infinities
+ * are values (written as libvmaf writes them), not gaps. */
 gboolean     vh_feature_collector_append          (VhFeatureCollector * fc,
                                                    const gchar * name,
                                                    guint index,
@@ -60,7 +61,20 @@ guint        vh_feature_collector_n_frames        (VhFeatureCollector * fc);
 void         vh_feature_collector_release         (VhFeatureCollector * fc,
                                                    guint before);
 
-/* Drops every value; names are kept. */
+/* Whole-stream values (libvmaf's "aggregate metrics", e.g. psnr's
+ * apsnr_y), set once at the end of a stream; setting a name again replaces
+ * its value. Listed in the order first set. */
+void         vh_feature_collector_set_aggregate   (VhFeatureCollector * fc,
+                                                   const gchar * name,
+                                                   gdouble value);
+
+guint        vh_feature_collector_n_aggregates    (VhFeatureCollector * fc);
+
+/* The i-th aggregate's name (NULL past the end) and value. */
+const gchar *vh_feature_collector_aggregate       (VhFeatureCollector * fc,
+                                                   guint i, gdouble * value);
+
+/* Drops every value and aggregate; feature names are kept. */
 void         vh_feature_collector_clear           (VhFeatureCollector * fc);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (VhFeatureCollector, vh_feature_collector_free)

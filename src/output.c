@@ -67,7 +67,9 @@ fraction_leading_zeros (gdouble x)
   return n;
 }
 
-/* Six decimals, or sixteen for values that six would show as zero. */
+/* Six decimals, or sixteen for values that six would show as zero. NaN
+ * and infinities come out as the C library prints them ("-nan", "inf"),
+ * as in libvmaf's XML, CSV and SUB logs. */
 static const gchar *
 format_value (gchar * buf, gdouble v)
 {
@@ -127,6 +129,7 @@ write_json (Writer * w)
 {
   gchar buf[NUMBER_BUF];
   guint n_frames = vh_feature_collector_n_frames (w->fc);
+  guint n_aggregates = vh_feature_collector_n_aggregates (w->fc);
 
   fprintf (w->out, "{\n");
   fprintf (w->out, "  \"version\": \"%s\",\n", VH_VERSION);
@@ -190,8 +193,16 @@ write_json (Writer * w)
   }
   fprintf (w->out, "\n  },\n");
 
-  /* No aggregate metrics are produced: the object stays empty. */
   fprintf (w->out, "  \"aggregate_metrics\": {");
+  for (guint i = 0; i < n_aggregates; i++) {
+    gdouble v;
+    const gchar *name = vh_feature_collector_aggregate (w->fc, i, &v);
+    if (is_finite_value (v))
+      fprintf (w->out, "\n    \"%s\": %s", name, format_value (buf, v));
+    else
+      fprintf (w->out, "\n    \"%s\": null", name);
+    fprintf (w->out, "%s", i + 1 < n_aggregates ? "," : "");
+  }
   fprintf (w->out, "\n  }\n");
   fprintf (w->out, "}\n");
 }
@@ -242,6 +253,11 @@ write_xml (Writer * w)
   fprintf (w->out, "  </pooled_metrics>\n");
 
   fprintf (w->out, "  <aggregate_metrics ");
+  for (guint i = 0; i < vh_feature_collector_n_aggregates (w->fc); i++) {
+    gdouble v;
+    const gchar *name = vh_feature_collector_aggregate (w->fc, i, &v);
+    fprintf (w->out, "%s=\"%s\" ", name, format_value (buf, v));
+  }
   fprintf (w->out, "/>\n");
   fprintf (w->out, "</VMAF>\n");
 }

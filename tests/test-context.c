@@ -302,6 +302,31 @@ test_too_small (void)
   vh_context_free (ctx);
 }
 
+/* As libvmaf: one extractor per name (extractor name plus the options that
+ * rename its outputs); a later request of the same name is dropped even
+ * when other options differ, one with another name is kept. */
+static void
+test_duplicate_names (void)
+{
+  VhContext *ctx = vh_context_new (NULL);
+  const gchar *no_chroma[] = { "enable_chroma", "false", NULL };
+  const gchar *one_scale0[] = { "vif_skip_scale0", "true", NULL };
+  GError *error = NULL;
+  GPtrArray *names;
+
+  g_assert_true (vh_context_add_feature (ctx, "psnr", NULL, &error));
+  g_assert_true (vh_context_add_feature (ctx, "psnr", no_chroma, &error));
+  g_assert_true (vh_context_add_feature (ctx, "vif", NULL, &error));
+  g_assert_true (vh_context_add_feature (ctx, "vif", one_scale0, &error));
+  names = vh_context_output_names (ctx);
+  g_assert_cmpuint (names->len, ==, 3 + 4 + 4);
+  g_assert_cmpstr (g_ptr_array_index (names, 2), ==, "psnr_cr");
+  g_assert_cmpstr (g_ptr_array_index (names, 7), ==,
+      "integer_vif_scale0_ssclz");
+  g_ptr_array_unref (names);
+  vh_context_free (ctx);
+}
+
 static void
 test_restart_after_finish (void)
 {
@@ -341,6 +366,7 @@ main (int argc, char **argv)
   g_test_add_func ("/context/unknown-feature-and-geometry",
       test_unknown_feature_and_geometry);
   g_test_add_func ("/context/too-small", test_too_small);
+  g_test_add_func ("/context/duplicate-names", test_duplicate_names);
   g_test_add_func ("/context/restart-after-finish",
       test_restart_after_finish);
   ret = g_test_run ();

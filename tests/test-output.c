@@ -357,8 +357,7 @@ test_corner_cases (void)
   g_autofree gchar *json = NULL, *csv = NULL, *sub = NULL;
 
   /* Frame 0 holds nothing, frame 2 misses "b"; tiny values get sixteen
-   * decimals; an infinity is null in JSON. (The collector cannot hold NaN:
-   * it marks unset values.) */
+   * decimals; an infinity is null in JSON. */
   vh_feature_collector_append (fc, "a", 1, 1.5e-7, NULL);
   vh_feature_collector_append (fc, "b", 1, INFINITY, NULL);
   vh_feature_collector_append (fc, "a", 2, -2.25, NULL);
@@ -385,6 +384,55 @@ test_corner_cases (void)
   sub = write_to_string (fc, VH_OUTPUT_SUB, &info);
   g_assert_cmpstr (sub, ==, "{1}{2}frame: 1|a: 0.0000001500000000|b: inf|\n"
       "{2}{3}frame: 2|a: -2.250000|integer_adm2: 1.000000|\n");
+}
+
+/* NaN is a value: null in JSON, "-nan"/"nan" as printf writes it in the
+ * other layouts; pooling goes through it with libvmaf's comparisons (min
+ * and max keep the first frame's NaN, mean and harmonic mean are NaN).
+ * Aggregates follow the pooled metrics. */
+static void
+test_nan_and_aggregates (void)
+{
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  VhOutputInfo info = { 2, 1, 25.0, 8, 8 };
+  g_autofree gchar *json = NULL, *xml = NULL, *csv = NULL, *sub = NULL;
+  gdouble v = 0.0;
+
+  g_assert_true (vh_feature_collector_append (fc, "a", 0, -NAN, NULL));
+  g_assert_true (vh_feature_collector_append (fc, "a", 1, 2.0, NULL));
+  g_assert_true (vh_feature_collector_append (fc, "b", 0, 1.0, NULL));
+  g_assert_true (vh_feature_collector_append (fc, "b", 1, NAN, NULL));
+  /* A NaN is written: a second write fails as for any value. */
+  g_assert_false (vh_feature_collector_append (fc, "b", 1, 3.0, NULL));
+  g_assert_true (vh_feature_collector_get (fc, "b", 1, &v));
+  g_assert_true (isnan (v));
+  vh_feature_collector_set_aggregate (fc, "agg_x", 40.5);
+  vh_feature_collector_set_aggregate (fc, "agg_y", NAN);
+
+  json = write_to_string (fc, VH_OUTPUT_JSON, &info);
+  g_assert_nonnull (strstr (json, "        \"a\": null,        \"b\": 1.0"));
+  g_assert_nonnull (strstr (json, "    \"a\": {\n      \"min\": null,\n"
+          "      \"max\": null,\n      \"mean\": null,\n"
+          "      \"harmonic_mean\": null\n    }"));
+  g_assert_nonnull (strstr (json, "    \"b\": {\n      \"min\": 1.000000,\n"
+          "      \"max\": 1.000000,\n      \"mean\": null,\n"));
+  g_assert_nonnull (strstr (json, "  \"aggregate_metrics\": {\n"
+          "    \"agg_x\": 40.500000,\n    \"agg_y\": null\n  }\n}\n"));
+
+  xml = write_to_string (fc, VH_OUTPUT_XML, &info);
+  g_assert_nonnull (strstr (xml, "<frame frameNum=\"0\" a=\"-nan\" "
+          "b=\"1.000000\" />"));
+  g_assert_nonnull (strstr (xml, "<metric name=\"a\" min=\"-nan\" "
+          "max=\"-nan\" mean=\"-nan\" harmonic_mean=\"-nan\" />"));
+  g_assert_nonnull (strstr (xml, "  <aggregate_metrics agg_x=\"40.500000\" "
+          "agg_y=\"nan\" />\n"));
+
+  csv = write_to_string (fc, VH_OUTPUT_CSV, &info);
+  g_assert_cmpstr (csv, ==, "Frame,a,b,\n0,-nan,1.000000,\n"
+      "1,2.000000,nan,\n");
+  sub = write_to_string (fc, VH_OUTPUT_SUB, &info);
+  g_assert_cmpstr (sub, ==, "{0}{1}frame: 0|a: -nan|b: 1.000000|\n"
+      "{1}{2}frame: 1|a: 2.000000|b: nan|\n");
 }
 
 static void
@@ -428,5 +476,6 @@ main (int argc, char **argv)
   g_test_add_func ("/output/round-trip", test_round_trip);
   g_test_add_func ("/output/corner-cases", test_corner_cases);
   g_test_add_func ("/output/write-file", test_write_file);
+  g_test_add_func ("/output/nan-and-aggregates", test_nan_and_aggregates);
   return g_test_run ();
 }
