@@ -7,7 +7,7 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 /* vmaf_v0.6.1 throughput through the vmafhipcompare element on a GPU:
- * frames already in HIP memory (made by hipupload beforehand), frames in
+ * frames already in HIP memory (made by vmafhipupload beforehand), frames in
  * system memory (the element uploads them), and the CPU path, at 1080p and
  * 2160p. Two appsrc elements feed the element as fast as it takes frames;
  * the time runs from PLAYING to EOS, per-frame messages on.
@@ -43,7 +43,7 @@ make_frames (guint w, guint h, gboolean distorted, gboolean hip,
       "num-buffers=%u ! video/x-raw,format=I420,width=%u,height=%u,"
       "framerate=30/1 ! videoscale ! video/x-raw,width=%u,height=%u %s ! "
       "appsink name=sink sync=false", N_DISTINCT, distorted ? w / 3 : w,
-      distorted ? h / 3 : h, w, h, hip ? "! hipupload" : "");
+      distorted ? h / 3 : h, w, h, hip ? "! vmafhipupload" : "");
   GstElement *pipe = gst_parse_launch (desc, NULL);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
   GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
@@ -85,10 +85,8 @@ static gdouble
 run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend)
 {
   GstCaps *ref_caps = NULL, *dist_caps = NULL;
-  g_autoptr (GPtrArray) ref = make_frames (w, h, FALSE, hip_memory,
-      &ref_caps);
-  g_autoptr (GPtrArray) dist = make_frames (w, h, TRUE, hip_memory,
-      &dist_caps);
+  g_autoptr (GPtrArray) ref = make_frames (w, h, FALSE, hip_memory, &ref_caps);
+  g_autoptr (GPtrArray) dist = make_frames (w, h, TRUE, hip_memory, &dist_caps);
   g_autofree gchar *desc = g_strdup_printf ("appsrc name=ref format=time ! "
       "c.ref_sink appsrc name=dist format=time ! c.dist_sink "
       "vmafhipcompare name=c backend=%s ! fakesink sync=false", backend);

@@ -54,9 +54,9 @@
 #include <string.h>
 
 #ifdef VH_HAVE_HIP
-#include "gsthipbufferpool.h"
-#include "gsthipmemory.h"
-#include "gsthiputils.h"
+#include "gstvmafhipbufferpool.h"
+#include "gstvmafhipmemory.h"
+#include "gstvmafhiputils.h"
 #include "hip-features.h"
 #endif
 
@@ -157,14 +157,14 @@ struct _GstVmafHipCompare
   /* Tags for the next output buffer, under the object lock. */
   GstTagList *pending_tags;
 
-  /* The GPU, from start to stop (a GstHipDevice shared with neighbours
+  /* The GPU, from start to stop (a GstVmafHipDevice shared with neighbours
    * through GstContext; NULL for the CPU). Set under the object lock. */
   GstObject *hip_device;
   gchar *dispatch;              /* "adm: hip, ...", logged once */
   gboolean hip_input;           /* some feature reads device pictures */
 };
 
-/* HIP memory (memory:HIPMemory, from hipupload) is read through its host
+/* HIP memory (memory:HIPMemory, from vmafhipupload) is read through its host
  * copy on the CPU path. */
 #define SINK_CAPS GST_VIDEO_CAPS_MAKE (GST_VMAF_HIP_FORMATS) "; " \
   GST_VIDEO_CAPS_MAKE_WITH_FEATURES ("memory:HIPMemory", GST_VMAF_HIP_FORMATS)
@@ -348,7 +348,8 @@ hip_device_handle (GstVmafHipCompare * self)
 {
 #ifdef VH_HAVE_HIP
   if (self->hip_device)
-    return gst_hip_device_get_handle (GST_HIP_DEVICE (self->hip_device));
+    return gst_vmaf_hip_device_get_handle (GST_VMAF_HIP_DEVICE
+        (self->hip_device));
 #endif
   return NULL;
 }
@@ -365,16 +366,16 @@ open_hip_device (GstVmafHipCompare * self)
     return TRUE;
 #ifdef VH_HAVE_HIP
   {
-    GstHipDevice *device;
+    GstVmafHipDevice *device;
 
     GST_OBJECT_LOCK (self);
     device = self->hip_device ? gst_object_ref (self->hip_device) : NULL;
     GST_OBJECT_UNLOCK (self);
     VhBackend backends;
 
-    if (gst_hip_ensure_element_device (GST_ELEMENT (self),
-            GST_HIP_VENDOR_UNKNOWN, -1, &device, &err) &&
-        vh_hip_use_device (gst_hip_device_get_handle (device), &backends,
+    if (gst_vmaf_hip_ensure_element_device (GST_ELEMENT (self),
+            GST_VMAF_HIP_VENDOR_UNKNOWN, -1, &device, &err) &&
+        vh_hip_use_device (gst_vmaf_hip_device_get_handle (device), &backends,
             &err)) {
       GST_OBJECT_LOCK (self);
       gst_object_replace (&self->hip_device, GST_OBJECT (device));
@@ -432,9 +433,9 @@ buffer_is_hip (GstVmafHipCompare * self, GstBuffer * buf)
   if (!self->hip_input || gst_buffer_n_memory (buf) != 1)
     return FALSE;
   mem = gst_buffer_peek_memory (buf, 0);
-  return gst_is_hip_memory (mem) &&
-      gst_hip_device_is_equal (GST_HIP_MEMORY_CAST (mem)->device,
-      GST_HIP_DEVICE (self->hip_device));
+  return gst_is_vmaf_hip_memory (mem) &&
+      gst_vmaf_hip_device_is_equal (GST_VMAF_HIP_MEMORY_CAST (mem)->device,
+      GST_VMAF_HIP_DEVICE (self->hip_device));
 }
 
 /* A frame written on the CPU into HIP memory (our pool, offered upstream)
@@ -446,7 +447,7 @@ start_upload (GstVmafHipCompare * self, GstBuffer * buf)
   GError *err = NULL;
 
   if (buffer_is_hip (self, buf) &&
-      !gst_hip_memory_upload_async (GST_HIP_MEMORY_CAST
+      !gst_vmaf_hip_memory_upload_async (GST_VMAF_HIP_MEMORY_CAST
           (gst_buffer_peek_memory (buf, 0)), &err)) {
     GST_WARNING_OBJECT (self, "upload failed, reading on the CPU: %s",
         err->message);
@@ -487,11 +488,11 @@ gst_vmaf_hip_compare_propose_allocation (GstAggregator * agg,
   gst_query_parse_allocation (query, &caps, &need_pool);
   if (self->hip_input && caps && need_pool &&
       gst_video_info_from_caps (&info, caps)) {
-    GstHipDevice *device = GST_HIP_DEVICE (self->hip_device);
-    GstBufferPool *pool = gst_hip_buffer_pool_new (device);
+    GstVmafHipDevice *device = GST_VMAF_HIP_DEVICE (self->hip_device);
+    GstBufferPool *pool = gst_vmaf_hip_buffer_pool_new (device);
     GstStructure *config = gst_buffer_pool_get_config (pool);
 
-    gst_hip_memory_layout (device, &info, &layout);
+    gst_vmaf_hip_memory_layout (device, &info, &layout);
     gst_buffer_pool_config_set_params (config, caps, layout.size, 0, 0);
     if (gst_buffer_pool_set_config (pool, config))
       gst_query_add_allocation_pool (query, pool, layout.size, 0, 0);
@@ -511,8 +512,9 @@ gst_vmaf_hip_compare_set_context (GstElement * element, GstContext * context)
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (element);
 
   GST_OBJECT_LOCK (self);
-  gst_hip_handle_set_context (element, context, GST_HIP_VENDOR_UNKNOWN, -1,
-      (GstHipDevice **) & self->hip_device);
+  gst_vmaf_hip_handle_set_context (element, context,
+      GST_VMAF_HIP_VENDOR_UNKNOWN, -1,
+      (GstVmafHipDevice **) & self->hip_device);
   GST_OBJECT_UNLOCK (self);
 #endif
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
@@ -1041,8 +1043,8 @@ gst_vmaf_hip_compare_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
       gboolean ret;
 
       GST_OBJECT_LOCK (self);
-      ret = gst_hip_handle_context_query (GST_ELEMENT (self), query,
-          (GstHipDevice *) self->hip_device);
+      ret = gst_vmaf_hip_handle_context_query (GST_ELEMENT (self), query,
+          (GstVmafHipDevice *) self->hip_device);
       GST_OBJECT_UNLOCK (self);
       if (ret)
         return TRUE;

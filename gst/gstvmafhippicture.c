@@ -15,7 +15,7 @@
 #include "errors.h"
 
 #ifdef VH_HAVE_HIP
-#include "gsthipmemory.h"
+#include "gstvmafhipmemory.h"
 #endif
 
 gboolean
@@ -216,7 +216,7 @@ gst_vmaf_hip_picture_wrap_device (const GstVideoInfo * vinfo,
   m = g_new0 (MappedFrame, 1);
   /* GstVideoFrame only adds plane offsets to the mapped base, so the
    * device address works as well as a host one. */
-  if (!gst_video_frame_map (&m->frame, vinfo, buffer, GST_MAP_READ_HIP)) {
+  if (!gst_video_frame_map (&m->frame, vinfo, buffer, GST_MAP_READ_VMAF_HIP)) {
     g_free (m);
     g_set_error (error, VH_ERROR, VH_ERROR_IO,
         "could not map a %dx%d %s frame in HIP memory for the device",

@@ -42,7 +42,7 @@ VhPicture   *gst_vmaf_hip_picture_wrap            (const GstVideoInfo * vinfo,
 #ifdef VH_HAVE_HIP
 /* The same for a frame in HIP memory, read in place on the device: a
  * device picture (VH_MEMORY_HIP_DEVICE) holding the buffer mapped with
- * GST_MAP_READ_HIP, which waits for a transfer started on the memory. NULL
+ * GST_MAP_READ_VMAF_HIP, which waits for a transfer started on the memory. NULL
  * without @error for a layout the engine cannot read in place (samples
  * not aligned to bit 0): wrap it for the CPU then. */
 VhPicture   *gst_vmaf_hip_picture_wrap_device     (const GstVideoInfo * vinfo,

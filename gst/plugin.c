@@ -15,7 +15,7 @@
 
 #include "gstvmafhipcompare.h"
 #ifdef VH_HAVE_HIP
-#include "gsthipelements.h"
+#include "gstvmafhipelements.h"
 #endif
 
 static gboolean
@@ -24,7 +24,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ok = GST_ELEMENT_REGISTER (vmafhipcompare, plugin);
 
 #ifdef VH_HAVE_HIP
-  ok &= gst_hip_elements_register (plugin);
+  ok &= gst_vmaf_hip_elements_register (plugin);
 #endif
   return ok;
 }

@@ -9,7 +9,7 @@
 
 /* Upload throughput of 1080p I420 through the HIP buffer pool, against a
  * raw page-locked host-to-device copy of the same bytes timed in the same
- * run; and through hipupload from ordinary (pageable) system memory.
+ * run; and through vmafhipupload from ordinary (pageable) system memory.
  * Throughput counts the frame's 3110400 bytes whatever is moved.
  *
  *   bench-hip-upload [frames]      (default 500; exits 77 without a GPU) */
@@ -18,10 +18,10 @@
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 
-#include "gsthipbufferpool.h"
-#include "gsthipdevice.h"
-#include "gsthipelements.h"
-#include "gsthipmemory.h"
+#include "gstvmafhipbufferpool.h"
+#include "gstvmafhipdevice.h"
+#include "gstvmafhipelements.h"
+#include "gstvmafhipmemory.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,13 +31,13 @@
 #define HEIGHT 1080
 #define WARMUP 20
 
-static GstHipDevice *device;
+static GstVmafHipDevice *device;
 static gsize frame_bytes;
 
 static gdouble
 gbps (gsize bytes_per_frame, guint frames, gint64 usec)
 {
-  return (gdouble) bytes_per_frame * frames / (usec * 1e3);
+  return (gdouble) bytes_per_frame *frames / (usec * 1e3);
 }
 
 static void
@@ -53,8 +53,8 @@ check (gboolean ok, GError * error)
 static void
 bench_raw (guint frames, gdouble * each, gdouble * queued)
 {
-  VhHipDevice *h = gst_hip_device_get_handle (device);
-  VhHipStream *s = gst_hip_device_get_stream (device);
+  VhHipDevice *h = gst_vmaf_hip_device_get_handle (device);
+  VhHipStream *s = gst_vmaf_hip_device_get_stream (device);
   gpointer host = NULL, dev = NULL;
   GError *error = NULL;
   gint64 t0;
@@ -89,7 +89,7 @@ bench_raw (guint frames, gdouble * each, gdouble * queued)
 static gdouble
 bench_pool (guint frames, gboolean wait)
 {
-  GstBufferPool *pool = gst_hip_buffer_pool_new (device);
+  GstBufferPool *pool = gst_vmaf_hip_buffer_pool_new (device);
   GstStructure *config = gst_buffer_pool_get_config (pool);
   GstCaps *caps = gst_caps_new_simple ("video/x-raw", "format",
       G_TYPE_STRING, "I420", "width", G_TYPE_INT, WIDTH, "height",
@@ -113,13 +113,14 @@ bench_pool (guint frames, gboolean wait)
     check (gst_memory_map (mem, &map, GST_MAP_WRITE), NULL);
     map.data[0] = (guint8) i;
     gst_memory_unmap (mem, &map);
-    check (gst_hip_memory_upload_async (GST_HIP_MEMORY_CAST (mem), &error),
-        error);
+    check (gst_vmaf_hip_memory_upload_async (GST_VMAF_HIP_MEMORY_CAST (mem),
+            &error), error);
     if (wait)
-      check (gst_hip_memory_sync (GST_HIP_MEMORY_CAST (mem), &error), error);
+      check (gst_vmaf_hip_memory_sync (GST_VMAF_HIP_MEMORY_CAST (mem), &error),
+          error);
     gst_buffer_unref (buf);
   }
-  check (vh_hip_stream_synchronize (gst_hip_device_get_stream (device),
+  check (vh_hip_stream_synchronize (gst_vmaf_hip_device_get_stream (device),
           &error), error);
   {
     gdouble r = gbps (frame_bytes, frames, g_get_monotonic_time () - t0);
@@ -130,13 +131,13 @@ bench_pool (guint frames, gboolean wait)
   }
 }
 
-/* hipupload fed ordinary system memory: a copy into the page-locked host
+/* vmafhipupload fed ordinary system memory: a copy into the page-locked host
  * copy, then the transfer. */
 static gdouble
 bench_element (guint frames)
 {
   GstElement *p = gst_parse_launch ("appsrc name=src format=time "
-      "is-live=false ! hipupload ! fakesink sync=false", NULL);
+      "is-live=false ! vmafhipupload ! fakesink sync=false", NULL);
   GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src");
   GstCaps *caps = gst_caps_new_simple ("video/x-raw", "format",
       G_TYPE_STRING, "I420", "width", G_TYPE_INT, WIDTH, "height",
@@ -151,12 +152,11 @@ bench_element (guint frames)
       (guint64) 4, NULL);
   gst_element_set_state (p, GST_STATE_PLAYING);
   for (guint i = 0; i < frames + WARMUP; i++) {
-    GstBuffer *b = gst_buffer_copy (frame);    /* shares the memory */
+    GstBuffer *b = gst_buffer_copy (frame);     /* shares the memory */
     if (i == WARMUP)
       t0 = g_get_monotonic_time ();
     GST_BUFFER_PTS (b) = i * GST_SECOND / 30;
-    check (gst_app_src_push_buffer (GST_APP_SRC (src), b) == GST_FLOW_OK,
-        NULL);
+    check (gst_app_src_push_buffer (GST_APP_SRC (src), b) == GST_FLOW_OK, NULL);
   }
   gst_app_src_end_of_stream (GST_APP_SRC (src));
   msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
@@ -183,15 +183,15 @@ main (int argc, char **argv)
 
   gst_init (&argc, &argv);
   gst_plugin_register_static (GST_VERSION_MAJOR, GST_VERSION_MINOR,
-      "vmafhip-hip-bench", "HIP elements", gst_hip_elements_register, "0",
+      "vmafhip-hip-bench", "HIP elements", gst_vmaf_hip_elements_register, "0",
       "LGPL", "vmafhip", "vmafhip", "vmafhip");
-  device = gst_hip_device_new (GST_HIP_VENDOR_UNKNOWN, 0, &error);
+  device = gst_vmaf_hip_device_new (GST_VMAF_HIP_VENDOR_UNKNOWN, 0, &error);
   if (!device) {
     printf ("SKIP: no GPU: %s\n", error->message);
     return 77;
   }
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, WIDTH, HEIGHT);
-  gst_hip_memory_layout (device, &info, &layout);
+  gst_vmaf_hip_memory_layout (device, &info, &layout);
   frame_bytes = info.size;
   {
     gchar *name = NULL;
@@ -214,7 +214,7 @@ main (int argc, char **argv)
       "raw)\n", pool_each, 100 * pool_each / raw_each);
   printf ("pool upload, pipelined (4 buffers):     %6.2f GB/s  (%.0f%% of "
       "raw queued)\n", pool_pipelined, 100 * pool_pipelined / raw_queued);
-  printf ("hipupload from pageable system memory:  %6.2f GB/s  (%.0f "
+  printf ("vmafhipupload from pageable system memory:  %6.2f GB/s  (%.0f "
       "frames/s)\n", element, element * 1e9 / frame_bytes);
   printf ("RESULT pool_vs_raw=%.3f\n", pool_each / raw_each);
   gst_object_unref (device);

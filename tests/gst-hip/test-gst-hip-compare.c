@@ -96,7 +96,7 @@ compare (const gchar * format, gint w, gint h, const gchar * backend)
 {
   g_autofree gchar *sys = g_strdup_printf (SOURCES (""), format, w, h,
       format, w, h, backend);
-  g_autofree gchar *hip = g_strdup_printf (SOURCES ("! hipupload ! "
+  g_autofree gchar *hip = g_strdup_printf (SOURCES ("! vmafhipupload ! "
           "video/x-raw(memory:HIPMemory)"), format, w, h, format, w, h,
       backend);
   g_autofree gchar *err = NULL;
@@ -154,7 +154,7 @@ main (int argc, char **argv)
 
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
-  probe = gst_parse_launch ("videotestsrc num-buffers=1 ! hipupload ! "
+  probe = gst_parse_launch ("videotestsrc num-buffers=1 ! vmafhipupload ! "
       "fakesink", NULL);
   g_assert_nonnull (probe);
   ret = gst_element_set_state (probe, GST_STATE_PAUSED);
@@ -162,9 +162,9 @@ main (int argc, char **argv)
     ret = gst_element_get_state (probe, NULL, NULL, 10 * GST_SECOND);
   gst_element_set_state (probe, GST_STATE_NULL);
   gst_object_unref (probe);
-  assert_all_freed ("videotestsrc num-buffers=1 ! hipupload ! fakesink");
+  assert_all_freed ("videotestsrc num-buffers=1 ! vmafhipupload ! fakesink");
   if (ret == GST_STATE_CHANGE_FAILURE) {
-    printf ("SKIP: hipupload cannot start here (no GPU)\n");
+    printf ("SKIP: vmafhipupload cannot start here (no GPU)\n");
     return 77;
   }
   g_test_add_func ("/gst-hip/compare/hip-caps-equal-system",

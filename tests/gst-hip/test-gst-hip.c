@@ -10,7 +10,7 @@
 /* HIP memory in GStreamer: the memory's two mappings and their lazy
  * synchronisation, the buffer pool (layout, video meta, reuse), device
  * sharing through GstContext, upstream writing into the pool, and every
- * format bit-exact through hipupload ! hipdownload.
+ * format bit-exact through vmafhipupload ! vmafhipdownload.
  *
  * VH_TEST_MODE=nogpu (with both runtimes made unloadable): the plugin file
  * registers everything and the elements fail at the state change, saying
@@ -22,18 +22,18 @@
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 
-#include "gsthipbufferpool.h"
-#include "gsthipdevice.h"
-#include "gsthipelements.h"
-#include "gsthipmemory.h"
-#include "gsthiputils.h"
+#include "gstvmafhipbufferpool.h"
+#include "gstvmafhipdevice.h"
+#include "gstvmafhipelements.h"
+#include "gstvmafhipmemory.h"
+#include "gstvmafhiputils.h"
 #include "fake-cuda-counters.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static GstHipDevice *device;
+static GstVmafHipDevice *device;
 
 /* Once a test's buffers, pools and pipelines are gone, so is every device
  * and page-locked allocation, and no context but this program's device is
@@ -84,13 +84,13 @@ static void
 test_no_gpu (void)
 {
   static const gchar *launches[] = {
-    "videotestsrc num-buffers=1 ! hipupload ! fakesink",
-    "videotestsrc num-buffers=1 ! hipdownload ! fakesink",
-    "videotestsrc num-buffers=1 ! hipupload device-id=3 ! fakesink",
+    "videotestsrc num-buffers=1 ! vmafhipupload ! fakesink",
+    "videotestsrc num-buffers=1 ! vmafhipdownload ! fakesink",
+    "videotestsrc num-buffers=1 ! vmafhipupload device-id=3 ! fakesink",
   };
 
-  g_assert_nonnull (gst_element_factory_find ("hipupload"));
-  g_assert_nonnull (gst_element_factory_find ("hipdownload"));
+  g_assert_nonnull (gst_element_factory_find ("vmafhipupload"));
+  g_assert_nonnull (gst_element_factory_find ("vmafhipdownload"));
   g_assert_nonnull (gst_element_factory_find ("vmafhipcompare"));
   for (guint i = 0; i < G_N_ELEMENTS (launches); i++) {
     GstElement *p = gst_parse_launch (launches[i], NULL);
@@ -111,7 +111,7 @@ static void
 test_bad_device_index (void)
 {
   GstElement *p = gst_parse_launch ("videotestsrc num-buffers=1 ! "
-      "hipupload device-id=99 ! fakesink", NULL);
+      "vmafhipupload device-id=99 ! fakesink", NULL);
   gboolean failed;
   g_autofree gchar *msg = pause_and_get_error (p, &failed);
 
@@ -127,7 +127,7 @@ test_bad_device_index (void)
 static GstBufferPool *
 make_pool (const gchar * caps_str, guint min, guint max)
 {
-  GstBufferPool *pool = gst_hip_buffer_pool_new (device);
+  GstBufferPool *pool = gst_vmaf_hip_buffer_pool_new (device);
   GstStructure *config = gst_buffer_pool_get_config (pool);
   GstCaps *caps = gst_caps_from_string (caps_str);
 
@@ -145,7 +145,7 @@ test_pool_layout_and_reuse (void)
       "format=I420, width=1921, height=1081, framerate=30/1", 2, 2);
   GstBuffer *a = NULL, *b = NULL, *c = NULL, *d = NULL;
   GstVideoMeta *meta;
-  GstHipMemory *mem;
+  GstVmafHipMemory *mem;
 
   g_assert_cmpint (gst_buffer_pool_acquire_buffer (pool, &a, NULL), ==,
       GST_FLOW_OK);
@@ -153,9 +153,9 @@ test_pool_layout_and_reuse (void)
       GST_FLOW_OK);
   g_assert_true (a != b);
   g_assert_cmpuint (gst_buffer_n_memory (a), ==, 1);
-  g_assert_true (gst_is_hip_memory (gst_buffer_peek_memory (a, 0)));
-  mem = GST_HIP_MEMORY_CAST (gst_buffer_peek_memory (a, 0));
-  g_assert_true (gst_hip_device_is_equal (mem->device, device));
+  g_assert_true (gst_is_vmaf_hip_memory (gst_buffer_peek_memory (a, 0)));
+  mem = GST_VMAF_HIP_MEMORY_CAST (gst_buffer_peek_memory (a, 0));
+  g_assert_true (gst_vmaf_hip_device_is_equal (mem->device, device));
   meta = gst_buffer_get_video_meta (a);
   g_assert_nonnull (meta);
   g_assert_cmpuint (meta->n_planes, ==, 3);
@@ -190,16 +190,16 @@ test_memory_sync_directions (void)
   GError *error = NULL;
   GstVideoInfo info;
   GstMemory *mem;
-  GstHipMemory *hmem;
+  GstVmafHipMemory *hmem;
   GstMapInfo cpu, dev;
-  VhHipDevice *h = gst_hip_device_get_handle (device);
+  VhHipDevice *h = gst_vmaf_hip_device_get_handle (device);
   guint8 *check;
   gsize size;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 643, 359);
-  mem = gst_hip_allocator_alloc (device, &info, &error);
+  mem = gst_vmaf_hip_allocator_alloc (device, &info, &error);
   g_assert_no_error (error);
-  hmem = GST_HIP_MEMORY_CAST (mem);
+  hmem = GST_VMAF_HIP_MEMORY_CAST (mem);
   size = mem->size;
   check = g_malloc (size);
 
@@ -209,10 +209,10 @@ test_memory_sync_directions (void)
     cpu.data[i] = (guint8) (i * 7 + 3);
   gst_memory_unmap (mem, &cpu);
   g_assert_true (GST_MEMORY_FLAG_IS_SET (mem,
-          GST_HIP_MEMORY_TRANSFER_NEED_UPLOAD));
-  g_assert_true (gst_memory_map (mem, &dev, GST_MAP_READ_HIP));
+          GST_VMAF_HIP_MEMORY_TRANSFER_NEED_UPLOAD));
+  g_assert_true (gst_memory_map (mem, &dev, GST_MAP_READ_VMAF_HIP));
   g_assert_false (GST_MEMORY_FLAG_IS_SET (mem,
-          GST_HIP_MEMORY_TRANSFER_NEED_UPLOAD));
+          GST_VMAF_HIP_MEMORY_TRANSFER_NEED_UPLOAD));
   g_assert_true (vh_hip_memcpy_2d (h, VH_HIP_COPY_DEVICE_TO_HOST, check,
           size, dev.data, size, size, 1, &error));
   g_assert_no_error (error);
@@ -221,14 +221,14 @@ test_memory_sync_directions (void)
     g_assert_cmpuint (check[i], ==, (guint8) (i * 7 + 3));
 
   /* device write, then the CPU sees it */
-  g_assert_true (gst_memory_map (mem, &dev, GST_MAP_WRITE_HIP));
+  g_assert_true (gst_memory_map (mem, &dev, GST_MAP_WRITE_VMAF_HIP));
   g_assert_true (vh_hip_memcpy_2d (h, VH_HIP_COPY_HOST_TO_DEVICE,
           (guint8 *) dev.data + hmem->info.offset[1], size,
           (const guint8 *) "chroma!", size, 7, 1, &error));
   g_assert_no_error (error);
   gst_memory_unmap (mem, &dev);
   g_assert_true (GST_MEMORY_FLAG_IS_SET (mem,
-          GST_HIP_MEMORY_TRANSFER_NEED_DOWNLOAD));
+          GST_VMAF_HIP_MEMORY_TRANSFER_NEED_DOWNLOAD));
   g_assert_true (gst_memory_map (mem, &cpu, GST_MAP_READ));
   g_assert_cmpmem (cpu.data + hmem->info.offset[1], 7, "chroma!", 7);
   g_assert_cmpuint (cpu.data[0], ==, 3);
@@ -238,8 +238,8 @@ test_memory_sync_directions (void)
   g_assert_true (gst_memory_map (mem, &cpu, GST_MAP_WRITE));
   memset (cpu.data, 0x42, size);
   gst_memory_unmap (mem, &cpu);
-  g_assert_true (gst_hip_memory_upload_async (hmem, &error));
-  g_assert_true (gst_memory_map (mem, &dev, GST_MAP_READ_HIP));
+  g_assert_true (gst_vmaf_hip_memory_upload_async (hmem, &error));
+  g_assert_true (gst_memory_map (mem, &dev, GST_MAP_READ_VMAF_HIP));
   g_assert_true (vh_hip_memcpy_2d (h, VH_HIP_COPY_DEVICE_TO_HOST, check,
           size, dev.data, size, size, 1, &error));
   gst_memory_unmap (mem, &dev);
@@ -249,7 +249,7 @@ test_memory_sync_directions (void)
   /* a copy is HIP memory with the same samples */
   {
     GstMemory *copy = gst_memory_copy (mem, 0, -1);
-    g_assert_true (gst_is_hip_memory (copy));
+    g_assert_true (gst_is_vmaf_hip_memory (copy));
     g_assert_true (gst_memory_map (copy, &cpu, GST_MAP_READ));
     for (gsize i = 0; i < size; i++)
       g_assert_cmpuint (cpu.data[i], ==, 0x42);
@@ -337,8 +337,8 @@ round_trip_format (const gchar * format, gint width, gint height)
   g_autofree gchar *caps = g_strdup_printf ("video/x-raw,format=%s,"
       "width=%d,height=%d", format, width, height);
   g_autofree gchar *through = g_strdup_printf ("videotestsrc num-buffers=3 "
-      "pattern=ball ! %s ! hipupload ! video/x-raw(memory:HIPMemory) ! "
-      "hipdownload ! %s ! appsink name=out sync=false", caps, caps);
+      "pattern=ball ! %s ! vmafhipupload ! video/x-raw(memory:HIPMemory) ! "
+      "vmafhipdownload ! %s ! appsink name=out sync=false", caps, caps);
   g_autofree gchar *direct = g_strdup_printf ("videotestsrc num-buffers=3 "
       "pattern=ball ! %s ! appsink name=out sync=false", caps);
   g_autofree gchar *what = g_strdup_printf ("%s %dx%d", format, width,
@@ -360,7 +360,7 @@ round_trip_format (const gchar * format, gint width, gint height)
 static void
 test_every_format_bit_exact (void)
 {
-  GstElementFactory *f = gst_element_factory_find ("hipupload");
+  GstElementFactory *f = gst_element_factory_find ("vmafhipupload");
   const GList *templates = gst_element_factory_get_static_pad_templates (f);
   GstStaticPadTemplate *t = templates->data;
   GstCaps *caps = gst_static_caps_get (&t->static_caps);
@@ -380,17 +380,17 @@ test_every_format_bit_exact (void)
   gst_object_unref (f);
 }
 
-/* Frames that hipupload passes on as they came (upstream wrote into its
+/* Frames that vmafhipupload passes on as they came (upstream wrote into its
  * pool) go back to that pool, and everything is freed with the pipeline. */
 static void
 test_frames_freed (void)
 {
   static const gchar *launches[] = {
-    "videotestsrc num-buffers=12 ! hipupload ! fakesink",
-    "videotestsrc num-buffers=12 ! hipupload ! hipdownload ! fakesink",
+    "videotestsrc num-buffers=12 ! vmafhipupload ! fakesink",
+    "videotestsrc num-buffers=12 ! vmafhipupload ! vmafhipdownload ! fakesink",
     "videotestsrc num-buffers=12 ! video/x-raw,format=NV12,width=97,"
-        "height=61 ! hipupload ! video/x-raw(memory:HIPMemory) ! "
-        "hipdownload ! fakesink",
+        "height=61 ! vmafhipupload ! video/x-raw(memory:HIPMemory) ! "
+        "vmafhipdownload ! fakesink",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (launches); i++) {
@@ -417,24 +417,24 @@ count_hip_buffers (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 {
   GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
 
-  if (gst_is_hip_memory (gst_buffer_peek_memory (buf, 0)))
+  if (gst_is_vmaf_hip_memory (gst_buffer_peek_memory (buf, 0)))
     g_atomic_int_inc ((gint *) data);
   return GST_PAD_PROBE_OK;
 }
 
-/* videotestsrc takes hipupload's pool and writes into HIP memory; both
+/* videotestsrc takes vmafhipupload's pool and writes into HIP memory; both
  * elements of the pipeline share one device through the context. */
 static void
 test_pool_proposed_and_context_shared (void)
 {
   GstElement *p = gst_parse_launch ("videotestsrc num-buffers=5 ! "
-      "video/x-raw,format=I420,width=320,height=240 ! hipupload name=u ! "
-      "hipdownload name=d ! fakesink", NULL);
+      "video/x-raw,format=I420,width=320,height=240 ! vmafhipupload name=u ! "
+      "vmafhipdownload name=d ! fakesink", NULL);
   GstElement *u = gst_bin_get_by_name (GST_BIN (p), "u");
   GstElement *d = gst_bin_get_by_name (GST_BIN (p), "d");
   GstPad *pad = gst_element_get_static_pad (u, "sink");
   GstContext *cu, *cd;
-  GstHipDevice *du = NULL, *dd = NULL;
+  GstVmafHipDevice *du = NULL, *dd = NULL;
   GstMessage *msg;
   GstBus *bus;
   gint n_hip = 0;
@@ -450,14 +450,14 @@ test_pool_proposed_and_context_shared (void)
   gst_message_unref (msg);
   g_assert_cmpint (n_hip, ==, 5);
 
-  cu = gst_element_get_context (u, GST_HIP_DEVICE_CONTEXT_TYPE);
-  cd = gst_element_get_context (d, GST_HIP_DEVICE_CONTEXT_TYPE);
+  cu = gst_element_get_context (u, GST_VMAF_HIP_DEVICE_CONTEXT_TYPE);
+  cd = gst_element_get_context (d, GST_VMAF_HIP_DEVICE_CONTEXT_TYPE);
   g_assert_nonnull (cu);
   g_assert_nonnull (cd);
   g_assert_true (gst_structure_get (gst_context_get_structure (cu), "device",
-          GST_TYPE_HIP_DEVICE, &du, NULL));
+          GST_TYPE_VMAF_HIP_DEVICE, &du, NULL));
   g_assert_true (gst_structure_get (gst_context_get_structure (cd), "device",
-          GST_TYPE_HIP_DEVICE, &dd, NULL));
+          GST_TYPE_VMAF_HIP_DEVICE, &dd, NULL));
   g_assert_true (du == dd);
   gst_context_unref (cu);
   gst_context_unref (cd);
@@ -469,7 +469,7 @@ test_pool_proposed_and_context_shared (void)
   gst_object_unref (u);
   gst_object_unref (d);
   gst_object_unref (p);
-  assert_all_freed ("hipupload ! hipdownload");
+  assert_all_freed ("vmafhipupload ! vmafhipdownload");
 }
 
 /* An application's device, set on the pipeline, is the one used. */
@@ -477,19 +477,19 @@ static void
 test_application_context (void)
 {
   GstElement *p = gst_parse_launch ("videotestsrc num-buffers=1 ! "
-      "hipupload name=u ! fakesink", NULL);
+      "vmafhipupload name=u ! fakesink", NULL);
   GstElement *u = gst_bin_get_by_name (GST_BIN (p), "u");
-  GstContext *ctx = gst_context_new_hip_device (device);
+  GstContext *ctx = gst_context_new_vmaf_hip_device (device);
   GstContext *got;
-  GstHipDevice *used = NULL;
+  GstVmafHipDevice *used = NULL;
 
   gst_element_set_context (p, ctx);
   gst_element_set_state (p, GST_STATE_PAUSED);
   gst_element_get_state (p, NULL, NULL, 10 * GST_SECOND);
-  got = gst_element_get_context (u, GST_HIP_DEVICE_CONTEXT_TYPE);
+  got = gst_element_get_context (u, GST_VMAF_HIP_DEVICE_CONTEXT_TYPE);
   g_assert_nonnull (got);
   g_assert_true (gst_structure_get (gst_context_get_structure (got),
-          "device", GST_TYPE_HIP_DEVICE, &used, NULL));
+          "device", GST_TYPE_VMAF_HIP_DEVICE, &used, NULL));
   g_assert_true (used == device);
   gst_object_unref (used);
   gst_context_unref (got);
@@ -517,9 +517,9 @@ main (int argc, char **argv)
    * the plugin file, whose copy of the types would clash with ours). */
   g_assert_true (gst_plugin_register_static (GST_VERSION_MAJOR,
           GST_VERSION_MINOR, "vmafhip-hip-test", "HIP elements under test",
-          gst_hip_elements_register, "0", "LGPL", "vmafhip", "vmafhip",
+          gst_vmaf_hip_elements_register, "0", "LGPL", "vmafhip", "vmafhip",
           "vmafhip"));
-  device = gst_hip_device_new (GST_HIP_VENDOR_UNKNOWN, 0, &error);
+  device = gst_vmaf_hip_device_new (GST_VMAF_HIP_VENDOR_UNKNOWN, 0, &error);
   if (!device) {
     printf ("SKIP: no GPU: %s\n", error->message);
     return 77;

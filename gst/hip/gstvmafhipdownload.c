@@ -8,8 +8,8 @@
  */
 
 /**
- * SECTION:element-hipdownload
- * @title: hipdownload
+ * SECTION:element-vmafhipdownload
+ * @title: vmafhipdownload
  *
  * Moves video frames from HIP device memory (memory:HIPMemory) back into
  * system memory. The samples are read from the device, plane by plane,
@@ -17,62 +17,49 @@
  *
  * ## Example launch line
  * |[
- * gst-launch-1.0 videotestsrc ! hipupload ! hipdownload ! autovideosink
+ * gst-launch-1.0 videotestsrc ! vmafhipupload ! vmafhipdownload ! autovideosink
  * ]|
  */
 
-#include "gsthipdownload.h"
-#include "gsthipbufferpool.h"
-#include "gsthipmemory.h"
-#include "gsthiptype.h"
+#include "gstvmafhipdownload.h"
+#include "gstvmafhipbufferpool.h"
+#include "gstvmafhipmemory.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_hip_download_debug);
-#define GST_CAT_DEFAULT gst_hip_download_debug
+GST_DEBUG_CATEGORY_STATIC (gst_vmaf_hip_download_debug);
+#define GST_CAT_DEFAULT gst_vmaf_hip_download_debug
 
-struct _GstHipDownload
+struct _GstVmafHipDownload
 {
-  GstHipMemoryCopy parent;
+  GstVmafHipMemoryCopy parent;
 };
 
-GST_HIP_DEFINE_TYPE (GstHipDownload, gst_hip_download,
-    GST_TYPE_HIP_MEMORY_COPY, "GstVhHipDownload");
+G_DEFINE_TYPE (GstVmafHipDownload, gst_vmaf_hip_download,
+    GST_TYPE_VMAF_HIP_MEMORY_COPY);
 
-GST_ELEMENT_REGISTER_DEFINE (hipdownload, "hipdownload", GST_RANK_NONE,
-    GST_TYPE_HIP_DOWNLOAD);
-
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
-        (GST_CAPS_FEATURE_MEMORY_HIP_MEMORY, GST_HIP_MEMORY_COPY_FORMATS) "; "
-        GST_VIDEO_CAPS_MAKE (GST_HIP_MEMORY_COPY_FORMATS)));
-
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_HIP_MEMORY_COPY_FORMATS) "; "
-        GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_HIP_MEMORY,
-            GST_HIP_MEMORY_COPY_FORMATS)));
+GST_ELEMENT_REGISTER_DEFINE (vmafhipdownload, "vmafhipdownload", GST_RANK_NONE,
+    GST_TYPE_VMAF_HIP_DOWNLOAD);
 
 /* Upstream producing HIP memory may allocate from our device's pool. */
 static gboolean
-gst_hip_download_propose_allocation (GstBaseTransform * trans,
+gst_vmaf_hip_download_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
-  GstHipMemoryCopy *base = GST_HIP_MEMORY_COPY (trans);
+  GstVmafHipMemoryCopy *base = GST_VMAF_HIP_MEMORY_COPY (trans);
   GstBufferPool *pool;
   GstCaps *caps;
   gboolean in_hip;
   guint size;
 
-  if (!GST_BASE_TRANSFORM_CLASS (gst_hip_download_parent_class)
+  if (!GST_BASE_TRANSFORM_CLASS (gst_vmaf_hip_download_parent_class)
       ->propose_allocation (trans, decide_query, query))
     return FALSE;
   if (!decide_query)
     return TRUE;
-  gst_hip_memory_copy_get_info (base, GST_PAD_SINK, &in_hip);
+  gst_vmaf_hip_memory_copy_get_info (base, GST_PAD_SINK, &in_hip);
   gst_query_parse_allocation (query, &caps, NULL);
-  if (!in_hip || !caps || !gst_hip_memory_copy_get_device (base))
+  if (!in_hip || !caps || !gst_vmaf_hip_memory_copy_get_device (base))
     return TRUE;
-  pool = gst_hip_memory_copy_new_pool (base, caps, 0, 0, &size);
+  pool = gst_vmaf_hip_memory_copy_new_pool (base, caps, 0, 0, &size);
   if (pool) {
     gst_query_add_allocation_pool (query, pool, size, 0, 0);
     gst_object_unref (pool);
@@ -83,7 +70,7 @@ gst_hip_download_propose_allocation (GstBaseTransform * trans,
 
 /* Output in system memory: downstream's pool, or a video pool. */
 static gboolean
-gst_hip_download_decide_allocation (GstBaseTransform * trans,
+gst_vmaf_hip_download_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
 {
   GstBufferPool *pool = NULL;
@@ -100,7 +87,7 @@ gst_hip_download_decide_allocation (GstBaseTransform * trans,
   if (update)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
   size = MAX (update ? size : 0, info.size);
-  if (pool && GST_IS_HIP_BUFFER_POOL (pool))
+  if (pool && GST_IS_VMAF_HIP_BUFFER_POOL (pool))
     gst_clear_object (&pool);
   if (!pool)
     pool = gst_video_buffer_pool_new ();
@@ -123,19 +110,19 @@ gst_hip_download_decide_allocation (GstBaseTransform * trans,
   else
     gst_query_add_allocation_pool (query, pool, size, min, max);
   gst_object_unref (pool);
-  return GST_BASE_TRANSFORM_CLASS (gst_hip_download_parent_class)
+  return GST_BASE_TRANSFORM_CLASS (gst_vmaf_hip_download_parent_class)
       ->decide_allocation (trans, query);
 }
 
 /* Device to host, each plane in one 2D copy into the mapped output. */
 static gboolean
-download (GstHipMemory * mem, GstVideoFrame * out, GError ** error)
+download (GstVmafHipMemory * mem, GstVideoFrame * out, GError ** error)
 {
-  VhHipStream *stream = gst_hip_device_get_stream (mem->device);
+  VhHipStream *stream = gst_vmaf_hip_device_get_stream (mem->device);
   GstMapInfo map;
   gboolean ok = TRUE;
 
-  if (!gst_memory_map (GST_MEMORY_CAST (mem), &map, GST_MAP_READ_HIP)) {
+  if (!gst_memory_map (GST_MEMORY_CAST (mem), &map, GST_MAP_READ_VMAF_HIP)) {
     g_set_error (error, VH_HIP_ERROR, VH_HIP_ERROR_CALL,
         "cannot map the HIP memory for the device");
     return FALSE;
@@ -144,12 +131,11 @@ download (GstHipMemory * mem, GstVideoFrame * out, GError ** error)
     gsize row;
     guint rows;
 
-    gst_hip_video_plane_size (&mem->info, p, &row, &rows);
+    gst_vmaf_hip_video_plane_size (&mem->info, p, &row, &rows);
     ok = vh_hip_memcpy_2d_async (stream, VH_HIP_COPY_DEVICE_TO_HOST,
         GST_VIDEO_FRAME_PLANE_DATA (out, p),
         GST_VIDEO_FRAME_PLANE_STRIDE (out, p),
-        map.data + mem->info.offset[p], mem->info.stride[p], row, rows,
-        error);
+        map.data + mem->info.offset[p], mem->info.stride[p], row, rows, error);
   }
   if (ok)
     ok = vh_hip_stream_synchronize (stream, error);
@@ -157,75 +143,64 @@ download (GstHipMemory * mem, GstVideoFrame * out, GError ** error)
   return ok;
 }
 
-static GstFlowReturn
-gst_hip_download_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
+static gboolean
+gst_vmaf_hip_download_copy (GstVmafHipMemoryCopy * base, GstBuffer * inbuf,
+    GstBuffer * outbuf, GError ** error)
 {
-  GstHipMemoryCopy *base = GST_HIP_MEMORY_COPY (trans);
   const GstVideoInfo *in_info =
-      gst_hip_memory_copy_get_info (base, GST_PAD_SINK, NULL);
+      gst_vmaf_hip_memory_copy_get_info (base, GST_PAD_SINK, NULL);
   const GstVideoInfo *out_info =
-      gst_hip_memory_copy_get_info (base, GST_PAD_SRC, NULL);
+      gst_vmaf_hip_memory_copy_get_info (base, GST_PAD_SRC, NULL);
   GstMemory *mem = gst_buffer_peek_memory (inbuf, 0);
   GstVideoFrame in_frame, out_frame;
-  GError *error = NULL;
   gboolean ok;
 
   if (!gst_video_frame_map (&out_frame, out_info, outbuf, GST_MAP_WRITE)) {
-    GST_ELEMENT_ERROR (trans, STREAM, FAILED,
-        ("Cannot map the output frame"), (NULL));
-    return GST_FLOW_ERROR;
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+        "cannot map the output frame");
+    return FALSE;
   }
-  if (gst_buffer_n_memory (inbuf) == 1 && gst_is_hip_memory (mem) &&
-      gst_hip_memory_holds (GST_HIP_MEMORY_CAST (mem), in_info)) {
-    ok = download ((GstHipMemory *) mem, &out_frame, &error);
+  if (gst_buffer_n_memory (inbuf) == 1 && gst_is_vmaf_hip_memory (mem) &&
+      gst_vmaf_hip_memory_holds (GST_VMAF_HIP_MEMORY_CAST (mem), in_info)) {
+    ok = download ((GstVmafHipMemory *) mem, &out_frame, error);
   } else {
-    /* not ours to read on the device: through CPU mappings */
+    /* not ours to read on the device (system memory, or another
+     * allocator's HIP memory): through CPU mappings */
     ok = gst_video_frame_map (&in_frame, in_info, inbuf, GST_MAP_READ);
     if (ok) {
       ok = gst_video_frame_copy (&out_frame, &in_frame);
       gst_video_frame_unmap (&in_frame);
     }
     if (!ok)
-      g_set_error (&error, VH_HIP_ERROR, VH_HIP_ERROR_CALL,
+      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
           "cannot copy the input frame");
   }
   gst_video_frame_unmap (&out_frame);
-  if (!ok) {
-    GST_ELEMENT_ERROR (trans, RESOURCE, READ,
-        ("Download from the GPU failed: %s", error->message), (NULL));
-    g_error_free (error);
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
+  return ok;
 }
 
 static void
-gst_hip_download_class_init (GstHipDownloadClass * klass)
+gst_vmaf_hip_download_class_init (GstVmafHipDownloadClass * klass)
 {
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
-  GST_HIP_MEMORY_COPY_CLASS (klass)->to_hip = FALSE;
-  GST_HIP_MEMORY_COPY_CLASS (klass)->element_name = "hipdownload";
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
-  gst_element_class_set_static_metadata (element_class, "HIP downloader",
-      "Filter/Video/Hardware",
-      "Moves video frames from HIP device memory into system memory",
-      "vmafhip developers");
+  gst_vmaf_hip_memory_copy_class_setup (GST_VMAF_HIP_MEMORY_COPY_CLASS (klass),
+      FALSE, "HIP downloader (vmafhip)",
+      "Moves video frames from vmafhip's HIP device memory into system "
+      "memory");
+  GST_VMAF_HIP_MEMORY_COPY_CLASS (klass)->copy =
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_download_copy);
 
   trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_hip_download_propose_allocation);
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_download_propose_allocation);
   trans_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_hip_download_decide_allocation);
-  trans_class->transform = GST_DEBUG_FUNCPTR (gst_hip_download_transform);
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_download_decide_allocation);
 
-  GST_DEBUG_CATEGORY_INIT (gst_hip_download_debug, "hipdownload", 0,
+  GST_DEBUG_CATEGORY_INIT (gst_vmaf_hip_download_debug, "vmafhipdownload", 0,
       "HIP downloader");
 }
 
 static void
-gst_hip_download_init (GstHipDownload * self)
+gst_vmaf_hip_download_init (GstVmafHipDownload * self)
 {
 }

@@ -8,19 +8,18 @@
  */
 
 /**
- * SECTION:gsthipdevice
+ * SECTION:gstvmafhipdevice
  *
  * One HIP device (vendor and index) as a GstObject, so that elements can
- * share it through a GstContext of type "gst.hip.device".
+ * share it through a GstContext of type "vmafhip.hip.device".
  */
 
-#include "gsthipdevice.h"
-#include "gsthiptype.h"
+#include "gstvmafhipdevice.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_hip_device_debug);
-#define GST_CAT_DEFAULT gst_hip_device_debug
+GST_DEBUG_CATEGORY_STATIC (gst_vmaf_hip_device_debug);
+#define GST_CAT_DEFAULT gst_vmaf_hip_device_debug
 
-struct _GstHipDevice
+struct _GstVmafHipDevice
 {
   GstObject parent;
 
@@ -38,34 +37,33 @@ enum
 };
 
 GType
-gst_hip_vendor_get_type (void)
+gst_vmaf_hip_vendor_get_type (void)
 {
   static gsize type_id = 0;
   static const GEnumValue values[] = {
-    {GST_HIP_VENDOR_UNKNOWN, "Any (automatic)", "unknown"},
-    {GST_HIP_VENDOR_AMD, "AMD", "amd"},
-    {GST_HIP_VENDOR_NVIDIA, "NVIDIA", "nvidia"},
+    {GST_VMAF_HIP_VENDOR_UNKNOWN, "Any (automatic)", "unknown"},
+    {GST_VMAF_HIP_VENDOR_AMD, "AMD", "amd"},
+    {GST_VMAF_HIP_VENDOR_NVIDIA, "NVIDIA", "nvidia"},
     {0, NULL, NULL},
   };
 
   if (g_once_init_enter (&type_id)) {
-    GType id = g_enum_register_static ("GstVhHipVendor", values);
+    GType id = g_enum_register_static ("GstVmafHipVendor", values);
     g_once_init_leave (&type_id, id);
   }
   return type_id;
 }
 
-GST_HIP_DEFINE_TYPE (GstHipDevice, gst_hip_device, GST_TYPE_OBJECT,
-    "GstVhHipDevice");
+G_DEFINE_TYPE (GstVmafHipDevice, gst_vmaf_hip_device, GST_TYPE_OBJECT);
 
 static void
-gst_hip_device_get_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
+gst_vmaf_hip_device_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
 {
-  GstHipDevice *self = GST_HIP_DEVICE (object);
+  GstVmafHipDevice *self = GST_VMAF_HIP_DEVICE (object);
   const VhHipDeviceInfo *info;
 
-  /* only gst_hip_device_new() makes usable devices */
+  /* only gst_vmaf_hip_device_new() makes usable devices */
   if (!self->handle)
     return;
   info = vh_hip_device_get_info (self->handle);
@@ -89,24 +87,24 @@ gst_hip_device_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_hip_device_finalize (GObject * object)
+gst_vmaf_hip_device_finalize (GObject * object)
 {
-  GstHipDevice *self = GST_HIP_DEVICE (object);
+  GstVmafHipDevice *self = GST_VMAF_HIP_DEVICE (object);
 
   GST_DEBUG_OBJECT (self, "closing");
   vh_hip_stream_free (self->stream);
   vh_hip_device_unref (self->handle);
-  G_OBJECT_CLASS (gst_hip_device_parent_class)->finalize (object);
+  G_OBJECT_CLASS (gst_vmaf_hip_device_parent_class)->finalize (object);
 }
 
 static void
-gst_hip_device_class_init (GstHipDeviceClass * klass)
+gst_vmaf_hip_device_class_init (GstVmafHipDeviceClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   const GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
 
-  gobject_class->get_property = gst_hip_device_get_property;
-  gobject_class->finalize = gst_hip_device_finalize;
+  gobject_class->get_property = gst_vmaf_hip_device_get_property;
+  gobject_class->finalize = gst_vmaf_hip_device_finalize;
 
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
       g_param_spec_uint ("device-id", "Device ID",
@@ -114,31 +112,31 @@ gst_hip_device_class_init (GstHipDeviceClass * klass)
           flags));
   g_object_class_install_property (gobject_class, PROP_VENDOR,
       g_param_spec_enum ("vendor", "Vendor", "GPU vendor",
-          GST_TYPE_HIP_VENDOR, GST_HIP_VENDOR_UNKNOWN, flags));
+          GST_TYPE_VMAF_HIP_VENDOR, GST_VMAF_HIP_VENDOR_UNKNOWN, flags));
   g_object_class_install_property (gobject_class, PROP_NAME,
       g_param_spec_string ("name", "Name", "Device name", NULL, flags));
   g_object_class_install_property (gobject_class, PROP_ARCH,
       g_param_spec_string ("arch", "Architecture",
           "Device architecture (gfx90a, sm_90, ...)", NULL, flags));
 
-  GST_DEBUG_CATEGORY_INIT (gst_hip_device_debug, "hipdevice", 0,
+  GST_DEBUG_CATEGORY_INIT (gst_vmaf_hip_device_debug, "vmafhipdevice", 0,
       "HIP device");
 }
 
 static void
-gst_hip_device_init (GstHipDevice * self)
+gst_vmaf_hip_device_init (GstVmafHipDevice * self)
 {
 }
 
-GstHipDevice *
-gst_hip_device_new (GstHipVendor vendor, gint device_id, GError ** error)
+GstVmafHipDevice *
+gst_vmaf_hip_device_new (GstVmafHipVendor vendor, gint device_id,
+    GError ** error)
 {
   VhHipDevice *handle;
   VhHipStream *stream;
-  GstHipDevice *self;
+  GstVmafHipDevice *self;
 
-  handle = vh_hip_device_open ((VhHipVendor) vendor, MAX (device_id, 0),
-      error);
+  handle = vh_hip_device_open ((VhHipVendor) vendor, MAX (device_id, 0), error);
   if (!handle)
     return NULL;
   stream = vh_hip_stream_new (handle, error);
@@ -146,7 +144,7 @@ gst_hip_device_new (GstHipVendor vendor, gint device_id, GError ** error)
     vh_hip_device_unref (handle);
     return NULL;
   }
-  self = g_object_new (GST_TYPE_HIP_DEVICE, NULL);
+  self = g_object_new (GST_TYPE_VMAF_HIP_DEVICE, NULL);
   gst_object_ref_sink (self);
   self->handle = handle;
   self->stream = stream;
@@ -159,40 +157,43 @@ gst_hip_device_new (GstHipVendor vendor, gint device_id, GError ** error)
 }
 
 VhHipDevice *
-gst_hip_device_get_handle (GstHipDevice * device)
+gst_vmaf_hip_device_get_handle (GstVmafHipDevice * device)
 {
-  g_return_val_if_fail (GST_IS_HIP_DEVICE (device), NULL);
+  g_return_val_if_fail (GST_IS_VMAF_HIP_DEVICE (device), NULL);
   return device->handle;
 }
 
 VhHipStream *
-gst_hip_device_get_stream (GstHipDevice * device)
+gst_vmaf_hip_device_get_stream (GstVmafHipDevice * device)
 {
-  g_return_val_if_fail (GST_IS_HIP_DEVICE (device), NULL);
+  g_return_val_if_fail (GST_IS_VMAF_HIP_DEVICE (device), NULL);
   return device->stream;
 }
 
-GstHipVendor
-gst_hip_device_get_vendor (GstHipDevice * device)
+GstVmafHipVendor
+gst_vmaf_hip_device_get_vendor (GstVmafHipDevice * device)
 {
-  g_return_val_if_fail (GST_IS_HIP_DEVICE (device), GST_HIP_VENDOR_UNKNOWN);
-  return (GstHipVendor) vh_hip_device_get_vendor (device->handle);
+  g_return_val_if_fail (GST_IS_VMAF_HIP_DEVICE (device),
+      GST_VMAF_HIP_VENDOR_UNKNOWN);
+  return (GstVmafHipVendor) vh_hip_device_get_vendor (device->handle);
 }
 
 guint
-gst_hip_device_get_device_id (GstHipDevice * device)
+gst_vmaf_hip_device_get_device_id (GstVmafHipDevice * device)
 {
-  g_return_val_if_fail (GST_IS_HIP_DEVICE (device), 0);
+  g_return_val_if_fail (GST_IS_VMAF_HIP_DEVICE (device), 0);
   return vh_hip_device_get_index (device->handle);
 }
 
 gboolean
-gst_hip_device_is_equal (GstHipDevice * a, GstHipDevice * b)
+gst_vmaf_hip_device_is_equal (GstVmafHipDevice * a, GstVmafHipDevice * b)
 {
   if (a == b)
     return TRUE;
   if (!a || !b)
     return FALSE;
-  return gst_hip_device_get_vendor (a) == gst_hip_device_get_vendor (b) &&
-      gst_hip_device_get_device_id (a) == gst_hip_device_get_device_id (b);
+  return gst_vmaf_hip_device_get_vendor (a) ==
+      gst_vmaf_hip_device_get_vendor (b)
+      && gst_vmaf_hip_device_get_device_id (a) ==
+      gst_vmaf_hip_device_get_device_id (b);
 }

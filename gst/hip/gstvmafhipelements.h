@@ -7,18 +7,18 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-#ifndef __GST_HIP_ELEMENTS_H__
-#define __GST_HIP_ELEMENTS_H__
+#ifndef __GST_VMAF_HIP_ELEMENTS_H__
+#define __GST_VMAF_HIP_ELEMENTS_H__
 
 #include <gst/gst.h>
 
 G_BEGIN_DECLS
 
-/* Registers hipupload and hipdownload. They register whether or not a GPU
- * runtime is there: without one they fail at the READY to PAUSED change,
+/* Registers vmafhipupload and vmafhipdownload. They register whether or
+ * not a GPU runtime is there: without one they fail at the READY to PAUSED change,
  * saying why. */
-gboolean     gst_hip_elements_register   (GstPlugin * plugin);
+gboolean     gst_vmaf_hip_elements_register   (GstPlugin * plugin);
 
 G_END_DECLS
 
-#endif /* __GST_HIP_ELEMENTS_H__ */
+#endif /* __GST_VMAF_HIP_ELEMENTS_H__ */

@@ -8,27 +8,26 @@
  */
 
 /**
- * SECTION:gsthipmemory
+ * SECTION:gstvmafhipmemory
  *
  * HIP device memory as GstMemory (allocator name "HIPMemory", caps feature
- * "memory:HIPMemory"), mappable on both sides: GST_MAP_HIP gives the
+ * "memory:HIPMemory"), mappable on both sides: GST_MAP_VMAF_HIP gives the
  * device pointer, a plain mapping a page-locked host copy. Whichever side
  * was written last is copied over when the other side is mapped, once.
  */
 
-#include "gsthipmemory.h"
-#include "gsthiptype.h"
+#include "gstvmafhipmemory.h"
 
 #include <string.h>
 
-GST_DEBUG_CATEGORY_STATIC (gst_hip_memory_debug);
-#define GST_CAT_DEFAULT gst_hip_memory_debug
+GST_DEBUG_CATEGORY_STATIC (gst_vmaf_hip_memory_debug);
+#define GST_CAT_DEFAULT gst_vmaf_hip_memory_debug
 
 /* Rows start on this many bytes at least (and the device's own pitch
  * alignment when larger): whole cache lines, aligned vector loads. */
-#define GST_HIP_MIN_PITCH_ALIGN 256
+#define GST_VMAF_HIP_MIN_PITCH_ALIGN 256
 
-struct _GstHipMemoryPrivate
+struct _GstVmafHipMemoryPrivate
 {
   GMutex lock;
   gpointer device_ptr;
@@ -37,35 +36,34 @@ struct _GstHipMemoryPrivate
   gboolean pending;             /* event recorded and not waited for */
 };
 
-struct _GstHipAllocator
+struct _GstVmafHipAllocator
 {
   GstAllocator parent;
 };
 
-GST_HIP_DEFINE_TYPE (GstHipAllocator, gst_hip_allocator, GST_TYPE_ALLOCATOR,
-    "GstVhHipAllocator");
+G_DEFINE_TYPE (GstVmafHipAllocator, gst_vmaf_hip_allocator, GST_TYPE_ALLOCATOR);
 
 #define FLAG_IS_SET(mem, f) GST_MEMORY_FLAG_IS_SET (mem, f)
-#define NEED_DOWNLOAD GST_HIP_MEMORY_TRANSFER_NEED_DOWNLOAD
-#define NEED_UPLOAD GST_HIP_MEMORY_TRANSFER_NEED_UPLOAD
+#define NEED_DOWNLOAD GST_VMAF_HIP_MEMORY_TRANSFER_NEED_DOWNLOAD
+#define NEED_UPLOAD GST_VMAF_HIP_MEMORY_TRANSFER_NEED_UPLOAD
 
 static VhHipDevice *
-mem_handle (GstHipMemory * mem)
+mem_handle (GstVmafHipMemory * mem)
 {
-  return gst_hip_device_get_handle (mem->device);
+  return gst_vmaf_hip_device_get_handle (mem->device);
 }
 
 static VhHipStream *
-mem_stream (GstHipMemory * mem)
+mem_stream (GstVmafHipMemory * mem)
 {
-  return gst_hip_device_get_stream (mem->device);
+  return gst_vmaf_hip_device_get_stream (mem->device);
 }
 
 /* Waits for the last asynchronous transfer; called with the lock. */
 static gboolean
-wait_pending (GstHipMemory * mem, GError ** error)
+wait_pending (GstVmafHipMemory * mem, GError ** error)
 {
-  GstHipMemoryPrivate *priv = mem->priv;
+  GstVmafHipMemoryPrivate *priv = mem->priv;
 
   if (!priv->pending)
     return TRUE;
@@ -74,9 +72,9 @@ wait_pending (GstHipMemory * mem, GError ** error)
 }
 
 static gboolean
-ensure_staging (GstHipMemory * mem, GError ** error)
+ensure_staging (GstVmafHipMemory * mem, GError ** error)
 {
-  GstHipMemoryPrivate *priv = mem->priv;
+  GstVmafHipMemoryPrivate *priv = mem->priv;
 
   if (priv->staging)
     return TRUE;
@@ -88,10 +86,10 @@ ensure_staging (GstHipMemory * mem, GError ** error)
  * is faster than one per row), on the device's transfer stream; with
  * @wait, returns once it is done, else records the event. */
 static gboolean
-transfer (GstHipMemory * mem, VhHipCopyKind kind, gboolean wait,
+transfer (GstVmafHipMemory * mem, VhHipCopyKind kind, gboolean wait,
     GError ** error)
 {
-  GstHipMemoryPrivate *priv = mem->priv;
+  GstVmafHipMemoryPrivate *priv = mem->priv;
   gsize size = mem->mem.maxsize;
   gboolean up = kind == VH_HIP_COPY_HOST_TO_DEVICE;
 
@@ -113,17 +111,17 @@ transfer (GstHipMemory * mem, VhHipCopyKind kind, gboolean wait,
 }
 
 static gpointer
-gst_hip_memory_map (GstMemory * gmem, gsize maxsize, GstMapFlags flags)
+gst_vmaf_hip_memory_map (GstMemory * gmem, gsize maxsize, GstMapFlags flags)
 {
-  GstHipMemory *mem = (GstHipMemory *) gmem;
-  GstHipMemoryPrivate *priv = mem->priv;
+  GstVmafHipMemory *mem = (GstVmafHipMemory *) gmem;
+  GstVmafHipMemoryPrivate *priv = mem->priv;
   GError *error = NULL;
   gpointer ret = NULL;
 
   g_mutex_lock (&priv->lock);
   if (!wait_pending (mem, &error))
     goto out;
-  if (flags & GST_MAP_HIP) {
+  if (flags & GST_MAP_VMAF_HIP) {
     if (FLAG_IS_SET (mem, NEED_UPLOAD)) {
       GST_TRACE ("%p: uploading for a device mapping", mem);
       if (!transfer (mem, VH_HIP_COPY_HOST_TO_DEVICE, TRUE, &error))
@@ -150,21 +148,21 @@ out:
   g_mutex_unlock (&priv->lock);
   if (error) {
     GST_ERROR ("cannot map HIP memory %p for %s: %s", mem,
-        (flags & GST_MAP_HIP) ? "the device" : "the CPU", error->message);
+        (flags & GST_MAP_VMAF_HIP) ? "the device" : "the CPU", error->message);
     g_error_free (error);
   }
   return ret;
 }
 
 static void
-gst_hip_memory_unmap (GstMemory * gmem)
+gst_vmaf_hip_memory_unmap (GstMemory * gmem)
 {
 }
 
 gboolean
-gst_hip_memory_upload_async (GstHipMemory * mem, GError ** error)
+gst_vmaf_hip_memory_upload_async (GstVmafHipMemory * mem, GError ** error)
 {
-  GstHipMemoryPrivate *priv = mem->priv;
+  GstVmafHipMemoryPrivate *priv = mem->priv;
   gboolean ok = TRUE;
 
   g_mutex_lock (&priv->lock);
@@ -179,7 +177,7 @@ gst_hip_memory_upload_async (GstHipMemory * mem, GError ** error)
 }
 
 gboolean
-gst_hip_memory_sync (GstHipMemory * mem, GError ** error)
+gst_vmaf_hip_memory_sync (GstVmafHipMemory * mem, GError ** error)
 {
   gboolean ok;
 
@@ -192,10 +190,10 @@ gst_hip_memory_sync (GstHipMemory * mem, GError ** error)
 /* A whole copy stays HIP memory (device to device, or host copy to host
  * copy when that one is newer); a part becomes system memory. */
 static GstMemory *
-gst_hip_memory_copy (GstMemory * gmem, gssize offset, gssize size)
+gst_vmaf_hip_memory_copy (GstMemory * gmem, gssize offset, gssize size)
 {
-  GstHipMemory *mem = (GstHipMemory *) gmem;
-  GstHipMemory *copy;
+  GstVmafHipMemory *mem = (GstVmafHipMemory *) gmem;
+  GstVmafHipMemory *copy;
   GError *error = NULL;
   GstMapInfo src, dst;
   gboolean ok;
@@ -220,8 +218,9 @@ gst_hip_memory_copy (GstMemory * gmem, gssize offset, gssize size)
     return NULL;
   }
 
-  copy = (GstHipMemory *) gst_hip_allocator_alloc (mem->device, &mem->info,
-      &error);
+  copy =
+      (GstVmafHipMemory *) gst_vmaf_hip_allocator_alloc (mem->device,
+      &mem->info, &error);
   if (!copy)
     goto failed;
   g_mutex_lock (&mem->priv->lock);
@@ -250,26 +249,26 @@ failed:
 }
 
 static GstMemory *
-gst_hip_memory_share (GstMemory * gmem, gssize offset, gssize size)
+gst_vmaf_hip_memory_share (GstMemory * gmem, gssize offset, gssize size)
 {
   /* a part of a frame is not a frame */
   return NULL;
 }
 
 static GstMemory *
-gst_hip_allocator_dummy_alloc (GstAllocator * allocator, gsize size,
+gst_vmaf_hip_allocator_dummy_alloc (GstAllocator * allocator, gsize size,
     GstAllocationParams * params)
 {
   g_critical ("HIP memory needs a video layout: use "
-      "gst_hip_allocator_alloc() or a HIP buffer pool");
+      "gst_vmaf_hip_allocator_alloc() or a HIP buffer pool");
   return NULL;
 }
 
 static void
-gst_hip_allocator_free (GstAllocator * allocator, GstMemory * gmem)
+gst_vmaf_hip_allocator_free (GstAllocator * allocator, GstMemory * gmem)
 {
-  GstHipMemory *mem = (GstHipMemory *) gmem;
-  GstHipMemoryPrivate *priv = mem->priv;
+  GstVmafHipMemory *mem = (GstVmafHipMemory *) gmem;
+  GstVmafHipMemoryPrivate *priv = mem->priv;
   VhHipDevice *handle = mem_handle (mem);
 
   wait_pending (mem, NULL);
@@ -283,36 +282,36 @@ gst_hip_allocator_free (GstAllocator * allocator, GstMemory * gmem)
 }
 
 static void
-gst_hip_allocator_class_init (GstHipAllocatorClass * klass)
+gst_vmaf_hip_allocator_class_init (GstVmafHipAllocatorClass * klass)
 {
   GstAllocatorClass *allocator_class = GST_ALLOCATOR_CLASS (klass);
 
-  allocator_class->alloc = gst_hip_allocator_dummy_alloc;
-  allocator_class->free = gst_hip_allocator_free;
-  GST_DEBUG_CATEGORY_INIT (gst_hip_memory_debug, "hipmemory", 0,
+  allocator_class->alloc = gst_vmaf_hip_allocator_dummy_alloc;
+  allocator_class->free = gst_vmaf_hip_allocator_free;
+  GST_DEBUG_CATEGORY_INIT (gst_vmaf_hip_memory_debug, "vmafhipmemory", 0,
       "HIP memory");
 }
 
 static void
-gst_hip_allocator_init (GstHipAllocator * self)
+gst_vmaf_hip_allocator_init (GstVmafHipAllocator * self)
 {
   GstAllocator *alloc = GST_ALLOCATOR_CAST (self);
 
-  alloc->mem_type = GST_HIP_MEMORY_NAME;
-  alloc->mem_map = gst_hip_memory_map;
-  alloc->mem_unmap = gst_hip_memory_unmap;
-  alloc->mem_copy = gst_hip_memory_copy;
-  alloc->mem_share = gst_hip_memory_share;
+  alloc->mem_type = GST_VMAF_HIP_MEMORY_NAME;
+  alloc->mem_map = gst_vmaf_hip_memory_map;
+  alloc->mem_unmap = gst_vmaf_hip_memory_unmap;
+  alloc->mem_copy = gst_vmaf_hip_memory_copy;
+  alloc->mem_share = gst_vmaf_hip_memory_share;
   GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
 }
 
 GstAllocator *
-gst_hip_allocator_get (void)
+gst_vmaf_hip_allocator_get (void)
 {
   static GstAllocator *allocator;
 
   if (g_once_init_enter (&allocator)) {
-    GstAllocator *a = g_object_new (GST_TYPE_HIP_ALLOCATOR, NULL);
+    GstAllocator *a = g_object_new (GST_TYPE_VMAF_HIP_ALLOCATOR, NULL);
     gst_object_ref_sink (a);
     GST_OBJECT_FLAG_SET (a, GST_OBJECT_FLAG_MAY_BE_LEAKED);
     g_once_init_leave (&allocator, a);
@@ -321,13 +320,13 @@ gst_hip_allocator_get (void)
 }
 
 gboolean
-gst_is_hip_memory (GstMemory * mem)
+gst_is_vmaf_hip_memory (GstMemory * mem)
 {
-  return mem && mem->allocator && GST_IS_HIP_ALLOCATOR (mem->allocator);
+  return mem && mem->allocator && GST_IS_VMAF_HIP_ALLOCATOR (mem->allocator);
 }
 
 gboolean
-gst_hip_memory_holds (GstHipMemory * mem, const GstVideoInfo * info)
+gst_vmaf_hip_memory_holds (GstVmafHipMemory * mem, const GstVideoInfo * info)
 {
   return GST_VIDEO_INFO_FORMAT (&mem->info) == GST_VIDEO_INFO_FORMAT (info) &&
       GST_VIDEO_INFO_WIDTH (&mem->info) == GST_VIDEO_INFO_WIDTH (info) &&
@@ -335,7 +334,7 @@ gst_hip_memory_holds (GstHipMemory * mem, const GstVideoInfo * info)
 }
 
 void
-gst_hip_video_plane_size (const GstVideoInfo * info, guint plane,
+gst_vmaf_hip_video_plane_size (const GstVideoInfo * info, guint plane,
     gsize * row_bytes, guint * rows)
 {
   gint comp[GST_VIDEO_MAX_COMPONENTS];
@@ -352,12 +351,12 @@ gst_hip_video_plane_size (const GstVideoInfo * info, guint plane,
 }
 
 void
-gst_hip_memory_layout (GstHipDevice * device, const GstVideoInfo * info,
-    GstVideoInfo * out)
+gst_vmaf_hip_memory_layout (GstVmafHipDevice * device,
+    const GstVideoInfo * info, GstVideoInfo * out)
 {
   const VhHipDeviceInfo *dinfo =
-      vh_hip_device_get_info (gst_hip_device_get_handle (device));
-  gsize align = MAX (dinfo->pitch_alignment, GST_HIP_MIN_PITCH_ALIGN);
+      vh_hip_device_get_info (gst_vmaf_hip_device_get_handle (device));
+  gsize align = MAX (dinfo->pitch_alignment, GST_VMAF_HIP_MIN_PITCH_ALIGN);
   gsize offset = 0;
 
   *out = *info;
@@ -365,7 +364,7 @@ gst_hip_memory_layout (GstHipDevice * device, const GstVideoInfo * info,
     gsize row, stride;
     guint rows;
 
-    gst_hip_video_plane_size (info, p, &row, &rows);
+    gst_vmaf_hip_video_plane_size (info, p, &row, &rows);
     stride = (MAX (row, 1) + align - 1) / align * align;
     out->stride[p] = stride;
     out->offset[p] = offset;
@@ -375,25 +374,25 @@ gst_hip_memory_layout (GstHipDevice * device, const GstVideoInfo * info,
 }
 
 GstMemory *
-gst_hip_allocator_alloc (GstHipDevice * device, const GstVideoInfo * info,
-    GError ** error)
+gst_vmaf_hip_allocator_alloc (GstVmafHipDevice * device,
+    const GstVideoInfo * info, GError ** error)
 {
-  GstHipMemory *mem;
+  GstVmafHipMemory *mem;
   GstVideoInfo layout;
   gpointer ptr = NULL;
 
-  g_return_val_if_fail (GST_IS_HIP_DEVICE (device), NULL);
-  gst_hip_memory_layout (device, info, &layout);
-  if (!vh_hip_malloc (gst_hip_device_get_handle (device), layout.size, &ptr,
-          error))
+  g_return_val_if_fail (GST_IS_VMAF_HIP_DEVICE (device), NULL);
+  gst_vmaf_hip_memory_layout (device, info, &layout);
+  if (!vh_hip_malloc (gst_vmaf_hip_device_get_handle (device), layout.size,
+          &ptr, error))
     return NULL;
-  mem = g_new0 (GstHipMemory, 1);
-  mem->priv = g_new0 (GstHipMemoryPrivate, 1);
+  mem = g_new0 (GstVmafHipMemory, 1);
+  mem->priv = g_new0 (GstVmafHipMemoryPrivate, 1);
   g_mutex_init (&mem->priv->lock);
   mem->priv->device_ptr = ptr;
   mem->device = gst_object_ref (device);
   mem->info = layout;
-  gst_memory_init (GST_MEMORY_CAST (mem), 0, gst_hip_allocator_get (), NULL,
-      layout.size, 0, 0, layout.size);
+  gst_memory_init (GST_MEMORY_CAST (mem), 0, gst_vmaf_hip_allocator_get (),
+      NULL, layout.size, 0, 0, layout.size);
   return GST_MEMORY_CAST (mem);
 }

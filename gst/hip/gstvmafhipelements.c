@@ -7,16 +7,16 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-#include "gsthipelements.h"
-#include "gsthipdownload.h"
-#include "gsthipupload.h"
+#include "gstvmafhipelements.h"
+#include "gstvmafhipdownload.h"
+#include "gstvmafhipupload.h"
 
 gboolean
-gst_hip_elements_register (GstPlugin * plugin)
+gst_vmaf_hip_elements_register (GstPlugin * plugin)
 {
   gboolean ok = TRUE;
 
-  ok &= GST_ELEMENT_REGISTER (hipupload, plugin);
-  ok &= GST_ELEMENT_REGISTER (hipdownload, plugin);
+  ok &= GST_ELEMENT_REGISTER (vmafhipupload, plugin);
+  ok &= GST_ELEMENT_REGISTER (vmafhipdownload, plugin);
   return ok;
 }
