@@ -7,7 +7,7 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The yardstick for hipupload: the rate of a plain host-to-device copy of
+/* The yardstick for vmafhipupload: the rate of a plain host-to-device copy of
  * the frames of a raw file, straight from the page cache (the file mapped,
  * each frame copied with one synchronous copy from pageable memory, as a
  * program without staging would), and, for comparison, through one

@@ -29,12 +29,12 @@
 # Rows (for each size):
 #   sources           the two filesrc ! rawvideoparse branches into fakesink
 #   element sysmem    vmafhipcompare backend=hip fed by those sources
-#   element hipmem    each branch through hipupload first
+#   element hipmem    each branch through vmafhipupload first
 #   element cudamem   each branch through cudaupload (gst-cuda), when the
 #                     element accepts memory:CUDAMemory and cudaupload exists
 #   element nvdec     distorted branch decoded by nvh264dec from an H.264
 #                     file made here (x264enc or openh264enc needed)
-#   hipupload         one branch into hipupload ! fakesink, against
+#   vmafhipupload     one branch into vmafhipupload ! fakesink, against
 #   raw copy          bench/bench-copy: one pageable copy per frame
 #   cli               vmafhip-score --backend $backend (its own meter in notes)
 #   N streams         N element pipelines in one process, aggregate fps
@@ -194,8 +194,8 @@ run_size () {
     fail_row "element sysmem" "$(why)"
   fi
 
-  if measure "$launch" $(element_pipeline "! hipupload" "! hipupload"); then
-    row "element hipmem" "$frames" "hipupload on both branches"
+  if measure "$launch" $(element_pipeline "! vmafhipupload" "! vmafhipupload"); then
+    row "element hipmem" "$frames" "vmafhipupload on both branches"
   else
     fail_row "element hipmem" "$(why)"
   fi
@@ -224,17 +224,17 @@ run_size () {
     fail_row "element nvdec" "no nvh264dec or no H.264 encoder here"
   fi
 
-  if measure "$launch" $(src "$ref") ! hipupload ! fakesink; then
-    row "hipupload" "$frames" "one branch"
+  if measure "$launch" $(src "$ref") ! vmafhipupload ! fakesink; then
+    row "vmafhipupload" "$frames" "one branch"
     up_w=$W
   else
-    fail_row "hipupload" "$(why)"
+    fail_row "vmafhipupload" "$(why)"
     up_w=
   fi
   if [ -x "$copy" ] && measure "$copy" "$ref" "$frame_bytes"; then
     W=$(awk '/^pageable copy/{print $5}' "$log") R= C=
     row "raw pageable copy" "$frames" "bench-copy (copies only, in-process); $(awk '/^memcpy/{print "memcpy+pinned " $7 " fps"}' "$log")"
-    [ -n "$up_w" ] && echo "           hipupload whole-process rate vs raw copy: $(awk "BEGIN{printf \"%.0f\", 100 * $W / $up_w}")%"
+    [ -n "$up_w" ] && echo "           vmafhipupload whole-process rate vs raw copy: $(awk "BEGIN{printf \"%.0f\", 100 * $W / $up_w}")%"
   else
     fail_row "raw pageable copy" "bench-copy missing or failed"
   fi
