@@ -189,6 +189,8 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, gpointer hip_device,
         "nothing to compute: set a model or some features");
     goto fail;
   }
+  if (!vh_context_check_outputs (ctx, error))
+    goto fail;
   return ctx;
 
 fail:

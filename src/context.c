@@ -159,6 +159,11 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
   ExtractorSlot *slot;
 
   g_return_val_if_fail (!ctx->started, FALSE);
+  if (!name || !name[0]) {
+    g_set_error (error, VH_ERROR, VH_ERROR_UNKNOWN_FEATURE,
+        "empty feature name");
+    return FALSE;
+  }
   klass = vh_feature_extractor_find (name, ctx->config.backends);
   if (!klass && (ctx->config.backends & VH_BACKEND_HIP))
     klass = vh_feature_extractor_find (name, VH_BACKEND_CPU);
@@ -413,6 +418,69 @@ context_declare_outputs (VhContext * ctx)
   }
 }
 
+/* Who writes an output name, for messages: the feature with its options,
+ * or the model. */
+static gchar *
+describe_slot (const ExtractorSlot * slot)
+{
+  g_autofree gchar *opts = vh_option_values_describe (&slot->proto->options);
+
+  return g_strdup_printf ("feature '%s%s%s'", slot->proto->klass->name,
+      opts[0] ? "=" : "", opts);
+}
+
+static gboolean
+claim_name (GHashTable * owners, const gchar * name, gchar * owner,
+    GError ** error)
+{
+  const gchar *other = g_hash_table_lookup (owners, name);
+
+  if (other) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "both %s and %s write the output '%s': change one of them (a model "
+        "'name=', or the options)", other, owner, name);
+    g_free (owner);
+    return FALSE;
+  }
+  g_hash_table_insert (owners, g_strdup (name), owner);
+  return TRUE;
+}
+
+static gboolean
+claim_slot_names (GHashTable * owners, GPtrArray * slots, GError ** error)
+{
+  for (guint i = 0; i < slots->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (slots, i);
+    const gchar *const *provides = slot->proto->klass->provides;
+    for (guint j = 0; provides && provides[j]; j++) {
+      g_autofree gchar *name = vh_feature_extractor_output_name (slot->proto,
+          provides[j]);
+      if (!claim_name (owners, name, describe_slot (slot), error))
+        return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+gboolean
+vh_context_check_outputs (VhContext * ctx, GError ** error)
+{
+  GHashTable *owners = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      g_free);
+  gboolean ok = claim_slot_names (owners, ctx->parallel, error) &&
+      claim_slot_names (owners, ctx->temporal, error);
+
+  for (guint m = 0; ok && m < ctx->models->len; m++) {
+    VhModel *model = g_ptr_array_index (ctx->models, m);
+    const gchar *const *out = vh_model_output_names (model);
+    for (guint j = 0; ok && out && out[j]; j++)
+      ok = claim_name (owners, out[j], g_strdup_printf ("model '%s' (model "
+              "%u)", vh_model_get_name (model), m + 1), error);
+  }
+  g_hash_table_unref (owners);
+  return ok;
+}
+
 gboolean
 vh_context_start (VhContext * ctx, const VhPictureInfo * info,
     GError ** error)
@@ -420,6 +488,9 @@ vh_context_start (VhContext * ctx, const VhPictureInfo * info,
   guint n_threads = ctx->config.n_threads;
 
   g_return_val_if_fail (!ctx->started, FALSE);
+  /* Two writers of one name would fail on the first frame: say so now. */
+  if (!vh_context_check_outputs (ctx, error))
+    return FALSE;
   ctx->info = *info;
   ctx->lookahead = 0;
   for (guint i = 0; i < ctx->temporal->len; i++) {

@@ -93,6 +93,10 @@ guint        vh_context_n_models         (VhContext * ctx);
 
 VhModel     *vh_context_get_model        (VhContext * ctx, guint i);
 
+/* Fails, naming both, when two features or models would write the same
+ * output name (vh_context_start() checks this first). */
+gboolean     vh_context_check_outputs    (VhContext * ctx, GError ** error);
+
 /* Output names of every value a scored frame gets, models last. */
 GPtrArray   *vh_context_output_names     (VhContext * ctx);
 

@@ -9,6 +9,7 @@
 #include "model-part.h"
 #include "errors.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -67,6 +68,21 @@ is_number (JsonNode * node)
     return FALSE;
   t = json_node_get_value_type (node);
   return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
+}
+
+/* Numbers too large for a double (1e999) read as infinities: every number
+ * a model uses must be finite. */
+static gboolean
+is_finite_number (const Ctx * c, JsonNode * node, const gchar * member,
+    gboolean * ok)
+{
+  *ok = TRUE;
+  if (!is_number (node))
+    return FALSE;
+  if (!isfinite (json_node_get_double (node)))
+    *ok = fail (c, member, "%g is not a finite number",
+        json_node_get_double (node));
+  return TRUE;
 }
 
 static gboolean
@@ -173,6 +189,14 @@ parse_options (const Ctx * c, JsonObject * opts, guint i,
     gchar *value;
 
     if (is_number (v)) {
+      /* As a float, as libvmaf keeps it: 1e300 is infinite there too. */
+      if (!isfinite ((gfloat) json_node_get_double (v))) {
+        g_autofree gchar *m = g_strdup_printf ("feature_opts_dicts[%u].%s", i,
+            key);
+        ok = fail (c, m, "%g is not a finite number",
+            json_node_get_double (v));
+        break;
+      }
       value = normalise_number (json_node_get_double (v));
     } else if (is_boolean (v)) {
       value = g_strdup (json_node_get_boolean (v) ? "true" : "false");
@@ -262,10 +286,13 @@ parse_rescale (const Ctx * c, JsonObject * dict, const gchar * member,
     JsonNode *el = json_array_get_element (arr, i);
     gdouble v;
 
-    if (!is_number (el)) {
-      g_autofree gchar *m = g_strdup_printf ("%s[%u]", member, i);
+    g_autofree gchar *m = g_strdup_printf ("%s[%u]", member, i);
+    gboolean finite;
+
+    if (!is_finite_number (c, el, m, &finite))
       return fail (c, m, "expected a number, got %s", node_kind (el));
-    }
+    if (!finite)
+      return FALSE;
     v = json_node_get_double (el);
     if (i == 0) {
       *(is_slope ? &part->slope : &part->intercept) = v;
@@ -300,8 +327,11 @@ parse_knots (const Ctx * c, JsonArray * arr, VhScoreTransform * t)
     /* Missing coordinates stay 0, as in libvmaf. */
     for (guint k = 0; k < len; k++) {
       JsonNode *v = json_array_get_element (pt, k);
-      if (!is_number (v))
+      gboolean finite;
+      if (!is_finite_number (c, v, m, &finite))
         return fail (c, m, "expected numbers, got %s", node_kind (v));
+      if (!finite)
+        return FALSE;
       *(k == 0 ? &t->knots[i].x : &t->knots[i].y) = json_node_get_double (v);
     }
     /* libvmaf gives garbage for such knots; refuse them instead. */
@@ -342,11 +372,14 @@ parse_transform (const Ctx * c, JsonObject * dict, const VhModelConfig * cfg,
   /* libvmaf reads p0..p2 only; higher terms are ignored. */
   for (guint i = 0; i < G_N_ELEMENTS (poly); i++) {
     g_autofree gchar *m = g_strdup_printf ("score_transform.%s", poly[i]);
+    gboolean finite;
     if (!(v = json_object_get_member (obj, poly[i]))
         || JSON_NODE_HOLDS_NULL (v))
       continue;
-    if (!is_number (v))
+    if (!is_finite_number (c, v, m, &finite))
       return fail (c, m, "expected a number or null, got %s", node_kind (v));
+    if (!finite)
+      return FALSE;
     t->has_p[i] = TRUE;
     t->p[i] = json_node_get_double (v);
   }
@@ -380,6 +413,7 @@ parse_clip (const Ctx * c, JsonObject * dict, const VhModelConfig * cfg,
   gboolean ok;
   JsonNode *node = get_member (c, dict, "score_clip", JSON_NODE_ARRAY, &ok);
   JsonArray *arr;
+  gdouble min, max;
 
   if (!ok || !node)
     return ok;
@@ -388,11 +422,17 @@ parse_clip (const Ctx * c, JsonObject * dict, const VhModelConfig * cfg,
       !is_number (json_array_get_element (arr, 0)) ||
       !is_number (json_array_get_element (arr, 1)))
     return fail (c, "score_clip", "expected [min, max]");
+  min = json_array_get_double_element (arr, 0);
+  max = json_array_get_double_element (arr, 1);
+  /* Checked even when clipping is off: the file is wrong either way. */
+  if (!isfinite (min) || !isfinite (max) || min > max)
+    return fail (c, "score_clip", "expected finite [min, max] with min <= "
+        "max, got [%g, %g]", min, max);
   if (cfg->disable_clip)
     return TRUE;
   part->clip = TRUE;
-  part->clip_min = json_array_get_double_element (arr, 0);
-  part->clip_max = json_array_get_double_element (arr, 1);
+  part->clip_min = min;
+  part->clip_max = max;
   return TRUE;
 }
 
@@ -430,12 +470,15 @@ static gboolean
 parse_chroma (const Ctx * c, JsonObject * dict, VhModelPart * part)
 {
   JsonNode *v = json_object_get_member (dict, "chroma_correction_parameter");
+  gboolean ok;
 
   if (!v)
     return TRUE;
-  if (!is_number (v))
+  if (!is_finite_number (c, v, "chroma_correction_parameter", &ok))
     return fail (c, "chroma_correction_parameter", "expected a number, got "
         "%s", node_kind (v));
+  if (!ok)
+    return FALSE;
   part->chroma_correction = TRUE;
   part->chroma_correction_parameter = json_node_get_double (v);
   /* With 0 libvmaf silently writes no score at all. */

@@ -53,6 +53,10 @@ typedef struct
 
 #define VH_MODEL_MAX_FEATURES 64
 #define VH_MODEL_MAX_KNOTS 10
+/* Real models nest 6 deep and weigh a few MiB at most. */
+#define VH_MODEL_MAX_JSON_DEPTH 64
+#define VH_MODEL_MAX_FILE_SIZE_MIB 256
+#define VH_MODEL_MAX_FILE_SIZE (VH_MODEL_MAX_FILE_SIZE_MIB * 1024 * 1024)
 
 typedef struct
 {

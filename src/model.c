@@ -14,7 +14,9 @@
 #include "feature-extractor.h"
 #include "vh-models-resources.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct _VhModel
 {
@@ -212,6 +214,42 @@ set_syntax_error (GError ** error, const gchar * origin, const GError * err)
       msg == err->message ? " " : "", msg);
 }
 
+/* json-glib parses nested arrays and objects recursively, so a file nested
+ * deeply enough overflows the stack: measure the depth first (outside
+ * strings) and refuse what no model needs. */
+static gboolean
+check_json_depth (const gchar * json, gsize len, const gchar * origin,
+    GError ** error)
+{
+  guint depth = 0, line = 1;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < len && json[i]; i++) {
+    gchar ch = json[i];
+
+    if (ch == '\n')
+      line++;
+    if (in_string) {
+      if (ch == '\\' && i + 1 < len)
+        i++;
+      else if (ch == '"')
+        in_string = FALSE;
+    } else if (ch == '"') {
+      in_string = TRUE;
+    } else if (ch == '[' || ch == '{') {
+      if (++depth > VH_MODEL_MAX_JSON_DEPTH) {
+        g_set_error (error, VH_ERROR, VH_ERROR_MODEL_PARSE,
+            "%s:%u: nested more than %d deep; models need far less", origin,
+            line, VH_MODEL_MAX_JSON_DEPTH);
+        return FALSE;
+      }
+    } else if ((ch == ']' || ch == '}') && depth > 0) {
+      depth--;
+    }
+  }
+  return TRUE;
+}
+
 VhModel *
 vh_model_new_from_data (const gchar * json, gssize len, const gchar * origin,
     const VhModelConfig * cfg, GError ** error)
@@ -229,6 +267,9 @@ vh_model_new_from_data (const gchar * json, gssize len, const gchar * origin,
   if (!origin)
     origin = "model";
 
+  if (!check_json_depth (json, len < 0 ? strlen (json) : (gsize) len, origin,
+          error))
+    return NULL;
   if (!json_parser_load_from_data (parser, json, len, &err)) {
     set_syntax_error (error, origin, err);
     g_error_free (err);
@@ -272,7 +313,18 @@ vh_model_new_from_file (const gchar * path, const VhModelConfig * cfg,
   g_autofree gchar *data = NULL;
   gsize len;
   GError *err = NULL;
+  GStatBuf st;
 
+  /* A directory, a device (/dev/zero) or a huge file is no model: say so
+   * before reading it. */
+  if (g_stat (path, &st) == 0 && (!S_ISREG (st.st_mode) ||
+          st.st_size > VH_MODEL_MAX_FILE_SIZE)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "cannot read model '%s': %s",
+        path, S_ISREG (st.st_mode) ? "larger than "
+        G_STRINGIFY (VH_MODEL_MAX_FILE_SIZE_MIB) " MiB" :
+        "not a regular file");
+    return NULL;
+  }
   if (!g_file_get_contents (path, &data, &len, &err)) {
     g_set_error (error, VH_ERROR, VH_ERROR_IO, "cannot read model '%s': %s",
         path, err->message);

@@ -9,6 +9,7 @@
 #include "options.h"
 #include "errors.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,7 +65,10 @@ parse_value (const VhOptionSpec * spec, const gchar * text, gdouble * out)
   *out = g_ascii_strtod (text, &end);
   if (end == text || *end != '\0')
     return FALSE;
-  if (spec->type == VH_OPTION_INT && *out != (gdouble) (gint64) * out)
+  /* "-0" is 0: it must not name outputs differently from "0". */
+  if (*out == 0.0)
+    *out = 0.0;
+  if (spec->type == VH_OPTION_INT && *out != floor (*out))
     return FALSE;
   return TRUE;
 }
@@ -95,7 +99,15 @@ vh_option_values_set (VhOptionValues * ov, const gchar * extractor_name,
         spec->type == VH_OPTION_INT ? "an integer" : "a number");
     return FALSE;
   }
-  if (spec->type != VH_OPTION_BOOL && (v < spec->min || v > spec->max)) {
+  /* NaN passes any "v < min || v > max" test and breaks the extractors and
+   * output names: refuse it, and the infinities, by name. */
+  if (!isfinite (v)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "option '%s' of feature '%s': '%s' is not a finite number", name,
+        extractor_name, value);
+    return FALSE;
+  }
+  if (spec->type != VH_OPTION_BOOL && !(v >= spec->min && v <= spec->max)) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "option '%s' of feature '%s': %g is outside [%g, %g]", name,
         extractor_name, v, spec->min, spec->max);
@@ -151,4 +163,24 @@ vh_option_values_name_suffix (const VhOptionValues * ov)
   }
   g_ptr_array_free (changed, TRUE);
   return g_string_free (suffix, FALSE);
+}
+
+gchar *
+vh_option_values_describe (const VhOptionValues * ov)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < ov->n; i++) {
+    gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+    if (!ov->is_set[i])
+      continue;
+    if (ov->spec[i].type == VH_OPTION_BOOL)
+      g_strlcpy (buf, ov->values[i] != 0.0 ? "true" : "false", sizeof (buf));
+    else
+      g_ascii_formatd (buf, sizeof (buf), "%g", ov->values[i]);
+    g_string_append_printf (s, "%s%s=%s", s->len ? ":" : "", ov->spec[i].name,
+        buf);
+  }
+  return g_string_free (s, FALSE);
 }

@@ -69,6 +69,10 @@ gdouble      vh_option_values_get       (const VhOptionValues * ov,
 /* The libvmaf name suffix for the current values ("" for defaults). */
 gchar       *vh_option_values_name_suffix (const VhOptionValues * ov);
 
+/* The options set explicitly, "name=value:name=value" ("" for none), for
+ * messages. */
+gchar       *vh_option_values_describe  (const VhOptionValues * ov);
+
 G_END_DECLS
 
 #endif /* __VH_OPTIONS_H__ */

@@ -7,6 +7,7 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 #include "output.h"
+#include "output-escape.h"
 #include "errors.h"
 #include "feature-alias.h"
 #include "pool.h"
@@ -91,6 +92,7 @@ typedef struct
   guint n_features;
   gdouble *row;                 /* one frame's values */
   gboolean *present;
+  gchar **names;                /* output names escaped for the layout */
 } Writer;
 
 /* Loads frame @index; FALSE if it holds no value at all or is skipped. */
@@ -112,7 +114,21 @@ load_frame (Writer * w, guint index)
 static const gchar *
 feature_alias (Writer * w, guint j)
 {
-  return vh_feature_name_alias (vh_feature_collector_feature_name (w->fc, j));
+  return w->names[j];
+}
+
+/* Names come from users too (a model's name=): each layout gets them
+ * escaped as it needs. */
+static gchar **
+escaped_names (VhFeatureCollector * fc, guint n, gchar * (*escape) (const
+        gchar *))
+{
+  gchar **names = g_new0 (gchar *, n + 1);
+
+  for (guint j = 0; j < n; j++)
+    names[j] = escape (vh_feature_name_alias (vh_feature_collector_feature_name
+            (fc, j)));
+  return names;
 }
 
 static gboolean
@@ -138,9 +154,10 @@ write_json (Writer * w)
             "%.2f", w->info->fps));
   else
     fprintf (w->out, "  \"fps\": null,\n");
-  /* Extractor names are plain identifiers: nothing to escape. */
-  if (w->info->dispatch)
-    fprintf (w->out, "  \"dispatch\": \"%s\",\n", w->info->dispatch);
+  if (w->info->dispatch) {
+    g_autofree gchar *esc = vh_escape_json (w->info->dispatch);
+    fprintf (w->out, "  \"dispatch\": \"%s\",\n", esc);
+  }
 
   fprintf (w->out, "  \"frames\": [");
   for (guint i = 0; i < n_frames; i++) {
@@ -219,7 +236,7 @@ write_xml (Writer * w)
   fprintf (w->out, "  <fyi fps=\"%s\"", g_ascii_formatd (buf,
           sizeof (buf), "%.2f", w->info->fps));
   if (w->info->dispatch) {
-    gchar *esc = g_markup_escape_text (w->info->dispatch, -1);
+    gchar *esc = vh_escape_xml_value (w->info->dispatch);
     fprintf (w->out, " dispatch=\"%s\"", esc);
     g_free (esc);
   }
@@ -241,7 +258,9 @@ write_xml (Writer * w)
 
   fprintf (w->out, "  <pooled_metrics>\n");
   for (guint j = 0; j < w->n_features; j++) {
-    fprintf (w->out, "    <metric name=\"%s\" ", feature_alias (w, j));
+    g_autofree gchar *name = vh_escape_xml_value (vh_feature_name_alias
+        (vh_feature_collector_feature_name (w->fc, j)));
+    fprintf (w->out, "    <metric name=\"%s\" ", name);
     for (guint m = 0; m < G_N_ELEMENTS (pooled_order); m++) {
       gdouble v;
       if (pool (w, j, pooled_order[m], &v))
@@ -314,6 +333,9 @@ vh_output_write_info (VhFeatureCollector * fc, VhOutputFormat format,
   w.n_features = vh_feature_collector_n_features (fc);
   w.row = g_new0 (gdouble, MAX (w.n_features, 1));
   w.present = g_new0 (gboolean, MAX (w.n_features, 1));
+  w.names = escaped_names (fc, w.n_features, format == VH_OUTPUT_JSON ?
+      vh_escape_json : format == VH_OUTPUT_XML ? vh_escape_xml_name :
+      format == VH_OUTPUT_CSV ? vh_escape_csv : vh_escape_sub);
   switch (format) {
     case VH_OUTPUT_JSON:
       write_json (&w);
@@ -330,6 +352,7 @@ vh_output_write_info (VhFeatureCollector * fc, VhOutputFormat format,
   }
   g_free (w.row);
   g_free (w.present);
+  g_strfreev (w.names);
   if (fflush (out) != 0 || ferror (out)) {
     g_set_error (error, VH_ERROR, VH_ERROR_IO, "write error: %s",
         g_strerror (errno));

@@ -62,11 +62,11 @@ read_double (Cursor * c, const gchar * what, gdouble * out, GError ** error)
   ok = word != NULL;
   if (ok) {
     *out = g_ascii_strtod (word, &end);
-    ok = end != word && *end == '\0';
+    ok = end != word && *end == '\0' && isfinite (*out);
   }
   if (!ok)
     g_set_error (error, VH_ERROR, VH_ERROR_MODEL_PARSE,
-        "libsvm model: '%s' needs a number, got '%s'", what,
+        "libsvm model: '%s' needs a finite number, got '%s'", what,
         word ? word : "end of text");
   g_free (word);
   return ok;
@@ -220,9 +220,9 @@ parse_vectors (Cursor * c, VhSvm * svm, guint n_sv, GError ** error)
     }
     svm->start[s] = idx->len;
     svm->coef[s] = g_ascii_strtod (c->p, &end);
-    if (end == c->p) {
+    if (end == c->p || !isfinite (svm->coef[s])) {
       g_set_error (error, VH_ERROR, VH_ERROR_MODEL_PARSE,
-          "libsvm model: support vector %u does not start with a "
+          "libsvm model: support vector %u does not start with a finite "
           "coefficient", s + 1);
       ok = FALSE;
       break;
@@ -248,10 +248,10 @@ parse_vectors (Cursor * c, VhSvm * svm, guint n_sv, GError ** error)
       }
       c->p = end + 1;
       v = g_ascii_strtod (c->p, &end);
-      if (end == c->p) {
+      if (end == c->p || !isfinite (v)) {
         g_set_error (error, VH_ERROR, VH_ERROR_MODEL_PARSE,
             "libsvm model: support vector %u: attribute %" G_GINT64_FORMAT
-            " has no value", s + 1, index);
+            " has no finite value", s + 1, index);
         ok = FALSE;
         break;
       }
@@ -293,6 +293,14 @@ vh_svm_parse (const gchar * text, gsize len, GError ** error)
   if (missing) {
     g_set_error (error, VH_ERROR, VH_ERROR_MODEL_PARSE,
         "libsvm model: no '%s' in the header", missing);
+    goto fail;
+  }
+  /* Each vector takes a line of at least two bytes: a larger count is a
+   * lie, refused before it sizes an allocation. */
+  if (h.total_sv > (gint64) strlen (c.p) / 2 + 1) {
+    g_set_error (error, VH_ERROR, VH_ERROR_MODEL_PARSE,
+        "libsvm model: total_sv is %" G_GINT64_FORMAT " but the text after "
+        "'SV' has only %" G_GSIZE_FORMAT " bytes", h.total_sv, strlen (c.p));
     goto fail;
   }
   if (!parse_vectors (&c, svm, (guint) h.total_sv, error))
