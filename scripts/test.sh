@@ -24,7 +24,8 @@ meson test -C build-test --print-errorlogs --num-processes 2 \
 # The element and HIP-memory tests (fake GPU driver) under valgrind too.
 meson test -C build-test --print-errorlogs --num-processes 2 \
   --setup gstvalgrind gst-element gst-formats \
-  gst-hip-nogpu gst-hip-fake gst-hip-compare-fake || status=1
+  gst-hip-nogpu gst-hip-fake gst-hip-compare-fake \
+  gst-hip-foreign-nogpu gst-hip-foreign-fake || status=1
 
 # One summary line for every run above.
 python3 - build-test/meson-logs/testlog.json \
