@@ -182,13 +182,16 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
       return FALSE;
     }
   }
-  lane = (klass->flags & VH_EXTRACTOR_FLAG_TEMPORAL) ? ctx->temporal :
+  lane = vh_feature_extractor_is_temporal (fex) ? ctx->temporal :
       ctx->parallel;
-  for (guint i = 0; i < lane->len; i++) {
-    ExtractorSlot *other = g_ptr_array_index (lane, i);
-    if (same_name (other->proto, fex)) {
-      vh_feature_extractor_free (fex);
-      return TRUE;
+  for (guint l = 0; l < 2; l++) {
+    GPtrArray *other_lane = l ? ctx->temporal : ctx->parallel;
+    for (guint i = 0; i < other_lane->len; i++) {
+      ExtractorSlot *other = g_ptr_array_index (other_lane, i);
+      if (same_name (other->proto, fex)) {
+        vh_feature_extractor_free (fex);
+        return TRUE;
+      }
     }
   }
   slot = g_new0 (ExtractorSlot, 1);

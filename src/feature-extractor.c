@@ -86,6 +86,13 @@ vh_feature_extractor_extract (VhFeatureExtractor * fex, const VhPicture * ref,
 }
 
 gboolean
+vh_feature_extractor_is_temporal (const VhFeatureExtractor * fex)
+{
+  return (fex->klass->flags & VH_EXTRACTOR_FLAG_TEMPORAL) ||
+      (fex->klass->is_temporal && fex->klass->is_temporal (fex));
+}
+
+gboolean
 vh_feature_extractor_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
     GError ** error)
 {

@@ -51,6 +51,7 @@ typedef struct _VhFeatureExtractorClass VhFeatureExtractorClass;
  *   values with vh_feature_extractor_append()
  * @flush: end of stream; temporal extractors emit what they held back
  * @close: free what @init allocated (not the private block itself)
+ * @is_temporal: optional, see vh_feature_extractor_is_temporal()
  */
 struct _VhFeatureExtractorClass
 {
@@ -73,6 +74,9 @@ struct _VhFeatureExtractorClass
   gboolean (*flush) (VhFeatureExtractor * fex, VhFeatureCollector * fc,
       GError ** error);
   void (*close) (VhFeatureExtractor * fex);
+  /* Optional: TRUE when this instance's options make it temporal although
+   * the class is not (psnr's stream aggregate needs every frame). */
+  gboolean (*is_temporal) (const VhFeatureExtractor * fex);
 };
 
 struct _VhFeatureExtractor
@@ -114,6 +118,10 @@ gboolean     vh_feature_extractor_extract         (VhFeatureExtractor * fex,
 gboolean     vh_feature_extractor_flush           (VhFeatureExtractor * fex,
                                                    VhFeatureCollector * fc,
                                                    GError ** error);
+
+/* Whether the instance runs on the temporal lane (frames in order, one
+ * instance, flushed at the end): the class flag, or options that need it. */
+gboolean     vh_feature_extractor_is_temporal     (const VhFeatureExtractor * fex);
 
 /* Closes (if initialised) and frees. */
 void         vh_feature_extractor_free            (VhFeatureExtractor * fex);

@@ -66,7 +66,10 @@ hip_psnr_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
 {
   HipPsnr *s = fex->priv;
 
-  return vh_hip_fex_drain (&s->hip, fc, error);
+  if (!vh_hip_fex_drain (&s->hip, fc, error))
+    return FALSE;
+  vh_psnr_flush_aggregates (&s->psnr, fc);
+  return TRUE;
 }
 
 static void
@@ -91,4 +94,5 @@ const VhFeatureExtractorClass vh_hip_psnr_class = {
   .extract = hip_psnr_extract,
   .flush = hip_psnr_flush,
   .close = hip_psnr_close,
+  .is_temporal = vh_psnr_is_temporal,
 };

@@ -123,6 +123,26 @@ barten_csf (gint scale, gdouble view_dist, gint height, gdouble gain)
   return csf * barten_mtf (freq) * barten_sensitivity (BARTEN_LUMINANCE) * gain;
 }
 
+gfloat
+vh_adm_csf_barten (gint scale, gdouble view_dist, gint display_height,
+    gdouble gain)
+{
+  return barten_csf (scale, view_dist, display_height, gain);
+}
+
+gfloat
+vh_adm_csf_native (gint scale, gdouble view_dist, gint display_height,
+    gboolean diagonal)
+{
+  gfloat r = view_dist * display_height * M_PI / 180.0;
+  gfloat freq = r / pow (2, scale + 1);
+
+  /* The eye is less sensitive to diagonal detail. */
+  if (diagonal)
+    freq /= 0.7;
+  return (0.31 + 0.69 * freq) * exp (-0.29 * freq);
+}
+
 /* Blends of Barten and Watson fitted per viewing condition: [orientation]
  * [scale] for the legacy fit and for the fit with the L1 scaling fix. */
 typedef struct

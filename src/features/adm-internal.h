@@ -44,6 +44,16 @@ typedef struct
 gboolean     vh_adm_csf_factors         (const VhAdmCsfParams * p, gint scale,
                                          gfloat factor[2]);
 
+/* Barten's CSF at wavelet level @scale (0 finest), times @gain. */
+gfloat       vh_adm_csf_barten          (gint scale, gdouble view_dist,
+                                         gint display_height, gdouble gain);
+
+/* The CSF of the DLM paper (Li, Zhang, Ma, Ngan, IEEE TMM 13(5), 2011),
+ * float ADM's adm_csf_mode 2; @diagonal applies the oblique effect. */
+gfloat       vh_adm_csf_native          (gint scale, gdouble view_dist,
+                                         gint display_height,
+                                         gboolean diagonal);
+
 /* Per-scale geometry and fixed-point constants, computed once in init. */
 typedef struct
 {

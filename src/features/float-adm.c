@@ -19,6 +19,7 @@
 #include "errors.h"
 #include "float-adm-priv.h"
 #include "float-picture.h"
+#include "adm-internal.h"
 
 #include <math.h>
 
@@ -77,8 +78,17 @@ static const VhOptionSpec fadm_options[] = {
       VH_OPTION_DOUBLE, 3.0, 0.75, 24.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {"adm_noise_weight", "nw", "noise weight",
       VH_OPTION_DOUBLE, 0.03125, 0.0, 1500.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"adm_csf_scale", "scf", "gain of the Barten CSF (adm_csf_mode 1)",
+      VH_OPTION_DOUBLE, 1.0, 0.0, 50.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"adm_csf_diag_scale", "scfd",
+        "gain of the Barten CSF of the diagonal band (adm_csf_mode 1)",
+      VH_OPTION_DOUBLE, 1.0, 0.0, 50.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {"adm_ref_display_height", "rdf", "reference display height in pixels",
       VH_OPTION_INT, 1080.0, 1.0, 4320.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"adm_csf_mode", "csf",
+        "contrast sensitivity function: 1 Barten, 2 the DLM paper's, any "
+        "other Watson's",
+      VH_OPTION_INT, 0.0, 0.0, 9.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {"adm_bypass_cm", "bcm", "bypass contrast masking (CM)",
       VH_OPTION_INT, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {"adm_adm3_apply_hm", "aah",
@@ -155,11 +165,26 @@ fadm_set_factors (VhFeatureExtractor * fex, FadmState * s)
   gint rdh = (gint) vh_feature_extractor_get_option (fex,
       "adm_ref_display_height");
 
+  gint mode = (gint) vh_feature_extractor_get_option (fex, "adm_csf_mode");
+  gdouble csf_scale = vh_feature_extractor_get_option (fex, "adm_csf_scale");
+  gdouble csf_diag_scale = vh_feature_extractor_get_option (fex,
+      "adm_csf_diag_scale");
+
   for (gint scale = 0; scale < VH_FADM_N_SCALES; scale++) {
     gchar name1[16], name2[16];
     gdouble o1, o2;
-    gfloat f1 = 1.0f / watson_step (scale, 1, nvd, rdh);
-    gfloat f2 = 1.0f / watson_step (scale, 2, nvd, rdh);
+    gfloat f1, f2;
+
+    if (mode == 1) {
+      f1 = vh_adm_csf_barten (scale, nvd, rdh, csf_scale);
+      f2 = vh_adm_csf_barten (scale, nvd, rdh, csf_diag_scale);
+    } else if (mode == 2) {
+      f1 = vh_adm_csf_native (scale, nvd, rdh, FALSE);
+      f2 = vh_adm_csf_native (scale, nvd, rdh, TRUE);
+    } else {
+      f1 = 1.0f / watson_step (scale, 1, nvd, rdh);
+      f2 = 1.0f / watson_step (scale, 2, nvd, rdh);
+    }
 
     g_snprintf (name1, sizeof (name1), "adm_f1s%d", scale);
     g_snprintf (name2, sizeof (name2), "adm_f2s%d", scale);

@@ -84,6 +84,10 @@ const gchar *const vh_integer_adm_provides[] = {
 };
 
 const VhOptionSpec vh_integer_adm_options[] = {
+  {"debug", NULL,
+        "also output integer_adm, its numerator and denominator, and those "
+        "of every scale",
+      VH_OPTION_BOOL, 0, 0, 1, 0},
   {"adm_csf_scale", "scf",
         "gain of the horizontal and vertical CSF terms (Barten CSF)",
       VH_OPTION_DOUBLE, 1.0, 0.0, 50.0, VH_OPTION_FLAG_FEATURE_PARAM},
@@ -294,6 +298,7 @@ vh_integer_adm_setup (VhIntegerAdm * adm, const VhFeatureExtractor * fex,
   adm->dlm_weight = vh_feature_extractor_get_option (fex, "adm_dlm_weight");
   adm->min_val = vh_feature_extractor_get_option (fex, "adm_min_val");
   adm->skip_aim = vh_feature_extractor_get_option (fex, "adm_skip_aim") != 0;
+  adm->debug = vh_feature_extractor_get_option (fex, "debug") != 0;
   adm->skip_scale0 =
       vh_feature_extractor_get_option (fex, "adm_skip_scale0") != 0;
 
@@ -775,6 +780,7 @@ vh_integer_adm_append (VhFeatureExtractor * fex, const VhIntegerAdm * adm,
   const gdouble limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
   gdouble num = 0, den = 0, aim_num = 0, score, score_aim = 0.0;
   gdouble ratio[VH_ADM_N_SCALES];
+  gfloat scale_num[VH_ADM_N_SCALES], scale_den[VH_ADM_N_SCALES];
 
   for (gint s = 0; s < VH_ADM_N_SCALES; s++) {
     const VhAdmScale *sc = &adm->scales[s];
@@ -792,6 +798,8 @@ vh_integer_adm_append (VhFeatureExtractor * fex, const VhIntegerAdm * adm,
     den += den_s;
     aim_num += aim_s;
     ratio[s] = (gdouble) num_s / (gdouble) den_s;
+    scale_num[s] = num_s;
+    scale_den[s] = den_s;
   }
 
   num = num < limit ? 0 : num;
@@ -822,6 +830,26 @@ vh_integer_adm_append (VhFeatureExtractor * fex, const VhIntegerAdm * adm,
   for (guint i = 0; i < G_N_ELEMENTS (out); i++) {
     if (!vh_feature_extractor_append (fex, fc, out[i].name, index,
             out[i].value, error))
+      return FALSE;
+  }
+  if (!adm->debug)
+    return TRUE;
+  if (!vh_feature_extractor_append (fex, fc, "integer_adm", index, score,
+          error) ||
+      !vh_feature_extractor_append (fex, fc, "integer_adm_num", index, num,
+          error) ||
+      !vh_feature_extractor_append (fex, fc, "integer_adm_den", index, den,
+          error))
+    return FALSE;
+  for (gint s = 0; s < VH_ADM_N_SCALES; s++) {
+    gchar num_name[32], den_name[32];
+
+    g_snprintf (num_name, sizeof (num_name), "integer_adm_num_scale%d", s);
+    g_snprintf (den_name, sizeof (den_name), "integer_adm_den_scale%d", s);
+    if (!vh_feature_extractor_append (fex, fc, num_name, index, scale_num[s],
+            error) ||
+        !vh_feature_extractor_append (fex, fc, den_name, index, scale_den[s],
+            error))
       return FALSE;
   }
   return TRUE;

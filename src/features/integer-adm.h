@@ -36,6 +36,7 @@ typedef struct
   gdouble min_val;
   gboolean skip_aim;
   gboolean skip_scale0;
+  gboolean debug;               /* also output the sums behind the scores */
 } VhIntegerAdm;
 
 /* One scale's integer sums; the HIP twin's kernels write this layout. */

@@ -27,7 +27,9 @@ const VhOptionSpec vh_psnr_options[] = {
       VH_OPTION_BOOL, 1, 0, 1, 0},
   {"enable_mse", NULL, "also output mse_y, mse_cb, mse_cr",
       VH_OPTION_BOOL, 0, 0, 1, 0},
-  {"enable_apsnr", NULL, "aggregate PSNR over the stream (not supported)",
+  {"enable_apsnr", NULL,
+        "also output apsnr_y, apsnr_cb, apsnr_cr: PSNR of the whole stream's "
+        "squared errors (aggregate metrics)",
       VH_OPTION_BOOL, 0, 0, 1, 0},
   {"reduced_hbd_peak", NULL,
         "use 255 << (bpc - 8) as peak, like scaled 8-bit content",
@@ -162,12 +164,9 @@ vh_psnr_setup (VhPsnr * s, const VhFeatureExtractor * fex,
         "psnr: unsupported bit depth %u", bpc);
     return FALSE;
   }
-  if (vh_feature_extractor_get_option (fex, "enable_apsnr")) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "psnr: enable_apsnr is not supported (stream aggregates have no "
-        "place in the per-frame output)");
-    return FALSE;
-  }
+  s->enable_apsnr = vh_feature_extractor_get_option (fex, "enable_apsnr");
+  for (guint p = 0; p < 3; p++)
+    s->apsnr_sse[p] = s->apsnr_n[p] = 0;
 
   s->enable_mse = vh_feature_extractor_get_option (fex, "enable_mse");
   s->n_planes = vh_feature_extractor_get_option (fex, "enable_chroma") &&
@@ -216,7 +215,7 @@ vh_psnr_check_frame (const VhFeatureExtractor * fex, const VhPicture * ref,
 }
 
 gboolean
-vh_psnr_append (VhFeatureExtractor * fex, const VhPsnr * s,
+vh_psnr_append (VhFeatureExtractor * fex, VhPsnr * s,
     const guint64 * sse, guint index, VhFeatureCollector * fc,
     GError ** error)
 {
@@ -228,6 +227,10 @@ vh_psnr_append (VhFeatureExtractor * fex, const VhPsnr * s,
     const guint w = s->width[p], h = s->height[p];
     gdouble mse, psnr, denom;
 
+    if (s->enable_apsnr) {
+      s->apsnr_sse[p] += sse[p];
+      s->apsnr_n[p] += (guint) (w * h);
+    }
     /* Same operations and NaN handling as libvmaf (an empty region gives
      * NaN, which the comparisons turn into the saturation value). */
     mse = (gdouble) sse[p] / (guint) (w * h);
@@ -243,6 +246,31 @@ vh_psnr_append (VhFeatureExtractor * fex, const VhPsnr * s,
       return FALSE;
   }
   return TRUE;
+}
+
+gboolean
+vh_psnr_is_temporal (const VhFeatureExtractor * fex)
+{
+  return vh_feature_extractor_get_option (fex, "enable_apsnr") != 0.0;
+}
+
+void
+vh_psnr_flush_aggregates (const VhPsnr * s, VhFeatureCollector * fc)
+{
+  static const gchar *const names[3] = { "apsnr_y", "apsnr_cb", "apsnr_cr" };
+  const guint32 peak2 = s->peak * s->peak;
+
+  if (!s->enable_apsnr)
+    return;
+  /* All three planes, as libvmaf: a plane never measured (enable_chroma
+   * off) has no samples, and its value comes out as -inf. */
+  for (guint p = 0; p < 3; p++) {
+    gdouble apsnr = 10 * (log10 (peak2) + log10 (s->apsnr_n[p]) -
+        log10 (s->apsnr_sse[p]));
+    gdouble max_apsnr = ceil (10 * log10 (peak2 * s->apsnr_n[p] * 2));
+    vh_feature_collector_set_aggregate (fc, names[p],
+        apsnr < max_apsnr ? apsnr : max_apsnr);
+  }
 }
 
 static gboolean
@@ -282,6 +310,17 @@ psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   return vh_psnr_append (fex, &s->psnr, sse, index, fc, error);
 }
 
+static gboolean
+psnr_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
+    GError ** error)
+{
+  VhPsnrState *s = fex->priv;
+
+  (void) error;
+  vh_psnr_flush_aggregates (&s->psnr, fc);
+  return TRUE;
+}
+
 const VhFeatureExtractorClass vh_fex_psnr = {
   .name = "psnr",
   .provides = vh_psnr_provides,
@@ -294,4 +333,6 @@ const VhFeatureExtractorClass vh_fex_psnr = {
   .priv_size = sizeof (VhPsnrState),
   .init = psnr_init,
   .extract = psnr_extract,
+  .flush = psnr_flush,
+  .is_temporal = vh_psnr_is_temporal,
 };

@@ -30,6 +30,9 @@ typedef struct
   guint height[3];
   guint32 peak;
   gdouble psnr_max[3];
+  gboolean enable_apsnr;
+  guint64 apsnr_sse[3];         /* stream totals for the aggregate */
+  guint64 apsnr_n[3];
 } VhPsnr;
 
 /* Checks @info's depth and @fex's options, and sets up @psnr for @info. */
@@ -47,10 +50,17 @@ gboolean     vh_psnr_check_frame         (const VhFeatureExtractor * fex,
 /* Appends frame @index's values from the sums of squared errors of the
  * measured planes. */
 gboolean     vh_psnr_append              (VhFeatureExtractor * fex,
-                                          const VhPsnr * psnr,
+                                          VhPsnr * psnr,
                                           const guint64 * sse, guint index,
                                           VhFeatureCollector * fc,
                                           GError ** error);
+
+/* enable_apsnr needs every frame in one instance: the temporal lane. */
+gboolean     vh_psnr_is_temporal         (const VhFeatureExtractor * fex);
+
+/* End of stream: sets apsnr_y, apsnr_cb, apsnr_cr when enabled. */
+void         vh_psnr_flush_aggregates    (const VhPsnr * psnr,
+                                          VhFeatureCollector * fc);
 
 G_END_DECLS
 
