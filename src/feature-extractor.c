@@ -41,10 +41,7 @@ vh_feature_extractor_clone (const VhFeatureExtractor * src)
 {
   VhFeatureExtractor *fex = vh_feature_extractor_new (src->klass);
 
-  memcpy (fex->options.values, src->options.values,
-      sizeof (gdouble) * src->options.n);
-  memcpy (fex->options.is_set, src->options.is_set,
-      sizeof (gboolean) * src->options.n);
+  vh_option_values_copy (&fex->options, &src->options);
   g_free (fex->suffix);
   fex->suffix = g_strdup (src->suffix);
   return fex;
@@ -113,6 +110,13 @@ vh_feature_extractor_free (VhFeatureExtractor * fex)
   vh_option_values_clear (&fex->options);
   g_free (fex->suffix);
   g_free (fex);
+}
+
+const gchar *
+vh_feature_extractor_get_string_option (const VhFeatureExtractor * fex,
+    const gchar * name)
+{
+  return vh_option_values_get_string (&fex->options, name);
 }
 
 gdouble

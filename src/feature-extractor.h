@@ -129,6 +129,10 @@ void         vh_feature_extractor_free            (VhFeatureExtractor * fex);
 gdouble      vh_feature_extractor_get_option      (const VhFeatureExtractor * fex,
                                                    const gchar * name);
 
+/* Text of a string option (NULL when unset), name of a choice option. */
+const gchar *vh_feature_extractor_get_string_option (const VhFeatureExtractor * fex,
+                                                   const gchar * name);
+
 /* Appends @base_name + the option suffix: what every extractor calls. */
 gboolean     vh_feature_extractor_append          (VhFeatureExtractor * fex,
                                                    VhFeatureCollector * fc,

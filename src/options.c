@@ -24,6 +24,7 @@ vh_option_values_init (VhOptionValues * ov, const VhOptionSpec * spec)
   ov->n = n;
   ov->values = g_new0 (gdouble, MAX (n, 1));
   ov->is_set = g_new0 (gboolean, MAX (n, 1));
+  ov->strings = g_new0 (gchar *, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     ov->values[i] = spec[i].default_value;
 }
@@ -33,6 +34,9 @@ vh_option_values_clear (VhOptionValues * ov)
 {
   g_clear_pointer (&ov->values, g_free);
   g_clear_pointer (&ov->is_set, g_free);
+  for (guint i = 0; ov->strings && i < ov->n; i++)
+    g_free (ov->strings[i]);
+  g_clear_pointer (&ov->strings, g_free);
   ov->n = 0;
 }
 
@@ -51,6 +55,19 @@ parse_value (const VhOptionSpec * spec, const gchar * text, gdouble * out)
 {
   gchar *end = NULL;
 
+  if (spec->type == VH_OPTION_CHOICE) {
+    for (guint i = 0; spec->choices && spec->choices[i]; i++) {
+      if (!strcmp (text, spec->choices[i])) {
+        *out = i;
+        return TRUE;
+      }
+    }
+    return FALSE;
+  }
+  if (spec->type == VH_OPTION_STRING) {
+    *out = 0.0;
+    return TRUE;
+  }
   if (spec->type == VH_OPTION_BOOL) {
     if (!g_ascii_strcasecmp (text, "true") || !strcmp (text, "1")) {
       *out = 1.0;
@@ -92,6 +109,14 @@ vh_option_values_set (VhOptionValues * ov, const gchar * extractor_name,
     return FALSE;
   }
   spec = &ov->spec[i];
+  if (!parse_value (spec, value, &v) && spec->type == VH_OPTION_CHOICE) {
+    gchar *choices = g_strjoinv (", ", (gchar **) spec->choices);
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "option '%s' of feature '%s': '%s' is not one of %s", name,
+        extractor_name, value, choices);
+    g_free (choices);
+    return FALSE;
+  }
   if (!parse_value (spec, value, &v)) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "option '%s' of feature '%s': cannot parse '%s' as %s", name,
@@ -107,7 +132,8 @@ vh_option_values_set (VhOptionValues * ov, const gchar * extractor_name,
         extractor_name, value);
     return FALSE;
   }
-  if (spec->type != VH_OPTION_BOOL && !(v >= spec->min && v <= spec->max)) {
+  if ((spec->type == VH_OPTION_INT || spec->type == VH_OPTION_DOUBLE) &&
+      !(v >= spec->min && v <= spec->max)) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "option '%s' of feature '%s': %g is outside [%g, %g]", name,
         extractor_name, v, spec->min, spec->max);
@@ -115,7 +141,34 @@ vh_option_values_set (VhOptionValues * ov, const gchar * extractor_name,
   }
   ov->values[i] = v;
   ov->is_set[i] = TRUE;
+  if (spec->type == VH_OPTION_STRING) {
+    g_free (ov->strings[i]);
+    ov->strings[i] = g_strdup (value);
+  }
   return TRUE;
+}
+
+const gchar *
+vh_option_values_get_string (const VhOptionValues * ov, const gchar * name)
+{
+  gint i = option_index (ov, name);
+
+  g_return_val_if_fail (i >= 0, NULL);
+  if (ov->spec[i].type == VH_OPTION_CHOICE)
+    return ov->spec[i].choices[(guint) ov->values[i]];
+  return ov->strings[i];
+}
+
+void
+vh_option_values_copy (VhOptionValues * dst, const VhOptionValues * src)
+{
+  g_return_if_fail (dst->n == src->n);
+  for (guint i = 0; i < src->n; i++) {
+    dst->values[i] = src->values[i];
+    dst->is_set[i] = src->is_set[i];
+    g_free (dst->strings[i]);
+    dst->strings[i] = g_strdup (src->strings[i]);
+  }
 }
 
 gdouble
@@ -155,6 +208,11 @@ vh_option_values_name_suffix (const VhOptionValues * ov)
 
     if (spec->type == VH_OPTION_BOOL) {
       g_string_append_printf (suffix, "_%s", key);
+    } else if (spec->type == VH_OPTION_CHOICE) {
+      g_string_append_printf (suffix, "_%s_%s", key,
+          spec->choices[(guint) ov->values[idx]]);
+    } else if (spec->type == VH_OPTION_STRING) {
+      g_string_append_printf (suffix, "_%s_%s", key, ov->strings[idx]);
     } else {
       gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
       g_ascii_formatd (buf, sizeof (buf), "%g", ov->values[idx]);

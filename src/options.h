@@ -19,6 +19,8 @@ typedef enum
   VH_OPTION_BOOL,
   VH_OPTION_INT,
   VH_OPTION_DOUBLE,
+  VH_OPTION_CHOICE,             /* one of @choices; the value is its index */
+  VH_OPTION_STRING,             /* free text (a path); no numeric value */
 } VhOptionType;
 
 /* An option changes the output names when it is a feature parameter and is
@@ -39,6 +41,7 @@ typedef struct
   gdouble min;
   gdouble max;
   VhOptionFlags flags;
+  const gchar *const *choices;  /* VH_OPTION_CHOICE: NULL-terminated names */
 } VhOptionSpec;
 
 /* Values of one extractor instance, parallel to its NULL-terminated spec. */
@@ -48,6 +51,7 @@ typedef struct
   guint n;
   gdouble *values;
   gboolean *is_set;
+  gchar **strings;              /* VH_OPTION_STRING values, NULL if unset */
 } VhOptionValues;
 
 void         vh_option_values_init      (VhOptionValues * ov,
@@ -65,6 +69,15 @@ gboolean     vh_option_values_set       (VhOptionValues * ov,
 
 gdouble      vh_option_values_get       (const VhOptionValues * ov,
                                          const gchar * name);
+
+/* A VH_OPTION_STRING option's text (NULL when unset) or a
+ * VH_OPTION_CHOICE option's chosen name. */
+const gchar *vh_option_values_get_string (const VhOptionValues * ov,
+                                         const gchar * name);
+
+/* Copies @src's values into @dst (initialised with the same spec). */
+void         vh_option_values_copy      (VhOptionValues * dst,
+                                         const VhOptionValues * src);
 
 /* The libvmaf name suffix for the current values ("" for defaults). */
 gchar       *vh_option_values_name_suffix (const VhOptionValues * ov);

@@ -7,6 +7,8 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 #include "errors.h"
+
+#include <math.h>
 #include "extractor-check.h"
 #include "libvmaf-reference.h"
 
@@ -227,13 +229,25 @@ test_options (void)
         "psnr_y");
   }
   {
-    VhPictureInfo info = pic->info;
+    /* enable_apsnr: the instance turns temporal and sets the stream
+     * aggregates at flush; identical pictures give libvmaf's cap,
+     * ceil (10 log10 (peak^2 * samples * 2)). */
     g_autoptr (VhFeatureExtractor) fex = vh_check_extractor_new ("psnr", NULL);
+    g_autoptr (VhFeatureCollector) fc = NULL;
+    const gdouble n = (gdouble) pic->info.width * pic->info.height;
+    const gdouble peak = (1u << pic->info.bpc) - 1;
+    gdouble v = 0.0;
+
+    g_assert_false (vh_feature_extractor_is_temporal (fex));
     g_assert_true (vh_feature_extractor_set_option (fex, "enable_apsnr",
             "true", &error));
-    g_assert_false (vh_feature_extractor_init (fex, &info, &error));
-    g_assert_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT);
-    g_clear_error (&error);
+    g_assert_true (vh_feature_extractor_is_temporal (fex));
+    fc = run_one (fex, pic, pic);
+    g_assert_true (vh_feature_extractor_flush (fex, fc, &error));
+    g_assert_cmpuint (vh_feature_collector_n_aggregates (fc), ==, 3);
+    g_assert_cmpstr (vh_feature_collector_aggregate (fc, 0, &v), ==,
+        "apsnr_y");
+    g_assert_cmpfloat (v, ==, ceil (10 * log10 (peak * peak * n * 2)));
   }
 }
 

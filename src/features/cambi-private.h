@@ -17,6 +17,7 @@
 #define __VH_CAMBI_PRIVATE_H__
 
 #include <glib.h>
+#include <stdio.h>
 
 #include "../picture.h"
 
@@ -107,6 +108,30 @@ void         vh_cambi_c_values          (const VhCambiPlanes * p,
  * @values. */
 gdouble      vh_cambi_topk_mean         (gfloat * values, gsize n,
                                          gdouble topk);
+
+/* cambi-heatmap.c */
+typedef struct
+{
+  gchar *dir;
+  guint w, h;
+  FILE *files[VH_CAMBI_NUM_SCALES];
+} VhCambiHeatmaps;
+
+/* Creates @dir; one file per scale for an encoding size of @w x @h
+ * follows with the first frame written. */
+gboolean     vh_cambi_heatmaps_open     (VhCambiHeatmaps * hm,
+                                         const gchar * dir, guint w, guint h,
+                                         GError ** error);
+
+/* Writes one scale's @w x @h c values as frame @frame of its file. */
+gboolean     vh_cambi_heatmaps_write    (VhCambiHeatmaps * hm,
+                                         const VhCambiContrast * c,
+                                         guint scale, guint window,
+                                         const gfloat * c_values, guint w,
+                                         guint h, guint frame,
+                                         GError ** error);
+
+void         vh_cambi_heatmaps_close    (VhCambiHeatmaps * hm);
 
 G_END_DECLS
 

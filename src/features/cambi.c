@@ -9,10 +9,8 @@
 
 /* CAMBI, Netflix's banding detector, as libvmaf computes it. It scores the
  * distorted picture alone (the reference too with full_ref), frame by frame,
- * on luma converted to 10 bit. libvmaf's heatmaps_path option is not
- * offered; its string options eotf and cambi_eotf are numbers here
- * (0 = bt1886, 1 = pq), which also changes how they appear in output names
- * ("_eotf_1" where libvmaf writes "_eotf_pq"). */
+ * on luma converted to 10 bit. With heatmaps_path it also writes its c
+ * values per scale (cambi-heatmap.c), one instance in frame order. */
 
 #include "cambi-private.h"
 #include "../errors.h"
@@ -39,9 +37,14 @@ typedef struct
   guint16 *work;                /* histograms of vh_cambi_c_values */
   guint16 *mode_rows;
   guint8 *mask_scratch;
+  VhCambiHeatmaps heatmaps;
+  gboolean write_heatmaps;
 } VhCambi;
 
 static const gchar *const cambi_provides[] = { "cambi", NULL };
+
+/* Indexed by VhCambiEotf. */
+static const gchar *const cambi_eotf_names[] = { "bt1886", "pq", NULL };
 
 static const VhOptionSpec cambi_options[] = {
   {"cambi_max_val", "cmxv", "Largest value reported; larger ones are clipped",
@@ -71,10 +74,16 @@ static const VhOptionSpec cambi_options[] = {
       VH_OPTION_INT, 2, 0, 5, VH_OPTION_FLAG_FEATURE_PARAM},
   {"full_ref", NULL, "Also score the reference and report the difference",
       VH_OPTION_BOOL, 0, 0, 1, 0},
-  {"eotf", NULL, "EOTF of the visibility thresholds: 0 bt1886, 1 pq",
-      VH_OPTION_INT, VH_CAMBI_EOTF_BT1886, 0, 1, VH_OPTION_FLAG_FEATURE_PARAM},
-  {"cambi_eotf", "ceot", "EOTF: 0 bt1886, 1 pq (wins over eotf when set)",
-      VH_OPTION_INT, VH_CAMBI_EOTF_BT1886, 0, 1, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"heatmaps_path", NULL,
+        "Folder (created) where the c values of every scale are written "
+        "as raw 16-bit grey frames",
+      VH_OPTION_STRING, 0, 0, 0, 0},
+  {"eotf", NULL, "EOTF of the visibility thresholds: bt1886 or pq",
+        VH_OPTION_CHOICE, VH_CAMBI_EOTF_BT1886, 0, 0,
+      VH_OPTION_FLAG_FEATURE_PARAM, cambi_eotf_names},
+  {"cambi_eotf", "ceot", "EOTF: bt1886 or pq (wins over eotf when set)",
+        VH_OPTION_CHOICE, VH_CAMBI_EOTF_BT1886, 0, 0,
+      VH_OPTION_FLAG_FEATURE_PARAM, cambi_eotf_names},
   {"cambi_high_res_speedup", "hrs",
         "Halve the work from this height up: 1080, 1440, 2160 or 0 (off)",
       VH_OPTION_INT, 0, 0, 2160, VH_OPTION_FLAG_FEATURE_PARAM},
@@ -133,6 +142,7 @@ cambi_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   guint w = info->width, h = info->height;
   guint alloc_w, alloc_h, eotf, largest;
   gsize stride, work_size;
+  const gchar *heatmaps;
 
   s->enc_bitdepth = option_uint (fex, "enc_bitdepth");
   if (!s->enc_bitdepth)
@@ -206,12 +216,25 @@ cambi_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   s->mask_scratch = g_new (guint8, vh_cambi_mask_scratch_size (alloc_w));
   /* Build the shared table now rather than during the first frame. */
   vh_cambi_reciprocals ();
+  heatmaps = vh_feature_extractor_get_string_option (fex, "heatmaps_path");
+  if (heatmaps && !vh_cambi_heatmaps_open (&s->heatmaps, heatmaps, s->enc_w,
+          s->enc_h, error))
+    return FALSE;
+  s->write_heatmaps = heatmaps != NULL;
   return TRUE;
+}
+
+/* Heatmaps are written at each frame's place in one set of files: one
+ * instance, frames in order. */
+static gboolean
+cambi_is_temporal (const VhFeatureExtractor * fex)
+{
+  return vh_feature_extractor_get_string_option (fex, "heatmaps_path") != NULL;
 }
 
 static gboolean
 cambi_score (VhCambi * s, const VhPicture * pic, guint w, guint h,
-    guint window, gdouble * score, GError ** error)
+    guint window, gint heatmap_frame, gdouble * score, GError ** error)
 {
   const VhCambiPlanes *p = &s->planes;
   gdouble per_scale[VH_CAMBI_NUM_SCALES];
@@ -230,6 +253,10 @@ cambi_score (VhCambi * s, const VhPicture * pic, guint w, guint h,
     }
     vh_cambi_mode_filter (p, w, h, s->mode_rows);
     vh_cambi_c_values (p, &s->contrast, w, h, window, s->work, s->c_values);
+    if (heatmap_frame >= 0 && !vh_cambi_heatmaps_write (&s->heatmaps,
+            &s->contrast, scale, window, s->c_values, w, h, heatmap_frame,
+            error))
+      return FALSE;
     per_scale[scale] = vh_cambi_topk_mean (s->c_values, (gsize) w * h, s->topk);
   }
 
@@ -253,7 +280,8 @@ cambi_extract (VhFeatureExtractor * fex, const VhPicture * ref,
         "feature 'cambi' needs planar luma");
     return FALSE;
   }
-  if (!cambi_score (s, dist, s->enc_w, s->enc_h, s->window, &dist_score, error))
+  if (!cambi_score (s, dist, s->enc_w, s->enc_h, s->window,
+          s->write_heatmaps ? (gint) index : -1, &dist_score, error))
     return FALSE;
   if (!vh_feature_extractor_append (fex, fc, "cambi", index,
           MIN (dist_score, s->max_val), error))
@@ -261,8 +289,8 @@ cambi_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   if (!s->full_ref)
     return TRUE;
 
-  if (!cambi_score (s, ref, s->src_w, s->src_h, s->src_window, &src_score,
-          error))
+  if (!cambi_score (s, ref, s->src_w, s->src_h, s->src_window, -1,
+          &src_score, error))
     return FALSE;
   /* libvmaf names only the main score after the options. */
   return vh_feature_collector_append (fc, "cambi_source", index,
@@ -282,6 +310,7 @@ cambi_close (VhFeatureExtractor * fex)
   g_free (s->work);
   g_free (s->mode_rows);
   g_free (s->mask_scratch);
+  vh_cambi_heatmaps_close (&s->heatmaps);
 }
 
 const VhFeatureExtractorClass vh_fex_cambi = {
@@ -298,4 +327,5 @@ const VhFeatureExtractorClass vh_fex_cambi = {
   .init = cambi_init,
   .extract = cambi_extract,
   .close = cambi_close,
+  .is_temporal = cambi_is_temporal,
 };

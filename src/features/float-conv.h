@@ -19,8 +19,9 @@ G_BEGIN_DECLS
  * single precision, the vertical pass first, edges mirrored without
  * repeating the border sample. */
 
-/* The most taps a filter may have. */
-#define VH_FCONV_MAX_TAPS 17
+/* The most taps a filter may have: float_vif's widest kernel scale
+ * (360 / 97) makes 65 at scale 0. */
+#define VH_FCONV_MAX_TAPS 65
 
 /* Hot loops also get an AVX2 build picked at load time; only the vector
  * width changes (no FMA), so results do not. Define it empty to build one

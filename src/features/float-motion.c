@@ -19,6 +19,8 @@
 #include "errors.h"
 #include "float-conv.h"
 #include "float-picture.h"
+#include "float-scale.h"
+#include "errors.h"
 
 #include <math.h>
 
@@ -27,6 +29,9 @@
 #endif
 
 #define SAD_GROUP 8             /* rows summed side by side */
+
+/* libvmaf's float rows are padded to 32 bytes. */
+#define ALIGN8(n) (((gsize) (n) + 7) & ~(gsize) 7)
 
 /* libvmaf's blur filters (motion_filter_size 5, 3 and 1). */
 static const gfloat filter5[5] = {
@@ -42,9 +47,17 @@ typedef struct
   guint w, h;
   const gfloat *filter;
   guint fw;
-  gfloat *luma;
-  gfloat *blur[2];              /* slot = frame number % 2 */
+  /* Per plane (luma, then chroma with motion_add_uv). */
+  guint n_planes;
+  guint pw[3], ph[3];
+  gsize stride[3];              /* floats between rows of blur[] */
+  gfloat *input[3];
+  gfloat *blur[3][2];           /* slot = frame number % 2 */
   gfloat *scratch;
+  /* motion_add_scale1: both blurred planes halved (bilinear), and the row
+   * spacing libvmaf reads them with (see fmotion_plane_sad). */
+  gboolean add_scale1;
+  gfloat *half[2];
 
   gboolean debug;
   gboolean force_zero;
@@ -70,9 +83,14 @@ static const VhOptionSpec fmotion_options[] = {
       VH_OPTION_DOUBLE, 1.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {"motion_blend_offset", "mbo", "offset above which the score is blended",
       VH_OPTION_DOUBLE, 40.0, 0.0, 1000.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"motion_add_scale1", "mdc",
+        "add the motion of both pictures halved (bilinear)",
+      VH_OPTION_BOOL, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {"motion_filter_size", "mfs",
         "blur taps: 3, 1 (no blur) or anything else for 5",
       VH_OPTION_INT, 5.0, 0.0, 9.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"motion_add_uv", "mau", "add the motion of the chroma planes",
+      VH_OPTION_BOOL, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {"motion_max_val", "mmxv", "clip scores to this value",
       VH_OPTION_DOUBLE, 10000.0, 0.0, 10000.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {NULL}
@@ -114,13 +132,49 @@ fmotion_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     s->fw = G_N_ELEMENTS (filter5);
   }
 
-  if (!s->force_zero) {
-    gsize n = (gsize) s->w * s->h;
+  s->add_scale1 =
+      vh_feature_extractor_get_option (fex, "motion_add_scale1") != 0.0;
+  s->n_planes = 1;
+  if (vh_feature_extractor_get_option (fex, "motion_add_uv") != 0.0) {
+    if (info->pix_fmt == VH_PIX_FMT_YUV400) {
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "feature 'float_motion': motion_add_uv needs chroma planes, and "
+          "the input is 4:0:0");
+      return FALSE;
+    }
+    s->n_planes = 3;
+  }
+  if (s->add_scale1 && (gint) (s->w * 0.5 + 0.5) >
+      VH_FLOAT_SCALE_BILINEAR_MAX_WIDTH) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "feature 'float_motion': motion_add_scale1 at a width of %u is "
+        "beyond libvmaf's bilinear limit", s->w);
+    return FALSE;
+  }
 
-    s->luma = g_new (gfloat, n);
-    s->blur[0] = g_new (gfloat, n);
-    s->blur[1] = g_new (gfloat, n);
+  if (!s->force_zero) {
+    guint ssx, ssy;
+
+    vh_pix_fmt_subsampling (info->pix_fmt, &ssx, &ssy);
+    for (guint p = 0; p < s->n_planes; p++) {
+      gsize n;
+
+      /* libvmaf's chroma planes are the luma size shifted down. */
+      s->pw[p] = p ? s->w >> ssx : s->w;
+      s->ph[p] = p ? s->h >> ssy : s->h;
+      /* Chroma rows at the luma's spacing, as libvmaf keeps them. */
+      s->stride[p] = p && s->add_scale1 ? ALIGN8 (s->w) : s->pw[p];
+      n = s->stride[p] * s->ph[p];
+      s->input[p] = g_new0 (gfloat, n);
+      s->blur[p][0] = g_new0 (gfloat, n);
+      s->blur[p][1] = g_new0 (gfloat, n);
+    }
     s->scratch = g_new (gfloat, s->w + VH_FCONV_MAX_TAPS - 1);
+    if (s->add_scale1) {
+      gsize n = (gsize) (s->w / 2 + 1) * (s->h / 2 + 1);
+      s->half[0] = g_new (gfloat, n);
+      s->half[1] = g_new (gfloat, n);
+    }
   }
   return TRUE;
 }
@@ -130,40 +184,85 @@ fmotion_close (VhFeatureExtractor * fex)
 {
   FmotionState *s = fex->priv;
 
-  g_clear_pointer (&s->luma, g_free);
-  g_clear_pointer (&s->blur[0], g_free);
-  g_clear_pointer (&s->blur[1], g_free);
+  for (guint p = 0; p < 3; p++) {
+    g_clear_pointer (&s->input[p], g_free);
+    g_clear_pointer (&s->blur[p][0], g_free);
+    g_clear_pointer (&s->blur[p][1], g_free);
+  }
   g_clear_pointer (&s->scratch, g_free);
+  g_clear_pointer (&s->half[0], g_free);
+  g_clear_pointer (&s->half[1], g_free);
 }
 
 /* Mean absolute difference: each row summed on its own, then the rows in
  * order, in single precision. Eight rows go side by side so that their
  * adds overlap. */
 VH_FLOAT_MULTIVERSION static gfloat
-fmotion_sad (const gfloat * a, const gfloat * b, guint w, guint h)
+fmotion_sad (const gfloat * a, const gfloat * b, gsize stride, guint w,
+    guint h)
 {
   gfloat acc = 0.0f;
 
   for (guint i0 = 0; i0 < h; i0 += SAD_GROUP) {
     const guint n_rows = MIN (SAD_GROUP, h - i0);
-    const gsize base = (gsize) i0 * w;
+    const gsize base = (gsize) i0 * stride;
     gfloat row[SAD_GROUP] = { 0 };
 
     if (n_rows == SAD_GROUP) {
       for (guint j = 0; j < w; j++) {
         for (guint g = 0; g < SAD_GROUP; g++)
-          row[g] += fabsf (a[base + g * w + j] - b[base + g * w + j]);
+          row[g] += fabsf (a[base + g * stride + j] -
+              b[base + g * stride + j]);
       }
     } else {
       for (guint g = 0; g < n_rows; g++) {
         for (guint j = 0; j < w; j++)
-          row[g] += fabsf (a[base + g * w + j] - b[base + g * w + j]);
+          row[g] += fabsf (a[base + g * stride + j] -
+              b[base + g * stride + j]);
       }
     }
     for (guint g = 0; g < n_rows; g++)
       acc += row[g];
   }
   return acc / (gfloat) (w * h);
+}
+
+/* Motion of one plane between two blurred pictures; with
+ * motion_add_scale1 plus that of both halved. libvmaf halves a chroma
+ * plane reading its rows a chroma-width apart (rounded up to 8 floats)
+ * where they lie a luma-width apart; the same spacing is read here. */
+static gfloat
+fmotion_plane_sad (FmotionState * s, guint p, const gfloat * a,
+    const gfloat * b)
+{
+  const guint w = s->pw[p], h = s->ph[p];
+  gfloat sad = fmotion_sad (a, b, s->stride[p], w, h);
+  guint hw, hh;
+  gsize read_stride;
+
+  if (!s->add_scale1)
+    return sad;
+  hw = (gint) (w * 0.5 + 0.5);
+  hh = (gint) (h * 0.5 + 0.5);
+  read_stride = p ? ALIGN8 (w) : s->stride[p];
+  vh_float_scale (VH_FLOAT_SCALE_BILINEAR, a, w, h, read_stride, s->half[0],
+      hw, hh, hw);
+  vh_float_scale (VH_FLOAT_SCALE_BILINEAR, b, w, h, read_stride, s->half[1],
+      hw, hh, hw);
+  return sad + fmotion_sad (s->half[0], s->half[1], hw, hw, hh);
+}
+
+/* The frame's motion: luma, plus chroma with motion_add_uv. */
+static gdouble
+fmotion_frame_sad (FmotionState * s, guint prev_slot, guint cur_slot)
+{
+  gdouble score = fmotion_plane_sad (s, 0, s->blur[0][prev_slot],
+      s->blur[0][cur_slot]);
+
+  for (guint p = 1; p < s->n_planes; p++)
+    score += fmotion_plane_sad (s, p, s->blur[p][prev_slot],
+        s->blur[p][cur_slot]);
+  return score;
 }
 
 static gdouble
@@ -200,7 +299,6 @@ fmotion_extract_frame (VhFeatureExtractor * fex, const VhPicture * ref,
 {
   FmotionState *s = fex->priv;
   const guint n = s->n_seen;
-  gfloat *cur = s->blur[n % 2], *prev = s->blur[(n + 1) % 2];
   gdouble score, prev_score = s->score;
 
   if (s->force_zero) {
@@ -211,9 +309,12 @@ fmotion_extract_frame (VhFeatureExtractor * fex, const VhPicture * ref,
             index, 0.0, error));
   }
 
-  vh_float_load_luma (ref, s->luma, s->w);
-  vh_fconv_plane (s->filter, s->fw, s->luma, s->w, cur, s->w, s->w, s->h,
-      s->scratch);
+  for (guint p = 0; p < s->n_planes; p++) {
+    vh_float_load_plane (ref, p, s->pw[p], s->ph[p], s->input[p],
+        s->stride[p]);
+    vh_fconv_plane (s->filter, s->fw, s->input[p], s->stride[p],
+        s->blur[p][n % 2], s->stride[p], s->pw[p], s->ph[p], s->scratch);
+  }
 
   if (n == 0) {
     return vh_feature_extractor_append (fex, fc, "motion2", index, 0.0,
@@ -222,7 +323,7 @@ fmotion_extract_frame (VhFeatureExtractor * fex, const VhPicture * ref,
             0.0, error));
   }
 
-  score = fmotion_sad (prev, cur, s->w, s->h);
+  score = fmotion_frame_sad (s, (n + 1) % 2, n % 2);
   s->score = score;
   if (s->debug && !vh_feature_extractor_append (fex, fc, "motion", index,
           fmotion_clip (s, score * s->fps_weight), error))

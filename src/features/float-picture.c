@@ -30,13 +30,19 @@ vh_float_check_picture (const gchar * name, const VhPictureInfo * info,
 void
 vh_float_load_luma (const VhPicture * pic, gfloat * dst, gsize stride)
 {
-  const guint w = pic->width[0], h = pic->height[0];
-  const gsize step = pic->step[0] ? pic->step[0] : 1;
+  vh_float_load_plane (pic, 0, pic->width[0], pic->height[0], dst, stride);
+}
+
+void
+vh_float_load_plane (const VhPicture * pic, guint p, guint w, guint h,
+    gfloat * dst, gsize stride)
+{
+  const gsize step = pic->step[p] ? pic->step[p] : 1;
   const gfloat offset = VH_FLOAT_LUMA_OFFSET;
 
   if (pic->info.bpc == 8) {
     for (guint y = 0; y < h; y++) {
-      const guint8 *src = vh_picture_row (pic, 0, y);
+      const guint8 *src = vh_picture_row (pic, p, y);
       gfloat *out = dst + (gsize) y * stride;
 
       if (step == 1) {
@@ -54,7 +60,7 @@ vh_float_load_luma (const VhPicture * pic, gfloat * dst, gsize stride)
   const gfloat scale = (gfloat) (1u << (pic->info.bpc - 8));
 
   for (guint y = 0; y < h; y++) {
-    const guint16 *src = vh_picture_row (pic, 0, y);
+    const guint16 *src = vh_picture_row (pic, p, y);
     gfloat *out = dst + (gsize) y * stride;
 
     if (step == 1) {

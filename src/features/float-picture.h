@@ -33,6 +33,11 @@ gboolean     vh_float_check_picture     (const gchar * name,
 void         vh_float_load_luma         (const VhPicture * pic, gfloat * dst,
                                          gsize stride);
 
+/* The top-left @w x @h samples of plane @p, converted as the luma is. */
+void         vh_float_load_plane        (const VhPicture * pic, guint p,
+                                         guint w, guint h, gfloat * dst,
+                                         gsize stride);
+
 G_END_DECLS
 
 #endif /* __VH_FLOAT_PICTURE_H__ */

@@ -25,10 +25,9 @@
 #define N_STATS 5               /* mu1, mu2, xx, yy, xy */
 
 guint
-vh_fvif_filter (guint scale, gfloat * out)
+vh_fvif_filter (guint scale, gfloat kernel_scale, gfloat * out)
 {
   const gint n = (1 << (4 - scale)) + 1;
-  const gfloat kernel_scale = 1.0f;
   gint width = (gint) ceil (n * kernel_scale);
   gfloat sum = 0.0f, stdev;
 
@@ -52,6 +51,23 @@ vh_fvif_filter (guint scale, gfloat * out)
   for (gint i = 0; i < width; i++)
     out[i] /= sum;
   return (guint) width;
+}
+
+gboolean
+vh_fvif_kernel_scale_valid (gfloat kernel_scale)
+{
+  static const gfloat valid[] = {
+    1.0f, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f,
+    360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f,
+    5.0f / 3.0f, 3.0f, 1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f,
+    0.711111f, 0.740740f, 1.111111f,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (valid); i++) {
+    if (fabsf (kernel_scale - valid[i]) < 1e-3)
+      return TRUE;
+  }
+  return FALSE;
 }
 
 void

@@ -39,8 +39,12 @@ typedef struct
   gfloat *den;                  /* and of denominator terms */
 } VhFvifWork;
 
-/* The Gaussian of @scale (libvmaf's kernel scale 1); returns its width. */
-guint        vh_fvif_filter             (guint scale, gfloat * out);
+/* The Gaussian of @scale widened by @kernel_scale; returns its width. */
+guint        vh_fvif_filter             (guint scale, gfloat kernel_scale,
+                                         gfloat * out);
+
+/* Whether libvmaf accepts @kernel_scale (it has a fixed list). */
+gboolean     vh_fvif_kernel_scale_valid (gfloat kernel_scale);
 
 void         vh_fvif_work_init          (VhFvifWork * ws, guint max_w);
 

@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "float-picture.h"
 #include "float-vif-priv.h"
+#include "float-scale.h"
 #include "vif-options.h"
 
 #include <math.h>
@@ -42,11 +43,24 @@ typedef struct
   gboolean debug;
   gboolean skip_scale0;
   gdouble min_val[VH_FVIF_N_SCALES];
+  /* vif_prescale: luma at the input size, resampled into plane[0]. */
+  gboolean prescale;
+  VhFloatScaleMethod prescale_method;
+  guint in_w, in_h;
+  gfloat *input[2];
 } FvifState;
 
 static const VhOptionSpec fvif_options[] = {
   VH_VIF_OPTION_DEBUG,
   VH_VIF_OPTION_ENHN_GAIN_LIMIT,
+  {"vif_kernelscale", "ks",
+        "scaling factor for the Gaussian kernels (2.0 doubles their standard "
+        "deviation and widens them accordingly); one of libvmaf's listed "
+        "values",
+      VH_OPTION_DOUBLE, 1.0, 0.1, 4.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"vif_prescale", "ps",
+        "resample both pictures by this factor first (2.0 doubles each side)",
+      VH_OPTION_DOUBLE, 1.0, 0.1, 4.0, VH_OPTION_FLAG_FEATURE_PARAM},
   {"vif_scale1_min_val", "s1miv",
         "minimum value allowed; smaller values will be set to this value",
       VH_OPTION_DOUBLE, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
@@ -56,6 +70,10 @@ static const VhOptionSpec fvif_options[] = {
   {"vif_scale3_min_val", "s3miv",
         "minimum value allowed; smaller values will be set to this value",
       VH_OPTION_DOUBLE, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {"vif_prescale_method", "pm",
+        "resampling of vif_prescale: nearest, bilinear, bicubic or lanczos4",
+        VH_OPTION_CHOICE, VH_FLOAT_SCALE_NEAREST, 0, 0,
+      VH_OPTION_FLAG_FEATURE_PARAM, vh_float_scale_method_names},
   {"vif_sigma_nsq", "snsq", "neural noise variance",
       VH_OPTION_DOUBLE, 2.0, 0.0, 5.0, VH_OPTION_FLAG_FEATURE_PARAM},
   VH_VIF_OPTION_SKIP_SCALE0,
@@ -71,9 +89,45 @@ fvif_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     GError ** error)
 {
   FvifState *s = fex->priv;
-  gdouble nsq;
+  gdouble nsq, prescale;
+  gfloat kernel_scale;
+  guint w, h;
 
-  (void) error;
+  kernel_scale = vh_feature_extractor_get_option (fex, "vif_kernelscale");
+  if (!vh_fvif_kernel_scale_valid (kernel_scale)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "feature 'float_vif': vif_kernelscale %g is not one of libvmaf's "
+        "kernel scales (1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, "
+        "3.75/3, 4.25/3, 5/3, 3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, "
+        "0.711111, 0.74074, 1.111111)", kernel_scale);
+    return FALSE;
+  }
+  prescale = vh_feature_extractor_get_option (fex, "vif_prescale");
+  s->prescale_method = (VhFloatScaleMethod)
+      vh_feature_extractor_get_option (fex, "vif_prescale_method");
+  s->in_w = info->width;
+  s->in_h = info->height;
+  w = (gint) (info->width * prescale + 0.5);
+  h = (gint) (info->height * prescale + 0.5);
+  if (s->prescale_method == VH_FLOAT_SCALE_BILINEAR &&
+      w > VH_FLOAT_SCALE_BILINEAR_MAX_WIDTH) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "feature 'float_vif': bilinear vif_prescale to a width of %u is "
+        "wider than libvmaf's limit of %u", w,
+        VH_FLOAT_SCALE_BILINEAR_MAX_WIDTH);
+    return FALSE;
+  }
+  if (w < FVIF_MIN_SIZE || h < FVIF_MIN_SIZE) {
+    g_set_error (error, VH_ERROR, VH_ERROR_TOO_SMALL,
+        "feature 'float_vif': vif_prescale %g makes %ux%u, below the "
+        "%ux%u it needs", prescale, w, h, FVIF_MIN_SIZE, FVIF_MIN_SIZE);
+    return FALSE;
+  }
+  s->prescale = w != info->width || h != info->height;
+  if (s->prescale) {
+    for (guint p = 0; p < 2; p++)
+      s->input[p] = g_new (gfloat, (gsize) s->in_w * s->in_h);
+  }
   s->debug = vh_feature_extractor_get_option (fex, "debug") != 0.0;
   s->skip_scale0 =
       vh_feature_extractor_get_option (fex, "vif_skip_scale0") != 0.0;
@@ -87,14 +141,14 @@ fvif_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   s->params.sigma_max_inv = powf ((gfloat) nsq, 2.0f) / (255.0 * 255.0);
 
   for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
-    s->w[i] = i ? s->w[i - 1] / 2 : info->width;
-    s->h[i] = i ? s->h[i - 1] / 2 : info->height;
+    s->w[i] = i ? s->w[i - 1] / 2 : w;
+    s->h[i] = i ? s->h[i - 1] / 2 : h;
     s->stride[i] = s->w[i];
-    s->fw[i] = vh_fvif_filter (i, s->filter[i]);
+    s->fw[i] = vh_fvif_filter (i, kernel_scale, s->filter[i]);
     for (guint p = 0; p < 2; p++)
       s->plane[i][p] = g_new (gfloat, s->stride[i] * s->h[i]);
   }
-  vh_fvif_work_init (&s->work, info->width);
+  vh_fvif_work_init (&s->work, w);
   return TRUE;
 }
 
@@ -107,6 +161,8 @@ fvif_close (VhFeatureExtractor * fex)
     for (guint p = 0; p < 2; p++)
       g_clear_pointer (&s->plane[i][p], g_free);
   }
+  g_clear_pointer (&s->input[0], g_free);
+  g_clear_pointer (&s->input[1], g_free);
   vh_fvif_work_clear (&s->work);
 }
 
@@ -156,8 +212,16 @@ fvif_extract (VhFeatureExtractor * fex, const VhPicture * ref,
           error))
     return FALSE;
 
-  vh_float_load_luma (ref, s->plane[0][0], s->stride[0]);
-  vh_float_load_luma (dist, s->plane[0][1], s->stride[0]);
+  if (s->prescale) {
+    vh_float_load_luma (ref, s->input[0], s->in_w);
+    vh_float_load_luma (dist, s->input[1], s->in_w);
+    for (guint p = 0; p < 2; p++)
+      vh_float_scale (s->prescale_method, s->input[p], s->in_w, s->in_h,
+          s->in_w, s->plane[0][p], s->w[0], s->h[0], s->stride[0]);
+  } else {
+    vh_float_load_luma (ref, s->plane[0][0], s->stride[0]);
+    vh_float_load_luma (dist, s->plane[0][1], s->stride[0]);
+  }
 
   for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
     gfloat num, den;

@@ -1,0 +1,45 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __VH_FLOAT_SCALE_H__
+#define __VH_FLOAT_SCALE_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Resampling of float planes as libvmaf 3.2 does it for float_vif's
+ * vif_prescale and float_motion's motion_add_scale1: sample centres mapped
+ * through the size ratio, edges mirrored, every value rounded as libvmaf's
+ * float and double mix rounds it. */
+typedef enum
+{
+  VH_FLOAT_SCALE_NEAREST,
+  VH_FLOAT_SCALE_BILINEAR,
+  VH_FLOAT_SCALE_BICUBIC,
+  VH_FLOAT_SCALE_LANCZOS4,
+} VhFloatScaleMethod;
+
+/* The names of vif_prescale_method, indexed by VhFloatScaleMethod. */
+extern const gchar *const vh_float_scale_method_names[];
+
+/* libvmaf's bilinear column tables are this wide at most. */
+#define VH_FLOAT_SCALE_BILINEAR_MAX_WIDTH 7680
+
+/* Resamples @src (@src_w x @src_h) into @dst (@dst_w x @dst_h); strides in
+ * floats. Equal sizes copy. */
+void         vh_float_scale             (VhFloatScaleMethod method,
+                                         const gfloat * src, guint src_w,
+                                         guint src_h, gsize src_stride,
+                                         gfloat * dst, guint dst_w,
+                                         guint dst_h, gsize dst_stride);
+
+G_END_DECLS
+
+#endif /* __VH_FLOAT_SCALE_H__ */
