@@ -42,7 +42,10 @@
 #endif
 
 #include "gstvmafhipcompare.h"
+#include "gstvmafhipcomparepad.h"
+#include "gstvmafhipcompat.h"
 #include "gstvmafhipconfig.h"
+#include "gstvmafhipdoc.h"
 #include "gstvmafhipenums.h"
 #include "gstvmafhippicture.h"
 #include "gstvmafhipreport.h"
@@ -51,7 +54,11 @@
 #include "errors.h"
 #include "model.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 #ifdef VH_HAVE_HIP
 #include "gstvmafhipbufferpool.h"
@@ -76,6 +83,8 @@ GST_DEBUG_CATEGORY (gst_vmaf_hip_compare_debug);
 #define DEFAULT_TAG_INTERVAL      30
 #define DEFAULT_PASSTHROUGH       GST_VMAF_HIP_PASSTHROUGH_DISTORTED
 #define DEFAULT_BACKEND           GST_VMAF_HIP_BACKEND_AUTO
+#define DEFAULT_MESSAGE_LAYOUT    GST_VMAF_HIP_MESSAGE_LAYOUT_VMAFHIP
+#define DEFAULT_LOG_LEVEL         GST_LEVEL_NONE
 
 enum
 {
@@ -93,6 +102,15 @@ enum
   PROP_TAG_INTERVAL,
   PROP_PASSTHROUGH,
   PROP_BACKEND,
+  /* under the names of GStreamer's vmaf element */
+  PROP_MODEL_FILENAME,
+  PROP_PSNR,
+  PROP_SSIM,
+  PROP_MS_SSIM,
+  PROP_PHONE_MODEL,
+  PROP_CONF_INTERVAL,
+  PROP_LOG_LEVEL,
+  PROP_MESSAGE_LAYOUT,
 };
 
 /* The last buffer seen on a pad, to tell a new frame from a repeat. */
@@ -130,6 +148,9 @@ struct _GstVmafHipCompare
   gchar *results_filename;
   GstVmafHipResultsFormat results_format;
   GstVmafHipPassthrough passthrough;
+  gboolean compat_psnr, compat_ssim, compat_ms_ssim;
+  GstDebugLevel log_level;
+  gint message_layout;          /* GstVmafHipMessageLayout */
 
   /* One run, from start to stop; streaming thread. */
   GstVmafHipSettings run;
@@ -180,41 +201,6 @@ GST_STATIC_PAD_TEMPLATE ("dist_sink", GST_PAD_SINK, GST_PAD_ALWAYS,
 static GstStaticPadTemplate src_template =
 GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (SINK_CAPS));
-
-/* Sink pads that leave frames unmapped: the element reads each buffer
- * itself (in place on the GPU, or on the CPU), so the base class mapping
- * every frame on the CPU would only cost time, and for HIP memory a
- * download that waits for the GPU in the streaming thread. */
-typedef GstVideoAggregatorPad GstVmafHipComparePad;
-typedef GstVideoAggregatorPadClass GstVmafHipComparePadClass;
-static GType gst_vmaf_hip_compare_pad_get_type (void);
-G_DEFINE_TYPE (GstVmafHipComparePad, gst_vmaf_hip_compare_pad,
-    GST_TYPE_VIDEO_AGGREGATOR_PAD);
-
-static gboolean
-gst_vmaf_hip_compare_pad_prepare_frame (GstVideoAggregatorPad * pad,
-    GstVideoAggregator * vagg, GstBuffer * buffer, GstVideoFrame * frame)
-{
-  return TRUE;
-}
-
-static void
-gst_vmaf_hip_compare_pad_clean_frame (GstVideoAggregatorPad * pad,
-    GstVideoAggregator * vagg, GstVideoFrame * frame)
-{
-}
-
-static void
-gst_vmaf_hip_compare_pad_class_init (GstVmafHipComparePadClass * klass)
-{
-  klass->prepare_frame = gst_vmaf_hip_compare_pad_prepare_frame;
-  klass->clean_frame = gst_vmaf_hip_compare_pad_clean_frame;
-}
-
-static void
-gst_vmaf_hip_compare_pad_init (GstVmafHipComparePad * pad)
-{
-}
 
 #define gst_vmaf_hip_compare_parent_class parent_class
 G_DEFINE_TYPE (GstVmafHipCompare, gst_vmaf_hip_compare,
@@ -320,6 +306,12 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
   /* The report keeps what the results file needs: the engine's copy of a
    * reported frame can go, so a live run does not grow without bound. */
   vh_feature_collector_release (vh_context_get_collector (ctx), index + 1);
+  if (s && g_atomic_int_get (&self->message_layout) ==
+      GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
+    GstStructure *vmaf = gst_vmaf_hip_compat_frame (s);
+    gst_structure_free (s);
+    s = vmaf;
+  }
   if (s) {
     gst_element_post_message (GST_ELEMENT_CAST (self),
         gst_message_new_element (GST_OBJECT_CAST (self), s));
@@ -626,10 +618,17 @@ post_mismatch (GstVmafHipCompare * self, const GstVideoInfo * ref,
   gchar *r = gst_vmaf_hip_describe_video (ref);
   gchar *d = gst_vmaf_hip_describe_video (dist);
 
+  /* VMAF compares the distorted video at the reference's size and format:
+   * say how to get there */
   GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
       ("The reference (ref_sink: %s) and the distorted video (dist_sink: %s) "
           "differ: both need the same width, height, bit depth and chroma "
-          "subsampling.", r, d), (NULL));
+          "subsampling. Convert the distorted video to the reference's "
+          "format and size before its pad: ... ! videoconvert ! videoscale ! "
+          "video/x-raw,format=%s,width=%d,height=%d ! %s.dist_sink", r, d,
+          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
+          GST_VIDEO_INFO_WIDTH (ref), GST_VIDEO_INFO_HEIGHT (ref),
+          GST_OBJECT_NAME (self)), (NULL));
   g_free (r);
   g_free (d);
 }
@@ -912,6 +911,12 @@ end_of_stream (GstVmafHipCompare * self)
   if (wrote)
     gst_structure_set (summary, "results-filename", G_TYPE_STRING,
         self->run_results_filename, NULL);
+  if (g_atomic_int_get (&self->message_layout) ==
+      GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
+    GstStructure *pooled = gst_vmaf_hip_compat_pooled (summary, method);
+    gst_structure_free (summary);
+    summary = pooled;
+  }
   gst_element_post_message (GST_ELEMENT_CAST (self),
       gst_message_new_element (GST_OBJECT_CAST (self), summary));
 
@@ -1026,11 +1031,14 @@ gst_vmaf_hip_compare_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
       GST_OBJECT_UNLOCK (self);
       if (pad == GST_AGGREGATOR_PAD (passthrough_pad (self, which))) {
         GstCaps *peer = gst_pad_peer_query_caps (agg->srcpad, caps);
+        tmp = gst_caps_intersect_full (caps, peer, GST_CAPS_INTERSECT_FIRST);
+        gst_caps_unref (peer);
         gst_caps_unref (caps);
-        caps = peer;
+        caps = tmp;
       }
+      /* in the template's order: upstream takes our preferred format */
       if (filter) {
-        tmp = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+        tmp = gst_caps_intersect_full (caps, filter, GST_CAPS_INTERSECT_FIRST);
         gst_caps_unref (caps);
         caps = tmp;
       }
@@ -1088,6 +1096,33 @@ gst_vmaf_hip_compare_decide_allocation (GstAggregator * agg, GstQuery * query)
 /* ---------------------------------------------------------------------- */
 /* Start, stop, flush                                                      */
 
+/* The results file is written at end of stream: find out now, before any
+ * frame is scored, whether it can be. Opened without truncating, and
+ * removed again if this made it. */
+static gboolean
+check_results_file (GstVmafHipCompare * self)
+{
+  const gchar *path = self->run_results_filename;
+  gboolean existed;
+  gint fd;
+
+  if (!path)
+    return TRUE;
+  existed = g_file_test (path, G_FILE_TEST_EXISTS);
+  fd = g_open (path, O_WRONLY | O_CREAT, 0666);
+  if (fd < 0) {
+    gint err = errno;
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Cannot write the results file \"%s\": %s", path,
+            g_strerror (err)), ("results-filename, checked before scoring"));
+    return FALSE;
+  }
+  close (fd);
+  if (!existed)
+    g_unlink (path);
+  return TRUE;
+}
+
 static gboolean
 gst_vmaf_hip_compare_start (GstAggregator * agg)
 {
@@ -1099,6 +1134,12 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   GST_OBJECT_LOCK (self);
   gst_vmaf_hip_settings_clear (&self->run);
   gst_vmaf_hip_settings_copy (&self->run, &self->settings);
+  if (self->compat_psnr || self->compat_ssim || self->compat_ms_ssim) {
+    gchar *features = gst_vmaf_hip_compat_features (self->run.features,
+        self->compat_psnr, self->compat_ssim, self->compat_ms_ssim);
+    g_free (self->run.features);
+    self->run.features = features;
+  }
   g_free (self->run_results_filename);
   self->run_results_filename = g_strdup (self->results_filename);
   self->run_results_format = self->results_format;
@@ -1118,7 +1159,8 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   counts_reset_seen (self);
 
   /* Build the models now so that bad settings fail the state change. */
-  if (!open_hip_device (self) || !build_context (self)) {
+  if (!check_results_file (self) || !open_hip_device (self) ||
+      !build_context (self)) {
     g_clear_pointer (&self->report, gst_vmaf_hip_report_free);
     close_hip_device (self);
     return FALSE;
@@ -1188,14 +1230,35 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_MODEL:
+    case PROP_MODEL_FILENAME:
       g_free (self->settings.model);
       self->settings.model = g_value_dup_string (value);
+      break;
+    case PROP_PSNR:
+      self->compat_psnr = g_value_get_boolean (value);
+      break;
+    case PROP_SSIM:
+      self->compat_ssim = g_value_get_boolean (value);
+      break;
+    case PROP_MS_SSIM:
+      self->compat_ms_ssim = g_value_get_boolean (value);
+      break;
+    case PROP_CONF_INTERVAL:
+      self->settings.conf_interval = g_value_get_boolean (value);
+      break;
+    case PROP_LOG_LEVEL:
+      self->log_level = g_value_get_enum (value);
+      gst_debug_category_set_threshold (GST_CAT_DEFAULT, self->log_level);
+      break;
+    case PROP_MESSAGE_LAYOUT:
+      g_atomic_int_set (&self->message_layout, g_value_get_enum (value));
       break;
     case PROP_FEATURES:
       g_free (self->settings.features);
       self->settings.features = g_value_dup_string (value);
       break;
     case PROP_ENABLE_TRANSFORM:
+    case PROP_PHONE_MODEL:
       self->settings.enable_transform = g_value_get_boolean (value);
       break;
     case PROP_DISABLE_CLIP:
@@ -1247,12 +1310,32 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_MODEL:
+    case PROP_MODEL_FILENAME:
       g_value_set_string (value, self->settings.model);
+      break;
+    case PROP_PSNR:
+      g_value_set_boolean (value, self->compat_psnr);
+      break;
+    case PROP_SSIM:
+      g_value_set_boolean (value, self->compat_ssim);
+      break;
+    case PROP_MS_SSIM:
+      g_value_set_boolean (value, self->compat_ms_ssim);
+      break;
+    case PROP_CONF_INTERVAL:
+      g_value_set_boolean (value, self->settings.conf_interval);
+      break;
+    case PROP_LOG_LEVEL:
+      g_value_set_enum (value, self->log_level);
+      break;
+    case PROP_MESSAGE_LAYOUT:
+      g_value_set_enum (value, g_atomic_int_get (&self->message_layout));
       break;
     case PROP_FEATURES:
       g_value_set_string (value, self->settings.features);
       break;
     case PROP_ENABLE_TRANSFORM:
+    case PROP_PHONE_MODEL:
       g_value_set_boolean (value, self->settings.enable_transform);
       break;
     case PROP_DISABLE_CLIP:
@@ -1318,7 +1401,7 @@ add_sink_pad (GstVmafHipCompare * self, GstStaticPadTemplate * st)
 {
   GstPadTemplate *templ = gst_static_pad_template_get (st);
   GstVideoAggregatorPad *pad =
-      g_object_new (gst_vmaf_hip_compare_pad_get_type (),
+      g_object_new (GST_TYPE_VMAF_HIP_COMPARE_PAD,
       "name", st->name_template, "direction", GST_PAD_SINK,
       "template", templ, NULL);
 
@@ -1345,6 +1428,8 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->results_filename = DEFAULT_RESULTS_FILENAME;
   self->results_format = DEFAULT_RESULTS_FORMAT;
   self->passthrough = DEFAULT_PASSTHROUGH;
+  self->log_level = DEFAULT_LOG_LEVEL;
+  self->message_layout = DEFAULT_MESSAGE_LAYOUT;
   g_mutex_init (&self->count_lock);
 
   self->ref_pad = add_sink_pad (self, &ref_sink_template);
@@ -1459,18 +1544,63 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
           "Where the features are computed", GST_TYPE_VMAF_HIP_BACKEND,
           DEFAULT_BACKEND, ready));
 
+  /* GStreamer's vmaf element's properties, where they mean the same here
+   * (docs/migrating-from-vmaf.md). */
+  g_object_class_install_property (gobject_class, PROP_MODEL_FILENAME,
+      g_param_spec_string ("model-filename", "Model (vmaf element's name)",
+          "The model property under the name GStreamer's vmaf element "
+          "gives it: a built-in model name or a model file (libvmaf's JSON "
+          "format)", DEFAULT_MODEL, ready));
+  g_object_class_install_property (gobject_class, PROP_PSNR,
+      g_param_spec_boolean ("psnr", "PSNR (vmaf element's name)",
+          "Compute PSNR: adds psnr to features (psnr_y, psnr_cb, psnr_cr)",
+          FALSE, ready));
+  g_object_class_install_property (gobject_class, PROP_SSIM,
+      g_param_spec_boolean ("ssim", "SSIM (vmaf element's name)",
+          "Compute SSIM: adds float_ssim to features", FALSE, ready));
+  g_object_class_install_property (gobject_class, PROP_MS_SSIM,
+      g_param_spec_boolean ("ms-ssim", "MS-SSIM (vmaf element's name)",
+          "Compute MS-SSIM: adds float_ms_ssim to features", FALSE, ready));
+  g_object_class_install_property (gobject_class, PROP_PHONE_MODEL,
+      g_param_spec_boolean ("phone-model", "Phone model (vmaf element's name)",
+          "Apply the models' score transform (libvmaf's phone model): the "
+          "enable-transform property under another name", FALSE, ready));
+  g_object_class_install_property (gobject_class, PROP_CONF_INTERVAL,
+      g_param_spec_boolean ("conf-interval",
+          "Confidence interval (vmaf element's name)",
+          "Require bootstrap models (vmaf_b_v0.6.3, or a model file with "
+          "bootstrap members), which report their confidence interval "
+          "(NAME_ci_p95_lo, NAME_ci_p95_hi, NAME_stddev, NAME_bagging); any "
+          "other model fails the state change", FALSE, ready));
+  g_object_class_install_property (gobject_class, PROP_LOG_LEVEL,
+      g_param_spec_enum ("log-level", "Log level (vmaf element's name)",
+          "Sets the threshold of the vmafhipcompare debug category, for "
+          "every instance (as GST_DEBUG=vmafhipcompare:LEVEL)",
+          GST_TYPE_VMAF_HIP_LOG_LEVEL, DEFAULT_LOG_LEVEL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_MESSAGE_LAYOUT,
+      g_param_spec_enum ("message-layout", "Message layout",
+          "vmafhip: \"vmaf\" per frame, \"vmaf-summary\" at the end; vmaf: "
+          "GStreamer's vmaf element's \"VMAF\" messages (type=frame, "
+          "type=pooled)", GST_TYPE_VMAF_HIP_MESSAGE_LAYOUT,
+          DEFAULT_MESSAGE_LAYOUT, playing));
+
   gst_element_class_add_static_pad_template_with_gtype (element_class,
       &src_template, GST_TYPE_AGGREGATOR_PAD);
   gst_element_class_add_static_pad_template_with_gtype (element_class,
-      &ref_sink_template, gst_vmaf_hip_compare_pad_get_type ());
+      &ref_sink_template, GST_TYPE_VMAF_HIP_COMPARE_PAD);
   gst_element_class_add_static_pad_template_with_gtype (element_class,
-      &dist_sink_template, gst_vmaf_hip_compare_pad_get_type ());
+      &dist_sink_template, GST_TYPE_VMAF_HIP_COMPARE_PAD);
 
   gst_element_class_set_static_metadata (element_class,
       "VMAF video quality comparison", "Filter/Analyzer/Video",
       "Scores distorted video against a reference with VMAF models and "
       "libvmaf's features (PSNR, SSIM, MS-SSIM, CAMBI, ...), live, and posts "
       "the scores on the bus", "vmafhip developers");
+  gst_element_class_add_static_metadata (element_class, "messages",
+      GST_VMAF_HIP_DOC_MESSAGES);
+  gst_element_class_add_static_metadata (element_class, "tags",
+      GST_VMAF_HIP_DOC_TAGS);
 
   agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_aggregate);
   agg_class->finish_buffer =

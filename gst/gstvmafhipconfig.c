@@ -167,6 +167,14 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, gpointer hip_device,
 
     if (!model)
       goto fail;
+    if (s->conf_interval && !vh_model_is_bootstrap (model)) {
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "model '%s' has no bootstrap members, so no confidence interval "
+          "(conf-interval=true): use a bootstrap model such as "
+          "vmaf_b_v0.6.3", models[i]);
+      vh_model_free (model);
+      goto fail;
+    }
     name = vh_model_get_name (model);
     if (g_hash_table_contains (names, name)) {
       g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,

@@ -28,6 +28,7 @@ typedef struct
   guint subsample;
   guint threads;                /* 0 = one per processor */
   GstVmafHipBackend backend;
+  gboolean conf_interval;       /* every model must be a bootstrap one */
 } GstVmafHipSettings;
 
 void         gst_vmaf_hip_settings_copy    (GstVmafHipSettings * dst,

@@ -30,6 +30,9 @@ static const GEnumValue pool_method_values[] = {
   {GST_VMAF_HIP_POOL_HARMONIC_MEAN,
       "Harmonic mean, n / sum (1 / (x + 1)) - 1, as libvmaf pools it",
       "harmonic-mean"},
+  /* GStreamer's vmaf element's spelling */
+  {GST_VMAF_HIP_POOL_HARMONIC_MEAN, "Harmonic mean (as harmonic-mean)",
+      "harmonic_mean"},
   {GST_VMAF_HIP_POOL_MIN, "Minimum", "min"},
   {GST_VMAF_HIP_POOL_MAX, "Maximum", "max"},
   {0, NULL, NULL},

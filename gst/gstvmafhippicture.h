@@ -18,9 +18,12 @@
 G_BEGIN_DECLS
 
 /* The raw formats the element accepts on both sink pads. */
-#define GST_VMAF_HIP_FORMATS "{ GRAY8, I420, YV12, Y42B, Y444, NV12, NV21, " \
-  "I420_10LE, I420_12LE, I422_10LE, I422_12LE, Y444_10LE, Y444_12LE, "      \
-  "Y444_16LE, P010_10LE, P016_LE, GRAY16_LE }"
+/* In order of preference: a source free to choose (videotestsrc without
+ * caps) gives 8-bit 4:2:0, what most encoders take and libvmaf is usually
+ * fed, rather than a wider format it would have to convert to. */
+#define GST_VMAF_HIP_FORMATS "{ I420, YV12, NV12, NV21, Y42B, Y444, GRAY8, " \
+  "I420_10LE, P010_10LE, I422_10LE, Y444_10LE, I420_12LE, I422_12LE, "     \
+  "Y444_12LE, P016_LE, Y444_16LE, GRAY16_LE }"
 
 /* The engine's view of @vinfo (chroma layout, bit depth, size). FALSE for a
  * format it cannot read. */

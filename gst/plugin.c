@@ -31,4 +31,4 @@ plugin_init (GstPlugin * plugin)
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, vmafhip,
     "VMAF video quality measurement (libvmaf-exact scores, CPU and HIP)",
-    plugin_init, VH_VERSION, "LGPL", "vmafhip", "vmafhip")
+    plugin_init, VH_VERSION, "LGPL", "vmafhip", VH_PACKAGE_ORIGIN)

@@ -1,0 +1,81 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_VMAF_HIP_DOC_H__
+#define __GST_VMAF_HIP_DOC_H__
+
+/* What vmafhipcompare posts, as element metadata ("messages", "tags"), so
+ * that gst-inspect-1.0 vmafhipcompare shows it next to the properties.
+ * docs/element.md has the same in full. */
+
+#define VH_DOC_INDENT "\n                             "
+
+#define GST_VMAF_HIP_DOC_MESSAGES \
+  "element messages, all times guint64 ns (GST_CLOCK_TIME_NONE: unknown):" \
+  VH_DOC_INDENT \
+  "\"vmaf\": one per scored frame, in frame order, once its values are" \
+  VH_DOC_INDENT \
+  "  final (motion needs the next frame; frame-message=false: none):" \
+  VH_DOC_INDENT \
+  "  timestamp, stream-time, running-time, duration (guint64): the frame's;" \
+  VH_DOC_INDENT \
+  "  index (guint64): frame number since start (subsample=N: multiples of N);" \
+  VH_DOC_INDENT \
+  "  score (double): the first model's score (no model: absent);" \
+  VH_DOC_INDENT \
+  "  one double per model score (vmaf, NAME_bagging, NAME_ci_p95_lo, ...)" \
+  VH_DOC_INDENT \
+  "  and per feature output, under libvmaf's log names (psnr_y, psnr_cb," \
+  VH_DOC_INDENT \
+  "  psnr_cr, float_ssim, float_ms_ssim, integer_adm2, integer_vif_scale0," \
+  VH_DOC_INDENT \
+  "  integer_motion2, cambi, ...)." \
+  VH_DOC_INDENT \
+  "\"vmaf-summary\": one at end of stream, after the last \"vmaf\" and the" \
+  VH_DOC_INDENT \
+  "  results file, before EOS leaves the element:" \
+  VH_DOC_INDENT \
+  "  scored, skipped (guint64): frames scored, left out by subsample;" \
+  VH_DOC_INDENT \
+  "  unpaired-reference, unpaired-distorted (guint64): frames without a" \
+  VH_DOC_INDENT \
+  "  partner; dropped-reference, dropped-distorted (guint64): frames the" \
+  VH_DOC_INDENT \
+  "  aggregator dropped (late, outside the segment) before pairing;" \
+  VH_DOC_INDENT \
+  "  pool-method (string); score (double): the first model's score pooled" \
+  VH_DOC_INDENT \
+  "  by pool-method; results-filename (string): when a file was written;" \
+  VH_DOC_INDENT \
+  "  per output name, a \"pooled\" GstStructure: frames (guint64), mean," \
+  VH_DOC_INDENT \
+  "  harmonic-mean, min, max (double)." \
+  VH_DOC_INDENT \
+  "message-layout=vmaf posts GStreamer's vmaf element's \"VMAF\" messages" \
+  VH_DOC_INDENT \
+  "  instead (type=frame|pooled): see docs/migrating-from-vmaf.md." \
+  VH_DOC_INDENT \
+  "warnings: unpaired or dropped frames (GST_STREAM_ERROR_FAILED, the" \
+  VH_DOC_INDENT \
+  "  counts in the details structure), no frame scored."
+
+#define GST_VMAF_HIP_DOC_TAGS \
+  "pooled by pool-method over the frames scored so far, posted on the bus" \
+  VH_DOC_INDENT \
+  "and pushed downstream every tag-interval frames and at end of stream:" \
+  VH_DOC_INDENT \
+  "vmafhip-score (double): the first model's score;" \
+  VH_DOC_INDENT \
+  "vmafhip-psnr-y, vmafhip-ssim, vmafhip-ms-ssim (double): with the psnr," \
+  VH_DOC_INDENT \
+  "  float_ssim and float_ms_ssim features;" \
+  VH_DOC_INDENT \
+  "vmafhip-frames (guint): how many frames the values pool."
+
+#endif /* __GST_VMAF_HIP_DOC_H__ */

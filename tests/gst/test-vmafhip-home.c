@@ -1,0 +1,398 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* vmafhipcompare as a GStreamer user meets it: the format an unconstrained
+ * source negotiates, the error of a mismatch, an unwritable results file
+ * found before scoring, pad properties, what gst-inspect-1.0 documents,
+ * the plugin's origin, and the properties and messages of GStreamer's own
+ * vmaf element. */
+
+#include <gst/check/gstcheck.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "vh-gst-check.h"
+
+
+static void
+free_messages (GList * msgs)
+{
+  g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
+}
+
+/* Two videotestsrc branches into vmafhipcompare name=c; @ref_caps and
+ * @dist_caps may be NULL (the source chooses). */
+static gchar *
+pipeline (const gchar * ref_caps, const gchar * dist_caps, guint frames,
+    const gchar * props)
+{
+  return g_strdup_printf ("videotestsrc num-buffers=%u %s%s ! c.ref_sink "
+      "videotestsrc num-buffers=%u pattern=ball %s%s ! c.dist_sink "
+      "vmafhipcompare name=c %s ! fakesink", frames, ref_caps ? "! " : "",
+      ref_caps ? ref_caps : "", frames, dist_caps ? "! " : "",
+      dist_caps ? dist_caps : "", props ? props : "");
+}
+
+static GList *
+run (const gchar * ref_caps, const gchar * dist_caps, guint frames,
+    const gchar * props)
+{
+  gchar *desc = pipeline (ref_caps, dist_caps, frames, props);
+  GList *msgs = vh_gst_run_launch (desc, 120 * GST_SECOND);
+
+  g_free (desc);
+  return msgs;
+}
+
+/* Every double of every "vmaf" message equal in both runs. */
+static void
+assert_same_scores (GList * a, GList * b)
+{
+  GPtrArray *fa = vh_gst_structures (a, "vmaf");
+  GPtrArray *fb = vh_gst_structures (b, "vmaf");
+  guint n = 0;
+
+  fail_unless (fa->len > 0);
+  fail_unless_equals_int (fa->len, fb->len);
+  for (guint i = 0; i < fa->len; i++) {
+    const GstStructure *sa = g_ptr_array_index (fa, i);
+    const GstStructure *sb = g_ptr_array_index (fb, i);
+
+    for (gint f = 0; f < gst_structure_n_fields (sa); f++) {
+      const gchar *name = gst_structure_nth_field_name (sa, f);
+      gdouble va, vb;
+
+      if (!gst_structure_get_double (sa, name, &va))
+        continue;
+      fail_unless (gst_structure_get_double (sb, name, &vb), "%s", name);
+      fail_unless (va == vb, "frame %u %s: %.17g != %.17g", i, name, va, vb);
+      n++;
+    }
+  }
+  fail_unless (n > fa->len * 5);
+  g_ptr_array_unref (fa);
+  g_ptr_array_unref (fb);
+}
+
+static GstPadProbeReturn
+keep_format (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
+  gchar **format = user_data;
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    GstCaps *caps;
+    gst_event_parse_caps (event, &caps);
+    g_free (*format);
+    *format = g_strdup (gst_structure_get_string (gst_caps_get_structure
+            (caps, 0), "format"));
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* Sources free to choose negotiate 8-bit 4:2:0 (I420), so the score is
+ * that of their native frames, not of a 16-bit conversion. */
+GST_START_TEST (test_unconstrained_sources_score_i420)
+{
+  gchar *desc = pipeline (NULL, NULL, 4, "features=psnr");
+  GstElement *p = gst_parse_launch (desc, NULL);
+  GstElement *c = gst_bin_get_by_name (GST_BIN (p), "c");
+  gchar *format[2] = { NULL, NULL };
+  GList *free_run, *i420;
+
+  for (guint i = 0; i < 2; i++) {
+    GstPad *pad = gst_element_get_static_pad (c, i ? "dist_sink" :
+        "ref_sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, keep_format,
+        &format[i], NULL);
+    gst_object_unref (pad);
+  }
+  free_run = vh_gst_run (p, 120 * GST_SECOND);
+  fail_unless (vh_gst_find_type (free_run, GST_MESSAGE_ERROR) < 0);
+  fail_unless_equals_string (format[0], "I420");
+  fail_unless_equals_string (format[1], "I420");
+  i420 = run ("video/x-raw,format=I420", "video/x-raw,format=I420", 4,
+      "features=psnr");
+  assert_same_scores (free_run, i420);
+  free_messages (free_run);
+  free_messages (i420);
+  g_free (format[0]);
+  g_free (format[1]);
+  gst_object_unref (c);
+  gst_object_unref (p);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+/* A mismatch names both sides and how to convert one to the other. */
+GST_START_TEST (test_mismatch_says_how_to_fix)
+{
+  GList *msgs = run ("video/x-raw,format=Y444,width=320,height=240",
+      "video/x-raw,format=I420,width=176,height=144", 3, NULL);
+  GError *err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
+
+  fail_unless (err != NULL);
+  fail_unless (g_error_matches (err, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
+  for (guint i = 0; i < 7; i++) {
+    static const gchar *words[] = { "ref_sink: 320x240 Y444",
+      "dist_sink: 176x144 I420", "videoconvert", "videoscale",
+      "format=Y444", "width=320,height=240", "c.dist_sink"
+    };
+    fail_unless (strstr (err->message, words[i]) != NULL, "no '%s' in: %s",
+        words[i], err->message);
+  }
+  g_error_free (err);
+  free_messages (msgs);
+}
+
+GST_END_TEST;
+
+/* An unwritable results file fails the READY to PAUSED change, before any
+ * frame is scored; the check leaves no file behind and does not truncate
+ * an existing one. */
+GST_START_TEST (test_results_file_checked_at_start)
+{
+  gchar *missing = vh_gst_tmp_path ("no-such-dir/out.json");
+  gchar *props = g_strdup_printf ("results-filename=\"%s\"", missing);
+  GList *msgs = run (NULL, NULL, 30, props);
+  GError *err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
+  gchar *fresh = vh_gst_tmp_path ("fresh.json");
+  gchar *existing = vh_gst_tmp_path ("existing.json");
+  gchar *contents = NULL;
+  GstElement *e;
+
+  fail_unless (err != NULL);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_OPEN_WRITE), "%s", err->message);
+  fail_unless (strstr (err->message, "out.json") != NULL, "%s", err->message);
+  fail_unless_equals_int (vh_gst_count (msgs, "vmaf"), 0);
+  fail_unless_equals_int (vh_gst_count (msgs, "vmaf-summary"), 0);
+  g_error_free (err);
+  free_messages (msgs);
+
+  /* the state change itself fails */
+  e = gst_element_factory_make ("vmafhipcompare", NULL);
+  g_object_set (e, "results-filename", missing, NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state (e, GST_STATE_NULL);
+
+  /* a writable name passes and is not left behind by the check */
+  g_object_set (e, "results-filename", fresh, NULL);
+  fail_unless (gst_element_set_state (e, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_if (g_file_test (fresh, G_FILE_TEST_EXISTS));
+  gst_element_set_state (e, GST_STATE_NULL);
+
+  /* an existing file keeps its contents until the results replace them */
+  fail_unless (g_file_set_contents (existing, "earlier run", -1, NULL));
+  g_object_set (e, "results-filename", existing, NULL);
+  fail_unless (gst_element_set_state (e, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (g_file_get_contents (existing, &contents, NULL, NULL));
+  fail_unless_equals_string (contents, "earlier run");
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+
+  g_free (contents);
+  g_free (existing);
+  g_free (fresh);
+  g_free (props);
+  g_free (missing);
+}
+
+GST_END_TEST;
+
+/* The compositing properties of GstVideoAggregatorPad are read-only on
+ * the sink pads and say that they are not used. */
+GST_START_TEST (test_pad_properties)
+{
+  GstElement *e = gst_element_factory_make ("vmafhipcompare", NULL);
+
+  for (guint p = 0; p < 2; p++) {
+    GstPad *pad = gst_element_get_static_pad (e, p ? "dist_sink" : "ref_sink");
+
+    for (guint i = 0; i < 3; i++) {
+      static const gchar *names[] = { "zorder", "repeat-after-eos",
+        "max-last-buffer-repeat"
+      };
+      GParamSpec *spec = g_object_class_find_property (G_OBJECT_GET_CLASS
+          (pad), names[i]);
+
+      fail_unless (spec != NULL, "%s", names[i]);
+      fail_if (spec->flags & G_PARAM_WRITABLE, "%s is writable", names[i]);
+      fail_unless (g_str_has_prefix (g_param_spec_get_blurb (spec),
+              "Not used"), "%s: %s", names[i], g_param_spec_get_blurb (spec));
+    }
+    gst_object_unref (pad);
+  }
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* gst-inspect-1.0 shows every field that the element's messages carry and
+ * every tag; the plugin's origin is a URL. */
+GST_START_TEST (test_inspect_documents_messages_and_tags)
+{
+  GstElementFactory *f = gst_element_factory_find ("vmafhipcompare");
+  GstPlugin *plugin;
+  const gchar *messages, *tags;
+  GList *msgs = run (NULL, NULL, 3, "features=psnr,float_ssim "
+      "tag-interval=1");
+  const gchar *const names[] = { "vmaf", "vmaf-summary" };
+
+  fail_unless (f != NULL);
+  messages = gst_element_factory_get_metadata (f, "messages");
+  tags = gst_element_factory_get_metadata (f, "tags");
+  fail_unless (messages != NULL && tags != NULL);
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++) {
+    GPtrArray *all = vh_gst_structures (msgs, names[n]);
+    gchar *quoted = g_strdup_printf ("\"%s\"", names[n]);
+
+    fail_unless (strstr (messages, quoted) != NULL, "%s", names[n]);
+    fail_unless (all->len > 0);
+    for (guint i = 0; i < all->len; i++) {
+      const GstStructure *s = g_ptr_array_index (all, i);
+      for (gint k = 0; k < gst_structure_n_fields (s); k++) {
+        const gchar *field = gst_structure_nth_field_name (s, k);
+        GType type = gst_structure_get_field_type (s, field);
+        /* values named after an output: documented as a group */
+        gboolean output = type == GST_TYPE_STRUCTURE ||
+            (type == G_TYPE_DOUBLE && strcmp (field, "score") != 0);
+        fail_unless (output || strstr (messages, field) != NULL,
+            "field %s of %s is not documented", field, names[n]);
+      }
+    }
+    g_ptr_array_unref (all);
+    g_free (quoted);
+  }
+  for (GList * l = msgs; l; l = l->next) {
+    GstTagList *list;
+
+    if (GST_MESSAGE_TYPE (l->data) != GST_MESSAGE_TAG)
+      continue;
+    gst_message_parse_tag (l->data, &list);
+    for (gint i = 0; i < gst_tag_list_n_tags (list); i++)
+      fail_unless (strstr (tags, gst_tag_list_nth_tag_name (list, i)) !=
+          NULL, "tag %s is not documented", gst_tag_list_nth_tag_name (list,
+              i));
+    gst_tag_list_unref (list);
+  }
+  plugin = gst_plugin_feature_get_plugin (GST_PLUGIN_FEATURE (f));
+  fail_unless (g_str_has_prefix (gst_plugin_get_origin (plugin),
+          "https://"), "%s", gst_plugin_get_origin (plugin));
+  gst_object_unref (plugin);
+  free_messages (msgs);
+  gst_object_unref (f);
+}
+
+GST_END_TEST;
+
+/* GStreamer's vmaf element's properties work, and its message layout
+ * carries the same values as ours. */
+GST_START_TEST (test_vmaf_element_names)
+{
+  GList *ours = run (NULL, NULL, 4, "features=psnr,float_ssim,float_ms_ssim "
+      "pool-method=harmonic-mean");
+  GList *theirs = run (NULL, NULL, 4, "model-filename=vmaf_v0.6.1 psnr=true "
+      "ssim=true ms-ssim=true pool-method=harmonic_mean phone-model=false "
+      "log-level=none message-layout=vmaf");
+  GPtrArray *frames = vh_gst_structures (ours, "vmaf");
+  GPtrArray *vmaf = vh_gst_structures (theirs, "VMAF");
+  GPtrArray *summary = vh_gst_structures (ours, "vmaf-summary");
+  const GstStructure *pooled;
+  const GValue *psnr;
+
+  fail_unless (vh_gst_find_type (theirs, GST_MESSAGE_ERROR) < 0);
+  fail_unless_equals_int (vh_gst_count (theirs, "vmaf"), 0);
+  fail_unless_equals_int (vh_gst_count (theirs, "vmaf-summary"), 0);
+  fail_unless_equals_int (vmaf->len, frames->len + 1);
+  for (guint i = 0; i < frames->len; i++) {
+    const GstStructure *a = g_ptr_array_index (frames, i);
+    const GstStructure *b = g_ptr_array_index (vmaf, i);
+    gint index;
+
+    fail_unless_equals_string (gst_structure_get_string (b, "type"), "frame");
+    fail_unless (gst_structure_get_int (b, "index", &index));
+    fail_unless_equals_int (index, vh_gst_get_uint64 (a, "index"));
+    fail_unless_equals_uint64 (vh_gst_get_uint64 (b, "timestamp"),
+        vh_gst_get_uint64 (a, "timestamp"));
+    fail_unless (vh_gst_get_double (b, "score") ==
+        vh_gst_get_double (a, "vmaf"));
+    fail_unless (vh_gst_get_double (b, "psnr-y") ==
+        vh_gst_get_double (a, "psnr_y"));
+    fail_unless (vh_gst_get_double (b, "ssim") ==
+        vh_gst_get_double (a, "float_ssim"));
+    fail_unless (vh_gst_get_double (b, "ms-ssim") ==
+        vh_gst_get_double (a, "float_ms_ssim"));
+  }
+  pooled = g_ptr_array_index (vmaf, frames->len);
+  fail_unless_equals_string (gst_structure_get_string (pooled, "type"),
+      "pooled");
+  fail_unless_equals_int (summary->len, 1);
+  fail_unless (vh_gst_get_double (pooled, "score") ==
+      vh_gst_get_double (g_ptr_array_index (summary, 0), "score"));
+  psnr = gst_structure_get_value (g_ptr_array_index (summary, 0), "psnr_y");
+  fail_unless (vh_gst_get_double (pooled, "psnr-y") ==
+      vh_gst_get_double (gst_value_get_structure (psnr), "harmonic-mean"));
+
+  g_ptr_array_unref (frames);
+  g_ptr_array_unref (vmaf);
+  g_ptr_array_unref (summary);
+  free_messages (ours);
+  free_messages (theirs);
+}
+
+GST_END_TEST;
+
+/* conf-interval asks for a bootstrap model: with one, its interval comes;
+ * with another, the state change fails and says why. */
+GST_START_TEST (test_conf_interval)
+{
+  GList *bad = run (NULL, NULL, 2, "conf-interval=true");
+  GList *good = run (NULL, NULL, 2, "conf-interval=true "
+      "model-filename=vmaf_b_v0.6.3");
+  GError *err = vh_gst_first_error (bad, GST_MESSAGE_ERROR);
+  GPtrArray *frames = vh_gst_structures (good, "vmaf");
+
+  fail_unless (err != NULL);
+  fail_unless (strstr (err->message, "bootstrap") != NULL, "%s", err->message);
+  fail_unless (frames->len == 2);
+  fail_unless (gst_structure_has_field (g_ptr_array_index (frames, 0),
+          "vmaf_ci_p95_lo"));
+  g_error_free (err);
+  g_ptr_array_unref (frames);
+  free_messages (bad);
+  free_messages (good);
+}
+
+GST_END_TEST;
+
+static Suite *
+vmafhip_home_suite (void)
+{
+  Suite *s = suite_create ("vmafhip-home");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_unconstrained_sources_score_i420);
+  tcase_add_test (tc, test_mismatch_says_how_to_fix);
+  tcase_add_test (tc, test_results_file_checked_at_start);
+  tcase_add_test (tc, test_pad_properties);
+  tcase_add_test (tc, test_inspect_documents_messages_and_tags);
+  tcase_add_test (tc, test_vmaf_element_names);
+  tcase_add_test (tc, test_conf_interval);
+  return s;
+}
+
+GST_CHECK_MAIN (vmafhip_home);
