@@ -44,6 +44,7 @@
 #include "gstvmafhipcompare.h"
 #include "gstvmafhipcomparepad.h"
 #include "gstvmafhipcompat.h"
+#include "gstvmafhipcaps.h"
 #include "gstvmafhipconfig.h"
 #include "gstvmafhipdoc.h"
 #include "gstvmafhipenums.h"
@@ -1074,6 +1075,36 @@ gst_vmaf_hip_compare_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
   }
 }
 
+/* Caps the engine or the base class cannot work with are refused here,
+ * naming the pad, rather than spinning or failing later. */
+static gboolean
+gst_vmaf_hip_compare_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
+    GstEvent * event)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    gboolean is_ref = pad == GST_AGGREGATOR_PAD (self->ref_pad);
+    GstPad *other = GST_PAD (is_ref ? self->dist_pad : self->ref_pad);
+    GstCaps *caps, *other_caps = gst_pad_get_current_caps (other);
+    GError *err = NULL;
+    gboolean ok;
+
+    gst_event_parse_caps (event, &caps);
+    ok = gst_vmaf_hip_check_sink_caps (caps, GST_PAD_NAME (pad), other_caps,
+        GST_PAD_NAME (other), &err);
+    gst_clear_caps (&other_caps);
+    if (!ok) {
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", err->message),
+          ("caps %" GST_PTR_FORMAT, caps));
+      g_error_free (err);
+      gst_event_unref (event);
+      return FALSE;
+    }
+  }
+  return GST_AGGREGATOR_CLASS (parent_class)->sink_event (agg, pad, event);
+}
+
 static gboolean
 gst_vmaf_hip_compare_src_event (GstAggregator * agg, GstEvent * event)
 {
@@ -1609,6 +1640,7 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
       GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_update_src_caps);
   agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_sink_query);
   agg_class->src_event = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_src_event);
+  agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_sink_event);
   agg_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_decide_allocation);
   agg_class->propose_allocation =

@@ -8,6 +8,7 @@
  */
 #include "context.h"
 #include "errors.h"
+#include "picture-check.h"
 #include "picture-transfer.h"
 
 #include <string.h>
@@ -564,6 +565,12 @@ vh_context_submit (VhContext * ctx, VhPicture * ref, VhPicture * dist,
         vh_pix_fmt_to_string (ref->info.pix_fmt), ref->info.bpc,
         dist->info.width, dist->info.height,
         vh_pix_fmt_to_string (dist->info.pix_fmt), dist->info.bpc);
+    return FALSE;
+  }
+
+  if (!vh_picture_check_depth (ref, "reference", error) ||
+      !vh_picture_check_depth (dist, "distorted", error)) {
+    g_prefix_error (error, "frame %u: ", ctx->n_submitted);
     return FALSE;
   }
 

@@ -21,6 +21,7 @@
 #include "model.h"
 #include "output.h"
 #include "output-escape.h"
+#include "picture-check.h"
 
 static void
 expect_option_error (const gchar * feature, const gchar * option,
@@ -256,6 +257,32 @@ test_writers_escape (void)
   vh_feature_collector_free (fc);
 }
 
+/* 10-bit data holding 1024 is refused with the plane and position. */
+static void
+test_bit_depth (void)
+{
+  VhPictureInfo info;
+  g_autoptr (VhPicture) pic = NULL;
+  g_autoptr (GError) err = NULL;
+  guint16 *row;
+
+  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 10, 18, 6,
+          NULL));
+  pic = vh_picture_new (&info);
+  for (guint p = 0; p < pic->n_planes; p++)
+    for (guint y = 0; y < pic->height[p]; y++) {
+      row = vh_picture_row (pic, p, y);
+      for (guint x = 0; x < pic->width[p]; x++)
+        row[x] = 1023;
+    }
+  g_assert_true (vh_picture_check_depth (pic, "reference", NULL));
+  row = vh_picture_row (pic, 2, 1);
+  row[pic->width[2] - 1] = 1024;
+  g_assert_false (vh_picture_check_depth (pic, "reference", &err));
+  g_assert_cmpstr (err->message, ==, "reference plane V has 1024 at (8, 1), "
+      "above the 10-bit maximum 1023 (is the bit depth right?)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -265,5 +292,6 @@ main (int argc, char **argv)
   g_test_add_func ("/validation/output-clash", test_output_clash);
   g_test_add_func ("/validation/escape", test_escape);
   g_test_add_func ("/validation/writers-escape", test_writers_escape);
+  g_test_add_func ("/validation/bit-depth", test_bit_depth);
   return g_test_run ();
 }

@@ -42,14 +42,14 @@ float_psnr_row_sum (const guint8 * r8, const guint8 * d8, gsize rs, gsize ds,
       const guint16 *d = (const guint16 *) d8 + x0 * ds;
       for (guint x = 0; x < n; x++) {
         gint32 e = (gint32) r[x * rs] - (gint32) d[x * ds];
-        acc += (guint32) (e * e);
+        acc += (guint32) e * (guint32) e;
       }
     } else {
       const guint8 *r = r8 + x0 * rs;
       const guint8 *d = d8 + x0 * ds;
       for (guint x = 0; x < n; x++) {
         gint32 e = (gint32) r[x * rs] - (gint32) d[x * ds];
-        acc += (guint32) (e * e);
+        acc += (guint32) e * (guint32) e;
       }
     }
     sum += acc;

@@ -90,7 +90,8 @@ psnr_sse_impl (const guint8 * ref, gsize ref_stride, guint ref_step,
           for (guint x = 0; x < n; x++) {
             gint32 diff = (gint32) rc[(gsize) x * ref_step] -
                 (gint32) dc[(gsize) x * dis_step];
-            acc += (guint32) (diff * diff);
+            /* Squared unsigned: 65535^2 overflows a signed int. */
+            acc += (guint32) diff * (guint32) diff;
           }
         }
         sse += acc + acc64;
@@ -100,7 +101,7 @@ psnr_sse_impl (const guint8 * ref, gsize ref_stride, guint ref_step,
       for (guint x = 0; x < w; x++) {
         gint32 e = (gint32) r8[(gsize) x * ref_step] -
             (gint32) d8[(gsize) x * dis_step];
-        row += (guint32) (e * e);
+        row += (guint32) e * (guint32) e;
       }
       sse += row;
     }

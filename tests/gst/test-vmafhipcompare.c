@@ -532,6 +532,42 @@ GST_START_TEST (test_caps_mismatch)
 
 GST_END_TEST;
 
+/* Caps the element cannot pair or score: refused at once with the pad
+ * named, never a spin (variable rate) or a "differ" for identical caps. */
+GST_START_TEST (test_caps_refused)
+{
+  static const gchar *cases[][4] = {
+    {"video/x-raw,format=I420,width=176,height=144,framerate=25/1",
+          "video/x-raw,format=I420,width=176,height=144,framerate=0/1",
+        "dist_sink", "variable frame rate"},
+    {"video/x-raw,format=I420,width=176,height=144,framerate=25/1,"
+          "interlace-mode=progressive",
+          "video/x-raw,format=I420,width=176,height=144,framerate=25/1,"
+          "interlace-mode=interleaved", "interlace-mode", "interleaved"},
+    {"video/x-raw,format=GRAY8,width=40000,height=8,framerate=25/1",
+          "video/x-raw,format=GRAY8,width=40000,height=8,framerate=25/1",
+        "40000x8", "cannot be scored"},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *desc = two_test_sources (cases[i][0], cases[i][1], 3, 3, NULL);
+    GList *msgs = vh_gst_run_launch (desc, 60 * GST_SECOND);
+    GError *err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
+
+    fail_unless (err != NULL, "case %u: no error", i);
+    fail_unless (g_error_matches (err, GST_CORE_ERROR,
+            GST_CORE_ERROR_NEGOTIATION), "case %u: %s", i, err->message);
+    fail_unless (strstr (err->message, cases[i][2]) &&
+        strstr (err->message, cases[i][3]) &&
+        !strstr (err->message, "differ"), "case %u: %s", i, err->message);
+    g_error_free (err);
+    free_messages (msgs);
+    g_free (desc);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_mixed_layouts)
 {
   gchar *desc = two_test_sources ("video/x-raw,format=I420,width=176,"
@@ -638,6 +674,13 @@ GST_START_TEST (test_flushing_seek)
           GST_CLOCK_TIME_NONE), GST_STATE_CHANGE_SUCCESS);
   msgs = vh_gst_run (pipeline, 120 * GST_SECOND);
   fail_unless (vh_gst_first_error (msgs, GST_MESSAGE_ERROR) == NULL);
+  /* Frames flushed by the seek were not dropped for lateness. */
+  {
+    GError *warn = vh_gst_first_error (msgs, GST_MESSAGE_WARNING);
+    fail_unless (warn == NULL || !strstr (warn->message, "too late"),
+        "after a flushing seek: %s", warn ? warn->message : "");
+    g_clear_error (&warn);
+  }
 
   gs = vh_golden_scores_load (pair, "vmaf_v0.6.1+psnr.json", NULL);
   frames = vh_gst_structures (msgs, "vmaf");
@@ -1186,6 +1229,7 @@ vmafhipcompare_suite (void)
   tcase_add_test (tc, test_results_unwritable);
   tcase_add_test (tc, test_tags);
   tcase_add_test (tc, test_caps_mismatch);
+  tcase_add_test (tc, test_caps_refused);
   tcase_add_test (tc, test_mixed_layouts);
   tcase_add_test (tc, test_pad_ends_early);
   tcase_add_test (tc, test_frame_accounting);

@@ -1,0 +1,87 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstvmafhipcaps.h"
+#include "errors.h"
+#include "picture.h"
+
+static gboolean
+video_info (GstCaps * caps, const gchar * pad_name, GstVideoInfo * info,
+    GError ** error)
+{
+  if (!gst_video_info_from_caps (info, caps)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "%s: caps that describe no video frame", pad_name);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* What the engine refuses in this video, said as vh_picture_info_init()
+ * says it. */
+static gboolean
+check_scorable (const GstVideoInfo * info, const gchar * pad_name,
+    GError ** error)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  VhPictureInfo pi;
+  GError *err = NULL;
+  guint bpc = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0);
+
+  if (!GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) &&
+      !GST_VIDEO_FORMAT_INFO_IS_GRAY (finfo))
+    return TRUE;                /* the template refuses it already */
+  if (!vh_picture_info_init (&pi, VH_PIX_FMT_YUV420, bpc,
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), &err)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "%s: %s video cannot be scored: %s", pad_name,
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)),
+        err->message);
+    g_error_free (err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_vmaf_hip_check_sink_caps (GstCaps * caps, const gchar * pad_name,
+    GstCaps * other, const gchar * other_name, GError ** error)
+{
+  GstVideoInfo info, oinfo;
+
+  if (!video_info (caps, pad_name, &info, error) ||
+      !check_scorable (&info, pad_name, error))
+    return FALSE;
+  if (GST_VIDEO_INFO_FPS_N (&info) <= 0 || GST_VIDEO_INFO_FPS_D (&info) <= 0) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "%s: variable frame rate (framerate=%d/%d) is not supported: frames "
+        "are paired by time at a fixed rate (put videorate and a fixed "
+        "framerate before the pad)", pad_name, GST_VIDEO_INFO_FPS_N (&info),
+        GST_VIDEO_INFO_FPS_D (&info));
+    return FALSE;
+  }
+  if (!other || !gst_video_info_from_caps (&oinfo, other))
+    return TRUE;
+  if (GST_VIDEO_INFO_INTERLACE_MODE (&info) !=
+      GST_VIDEO_INFO_INTERLACE_MODE (&oinfo)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "%s is %s but %s is %s: both sides need the same interlace-mode "
+        "(deinterlace or interlace one of them)", pad_name,
+        gst_video_interlace_mode_to_string (GST_VIDEO_INFO_INTERLACE_MODE
+            (&info)), other_name,
+        gst_video_interlace_mode_to_string (GST_VIDEO_INFO_INTERLACE_MODE
+            (&oinfo)));
+    return FALSE;
+  }
+  return TRUE;
+}
