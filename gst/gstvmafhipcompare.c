@@ -131,6 +131,7 @@ typedef struct
   guint64 seen;                 /* became the pad's current frame */
   guint64 unpaired;
   PadTrack track;
+  GstSegment segment;           /* the pad's, as the pad's thread saw it */
 } SideCount;
 
 struct _GstVmafHipCompare
@@ -273,11 +274,29 @@ count_arrivals (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
       &self->dist_count;
 
   g_mutex_lock (&self->count_lock);
-  if (info->type & GST_PAD_PROBE_TYPE_BUFFER)
-    c->arrived++;
-  else if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) ==
-      GST_EVENT_FLUSH_STOP)
-    c->arrived = 0;
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+    GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+    GstClockTime pts = GST_BUFFER_PTS (buf);
+    GstClockTime end = GST_BUFFER_DURATION_IS_VALID (buf) ?
+        pts + GST_BUFFER_DURATION (buf) : pts;
+
+    /* Frames before the segment's start (what a parser sends ahead of an
+     * accurate seek's position) are clipped by design, not dropped: they
+     * do not count. Frames past its stop still do. */
+    if (c->segment.format != GST_FORMAT_TIME || !GST_CLOCK_TIME_IS_VALID (pts)
+        || pts >= c->segment.start || gst_segment_clip (&c->segment,
+            GST_FORMAT_TIME, pts, end, NULL, NULL))
+      c->arrived++;
+  } else {
+    GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
+
+    if (GST_EVENT_TYPE (ev) == GST_EVENT_FLUSH_STOP) {
+      c->arrived = 0;
+      gst_segment_init (&c->segment, GST_FORMAT_UNDEFINED);
+    } else if (GST_EVENT_TYPE (ev) == GST_EVENT_SEGMENT) {
+      gst_event_copy_segment (ev, &c->segment);
+    }
+  }
   g_mutex_unlock (&self->count_lock);
   return GST_PAD_PROBE_OK;
 }
@@ -1221,6 +1240,8 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
   counts_reset_seen (self);
   g_mutex_lock (&self->count_lock);
   self->ref_count.arrived = self->dist_count.arrived = 0;
+  gst_segment_init (&self->ref_count.segment, GST_FORMAT_UNDEFINED);
+  gst_segment_init (&self->dist_count.segment, GST_FORMAT_UNDEFINED);
   g_mutex_unlock (&self->count_lock);
 
   return GST_AGGREGATOR_CLASS (parent_class)->stop (agg);
@@ -1438,7 +1459,8 @@ add_sink_pad (GstVmafHipCompare * self, GstStaticPadTemplate * st)
 
   gst_object_unref (templ);
   gst_pad_add_probe (GST_PAD (pad), GST_PAD_PROBE_TYPE_BUFFER |
-      GST_PAD_PROBE_TYPE_EVENT_FLUSH, count_arrivals, self, NULL);
+      GST_PAD_PROBE_TYPE_EVENT_FLUSH | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+      count_arrivals, self, NULL);
   gst_element_add_pad (GST_ELEMENT (self), GST_PAD (pad));
   return pad;
 }
