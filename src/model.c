@@ -35,6 +35,10 @@ static const gchar *const builtin_models[] = {
   "vmaf_4k_v0.6.1",
   "vmaf_4k_v0.6.1neg",
   "vmaf_b_v0.6.3",
+  "vmaf_float_v0.6.1",
+  "vmaf_float_v0.6.1neg",
+  "vmaf_float_4k_v0.6.1",
+  "vmaf_float_b_v0.6.3",
   NULL
 };
 

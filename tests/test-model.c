@@ -81,9 +81,11 @@ test_builtin (void)
     g_assert_cmpstr (vh_model_get_name (m), ==, "vmaf");
     g_assert_cmpuint (vh_model_n_features (m), ==, 6);
   }
-  g_assert_cmpuint (n, ==, 5);
+  g_assert_cmpuint (n, ==, 9);
   g_assert_true (g_strv_contains (list, "vmaf_v0.6.1"));
   g_assert_true (g_strv_contains (list, "vmaf_b_v0.6.3"));
+  g_assert_true (g_strv_contains (list, "vmaf_float_v0.6.1"));
+  g_assert_true (g_strv_contains (list, "vmaf_float_b_v0.6.3"));
 }
 
 static void
