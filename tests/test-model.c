@@ -79,13 +79,17 @@ test_builtin (void)
     g_autoptr (VhModel) m = vh_model_new_builtin (list[n], NULL, &err);
     g_assert_no_error (err);
     g_assert_cmpstr (vh_model_get_name (m), ==, "vmaf");
-    g_assert_cmpuint (vh_model_n_features (m), ==, 6);
+    /* cambi, speed_chroma_uv, adm3, motion3 for the v1.0.16 family. */
+    g_assert_cmpuint (vh_model_n_features (m), ==,
+        g_str_has_prefix (list[n], "vmaf_v1.0.16") ? 4 : 6);
   }
-  g_assert_cmpuint (n, ==, 9);
+  g_assert_cmpuint (n, ==, 17);
   g_assert_true (g_strv_contains (list, "vmaf_v0.6.1"));
   g_assert_true (g_strv_contains (list, "vmaf_b_v0.6.3"));
   g_assert_true (g_strv_contains (list, "vmaf_float_v0.6.1"));
   g_assert_true (g_strv_contains (list, "vmaf_float_b_v0.6.3"));
+  g_assert_true (g_strv_contains (list, "vmaf_v1.0.16_3d0h"));
+  g_assert_true (g_strv_contains (list, "vmaf_v1.0.16_hfr_1d5h_2160"));
 }
 
 static void

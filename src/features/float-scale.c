@@ -24,6 +24,12 @@ const gchar *const vh_float_scale_method_names[] = {
   "nearest", "bilinear", "bicubic", "lanczos4", NULL
 };
 
+guint
+vh_float_scale_size (guint n, gdouble scale)
+{
+  return (guint) (gint) (n * scale + 0.5);
+}
+
 /* Reflects a position outside [lo, hi] back inside, in float as libvmaf. */
 static gfloat
 reflect (gfloat i, gfloat lo, gfloat hi)
@@ -38,45 +44,59 @@ source_pos (gint i, gfloat ratio)
   return (i + 0.5) * ratio - 0.5;
 }
 
+/* Output row @r / column @c of a sparse request: the listed index, or
+ * @r itself for a full one. */
+static inline guint
+pick (const guint * list, guint i)
+{
+  return list ? list[i] : i;
+}
+
 static void
 scale_nearest (const gfloat * src, gsize ss, guint sw, guint sh, gfloat * dst,
-    gsize ds, guint dw, guint dh)
+    gsize ds, guint dw, guint dh, const guint * rows, guint nr,
+    const guint * cols, guint nc)
 {
   gfloat rx = (gfloat) sw / dw, ry = (gfloat) sh / dh;
 
-  for (guint y = 0; y < dh; y++) {
+  for (guint r = 0; r < nr; r++) {
+    guint y = pick (rows, r);
     gint sy = (gint) (y * ry);
-    for (guint x = 0; x < dw; x++)
+    for (guint c = 0; c < nc; c++) {
+      guint x = pick (cols, c);
       dst[y * ds + x] = src[sy * ss + (gint) (x * rx)];
+    }
   }
 }
 
 static void
 scale_bilinear (const gfloat * src, gsize ss, guint sw, guint sh,
-    gfloat * dst, gsize ds, guint dw, guint dh)
+    gfloat * dst, gsize ds, guint dw, guint dh, const guint * rows, guint nr,
+    const guint * cols, guint nc)
 {
   gfloat rx = (gfloat) sw / dw, ry = (gfloat) sh / dh;
-  gint *x1 = g_new (gint, dw), *x2 = g_new (gint, dw);
-  gfloat *fx = g_new (gfloat, dw);
+  gint *x1 = g_new (gint, MAX (nc, 1)), *x2 = g_new (gint, MAX (nc, 1));
+  gfloat *fx = g_new (gfloat, MAX (nc, 1));
 
-  for (guint x = 0; x < dw; x++) {
-    gfloat xx = source_pos (x, rx);
-    x1[x] = reflect (floor (xx), 0, sw - 1);
-    x2[x] = reflect (ceil (xx), 0, sw - 1);
-    fx[x] = xx - x1[x];
+  for (guint c = 0; c < nc; c++) {
+    gfloat xx = source_pos (pick (cols, c), rx);
+    x1[c] = reflect (floor (xx), 0, sw - 1);
+    x2[c] = reflect (ceil (xx), 0, sw - 1);
+    fx[c] = xx - x1[c];
   }
-  for (guint y = 0; y < dh; y++) {
+  for (guint r = 0; r < nr; r++) {
+    guint y = pick (rows, r);
     gfloat yy = source_pos (y, ry);
     gint y1 = reflect (floor (yy), 0, sh - 1);
     gint y2 = reflect (ceil (yy), 0, sh - 1);
     gfloat dy = yy - y1;
     const gfloat *r1 = src + (gsize) y1 * ss, *r2 = src + (gsize) y2 * ss;
 
-    for (guint x = 0; x < dw; x++) {
-      gfloat dx = fx[x];
-      dst[y * ds + x] = (1 - dy) * (1 - dx) * r1[x1[x]] +
-          (1 - dy) * dx * r1[x2[x]] + dy * (1 - dx) * r2[x1[x]] +
-          dy * dx * r2[x2[x]];
+    for (guint c = 0; c < nc; c++) {
+      gfloat dx = fx[c];
+      dst[y * ds + pick (cols, c)] = (1 - dy) * (1 - dx) * r1[x1[c]] +
+          (1 - dy) * dx * r1[x2[c]] + dy * (1 - dx) * r2[x1[c]] +
+          dy * dx * r2[x2[c]];
     }
   }
   g_free (x1);
@@ -158,28 +178,39 @@ lanczos4_at (const gfloat * src, gsize ss, guint sw, guint sh, gfloat x,
 }
 
 void
-vh_float_scale (VhFloatScaleMethod method, const gfloat * src, guint sw,
-    guint sh, gsize ss, gfloat * dst, guint dw, guint dh, gsize ds)
+vh_float_scale_at (VhFloatScaleMethod method, const gfloat * src, guint sw,
+    guint sh, gsize ss, gfloat * dst, guint dw, guint dh, gsize ds,
+    const guint * rows, guint n_rows, const guint * cols, guint n_cols)
 {
   gfloat rx = (gfloat) sw / dw, ry = (gfloat) sh / dh;
+  const guint nr = rows ? n_rows : dh, nc = cols ? n_cols : dw;
 
   if (sw == dw && sh == dh) {
-    for (guint y = 0; y < dh; y++)
-      memcpy (dst + y * ds, src + y * ss, dw * sizeof (gfloat));
+    for (guint r = 0; r < nr; r++) {
+      guint y = pick (rows, r);
+      if (!cols) {
+        memcpy (dst + y * ds, src + y * ss, dw * sizeof (gfloat));
+        continue;
+      }
+      for (guint c = 0; c < nc; c++)
+        dst[y * ds + cols[c]] = src[y * ss + cols[c]];
+    }
     return;
   }
   switch (method) {
     case VH_FLOAT_SCALE_NEAREST:
-      scale_nearest (src, ss, sw, sh, dst, ds, dw, dh);
+      scale_nearest (src, ss, sw, sh, dst, ds, dw, dh, rows, nr, cols, nc);
       break;
     case VH_FLOAT_SCALE_BILINEAR:
-      scale_bilinear (src, ss, sw, sh, dst, ds, dw, dh);
+      scale_bilinear (src, ss, sw, sh, dst, ds, dw, dh, rows, nr, cols, nc);
       break;
     case VH_FLOAT_SCALE_BICUBIC:
     case VH_FLOAT_SCALE_LANCZOS4:
-      for (guint y = 0; y < dh; y++) {
+      for (guint r = 0; r < nr; r++) {
+        guint y = pick (rows, r);
         gfloat yy = source_pos (y, ry);
-        for (guint x = 0; x < dw; x++) {
+        for (guint c = 0; c < nc; c++) {
+          guint x = pick (cols, c);
           gfloat xx = source_pos (x, rx);
           dst[y * ds + x] = method == VH_FLOAT_SCALE_BICUBIC ?
               bicubic_at (src, ss, sw, sh, xx, yy) :
@@ -188,4 +219,12 @@ vh_float_scale (VhFloatScaleMethod method, const gfloat * src, guint sw,
       }
       break;
   }
+}
+
+void
+vh_float_scale (VhFloatScaleMethod method, const gfloat * src, guint sw,
+    guint sh, gsize ss, gfloat * dst, guint dw, guint dh, gsize ds)
+{
+  vh_float_scale_at (method, src, sw, sh, ss, dst, dw, dh, ds, NULL, 0, NULL,
+      0);
 }

@@ -40,6 +40,19 @@ void         vh_float_scale             (VhFloatScaleMethod method,
                                          gfloat * dst, guint dst_w,
                                          guint dst_h, gsize dst_stride);
 
+/* The same, writing only the rows listed in @rows and the columns listed in
+ * @cols (NULL: all of them), for callers that read a few samples only. */
+void         vh_float_scale_at          (VhFloatScaleMethod method,
+                                         const gfloat * src, guint src_w,
+                                         guint src_h, gsize src_stride,
+                                         gfloat * dst, guint dst_w,
+                                         guint dst_h, gsize dst_stride,
+                                         const guint * rows, guint n_rows,
+                                         const guint * cols, guint n_cols);
+
+/* libvmaf's size of a prescaled side: (int) (n * scale + 0.5). */
+guint        vh_float_scale_size        (guint n, gdouble scale);
+
 G_END_DECLS
 
 #endif /* __VH_FLOAT_SCALE_H__ */

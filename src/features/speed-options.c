@@ -1,0 +1,55 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Helpers shared by the two SpEED extractors (see speed-options.h). */
+
+#include "speed-options.h"
+
+void
+vh_speed_params_from_options (VhFeatureExtractor * fex,
+    VhSpeedParams * params)
+{
+  params->kernelscale =
+      vh_feature_extractor_get_option (fex, "speed_kernelscale");
+  params->prescale = vh_feature_extractor_get_option (fex, "speed_prescale");
+  params->prescale_method = (VhFloatScaleMethod)
+      vh_feature_extractor_get_option (fex, "speed_prescale_method");
+  params->sigma_nn = vh_feature_extractor_get_option (fex, "speed_sigma_nn");
+  params->nn_floor = vh_feature_extractor_get_option (fex, "speed_nn_floor");
+  params->weight_var_mode = 0;
+}
+
+void
+vh_speed_load_plane (const VhPicture * pic, guint p, guint w, guint h,
+    gfloat * dst, gsize stride)
+{
+  const gsize step = pic->step[p] ? pic->step[p] : 1;
+
+  if (pic->info.bpc == 8) {
+    for (guint y = 0; y < h; y++) {
+      const guint8 *src = vh_picture_row (pic, p, y);
+      gfloat *out = dst + (gsize) y * stride;
+
+      for (guint x = 0; x < w; x++)
+        out[x] = (gfloat) src[x * step] + -128;
+    }
+    return;
+  }
+
+  /* A power of two: the division is exact, as libvmaf's is. */
+  const gfloat scale = (gfloat) (1u << (pic->info.bpc - 8));
+
+  for (guint y = 0; y < h; y++) {
+    const guint16 *src = vh_picture_row (pic, p, y);
+    gfloat *out = dst + (gsize) y * stride;
+
+    for (guint x = 0; x < w; x++)
+      out[x] = (gfloat) src[x * step] / scale + -128;
+  }
+}

@@ -1,0 +1,145 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* SpEED on frame differences ("speed_temporal"), as libvmaf 3.2: the luma
+ * of frame i - 1 minus frame i, for the reference and for the distorted
+ * (or, with speed_use_ref_diff, the distorted previous frame minus the
+ * reference current one), scored by the SpEED core. Frame 0 scores 0.
+ * libvmaf applies no speed_max_val here and no variance weighting mode;
+ * neither is done here. */
+
+#include "speed-options.h"
+#include "errors.h"
+
+typedef struct
+{
+  VhSpeed *speed;
+  guint w, h;
+  gfloat *ref[2], *dis[2];      /* slot = frame number % 2 */
+  gfloat *ref_diff, *dis_diff;
+  gboolean use_ref_diff;
+  guint n_seen;
+  guint last;
+} SpeedTemporalState;
+
+static const VhOptionSpec speed_temporal_options[] = {
+  VH_SPEED_COMMON_OPTIONS,
+  {"speed_use_ref_diff", "urd", "take the distorted difference against "
+        "the current reference frame",
+      VH_OPTION_BOOL, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {NULL}
+};
+
+static const gchar *const speed_temporal_provides[] = {
+  "speed_temporal", NULL
+};
+
+static gboolean
+speed_temporal_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+    GError ** error)
+{
+  SpeedTemporalState *s = fex->priv;
+  VhSpeedParams params;
+  g_autofree gchar *what = NULL;
+  const gsize n = (gsize) info->width * info->height;
+
+  s->w = info->width;
+  s->h = info->height;
+  s->use_ref_diff =
+      vh_feature_extractor_get_option (fex, "speed_use_ref_diff") != 0.0;
+  vh_speed_params_from_options (fex, &params);
+  what = g_strdup_printf ("speed_temporal: %ux%u frames", s->w, s->h);
+  s->speed = vh_speed_new (&params, s->w, s->h, what, error);
+  if (!s->speed)
+    return FALSE;
+  for (guint k = 0; k < 2; k++) {
+    s->ref[k] = g_new (gfloat, n);
+    s->dis[k] = g_new (gfloat, n);
+  }
+  s->ref_diff = g_new (gfloat, n);
+  s->dis_diff = g_new (gfloat, n);
+  return TRUE;
+}
+
+static void
+speed_temporal_close (VhFeatureExtractor * fex)
+{
+  SpeedTemporalState *s = fex->priv;
+
+  g_clear_pointer (&s->speed, vh_speed_free);
+  for (guint k = 0; k < 2; k++) {
+    g_clear_pointer (&s->ref[k], g_free);
+    g_clear_pointer (&s->dis[k], g_free);
+  }
+  g_clear_pointer (&s->ref_diff, g_free);
+  g_clear_pointer (&s->dis_diff, g_free);
+}
+
+static void
+difference (const gfloat * a, const gfloat * b, gfloat * out, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    out[i] = a[i] - b[i];
+}
+
+static gboolean
+speed_temporal_extract (VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  SpeedTemporalState *s = fex->priv;
+  const guint cur = s->n_seen % 2, prev = (s->n_seen + 1) % 2;
+  const gsize n = (gsize) s->w * s->h;
+  gfloat score;
+
+  if (ref->mem_type != VH_MEMORY_HOST || dist->mem_type != VH_MEMORY_HOST ||
+      !vh_picture_info_equal (&ref->info, &fex->info) ||
+      !vh_picture_info_equal (&dist->info, &fex->info)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "speed_temporal: pictures differ from the %ux%u %u-bit stream it "
+        "was set up for, or are not in host memory", fex->info.width,
+        fex->info.height, fex->info.bpc);
+    return FALSE;
+  }
+  if (s->n_seen > 0 && index != s->last + 1) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "speed_temporal needs frames in order: expected frame %u, got %u",
+        s->last + 1, index);
+    return FALSE;
+  }
+
+  vh_speed_load_plane (ref, 0, s->w, s->h, s->ref[cur], s->w);
+  vh_speed_load_plane (dist, 0, s->w, s->h, s->dis[cur], s->w);
+  s->last = index;
+  if (s->n_seen++ == 0)
+    return vh_feature_extractor_append (fex, fc, "speed_temporal", index,
+        0.0, error);
+
+  difference (s->ref[prev], s->ref[cur], s->ref_diff, n);
+  difference (s->dis[prev], s->use_ref_diff ? s->ref[cur] : s->dis[cur],
+      s->dis_diff, n);
+  vh_speed_score (s->speed, s->ref_diff, s->dis_diff, s->w, &score);
+  return vh_feature_extractor_append (fex, fc, "speed_temporal", index,
+      score, error);
+}
+
+const VhFeatureExtractorClass vh_fex_speed_temporal = {
+  .name = "speed_temporal",
+  .provides = speed_temporal_provides,
+  .options = speed_temporal_options,
+  .backend = VH_BACKEND_CPU,
+  .mem_type = VH_MEMORY_HOST,
+  .flags = VH_EXTRACTOR_FLAG_TEMPORAL,
+  .min_width = 1,
+  .min_height = 1,
+  .priv_size = sizeof (SpeedTemporalState),
+  .init = speed_temporal_init,
+  .extract = speed_temporal_extract,
+  .close = speed_temporal_close,
+};
