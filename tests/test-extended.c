@@ -231,6 +231,19 @@ static const Refusal refusals[] = {
       "ciede: 4:2:0 with an odd height"},
   {"float_ansnr", {"-w", "2", "-h", "2", "-p", "444", "-b", "8"},
       "at least 3x3"},
+  /* SpEED needs one 5x5 block after decimating by 16 (libvmaf crashes). */
+  {"speed_chroma", {"-w", "31", "-h", "23", "-p", "444", "-b", "16"},
+      "too small for SpEED"},
+  {"speed_temporal", {"-w", "31", "-h", "23", "-p", "444", "-b", "16"},
+      "too small for SpEED"},
+  {"speed_chroma", {"-w", "34", "-h", "20", "-p", "400", "-b", "8"},
+      "speed_chroma needs chroma planes"},
+  {"speed_chroma=speed_kernelscale=0.7",
+        {"-w", "31", "-h", "23", "-p", "444", "-b", "16"},
+      "speed_kernelscale 0.7 is not one of the scales"},
+  {"speed_temporal=speed_prescale_method=area",
+        {"-w", "31", "-h", "23", "-p", "444", "-b", "16"},
+      "'area' is not one of nearest, bilinear, bicubic, lanczos4"},
 };
 
 static void
