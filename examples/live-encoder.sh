@@ -28,6 +28,9 @@ ENCODER=${ENCODER:-"vp8enc deadline=1 cpu-used=16 target-bitrate=1000000 lag-in-
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+# latency: the element waits up to 200 ms more for the encoded branch,
+# which comes later than the reference (without it, frames that miss their
+# slot are not scored and the element warns).
 # --foreground: timeout signals gst-launch-1.0 alone, once (without it, it
 # signals its whole process group as well, and a second interrupt makes
 # gst-launch-1.0 quit before EOS reaches the element, with no summary);
@@ -40,7 +43,7 @@ timeout --foreground --preserve-status --kill-after=20 --signal=INT \
     tee name=t \
   t. ! queue ! c.ref_sink \
   t. ! queue ! $ENCODER ! c.dist_sink \
-  vmafhipcompare name=c features=psnr tag-interval=30 ! \
+  vmafhipcompare name=c features=psnr tag-interval=30 latency=200000000 ! \
     fakesink sync=true 2>&1 |
   tee "$log" |
   grep --line-buffered -E 'vmafhip-score|element "c" \(element\): vmaf,' |
@@ -59,6 +62,7 @@ if [ -z "$summary" ]; then
   tail -n 5 "$log" >&2
   exit 1
 fi
+grep -E '^WARNING' -A1 "$log" >&2
 field() {
   echo "$summary" | sed -n "s/.* $1=([a-z0-9]*)\([^,;]*\).*/\1/p"
 }

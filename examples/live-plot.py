@@ -37,7 +37,8 @@ DEFAULT_PIPELINE = (
     "t. ! queue ! c.ref_sink "
     "t. ! queue ! vp8enc deadline=1 cpu-used=16 target-bitrate=600000 "
     "lag-in-frames=0 ! vp8dec ! c.dist_sink "
-    "vmafhipcompare name=c features=psnr ! fakesink sync=true")
+    "vmafhipcompare name=c features=psnr latency=200000000 ! "
+    "fakesink sync=true")
 
 
 def parse_args():

@@ -784,6 +784,57 @@ count_unpaired (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf)
   return GST_FLOW_OK;
 }
 
+static GstClockTime
+running_time (GstVideoAggregatorPad * pad, GstBuffer * buf)
+{
+  GstAggregatorPad *apad = GST_AGGREGATOR_PAD (pad);
+  GstClockTime t;
+
+  GST_OBJECT_LOCK (apad);
+  t = gst_segment_to_running_time (&apad->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buf));
+  GST_OBJECT_UNLOCK (apad);
+  return t;
+}
+
+/* Two new frames are a pair only if they show the same moment. A branch
+ * that reaches the element a slot late (an encoder slower than the
+ * latency the pipeline allows for) would otherwise pair every frame with
+ * the other side's previous one, and the scores would be wrong without a
+ * word. */
+static gboolean
+check_same_moment (GstVmafHipCompare * self, GstBuffer * ref,
+    GstBuffer * dist)
+{
+  GstClockTime r = running_time (self->ref_pad, ref);
+  GstClockTime d = running_time (self->dist_pad, dist);
+  GstClockTime duration = GST_BUFFER_DURATION (ref);
+
+  if (!GST_CLOCK_TIME_IS_VALID (r) || !GST_CLOCK_TIME_IS_VALID (d) ||
+      !GST_CLOCK_TIME_IS_VALID (duration) ||
+      (r > d ? r - d : d - r) < duration / 2)
+    return TRUE;
+  self->ref_count.unpaired++;
+  self->dist_count.unpaired++;
+  GST_DEBUG_OBJECT (self, "reference at %" GST_TIME_FORMAT " and distorted "
+      "at %" GST_TIME_FORMAT " (running time) are not a pair",
+      GST_TIME_ARGS (r), GST_TIME_ARGS (d));
+  if (!self->warned_out_of_step) {
+    self->warned_out_of_step = TRUE;
+    GST_ELEMENT_WARNING (self, STREAM, FAILED,
+        ("The %s frame at %" GST_TIME_FORMAT " came with the %s frame at %"
+            GST_TIME_FORMAT " (running time): they are not scored together. "
+            "The %s branch reaches the element late: raise the element's "
+            "latency property (e.g. latency=200000000) so that it waits "
+            "for it. Unpaired frames are counted in the vmaf-summary "
+            "message.", r < d ? "reference" : "distorted",
+            GST_TIME_ARGS (MIN (r, d)), r < d ? "distorted" : "reference",
+            GST_TIME_ARGS (MAX (r, d)), r < d ? "reference" : "distorted"),
+        (NULL));
+  }
+  return FALSE;
+}
+
 static GstFlowReturn
 gst_vmaf_hip_compare_create_output_buffer (GstVideoAggregator * vagg,
     GstBuffer ** outbuf)
@@ -802,8 +853,15 @@ gst_vmaf_hip_compare_create_output_buffer (GstVideoAggregator * vagg,
   self->ref_count.seen += ref_new;
   self->dist_count.seen += dist_new;
   g_mutex_unlock (&self->count_lock);
-  if (ref_new && dist_new)
-    ret = score_pair (self, ref, dist);
+  GST_LOG_OBJECT (self, "ref %" GST_TIME_FORMAT "%s, dist %" GST_TIME_FORMAT
+      "%s", GST_TIME_ARGS (ref ? GST_BUFFER_PTS (ref) : GST_CLOCK_TIME_NONE),
+      ref_new ? " (new)" : "",
+      GST_TIME_ARGS (dist ? GST_BUFFER_PTS (dist) : GST_CLOCK_TIME_NONE),
+      dist_new ? " (new)" : "");
+  if (ref_new && dist_new) {
+    if (check_same_moment (self, ref, dist))
+      ret = score_pair (self, ref, dist);
+  }
   else if (ref_new || dist_new)
     ret = count_unpaired (self, ref_new, ref_new ? ref : dist);
   track_set (&self->ref_count.track, ref);

@@ -107,8 +107,7 @@ GST_START_TEST (test_unconstrained_sources_score_i420)
   GList *free_run, *i420;
 
   for (guint i = 0; i < 2; i++) {
-    GstPad *pad = gst_element_get_static_pad (c, i ? "dist_sink" :
-        "ref_sink");
+    GstPad *pad = gst_element_get_static_pad (c, i ? "dist_sink" : "ref_sink");
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, keep_format,
         &format[i], NULL);
     gst_object_unref (pad);
@@ -377,6 +376,53 @@ GST_START_TEST (test_conf_interval)
 
 GST_END_TEST;
 
+/* Frames are scored together only when they show the same moment: a
+ * distorted branch half a frame or more off the reference is not paired
+ * with its neighbours (wrong scores), it is counted as unpaired and the
+ * warning says how to fix a late branch. */
+static GList *
+run_offset (gint64 offset)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=6 ! "
+      "video/x-raw,format=I420,framerate=25/1 ! c.ref_sink "
+      "videotestsrc num-buffers=6 pattern=ball timestamp-offset=%"
+      G_GINT64_FORMAT " ! video/x-raw,format=I420,framerate=25/1 ! "
+      "c.dist_sink vmafhipcompare name=c features=psnr ! fakesink", offset);
+  GList *msgs = vh_gst_run_launch (desc, 60 * GST_SECOND);
+
+  g_free (desc);
+  return msgs;
+}
+
+GST_START_TEST (test_pairs_show_one_moment)
+{
+  GList *near = run_offset (10 * GST_MSECOND);
+  GList *far = run_offset (25 * GST_MSECOND);
+  GPtrArray *s_near = vh_gst_structures (near, "vmaf-summary");
+  GPtrArray *s_far = vh_gst_structures (far, "vmaf-summary");
+  GError *warning = vh_gst_first_error (far, GST_MESSAGE_WARNING);
+
+  fail_unless_equals_int (s_near->len, 1);
+  fail_unless_equals_int (s_far->len, 1);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (g_ptr_array_index (s_near,
+              0), "scored"), 6);
+  fail_unless_equals_int (vh_gst_count (far, "vmaf"), 0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (g_ptr_array_index (s_far, 0),
+          "scored"), 0);
+  fail_unless (vh_gst_get_uint64 (g_ptr_array_index (s_far, 0),
+          "unpaired-distorted") >= 5);
+  fail_unless (warning != NULL);
+  fail_unless (strstr (warning->message, "latency") != NULL, "%s",
+      warning->message);
+  g_error_free (warning);
+  g_ptr_array_unref (s_near);
+  g_ptr_array_unref (s_far);
+  free_messages (near);
+  free_messages (far);
+}
+
+GST_END_TEST;
+
 static Suite *
 vmafhip_home_suite (void)
 {
@@ -392,6 +438,7 @@ vmafhip_home_suite (void)
   tcase_add_test (tc, test_inspect_documents_messages_and_tags);
   tcase_add_test (tc, test_vmaf_element_names);
   tcase_add_test (tc, test_conf_interval);
+  tcase_add_test (tc, test_pairs_show_one_moment);
   return s;
 }
 
