@@ -8,13 +8,17 @@
  */
 
 /* Kernel modules: the precompiled code that matches the device when the
- * build embedded one, run-time compilation otherwise; one module per
+ * build embedded one (NVIDIA: machine code, else PTX), run-time compilation
+ * otherwise; one module per
  * (kernel source, device) for the life of the process. */
 
 #include "hip-backend.h"
 #include "hip-rtc.h"
 
 #include <string.h>
+#ifdef VH_HIP_HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 struct _VhHipModule
 {
@@ -31,7 +35,7 @@ struct _VhHipFunction
 };
 
 static GMutex module_lock;
-/* "source/vendor/ordinal/forced" -> VhHipModule */
+/* "source/vendor/ordinal/forced/ptx-only" -> VhHipModule */
 static GHashTable *modules;
 
 static gboolean
@@ -45,8 +49,82 @@ module_load_image (VhHipDevice * device, gconstpointer image,
   return vh_hip_device_call_done (device, code, "hipModuleLoadData", error);
 }
 
+/* The machine code embedded for an NVIDIA device: its architecture's, or
+ * the newest of the same major version below it (machine code runs on
+ * later minor versions of its major). NULL when there is none. */
+static const VhHipCodeObject *
+find_cubin (const VhHipKernelSource * source, const VhHipDeviceInfo * info)
+{
+  const VhHipCodeObject *best = NULL;
+  gint best_minor = -1;
+
+  for (guint i = 0; i < source->n_cubins; i++) {
+    /* "sm_75", "sm_120": the last digit is the minor version */
+    guint number = g_ascii_strtoull (source->cubins[i].arch + 3, NULL, 10);
+    gint major = number / 10, minor = number % 10;
+
+    if (major == info->major && minor <= info->minor && minor > best_minor) {
+      best = &source->cubins[i];
+      best_minor = minor;
+    }
+  }
+  return best;
+}
+
+/* The embedded code for an NVIDIA device: its machine code, else the PTX
+ * (compiled by the driver). */
+static gboolean
+module_load_precompiled_nvidia (VhHipDevice * device,
+    const VhHipKernelSource * source, gpointer * handle,
+    gchar ** description, GError ** error)
+{
+  g_autoptr (GError) cubin_error = NULL;
+  const VhHipCodeObject *cubin = NULL;
+
+  if (g_strcmp0 (g_getenv ("VH_HIP_CODE"), "ptx") != 0)
+    cubin = find_cubin (source, &device->info);
+  if (cubin) {
+    g_autofree guint8 *unpacked = NULL;
+    gconstpointer image = cubin->data;
+
+#ifdef VH_HIP_HAVE_ZLIB
+    if (cubin->unpacked_size) {
+      uLongf size = cubin->unpacked_size;
+      unpacked = g_malloc (size);
+      if (uncompress (unpacked, &size, cubin->data, cubin->size) != Z_OK ||
+          size != cubin->unpacked_size)
+        g_clear_pointer (&unpacked, g_free);
+      image = unpacked;
+    }
+#else
+    if (cubin->unpacked_size)
+      image = NULL;
+#endif
+    if (!image)
+      g_set_error (&cubin_error, VH_HIP_ERROR, VH_HIP_ERROR_COMPILE,
+          "the embedded %s machine code does not inflate", cubin->arch);
+    else if (module_load_image (device, image, handle, &cubin_error)) {
+      *description = g_strdup_printf ("precompiled %s machine code",
+          cubin->arch);
+      return TRUE;
+    }
+    /* A driver too old for this machine code still takes the PTX. */
+  }
+  if (!source->ptx) {
+    g_set_error (error, VH_HIP_ERROR, VH_HIP_ERROR_COMPILE,
+        "this build has no precompiled PTX%s%s",
+        cubin_error ? ", and its machine code did not load: " : "",
+        cubin_error ? cubin_error->message : "");
+    return FALSE;
+  }
+  if (!module_load_image (device, source->ptx, handle, error))
+    return FALSE;
+  *description = g_strdup ("precompiled PTX");
+  return TRUE;
+}
+
 /* The embedded code for @device: an AMD code object for its architecture,
- * or the PTX. */
+ * or NVIDIA machine code or PTX. */
 static gboolean
 module_load_precompiled (VhHipDevice * device,
     const VhHipKernelSource * source, gpointer * handle,
@@ -54,17 +132,9 @@ module_load_precompiled (VhHipDevice * device,
 {
   const gchar *arch = device->info.arch;
 
-  if (device->info.vendor == VH_HIP_VENDOR_NVIDIA) {
-    if (!source->ptx) {
-      g_set_error (error, VH_HIP_ERROR, VH_HIP_ERROR_COMPILE,
-          "this build has no precompiled PTX");
-      return FALSE;
-    }
-    if (!module_load_image (device, source->ptx, handle, error))
-      return FALSE;
-    *description = g_strdup ("precompiled PTX");
-    return TRUE;
-  }
+  if (device->info.vendor == VH_HIP_VENDOR_NVIDIA)
+    return module_load_precompiled_nvidia (device, source, handle,
+        description, error);
   for (guint i = 0; i < source->n_amd; i++) {
     if (strcmp (source->amd[i].arch, arch) != 0)
       continue;
@@ -125,11 +195,12 @@ vh_hip_module_get (VhHipDevice * device, const VhHipKernelSource * source,
     GError ** error)
 {
   gboolean force_rtc = g_strcmp0 (g_getenv ("VH_HIP_FORCE_RTC"), "1") == 0;
+  gboolean ptx_only = g_strcmp0 (g_getenv ("VH_HIP_CODE"), "ptx") == 0;
   g_autofree gchar *key = NULL;
   VhHipModule *module;
 
-  key = g_strdup_printf ("%p/%d/%d/%d", (gconstpointer) source,
-      device->info.vendor, device->ordinal, force_rtc);
+  key = g_strdup_printf ("%p/%d/%d/%d/%d", (gconstpointer) source,
+      device->info.vendor, device->ordinal, force_rtc, ptx_only);
   g_mutex_lock (&module_lock);
   if (!modules)
     modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -216,12 +216,15 @@ gboolean     vh_hip_memset_2d_async      (VhHipStream * stream, gpointer ptr,
 
 /* ---- kernels --------------------------------------------------------- */
 
-/* One precompiled AMD code object. */
+/* One precompiled code object: AMD's for a gfx architecture, or NVIDIA
+ * machine code (a cubin) for an sm architecture. */
 typedef struct
 {
-  const gchar *arch;            /* "gfx90a" */
+  const gchar *arch;            /* "gfx90a", "sm_90" */
   const guint8 *data;
   gsize size;
+  gsize unpacked_size;          /* 0: stored as is; else zlib-compressed
+                                 * from this many bytes */
 } VhHipCodeObject;
 
 /**
@@ -238,16 +241,20 @@ typedef struct
   const VhHipCodeObject *amd;   /* precompiled code objects, may be NULL */
   guint n_amd;
   const gchar *ptx;             /* precompiled PTX text, may be NULL */
+  const VhHipCodeObject *cubins;        /* NVIDIA machine code, may be NULL */
+  guint n_cubins;
 } VhHipKernelSource;
 
 typedef struct _VhHipModule VhHipModule;
 typedef struct _VhHipFunction VhHipFunction;
 
 /* The module of @source for @device: the code object built for the
- * device's architecture (AMD) or the PTX (NVIDIA) when the build embedded
- * one that loads, otherwise compiled at run time with hiprtc or nvrtc.
- * Cached for the process; owned by the cache. VH_HIP_FORCE_RTC=1 in the
- * environment skips the precompiled code (for testing). */
+ * device's architecture (AMD); on NVIDIA the machine code built for its
+ * architecture (or the newest older one of the same major version), else
+ * the PTX; when the build embedded nothing that loads, compiled at run
+ * time with hiprtc or nvrtc. Cached for the process; owned by the cache.
+ * For testing and benchmarks, VH_HIP_CODE=ptx in the environment skips the
+ * NVIDIA machine code, VH_HIP_FORCE_RTC=1 every precompiled code. */
 VhHipModule *vh_hip_module_get           (VhHipDevice * device,
                                           const VhHipKernelSource * source,
                                           GError ** error);

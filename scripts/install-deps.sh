@@ -10,7 +10,7 @@ packages="
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   python3 python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
-  valgrind help2man python3-matplotlib
+  valgrind help2man python3-matplotlib zlib1g-dev
   hipcc libamdhip64-dev rocm-device-libs
 "
 

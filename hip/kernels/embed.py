@@ -8,10 +8,12 @@
 # version 2.1 of the License, or (at your option) any later version.
 """Writes a C file defining one VhHipKernelSource: the kernel's HIP C++ text
 (for run-time compilation), the AMD code objects that hipcc made (one per
-architecture) and the PTX that nvcc made, each when the build made it."""
+architecture), the PTX that nvcc made and the NVIDIA machine code (cubins,
+one per architecture), each when the build made it."""
 
 import argparse
 import os
+import zlib
 
 
 def c_bytes(data, indent="  "):
@@ -38,6 +40,8 @@ def main():
     p.add_argument("--amd", action="append", default=[], metavar="ARCH=FILE",
                    help="a code object built for ARCH")
     p.add_argument("--ptx", help="PTX built from the source")
+    p.add_argument("--cubin", action="append", default=[], metavar="ARCH=FILE",
+                   help="NVIDIA machine code built for ARCH (sm_90)")
     p.add_argument("--output", required=True)
     a = p.parse_args()
 
@@ -52,17 +56,29 @@ def main():
         c_string(source) + ";",
         "",
     ]
-    objects = []
-    for i, spec in enumerate(a.amd):
-        arch, path = spec.split("=", 1)
-        with open(path, "rb") as f:
-            data = f.read()
-        # hipModuleLoadData reads code objects in place: keep them aligned
-        out += ["static const guint8 amd_%d[] __attribute__ ((aligned (64))) = {" % i,
-                c_bytes(data), "};", ""]
-        objects.append('  { "%s", amd_%d, sizeof (amd_%d) },' % (arch, i, i))
-    if objects:
-        out += ["static const VhHipCodeObject amd_objects[] = {"] + objects + ["};", ""]
+    tables = {}
+    for prefix, specs in (("amd", a.amd), ("cubin", a.cubin)):
+        objects = []
+        for i, spec in enumerate(specs):
+            arch, path = spec.split("=", 1)
+            with open(path, "rb") as f:
+                data = f.read()
+            # NVIDIA machine code for several architectures is most of the
+            # library: stored compressed (a quarter of the size), inflated
+            # at load for the one architecture used
+            unpacked = 0
+            if prefix == "cubin":
+                unpacked = len(data)
+                data = zlib.compress(data, 9)
+            # the loaders read code objects in place: keep them aligned
+            out += ["static const guint8 %s_%d[] __attribute__ ((aligned (64))) = {"
+                    % (prefix, i), c_bytes(data), "};", ""]
+            objects.append('  { "%s", %s_%d, sizeof (%s_%d), %d },'
+                           % (arch, prefix, i, prefix, i, unpacked))
+        if objects:
+            out += ["static const VhHipCodeObject %s_objects[] = {" % prefix] + \
+                objects + ["};", ""]
+        tables[prefix] = len(objects)
     if a.ptx:
         with open(a.ptx, encoding="utf-8") as f:
             out += ["static const gchar ptx_text[] =", c_string(f.read()) + ";", ""]
@@ -70,9 +86,11 @@ def main():
         "const VhHipKernelSource %s = {" % a.symbol,
         '  "%s",' % a.name,
         "  source_text,",
-        "  %s," % ("amd_objects" if objects else "NULL"),
-        "  %d," % len(objects),
+        "  %s," % ("amd_objects" if tables["amd"] else "NULL"),
+        "  %d," % tables["amd"],
         "  %s," % ("ptx_text" if a.ptx else "NULL"),
+        "  %s," % ("cubin_objects" if tables["cubin"] else "NULL"),
+        "  %d," % tables["cubin"],
         "};",
         "",
     ]

@@ -132,6 +132,34 @@ cpu_sse (const guint8 * a, gsize ap, const guint8 * b, gsize bp, guint w,
   return sum;
 }
 
+/* NVIDIA: the machine code built for the device's architecture when the
+ * build has it, else the PTX; VH_HIP_CODE=ptx takes the PTX. */
+static void
+check_nvidia_code (VhHipModule * module)
+{
+  const VhHipKernelSource *src = &vh_hip_kernel_plane_sse;
+  const gchar *arch = vh_hip_device_get_info (device)->arch;
+  g_autofree gchar *expected = NULL;
+  GError *error = NULL;
+  VhHipModule *ptx;
+
+  for (guint i = 0; i < src->n_cubins; i++) {
+    if (!strcmp (src->cubins[i].arch, arch))
+      expected = g_strdup_printf ("precompiled %s machine code", arch);
+  }
+  if (!expected && src->ptx)
+    expected = g_strdup ("precompiled PTX");
+  if (expected)
+    g_assert_cmpstr (vh_hip_module_describe (module), ==, expected);
+  if (!src->ptx)
+    return;
+  g_setenv ("VH_HIP_CODE", "ptx", TRUE);
+  ptx = vh_hip_module_get (device, src, &error);
+  g_unsetenv ("VH_HIP_CODE");
+  g_assert_no_error (error);
+  g_assert_cmpstr (vh_hip_module_describe (ptx), ==, "precompiled PTX");
+}
+
 static void
 check_sse (gboolean force_rtc)
 {
@@ -146,9 +174,8 @@ check_sse (gboolean force_rtc)
   if (force_rtc)
     g_assert_true (g_str_has_prefix (vh_hip_module_describe (module),
             "run-time compiled"));
-  else if (vh_hip_device_get_vendor (device) == VH_HIP_VENDOR_NVIDIA &&
-      vh_hip_kernel_plane_sse.ptx)
-    g_assert_cmpstr (vh_hip_module_describe (module), ==, "precompiled PTX");
+  else if (vh_hip_device_get_vendor (device) == VH_HIP_VENDOR_NVIDIA)
+    check_nvidia_code (module);
 
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
     for (guint bps = 1; bps <= 2; bps++) {
