@@ -55,7 +55,7 @@ main (int argc, char **argv)
     return 2;
   }
   frame_bytes = g_ascii_strtoull (argv[2], NULL, 10);
-  max_frames = argc > 3 ? atoi (argv[3]) : G_MAXUINT;
+  max_frames = argc > 3 ? (guint) atoi (argv[3]) : G_MAXUINT;
   fd = open (argv[1], O_RDONLY);
   if (fd < 0 || fstat (fd, &st) != 0 || frame_bytes == 0) {
     g_printerr ("cannot read %s, or frame size 0\n", argv[1]);

@@ -214,8 +214,9 @@ pool_reset (VhHipDevice * device)
     uploader_free (u);
 }
 
-/* Through page-locked memory: rows packed into the staging buffer, one
- * asynchronous copy per plane, one wait. */
+/* Through page-locked memory: rows packed into the staging buffer (or the
+ * picture's own, when it is page-locked), one asynchronous copy per plane,
+ * one wait. */
 static gboolean
 upload_staged (VhHipDevice * device, const VhPicture * pic,
     DevicePlanes * dp, GError ** error)
@@ -227,11 +228,20 @@ upload_staged (VhHipDevice * device, const VhPicture * pic,
     offset[p] = total;
     total += dp->span[p] * pic->height[p];
   }
-  u = uploader_take (device, total, error);
+  /* Page-locked pictures are copied from as they are. */
+  u = uploader_take (device, pic->page_locked ? 0 : total, error);
   if (!u)
     return FALSE;
   for (guint p = 0; p < pic->n_planes; p++) {
-    guint8 *dst = u->staging + offset[p];
+    guint8 *dst;
+    if (pic->page_locked) {
+      if (!vh_hip_memcpy_2d_async (u->stream, VH_HIP_COPY_HOST_TO_DEVICE,
+              dp->planes[p], dp->pitch[p], pic->data[p], pic->stride[p],
+              dp->span[p], pic->height[p], error))
+        goto fail;
+      continue;
+    }
+    dst = u->staging + offset[p];
     if (pic->stride[p] == dp->span[p]) {
       memcpy (dst, pic->data[p], dp->span[p] * pic->height[p]);
     } else {

@@ -61,6 +61,9 @@ struct _VhPicture
   guint step[3];                /* samples from one column to the next */
   gpointer data[3];
   VhMemoryType mem_type;
+  /* Host memory that is page-locked for the GPU in use (set by whoever
+   * wraps such memory): uploads copy from it without staging. */
+  gboolean page_locked;
 
   /*< private >*/
   gint ref_count;

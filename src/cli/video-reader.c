@@ -15,6 +15,32 @@
 #include <string.h>
 
 #define Y4M_SIGNATURE "YUV4MPEG2"
+#define PICTURE_ALIGN 64
+
+/* The reused pictures' memory, shared by the reader and the pictures that
+ * are out: the last of them frees it. */
+typedef struct
+{
+  gint ref_count;               /* the reader's, and one per picture out */
+  GAsyncQueue *idle;            /* Slot*, ready for the next frame */
+  VhVideoReaderMemoryFuncs funcs;
+  gpointer user_data;
+  GDestroyNotify notify;
+} Slots;
+
+typedef struct
+{
+  Slots *slots;
+  guint8 *mem;
+} Slot;
+
+/* What the read-ahead thread hands over: a picture, an error, or (both
+ * NULL) the end of the file. */
+typedef struct
+{
+  VhPicture *pic;
+  GError *error;
+} ReadResult;
 
 struct _VhVideoReader
 {
@@ -22,9 +48,30 @@ struct _VhVideoReader
   FILE *file;
   gboolean y4m;
   VhPictureInfo info;
-  guint n_read;
-  guint8 *row;                  /* one row of file samples */
+  guint n_read;                 /* by the read-ahead thread */
+  guint n_returned;
+
+  /* The pictures' layout: planes one after the other, rows PICTURE_ALIGN
+   * bytes apart; when that is also the file's layout, frames are read
+   * straight into them, else through @packed. */
+  gsize stride[3];
+  gsize offset[3];
+  gsize picture_bytes;
+  gsize frame_bytes;            /* in the file */
+  gboolean direct;
+  guint8 *packed;
+
+  guint max_frames;
+  guint n_slots;
+  Slots *slots;
+  GThread *thread;
+  GAsyncQueue *results;         /* ReadResult* */
+  gint stop;
+  gboolean ended;
 };
+
+/* Wakes the read-ahead thread when it waits for an idle slot. */
+static Slot wake_up;
 
 static gboolean
 y4m_parse_colorspace (const gchar * tag, VhPixFmt * fmt, guint * bpc)
@@ -99,6 +146,216 @@ y4m_read_header (VhVideoReader * r, GError ** error)
   return ok;
 }
 
+static void
+reader_init_layout (VhVideoReader * r)
+{
+  g_autoptr (VhPicture) geometry = vh_picture_new_wrapped (&r->info,
+      (gpointer[3]) { NULL, NULL, NULL}, (gsize[3]) { 0, 0, 0}, NULL,
+      VH_MEMORY_HOST, NULL, NULL);
+  gsize bps = r->info.bpc > 8 ? 2 : 1;
+
+  r->direct = TRUE;
+  for (guint p = 0; p < geometry->n_planes; p++) {
+    gsize row = geometry->width[p] * bps;
+    r->stride[p] = (row + PICTURE_ALIGN - 1) / PICTURE_ALIGN * PICTURE_ALIGN;
+    r->offset[p] = r->picture_bytes;
+    r->picture_bytes += r->stride[p] * geometry->height[p];
+    r->frame_bytes += row * geometry->height[p];
+    r->direct &= r->stride[p] == row;
+  }
+}
+
+static void
+slot_free (Slot * slot)
+{
+  Slots *slots = slot->slots;
+
+  if (slots->funcs.free)
+    slots->funcs.free (slot->mem, slots->user_data);
+  else
+    g_aligned_free (slot->mem);
+  g_free (slot);
+}
+
+static Slots *
+slots_new (const VhVideoReaderMemoryFuncs * funcs, gpointer user_data,
+    GDestroyNotify notify)
+{
+  Slots *slots = g_new0 (Slots, 1);
+
+  slots->ref_count = 1;
+  slots->idle = g_async_queue_new ();
+  if (funcs)
+    slots->funcs = *funcs;
+  slots->user_data = user_data;
+  slots->notify = notify;
+  return slots;
+}
+
+static void
+slots_unref (Slots * slots)
+{
+  Slot *slot;
+
+  if (!g_atomic_int_dec_and_test (&slots->ref_count))
+    return;
+  while ((slot = g_async_queue_try_pop (slots->idle)))
+    if (slot != &wake_up)
+      slot_free (slot);
+  g_async_queue_unref (slots->idle);
+  if (slots->notify)
+    slots->notify (slots->user_data);
+  g_free (slots);
+}
+
+/* The picture is released: its slot is idle again. */
+static void
+slot_return (gpointer data)
+{
+  Slot *slot = data;
+  Slots *slots = slot->slots;
+
+  g_async_queue_push (slots->idle, slot);
+  slots_unref (slots);
+}
+
+/* An idle slot, a new one while fewer than max_frames exist, else the
+ * next one released; NULL when told to stop or on an allocation error. */
+static Slot *
+reader_take_slot (VhVideoReader * r, GError ** error)
+{
+  Slot *slot = g_async_queue_try_pop (r->slots->idle);
+
+  if (!slot && r->n_slots < r->max_frames) {
+    Slots *slots = r->slots;
+    slot = g_new0 (Slot, 1);
+    slot->slots = slots;
+    slot->mem = slots->funcs.alloc ?
+        slots->funcs.alloc (r->picture_bytes, slots->user_data, error) :
+        g_aligned_alloc (1, r->picture_bytes, PICTURE_ALIGN);
+    if (!slot->mem) {
+      g_free (slot);
+      g_prefix_error (error, "%s: ", r->path);
+      return NULL;
+    }
+    /* Rows are padded: keep the padding defined. */
+    memset (slot->mem, 0, r->picture_bytes);
+    r->n_slots++;
+  }
+  if (!slot)
+    slot = g_async_queue_pop (r->slots->idle);
+  if (slot == &wake_up || g_atomic_int_get (&r->stop)) {
+    if (slot != &wake_up)
+      g_async_queue_push (r->slots->idle, slot);
+    return NULL;
+  }
+  return slot;
+}
+
+/* Unpacks a frame read into @packed into the picture's padded rows. */
+static void
+reader_unpack (VhVideoReader * r, const VhPicture * pic)
+{
+  gsize bps = r->info.bpc > 8 ? 2 : 1;
+  const guint8 *src = r->packed;
+
+  for (guint p = 0; p < pic->n_planes; p++) {
+    gsize row = pic->width[p] * bps;
+    for (guint y = 0; y < pic->height[p]; y++, src += row)
+      memcpy (vh_picture_row (pic, p, y), src, row);
+  }
+}
+
+/* Samples above 8 bit are little-endian in the file. */
+static void
+reader_to_host_order (const VhPicture * pic)
+{
+#if G_BYTE_ORDER != G_LITTLE_ENDIAN
+  if (pic->info.bpc <= 8)
+    return;
+  for (guint p = 0; p < pic->n_planes; p++) {
+    for (guint y = 0; y < pic->height[p]; y++) {
+      guint16 *row = vh_picture_row (pic, p, y);
+      for (guint x = 0; x < pic->width[p]; x++)
+        row[x] = GUINT16_FROM_LE (row[x]);
+    }
+  }
+#else
+  (void) pic;
+#endif
+}
+
+/* Reads the next frame: a picture, NULL at a clean end (no error), or NULL
+ * with an error. */
+static VhPicture *
+reader_read_frame (VhVideoReader * r, GError ** error)
+{
+  gpointer data[3] = { NULL, NULL, NULL };
+  VhPicture *pic;
+  Slot *slot;
+  gsize got;
+
+  if (r->y4m) {
+    gchar line[256];
+    if (!fgets (line, sizeof (line), r->file))
+      return NULL;
+    if (!g_str_has_prefix (line, "FRAME")) {
+      g_set_error (error, VH_ERROR, VH_ERROR_IO,
+          "%s: frame %u has no FRAME marker", r->path, r->n_read);
+      return NULL;
+    }
+  } else {
+    /* A clean end of file is not an error. */
+    gint c = fgetc (r->file);
+    if (c == EOF)
+      return NULL;
+    ungetc (c, r->file);
+  }
+
+  slot = reader_take_slot (r, error);
+  if (!slot)
+    return NULL;
+  for (guint p = 0; p < 3; p++)
+    data[p] = slot->mem + r->offset[p];
+  /* The picture holds a reference to the slots until it is released. */
+  g_atomic_int_inc (&r->slots->ref_count);
+  pic = vh_picture_new_wrapped (&r->info, data, r->stride, NULL,
+      VH_MEMORY_HOST, slot, slot_return);
+  pic->page_locked = r->slots->funcs.page_locked;
+  if (!r->direct && !r->packed)
+    r->packed = g_malloc (r->frame_bytes);
+  got = fread (r->direct ? slot->mem : r->packed, 1, r->frame_bytes,
+      r->file);
+  if (got != r->frame_bytes) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO,
+        "%s ends in the middle of frame %u (%" G_GSIZE_FORMAT " of %"
+        G_GSIZE_FORMAT " bytes)", r->path, r->n_read, got, r->frame_bytes);
+    vh_picture_unref (pic);
+    return NULL;
+  }
+  if (!r->direct)
+    reader_unpack (r, pic);
+  reader_to_host_order (pic);
+  r->n_read++;
+  return pic;
+}
+
+static gpointer
+reader_thread (gpointer data)
+{
+  VhVideoReader *r = data;
+  gboolean more = TRUE;
+
+  while (more) {
+    ReadResult *res = g_new0 (ReadResult, 1);
+    res->pic = reader_read_frame (r, &res->error);
+    /* The reader owns @res once it is pushed. */
+    more = res->pic != NULL;
+    g_async_queue_push (r->results, res);
+  }
+  return NULL;
+}
+
 VhVideoReader *
 vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
     GError ** error)
@@ -132,7 +389,8 @@ vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
     vh_video_reader_free (r);
     return NULL;
   }
-  r->row = g_malloc ((gsize) r->info.width * 2);
+  r->max_frames = 8;
+  reader_init_layout (r);
   return r;
 }
 
@@ -142,91 +400,72 @@ vh_video_reader_get_info (VhVideoReader * reader)
   return &reader->info;
 }
 
+void
+vh_video_reader_set_memory (VhVideoReader * reader, guint max_frames,
+    const VhVideoReaderMemoryFuncs * funcs, gpointer user_data,
+    GDestroyNotify notify)
+{
+  g_return_if_fail (reader->slots == NULL);
+  reader->max_frames = MAX (max_frames, 2);
+  reader->slots = slots_new (funcs, user_data, notify);
+}
+
 guint
 vh_video_reader_n_read (VhVideoReader * reader)
 {
-  return reader->n_read;
-}
-
-/* Reads one plane row by row; returns the number of samples read. */
-static gsize
-read_plane (VhVideoReader * r, VhPicture * pic, guint p)
-{
-  gsize total = 0;
-  gboolean wide = r->info.bpc > 8;
-
-  for (guint y = 0; y < pic->height[p]; y++) {
-    gsize n = fread (wide ? (gpointer) r->row : vh_picture_row (pic, p, y),
-        wide ? 2 : 1, pic->width[p], r->file);
-    total += n;
-    if (wide) {
-      guint16 *dst = vh_picture_row (pic, p, y);
-      for (gsize x = 0; x < n; x++)
-        dst[x] = r->row[2 * x] | (r->row[2 * x + 1] << 8);
-    }
-    if (n != pic->width[p])
-      break;
-  }
-  return total;
+  return reader->n_returned;
 }
 
 VhPicture *
 vh_video_reader_read (VhVideoReader * reader, GError ** error)
 {
+  ReadResult *res;
   VhPicture *pic;
-  gsize expected = 0, got = 0;
-  gint c;
 
-  if (reader->y4m) {
-    gchar line[256];
-    if (!fgets (line, sizeof (line), reader->file))
-      return NULL;
-    if (!g_str_has_prefix (line, "FRAME")) {
-      g_set_error (error, VH_ERROR, VH_ERROR_IO,
-          "%s: frame %u has no FRAME marker", reader->path, reader->n_read);
-      return NULL;
-    }
-  } else {
-    /* A clean end of file is not an error. */
-    c = fgetc (reader->file);
-    if (c == EOF)
-      return NULL;
-    ungetc (c, reader->file);
-  }
-
-  pic = vh_picture_new (&reader->info);
-  for (guint p = 0; p < pic->n_planes; p++) {
-    gsize want = (gsize) pic->width[p] * pic->height[p];
-    gsize n = read_plane (reader, pic, p);
-    expected += want;
-    got += n;
-    if (n != want) {
-      for (guint q = p + 1; q < pic->n_planes; q++)
-        expected += (gsize) pic->width[q] * pic->height[q];
-      break;
-    }
-  }
-  if (got != expected) {
-    gsize bps = reader->info.bpc > 8 ? 2 : 1;
-    g_set_error (error, VH_ERROR, VH_ERROR_IO,
-        "%s ends in the middle of frame %u (%" G_GSIZE_FORMAT " of %"
-        G_GSIZE_FORMAT " bytes)", reader->path, reader->n_read, got * bps,
-        expected * bps);
-    vh_picture_unref (pic);
+  if (reader->ended)
     return NULL;
+  if (!reader->thread) {
+    if (!reader->slots)
+      reader->slots = slots_new (NULL, NULL, NULL);
+    reader->results = g_async_queue_new ();
+    reader->thread = g_thread_new ("vh-reader", reader_thread, reader);
   }
-  reader->n_read++;
+  res = g_async_queue_pop (reader->results);
+  pic = res->pic;
+  if (!pic) {
+    reader->ended = TRUE;
+    if (res->error)
+      g_propagate_error (error, res->error);
+  } else {
+    reader->n_returned++;
+  }
+  g_free (res);
   return pic;
 }
 
 void
 vh_video_reader_free (VhVideoReader * reader)
 {
+  ReadResult *res;
+
   if (!reader)
     return;
+  if (reader->thread) {
+    g_atomic_int_set (&reader->stop, 1);
+    g_async_queue_push (reader->slots->idle, &wake_up);
+    g_thread_join (reader->thread);
+    while ((res = g_async_queue_try_pop (reader->results))) {
+      vh_picture_unref (res->pic);
+      g_clear_error (&res->error);
+      g_free (res);
+    }
+    g_async_queue_unref (reader->results);
+  }
+  if (reader->slots)
+    slots_unref (reader->slots);
   if (reader->file)
     fclose (reader->file);
-  g_free (reader->row);
+  g_free (reader->packed);
   g_free (reader->path);
   g_free (reader);
 }

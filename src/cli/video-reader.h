@@ -16,8 +16,21 @@ G_BEGIN_DECLS
 
 /* Reads raw planar YUV (geometry given by the caller, chroma in the
  * standard ceil(W/2) layout, little-endian samples above 8 bit) or Y4M
- * (geometry from its header). */
+ * (geometry from its header). Frames are read ahead on the reader's own
+ * thread, each with one read, into a small set of pictures that are
+ * reused once the caller and the engine let go of them: nothing
+ * frame-sized is allocated per frame. */
 typedef struct _VhVideoReader VhVideoReader;
+
+/* Where the reused pictures' memory comes from (page-locked memory, say,
+ * so that uploads to a GPU need no staging); @user_data is given back to
+ * both and freed with @notify once the last picture is gone. */
+typedef struct
+{
+  gpointer (*alloc) (gsize size, gpointer user_data, GError ** error);
+  void (*free) (gpointer mem, gpointer user_data);
+  gboolean page_locked;         /* marks the pictures (VhPicture) so */
+} VhVideoReaderMemoryFuncs;
 
 /* @raw_info describes .yuv input and may be NULL for Y4M. A file whose
  * name ends in .y4m, or that starts with the YUV4MPEG2 signature, is Y4M. */
@@ -27,8 +40,19 @@ VhVideoReader *vh_video_reader_open      (const gchar * path,
 
 const VhPictureInfo *vh_video_reader_get_info (VhVideoReader * reader);
 
+/* Before the first read: at most @max_frames pictures are out at once
+ * (read ahead or still held; default 8, at least 2), their memory from
+ * @funcs (NULL: the heap). */
+void         vh_video_reader_set_memory  (VhVideoReader * reader,
+                                          guint max_frames,
+                                          const VhVideoReaderMemoryFuncs * funcs,
+                                          gpointer user_data,
+                                          GDestroyNotify notify);
+
 /* The next frame, or NULL: at a clean end of file with no error set, or
- * with an error for a short or malformed frame (naming the frame). */
+ * with an error for a short or malformed frame (naming the frame). The
+ * first call starts the read-ahead thread. Waits while every picture is
+ * out: release them (or let the engine) to go on. */
 VhPicture   *vh_video_reader_read        (VhVideoReader * reader,
                                           GError ** error);
 

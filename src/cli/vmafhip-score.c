@@ -165,6 +165,46 @@ select_backend (const Settings * s, VhContextConfig * config,
 #endif
 }
 
+#ifdef VH_HAVE_HIP
+static gpointer
+host_alloc (gsize size, gpointer device, GError ** error)
+{
+  gpointer mem = NULL;
+
+  if (!vh_hip_host_alloc (device, size, &mem, error))
+    return NULL;
+  return mem;
+}
+
+static void
+host_free (gpointer mem, gpointer device)
+{
+  vh_hip_host_free (device, mem);
+}
+#endif
+
+/* The readers' reused pictures: enough for the frames in flight and a few
+ * read ahead; page-locked when a GPU scores, so that uploads copy from
+ * them directly. */
+static void
+setup_reader_memory (VhVideoReader * reader, const VhContextConfig * config,
+    gpointer device)
+{
+  guint max_frames = 2 * config->n_threads + 5;
+
+#ifdef VH_HAVE_HIP
+  if (device) {
+    static const VhVideoReaderMemoryFuncs pinned = {
+      host_alloc, host_free, TRUE
+    };
+    vh_video_reader_set_memory (reader, max_frames, &pinned,
+        vh_hip_device_ref (device), (GDestroyNotify) vh_hip_device_unref);
+    return;
+  }
+#endif
+  vh_video_reader_set_memory (reader, max_frames, NULL, NULL, NULL);
+}
+
 static void
 release_device (gpointer device)
 {
@@ -256,6 +296,8 @@ run (Settings * s, GError ** error)
   if (!select_backend (s, &config, &device, error))
     return FALSE;
   ctx = vh_context_new (&config);
+  setup_reader_memory (ref_reader, &config, device);
+  setup_reader_memory (dist_reader, &config, device);
 
   if (!s->no_prediction) {
     const gchar *default_models[] = { "version=vmaf_v0.6.1", NULL };
