@@ -14,6 +14,9 @@
 #include <string.h>
 
 #include "gstvmafhipconfig.h"
+
+/* Automatic worker threads when every parallel feature runs on the GPU. */
+#define GST_VMAF_HIP_GPU_THREADS 4
 #include "errors.h"
 #include "model.h"
 #include "model-spec.h"
@@ -147,6 +150,9 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, gpointer hip_device,
   VhContext *ctx;
 
   config.n_threads = s->threads ? s->threads : g_get_num_processors ();
+  /* threads=0 on a GPU: a few workers keep it busy; one per processor
+   * would only multiply start-up and GPU state (many elements at once). */
+  config.max_gpu_threads = s->threads ? 0 : GST_VMAF_HIP_GPU_THREADS;
   config.subsample = MAX (s->subsample, 1);
   /* The element opened the device (backend auto or hip) or not: features
    * without a HIP twin run on the CPU either way, and backend=hip without

@@ -52,7 +52,7 @@ struct _VhContext
   GThreadPool *parallel_pool;
   GThreadPool *temporal_pool;
   GAsyncQueue *worker_sets;     /* WorkerSet* */
-  GPtrArray *all_worker_sets;
+  GPtrArray *all_worker_sets;   /* made on demand, up to n_threads */
 
   VhFrameReadyFunc ready_func;
   gpointer ready_data;
@@ -80,6 +80,8 @@ slot_free (ExtractorSlot * slot)
 static void
 worker_set_free (WorkerSet * set)
 {
+  if (!set)
+    return;
   g_ptr_array_unref (set->fexs);
   g_free (set);
 }
@@ -328,12 +330,75 @@ context_extract (VhContext * ctx, VhFeatureExtractor * fex, FrameTask * task,
       error);
 }
 
+static void context_assign_device (VhContext * ctx,
+    VhFeatureExtractor * fex);
+
+/* A worker's own instances of the parallel extractors. */
+static WorkerSet *
+worker_set_new (VhContext * ctx, GError ** error)
+{
+  WorkerSet *set = g_new0 (WorkerSet, 1);
+
+  set->fexs = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      vh_feature_extractor_free);
+  for (guint i = 0; i < ctx->parallel->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (ctx->parallel, i);
+    VhFeatureExtractor *fex = vh_feature_extractor_clone (slot->proto);
+    context_assign_device (ctx, fex);
+    g_ptr_array_add (set->fexs, fex);
+    if (!vh_feature_extractor_init (fex, &ctx->info, error)) {
+      worker_set_free (set);
+      return NULL;
+    }
+  }
+  return set;
+}
+
+/* An idle worker set; a new one while fewer than n_threads exist (so that
+ * start-up makes one, and a GPU pipeline only as many as it keeps busy). */
+static WorkerSet *
+context_take_worker_set (VhContext * ctx, GError ** error)
+{
+  WorkerSet *set = g_async_queue_try_pop (ctx->worker_sets);
+  gboolean make = FALSE;
+
+  if (set)
+    return set;
+  g_mutex_lock (&ctx->lock);
+  if (ctx->all_worker_sets->len < ctx->config.n_threads) {
+    /* Reserve the place; filled below, outside the lock. */
+    g_ptr_array_add (ctx->all_worker_sets, NULL);
+    make = TRUE;
+  }
+  g_mutex_unlock (&ctx->lock);
+  if (!make)
+    return g_async_queue_pop (ctx->worker_sets);
+  set = worker_set_new (ctx, error);
+  g_mutex_lock (&ctx->lock);
+  g_ptr_array_remove_fast (ctx->all_worker_sets, NULL);
+  if (set)
+    g_ptr_array_add (ctx->all_worker_sets, set);
+  g_mutex_unlock (&ctx->lock);
+  return set;
+}
+
 static void
 run_parallel_lane (gpointer data, gpointer user_data)
 {
   FrameTask *task = data;
   VhContext *ctx = user_data;
-  WorkerSet *set = g_async_queue_pop (ctx->worker_sets);
+  GError *set_error = NULL;
+  WorkerSet *set = context_take_worker_set (ctx, &set_error);
+
+  if (!set) {
+    context_set_error (ctx, set_error);
+    g_mutex_lock (&ctx->lock);
+    g_hash_table_add (ctx->lanes_done, GUINT_TO_POINTER (task->index));
+    g_mutex_unlock (&ctx->lock);
+    context_finalize_ready (ctx);
+    frame_task_release (ctx, task);
+    return;
+  }
 
   if (task->scored && !context_failed (ctx)) {
     for (guint i = 0; i < set->fexs->len; i++) {
@@ -485,6 +550,18 @@ vh_context_check_outputs (VhContext * ctx, GError ** error)
   return ok;
 }
 
+/* Whether every parallel extractor runs on HIP (and there is one). */
+static gboolean
+context_parallel_all_hip (VhContext * ctx)
+{
+  for (guint i = 0; i < ctx->parallel->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (ctx->parallel, i);
+    if (!(slot->proto->klass->backend & VH_BACKEND_HIP))
+      return FALSE;
+  }
+  return ctx->parallel->len > 0;
+}
+
 gboolean
 vh_context_start (VhContext * ctx, const VhPictureInfo * info,
     GError ** error)
@@ -504,24 +581,21 @@ vh_context_start (VhContext * ctx, const VhPictureInfo * info,
   if (!context_init_temporal (ctx, error))
     return FALSE;
 
+  if (ctx->config.max_gpu_threads && context_parallel_all_hip (ctx))
+    n_threads = MIN (n_threads, ctx->config.max_gpu_threads);
+  ctx->config.n_threads = n_threads;
   ctx->worker_sets = g_async_queue_new ();
   ctx->all_worker_sets = g_ptr_array_new_with_free_func ((GDestroyNotify)
       worker_set_free);
-  for (guint t = 0; t < n_threads; t++) {
-    WorkerSet *set = g_new0 (WorkerSet, 1);
-    set->fexs = g_ptr_array_new_with_free_func ((GDestroyNotify)
-        vh_feature_extractor_free);
-    g_ptr_array_add (ctx->all_worker_sets, set);
-    for (guint i = 0; i < ctx->parallel->len; i++) {
-      ExtractorSlot *slot = g_ptr_array_index (ctx->parallel, i);
-      VhFeatureExtractor *fex = vh_feature_extractor_clone (slot->proto);
-      context_assign_device (ctx, fex);
-      g_ptr_array_add (set->fexs, fex);
-      if (!vh_feature_extractor_init (fex, info, error)) {
-        context_stop_pools (ctx);
-        return FALSE;
-      }
+  /* One worker set now, so that settings the extractors refuse fail here;
+   * the others when the workers need them. */
+  {
+    WorkerSet *set = worker_set_new (ctx, error);
+    if (!set) {
+      context_stop_pools (ctx);
+      return FALSE;
     }
+    g_ptr_array_add (ctx->all_worker_sets, set);
     g_async_queue_push (ctx->worker_sets, set);
   }
   ctx->parallel_pool = g_thread_pool_new (run_parallel_lane, ctx, n_threads,

@@ -38,6 +38,11 @@ typedef struct
   guint max_in_flight;          /* submitted but not final; 0 = automatic */
   gpointer hip_device;          /* VhHipDevice* for HIP extractors (not
                                  * owned; must outlive the context) */
+  guint max_gpu_threads;        /* when every parallel extractor runs on
+                                 * HIP, at most this many workers (a GPU
+                                 * needs few frames in flight, and each
+                                 * worker holds its own GPU state); 0 = no
+                                 * limit */
 } VhContextConfig;
 
 /* Called from a worker thread, in frame order, once frame @index is final
