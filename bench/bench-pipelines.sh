@@ -226,7 +226,7 @@ run_size () {
 
   if measure "$launch" $(src "$ref") ! vmafhipupload ! fakesink; then
     row "vmafhipupload" "$frames" "one branch"
-    up_w=$W
+    up_w=${R:-$W}
   else
     fail_row "vmafhipupload" "$(why)"
     up_w=
@@ -234,7 +234,7 @@ run_size () {
   if [ -x "$copy" ] && measure "$copy" "$ref" "$frame_bytes"; then
     W=$(awk '/^pageable copy/{print $5}' "$log") R= C=
     row "raw pageable copy" "$frames" "bench-copy (copies only, in-process); $(awk '/^memcpy/{print "memcpy+pinned " $7 " fps"}' "$log")"
-    [ -n "$up_w" ] && echo "           vmafhipupload whole-process rate vs raw copy: $(awk "BEGIN{printf \"%.0f\", 100 * $W / $up_w}")%"
+    [ -n "$up_w" ] && echo "           vmafhipupload (PLAYING to EOS) rate vs raw copy: $(awk "BEGIN{printf \"%.0f\", 100 * $W / $up_w}")%"
   else
     fail_row "raw pageable copy" "bench-copy missing or failed"
   fi
@@ -277,6 +277,18 @@ run_size () {
     row "first score element" 1 "one pair, start-up to EOS, no JIT cache"
   else
     fail_row "first score element" "$(why)"
+  fi
+
+  # Start-up on a warm machine: one pair through the element, JIT cache on,
+  # against one frame of each source alone.
+  if measure "$launch" $(src "$first") ! fakesink $(src "$first") ! fakesink; then
+    local one_src=$W
+    if measure "$launch" $(src "$first") ! c.ref_sink $(src "$first") ! \
+      c.dist_sink vmafhipcompare name=c backend=$backend ! fakesink; then
+      row "start-up element" 1 "warm: $(awk "BEGIN{printf \"%.3f\", $W - $one_src}") s above one frame of the sources ($one_src s)"
+    else
+      fail_row "start-up element" "$(why)"
+    fi
   fi
 
   if [ -n "$libvmaf" ]; then
