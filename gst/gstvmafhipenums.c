@@ -42,6 +42,8 @@ static const GEnumValue results_format_values[] = {
   {GST_VMAF_HIP_RESULTS_JSON, "JSON, as libvmaf writes it", "json"},
   {GST_VMAF_HIP_RESULTS_XML, "XML, as libvmaf writes it", "xml"},
   {GST_VMAF_HIP_RESULTS_CSV, "CSV, as libvmaf writes it", "csv"},
+  /* GStreamer's vmaf element: "none" with a file name writes JSON */
+  {GST_VMAF_HIP_RESULTS_JSON, "JSON (as json)", "none"},
   {0, NULL, NULL},
 };
 

@@ -304,7 +304,7 @@ GST_START_TEST (test_vmaf_element_names)
       "pool-method=harmonic-mean");
   GList *theirs = run (NULL, NULL, 4, "model-filename=vmaf_v0.6.1 psnr=true "
       "ssim=true ms-ssim=true pool-method=harmonic_mean phone-model=false "
-      "log-level=none message-layout=vmaf");
+      "log-level=none results-format=none message-layout=vmaf");
   GPtrArray *frames = vh_gst_structures (ours, "vmaf");
   GPtrArray *vmaf = vh_gst_structures (theirs, "VMAF");
   GPtrArray *summary = vh_gst_structures (ours, "vmaf-summary");
