@@ -67,7 +67,8 @@ field() {
   echo "$summary" | sed -n "s/.* $1=([a-z0-9]*)\([^,;]*\).*/\1/p"
 }
 echo "$summary" | cut -c1-160
-echo "summary: $(field scored) frames scored, pooled VMAF ($(field pool-method))" \
-  "$(field score); unpaired reference/distorted" \
+echo "summary: $(field scored) frames scored," \
+  "pooled VMAF ($(field pool-method)) $(field score);" \
+  "unpaired reference/distorted" \
   "$(field unpaired-reference)/$(field unpaired-distorted), dropped" \
   "$(field dropped-reference)/$(field dropped-distorted)"

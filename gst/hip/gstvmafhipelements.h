@@ -15,8 +15,8 @@
 G_BEGIN_DECLS
 
 /* Registers vmafhipupload and vmafhipdownload. They register whether or
- * not a GPU runtime is there: without one they fail at the READY to PAUSED change,
- * saying why. */
+ * not a GPU runtime is there: without one they fail at the READY to
+ * PAUSED change, saying why. */
 gboolean     gst_vmaf_hip_elements_register   (GstPlugin * plugin);
 
 G_END_DECLS
