@@ -70,6 +70,7 @@ typedef struct
   X (cuDeviceGetAttribute, gint, (gint * value, gint attr, gint device)) \
   X (cuDevicePrimaryCtxRetain, gint, (gpointer * ctx, gint device)) \
   X (cuDevicePrimaryCtxRelease_v2, gint, (gint device)) \
+  X (cuDevicePrimaryCtxSetFlags_v2, gint, (gint device, guint flags)) \
   X (cuCtxPushCurrent_v2, gint, (gpointer ctx)) \
   X (cuCtxPopCurrent_v2, gint, (gpointer * ctx)) \
   X (cuMemAllocPitch_v2, gint, (CUdeviceptr * ptr, gsize * pitch, \
@@ -109,7 +110,8 @@ typedef struct
 static const gchar *const nv_names[] = { NV_SYMBOLS (AS_NAME) NULL };
 
 static const gchar *const nv_optional[] = {
-  "cuEventElapsedTime_v2", "cuEventElapsedTime", NULL
+  "cuEventElapsedTime_v2", "cuEventElapsedTime",
+  "cuDevicePrimaryCtxSetFlags_v2", NULL
 };
 
 typedef union
@@ -198,6 +200,25 @@ nv_get_device_info (gint ordinal, VhHipDeviceInfo * info)
   return 0;
 }
 
+/* How a thread waits for the GPU (CU_CTX_SCHED_*). The driver's automatic
+ * choice spins on a processor for as long as the GPU works when there are
+ * fewer contexts than processors: every worker waiting for its frame then
+ * burns a core. Blocking waits cost a wake-up (microseconds) instead.
+ * VH_HIP_SYNC=spin|yield|blocking|auto overrides it (for measurements). */
+static guint
+nv_sync_flags (void)
+{
+  const gchar *sync = g_getenv ("VH_HIP_SYNC");
+
+  if (!g_strcmp0 (sync, "spin"))
+    return 0x01;
+  if (!g_strcmp0 (sync, "yield"))
+    return 0x02;
+  if (!g_strcmp0 (sync, "auto"))
+    return 0x00;
+  return 0x04;
+}
+
 static gint
 nv_device_open (gint ordinal, gpointer * handle)
 {
@@ -205,6 +226,10 @@ nv_device_open (gint ordinal, gpointer * handle)
 
   if ((code = api.cuDeviceGet (&dev, ordinal)) != 0)
     return code;
+  /* Before the context is made; a context already active (another user
+   * of the primary context) keeps its flags: the result does not matter. */
+  if (api.cuDevicePrimaryCtxSetFlags_v2)
+    api.cuDevicePrimaryCtxSetFlags_v2 (dev, nv_sync_flags ());
   return api.cuDevicePrimaryCtxRetain (handle, dev);
 }
 
