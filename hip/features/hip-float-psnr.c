@@ -79,7 +79,7 @@ hip_float_psnr_close (VhFeatureExtractor * fex)
   vh_hip_fex_close (&s->hip);
 }
 
-const VhFeatureExtractorClass vh_hip_float_psnr_class = {
+const VhFeatureExtractorClass vh_hip_fex_float_psnr = {
   .name = "float_psnr",
   .provides = vh_float_psnr_provides,
   .options = NULL,

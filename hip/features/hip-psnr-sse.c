@@ -14,8 +14,6 @@
 
 #include <string.h>
 
-extern const VhHipKernelSource vh_hip_kernel_psnr;
-
 /* Must match struct vh_psnr_planes in the kernel (natural alignment on
  * every 64-bit target). */
 typedef struct

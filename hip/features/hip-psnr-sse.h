@@ -14,6 +14,9 @@
 
 G_BEGIN_DECLS
 
+/* The kernel module (hip/features/kernels/psnr.hip), made by the build. */
+extern const VhHipKernelSource vh_hip_kernel_psnr;
+
 /* Queues on @h's stream the sums of squared errors between the first
  * @n_planes planes of device pictures @ref and @dist, each over its top-left
  * @width[p] x @height[p] samples, added to the guint64 counters @sse[0 ..

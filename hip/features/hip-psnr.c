@@ -80,7 +80,7 @@ hip_psnr_close (VhFeatureExtractor * fex)
   vh_hip_fex_close (&s->hip);
 }
 
-const VhFeatureExtractorClass vh_hip_psnr_class = {
+const VhFeatureExtractorClass vh_hip_fex_psnr = {
   .name = "psnr",
   .provides = vh_psnr_provides,
   .options = vh_psnr_options,

@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-/* Must match the kernels (hip/kernels/ssim*.hip). */
+/* Must match the kernels (hip/features/kernels/ssim*.hip). */
 #define TILE 32                 /* window positions per tile side */
 #define BLOCK_X 32
 #define BLOCK_Y 8

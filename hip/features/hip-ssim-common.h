@@ -15,7 +15,7 @@
 
 G_BEGIN_DECLS
 
-/* The kernel modules (hip/kernels/ssim.hip, ssim-decimate.hip), made by
+/* The kernel modules (hip/features/kernels/ssim.hip, ssim-decimate.hip), made by
  * the build. */
 extern const VhHipKernelSource vh_hip_kernel_ssim;
 extern const VhHipKernelSource vh_hip_kernel_ssim_decimate;

@@ -9,12 +9,12 @@
 
 /* Every HIP twin class, one line each: VH_HIP_TWIN (symbol). Included by
  * hip-features.c with VH_HIP_TWIN defined (no include guard on purpose).
- * A twin lives in hip/features/hip-<name>.c, listed in
+ * A twin lives in hip/features/hip-<cpu file name>.c, listed in
  * hip/features/meson.build with its kernel module. */
 
-VH_HIP_TWIN (vh_hip_psnr_class)
-VH_HIP_TWIN (vh_hip_float_psnr_class)
-VH_HIP_TWIN (vh_hip_motion_class)
+VH_HIP_TWIN (vh_hip_fex_psnr)
+VH_HIP_TWIN (vh_hip_fex_float_psnr)
+VH_HIP_TWIN (vh_hip_fex_integer_motion)
 VH_HIP_TWIN (vh_hip_fex_integer_vif)
 VH_HIP_TWIN (vh_hip_fex_float_ssim)
 VH_HIP_TWIN (vh_hip_fex_float_ms_ssim)

@@ -11,7 +11,7 @@
  * mix of every expression is deliberate: it reproduces libvmaf's roundings,
  * which the fixed-point gains derived from these values depend on. */
 
-#include "adm-internal.h"
+#include "adm-private.h"
 
 #include <math.h>
 

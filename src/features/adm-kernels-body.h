@@ -19,7 +19,7 @@
 #ifndef __VH_ADM_KERNELS_BODY_H__
 #define __VH_ADM_KERNELS_BODY_H__
 
-#include "adm-internal.h"
+#include "adm-private.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  * order, as libvmaf computes it. Edges reflect with the border sample
  * repeated on the far side and not on the near side. */
 
-#include "float-adm-priv.h"
+#include "float-adm-private.h"
 
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF

@@ -12,7 +12,7 @@
  * contrast sensitivity weights, contrast masking and the p-norm sums.
  * Sums run row by row in single precision, each row on its own first. */
 
-#include "float-adm-priv.h"
+#include "float-adm-private.h"
 
 #include <math.h>
 #ifdef __SSE__

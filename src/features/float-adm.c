@@ -17,9 +17,9 @@
 
 #include "feature-extractor.h"
 #include "errors.h"
-#include "float-adm-priv.h"
+#include "float-adm-private.h"
 #include "float-picture.h"
-#include "adm-internal.h"
+#include "adm-private.h"
 
 #include <math.h>
 

@@ -13,7 +13,7 @@
  * eight at a time, each in its own accumulator, which keeps libvmaf's
  * order while the adds of different rows overlap. */
 
-#include "float-vif-priv.h"
+#include "float-vif-private.h"
 
 #include <math.h>
 #include <string.h>

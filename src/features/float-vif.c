@@ -17,7 +17,7 @@
 #include "feature-extractor.h"
 #include "errors.h"
 #include "float-picture.h"
-#include "float-vif-priv.h"
+#include "float-vif-private.h"
 #include "float-scale.h"
 #include "vif-options.h"
 

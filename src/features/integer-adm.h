@@ -16,7 +16,7 @@
 #define __VH_INTEGER_ADM_H__
 
 #include "feature-extractor.h"
-#include "adm-internal.h"
+#include "adm-private.h"
 
 G_BEGIN_DECLS
 

@@ -18,7 +18,7 @@
  * read the shared table with gathers. Only the instructions of AVX2 are
  * used (no FMA, so no fused rounding differs from the scalar code). */
 
-#include "integer-vif-priv.h"
+#include "integer-vif-private.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 

@@ -11,7 +11,7 @@
  * and the columns inside, on 16 x 16 -> 32 bit products, so that compilers
  * vectorise them; the per-pixel statistic stays scalar. */
 
-#include "integer-vif-priv.h"
+#include "integer-vif-private.h"
 #include "integer-vif-pixel.h"
 
 #include <math.h>

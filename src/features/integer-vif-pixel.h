@@ -13,7 +13,7 @@
 #ifndef __VH_INTEGER_VIF_PIXEL_H__
 #define __VH_INTEGER_VIF_PIXEL_H__
 
-#include "integer-vif-priv.h"
+#include "integer-vif-private.h"
 
 G_BEGIN_DECLS
 

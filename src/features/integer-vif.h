@@ -15,7 +15,7 @@
 #define __VH_INTEGER_VIF_H__
 
 #include "feature-extractor.h"
-#include "integer-vif-priv.h"
+#include "integer-vif-private.h"
 
 G_BEGIN_DECLS
 

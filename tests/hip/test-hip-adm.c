@@ -18,7 +18,7 @@
  * timing. */
 
 #include "hip-test-gpu.h"
-#include "hip-adm-priv.h"
+#include "hip-integer-adm-private.h"
 #include "hip-picture.h"
 #include "golden.h"
 

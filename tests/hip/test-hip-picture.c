@@ -7,7 +7,7 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* Engine pictures through HIP device memory and back (hip/hip-picture.c):
+/* Engine pictures through HIP device memory and back (hip/features/hip-picture.c):
  * every chroma layout and bit depth, odd sizes, interleaved chroma read in
  * place, and the transfer installed for the engine's dispatch. Runs on the
  * GPU, or on the fake driver when VH_HIP_NVIDIA_RUNTIME names it; skips

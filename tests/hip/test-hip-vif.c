@@ -17,7 +17,7 @@
 #include "hip-test-gpu.h"
 #include "hip-features.h"
 #include "hip-picture.h"
-#include "hip-vif-launch.h"
+#include "hip-integer-vif-launch.h"
 #include "extractor-check.h"
 
 static VhHipDevice *device;

@@ -50,7 +50,7 @@ typedef unsigned long long vh_u64;
 #define HI3 (-15826)
 
 /* One scale's geometry, constants and buffers; the host fills it once
- * (hip/features/hip-adm-priv.h has the same layout). */
+ * (hip/features/hip-integer-adm-private.h has the same layout). */
 struct VhAdmGpuScale
 {
   vh_u64 a_in[2];               /* s >= 1: int32 input planes */

@@ -9,7 +9,7 @@
 
 /* Sums of squared errors of up to three planes in one launch (blockIdx.z
  * is the plane), for psnr and float_psnr. Same portable subset as
- * hip/kernels/plane-sse.hip. The sums are exact integers, so their order
+ * tests/hip/plane-sse.hip. The sums are exact integers, so their order
  * does not matter; the _f32 variant rounds each square to single precision
  * first, as libvmaf's float_psnr does for 16-bit samples. Launch with 256
  * threads per block (VH_PSNR_THREADS), any grid: blocks stride over the

@@ -9,8 +9,8 @@
 
 /* Private to the HIP twin of integer ADM (and its GPU test). */
 
-#ifndef __VH_HIP_ADM_PRIV_H__
-#define __VH_HIP_ADM_PRIV_H__
+#ifndef __VH_HIP_INTEGER_ADM_PRIVATE_H__
+#define __VH_HIP_INTEGER_ADM_PRIVATE_H__
 
 #include "hip-fex-common.h"
 #include "features/integer-adm.h"
@@ -90,4 +90,4 @@ gboolean     vh_hip_adm_enqueue         (VhFeatureExtractor * fex,
 
 G_END_DECLS
 
-#endif /* __VH_HIP_ADM_PRIV_H__ */
+#endif /* __VH_HIP_INTEGER_ADM_PRIVATE_H__ */

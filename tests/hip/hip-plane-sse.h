@@ -14,7 +14,7 @@
 
 G_BEGIN_DECLS
 
-/* The kernel module (hip/kernels/plane-sse.hip), made by the build. */
+/* The kernel module (tests/hip/plane-sse.hip), made by the build. */
 extern const VhHipKernelSource vh_hip_kernel_plane_sse;
 
 /* Adds the sum of squared differences between two device planes of

@@ -7,10 +7,10 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* Host side of the integer VIF kernels (hip/kernels/vif.hip): buffers, and
+/* Host side of the integer VIF kernels (hip/features/kernels/vif.hip): buffers, and
  * the launches of one frame. */
 
-#include "hip-vif-launch.h"
+#include "hip-integer-vif-launch.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
 /* The HIP twin of integer ADM, device side: the kernels' per-scale
  * parameters, their buffers, and the launches of one frame. */
 
-#include "hip-adm-priv.h"
+#include "hip-integer-adm-private.h"
 #include "errors.h"
 
 #include <math.h>

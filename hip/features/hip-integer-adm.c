@@ -14,7 +14,7 @@
  * scores with the CPU twin's own code (integer-adm.h), as it sets up the
  * options and constants. */
 
-#include "hip-adm-priv.h"
+#include "hip-integer-adm-private.h"
 #include "errors.h"
 
 /* What the GPU sends back a frame. */

@@ -11,12 +11,12 @@
 
 #include "hip-features.h"
 #include "hip-picture.h"
-#include "hip-plane-sse.h"
+#include "hip-psnr-sse.h"
 #include "errors.h"
 
 #include <string.h>
 
-/* Each twin, defined in hip/features/hip-<name>.c and listed in
+/* Each twin, defined in hip/features/hip-<cpu file name>.c and listed in
  * hip/features/hip-twins.h (one line per class). */
 #define VH_HIP_TWIN(sym) extern const VhFeatureExtractorClass sym;
 #include "hip-twins.h"
@@ -124,8 +124,8 @@ vh_hip_use_device (VhHipDevice * device, VhBackend * backends,
 
   *backends = VH_BACKEND_CPU;
   /* Any of our modules will do; the twins load theirs at init. */
-  module = vh_hip_module_get (device, &vh_hip_kernel_plane_sse, error);
-  if (!module || !vh_hip_module_get_function (module, "vh_plane_sse_u8",
+  module = vh_hip_module_get (device, &vh_hip_kernel_psnr, error);
+  if (!module || !vh_hip_module_get_function (module, "vh_psnr_sse_u8",
           error)) {
     g_prefix_error (error, "the device cannot run vmafhip's kernels: ");
     return FALSE;

@@ -7,8 +7,8 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-#ifndef __VH_FLOAT_ADM_PRIV_H__
-#define __VH_FLOAT_ADM_PRIV_H__
+#ifndef __VH_FLOAT_ADM_PRIVATE_H__
+#define __VH_FLOAT_ADM_PRIVATE_H__
 
 #include <glib.h>
 
@@ -98,4 +98,4 @@ gfloat       vh_fadm_cm                 (const VhFadmBands * src,
 
 G_END_DECLS
 
-#endif /* __VH_FLOAT_ADM_PRIV_H__ */
+#endif /* __VH_FLOAT_ADM_PRIVATE_H__ */

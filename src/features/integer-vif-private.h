@@ -18,8 +18,8 @@
  * every filter sums to 65536, the bias costs exactly 2^31 per sum, which is
  * added back modulo 2^32. */
 
-#ifndef __VH_INTEGER_VIF_PRIV_H__
-#define __VH_INTEGER_VIF_PRIV_H__
+#ifndef __VH_INTEGER_VIF_PRIVATE_H__
+#define __VH_INTEGER_VIF_PRIVATE_H__
 
 #include <glib.h>
 
@@ -112,4 +112,4 @@ const guint16 *vh_vif_log2_table (void);
 
 G_END_DECLS
 
-#endif /* __VH_INTEGER_VIF_PRIV_H__ */
+#endif /* __VH_INTEGER_VIF_PRIVATE_H__ */

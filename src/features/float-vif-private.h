@@ -7,8 +7,8 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-#ifndef __VH_FLOAT_VIF_PRIV_H__
-#define __VH_FLOAT_VIF_PRIV_H__
+#ifndef __VH_FLOAT_VIF_PRIVATE_H__
+#define __VH_FLOAT_VIF_PRIVATE_H__
 
 #include <glib.h>
 
@@ -67,4 +67,4 @@ void         vh_fvif_scale_sums         (VhFvifWork * ws, const gfloat * f,
 
 G_END_DECLS
 
-#endif /* __VH_FLOAT_VIF_PRIV_H__ */
+#endif /* __VH_FLOAT_VIF_PRIVATE_H__ */

@@ -7,15 +7,15 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-#ifndef __VH_HIP_VIF_LAUNCH_H__
-#define __VH_HIP_VIF_LAUNCH_H__
+#ifndef __VH_HIP_INTEGER_VIF_LAUNCH_H__
+#define __VH_HIP_INTEGER_VIF_LAUNCH_H__
 
 #include "vhhip.h"
-#include "features/integer-vif-priv.h"
+#include "features/integer-vif-private.h"
 
 G_BEGIN_DECLS
 
-/* The kernel module (hip/kernels/vif.hip), made by the build. */
+/* The kernel module (hip/features/kernels/vif.hip), made by the build. */
 extern const VhHipKernelSource vh_hip_kernel_vif;
 
 /* Device buffers and kernels of integer VIF for one picture size and bit
@@ -67,4 +67,4 @@ gboolean     vh_hip_vif_launch_frame     (VhHipVifLaunch * l,
 
 G_END_DECLS
 
-#endif /* __VH_HIP_VIF_LAUNCH_H__ */
+#endif /* __VH_HIP_INTEGER_VIF_LAUNCH_H__ */

@@ -187,7 +187,7 @@ hip_motion_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
   return vh_integer_motion_finish (&s->m, fex, fc, error);
 }
 
-const VhFeatureExtractorClass vh_hip_motion_class = {
+const VhFeatureExtractorClass vh_hip_fex_integer_motion = {
   .name = "motion",
   .provides = vh_integer_motion_provides,
   .options = vh_integer_motion_options,

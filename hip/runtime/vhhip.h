@@ -232,7 +232,7 @@ typedef struct
  *
  * A kernel module written once in HIP C++ (source that hipcc, nvcc, hiprtc
  * and nvrtc all compile), with what the build precompiled from it. Made by
- * the build (hip/kernels/embed.py); see vh_hip_module_get().
+ * the build (hip/features/kernels/embed.py); see vh_hip_module_get().
  */
 typedef struct
 {

@@ -11,8 +11,8 @@
  * scale and the row kernels, in a portable C flavour and an AVX2 one that
  * must give the very same integers. */
 
-#ifndef __VH_ADM_INTERNAL_H__
-#define __VH_ADM_INTERNAL_H__
+#ifndef __VH_ADM_PRIVATE_H__
+#define __VH_ADM_PRIVATE_H__
 
 #include <glib.h>
 
@@ -216,4 +216,4 @@ vh_adm_tap (gint i, gint k, gint n)
 
 G_END_DECLS
 
-#endif /* __VH_ADM_INTERNAL_H__ */
+#endif /* __VH_ADM_PRIVATE_H__ */

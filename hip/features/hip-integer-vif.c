@@ -14,7 +14,7 @@
  * twin's. */
 
 #include "hip-fex-common.h"
-#include "hip-vif-launch.h"
+#include "hip-integer-vif-launch.h"
 #include "features/integer-vif.h"
 #include "errors.h"
 
