@@ -292,6 +292,9 @@ run (Settings * s, GError ** error)
   }
 
   config.n_threads = MAX (s->threads, 1);
+  /* libvmaf runs a thread pool from --threads 1 up, which changes the
+   * order of its logs. */
+  config.log_pooled_order = s->threads >= 1;
   config.subsample = MAX (s->subsample, 1);
   if (!select_backend (s, &config, &device, error))
     return FALSE;

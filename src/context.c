@@ -197,6 +197,9 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
       }
     }
   }
+  /* Registration order, as libvmaf's log lists extractors. */
+  fex->log_slot = ctx->parallel->len + ctx->temporal->len;
+  fex->log_pooled = ctx->config.log_pooled_order;
   slot = g_new0 (ExtractorSlot, 1);
   slot->proto = fex;
   g_ptr_array_add (lane, slot);

@@ -43,6 +43,9 @@ typedef struct
                                  * needs few frames in flight, and each
                                  * worker holds its own GPU state); 0 = no
                                  * limit */
+  gboolean log_pooled_order;    /* logs list features as libvmaf's with a
+                                 * thread pool (its --threads 1 and up)
+                                 * rather than single-threaded */
 } VhContextConfig;
 
 /* Called from a worker thread, in frame order, once frame @index is final

@@ -8,6 +8,7 @@
  */
 #include "feature-collector.h"
 #include "errors.h"
+#include "log-order.h"
 
 #include <string.h>
 
@@ -18,6 +19,8 @@ typedef struct
   GArray *written;              /* guint8 per value: set or not */
   guint order;                  /* position in declaration order */
   gboolean listed;              /* has held a value: in ->listed */
+  gboolean keyed;               /* has a log key: listed by it */
+  VhLogKey key;                 /* smallest key of its writes */
 } FeatureVector;
 
 struct _VhFeatureCollector
@@ -30,6 +33,7 @@ struct _VhFeatureCollector
   GArray *aggregate_values;     /* gdouble, parallel */
   guint n_frames;
   guint base;                   /* values[i] is frame base + i */
+  gboolean resort;              /* a key changed: ->listed to sort */
 };
 
 /* Releasing moves memory, so it is done in steps of this many frames. */
@@ -73,19 +77,39 @@ vh_feature_collector_free (VhFeatureCollector * fc)
   g_free (fc);
 }
 
-/* A feature is listed once it holds a value, at its declared position.
- * Called with the lock held. */
+/* Keyed features first, by key (libvmaf's log order), then the others
+ * (model scores, values written without a key) in declaration order. */
+static gint
+compare_listed (gconstpointer pa, gconstpointer pb)
+{
+  const FeatureVector *a = *(const FeatureVector **) pa;
+  const FeatureVector *b = *(const FeatureVector **) pb;
+
+  if (a->keyed != b->keyed)
+    return a->keyed ? -1 : 1;
+  if (a->keyed) {
+    gint c = vh_log_key_compare (&a->key, &b->key);
+    if (c)
+      return c;
+  }
+  return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* A feature is listed once it holds a value; called with the lock held. */
 static void
 list_feature (VhFeatureCollector * fc, FeatureVector * fv)
 {
-  guint pos = fc->listed->len;
-
-  while (pos > 0 &&
-      ((FeatureVector *) g_ptr_array_index (fc->listed, pos - 1))->order >
-      fv->order)
-    pos--;
-  g_ptr_array_insert (fc->listed, pos, fv);
+  g_ptr_array_add (fc->listed, fv);
   fv->listed = TRUE;
+  fc->resort = TRUE;
+}
+
+static void
+sort_listed (VhFeatureCollector * fc)
+{
+  if (fc->resort)
+    g_ptr_array_sort (fc->listed, compare_listed);
+  fc->resort = FALSE;
 }
 
 /* Called with the lock held. */
@@ -118,11 +142,25 @@ gboolean
 vh_feature_collector_append (VhFeatureCollector * fc, const gchar * name,
     guint index, gdouble value, GError ** error)
 {
+  return vh_feature_collector_append_keyed (fc, name, index, value, NULL,
+      error);
+}
+
+gboolean
+vh_feature_collector_append_keyed (VhFeatureCollector * fc,
+    const gchar * name, guint index, gdouble value, const VhLogKey * key,
+    GError ** error)
+{
   FeatureVector *fv;
   gboolean ok = TRUE;
 
   g_mutex_lock (&fc->lock);
   fv = lookup_or_add (fc, name);
+  if (key && (!fv->keyed || vh_log_key_compare (key, &fv->key) < 0)) {
+    fv->key = *key;
+    fv->keyed = TRUE;
+    fc->resort = TRUE;
+  }
   if (index < fc->base) {
     g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
         "feature '%s' of frame %u arrived after the frame was released",
@@ -173,6 +211,7 @@ vh_feature_collector_n_features (VhFeatureCollector * fc)
   guint n;
 
   g_mutex_lock (&fc->lock);
+  sort_listed (fc);
   n = fc->listed->len;
   g_mutex_unlock (&fc->lock);
   return n;
@@ -184,6 +223,7 @@ vh_feature_collector_feature_name (VhFeatureCollector * fc, guint i)
   const gchar *name = NULL;
 
   g_mutex_lock (&fc->lock);
+  sort_listed (fc);
   if (i < fc->listed->len)
     name = ((FeatureVector *) g_ptr_array_index (fc->listed, i))->name;
   g_mutex_unlock (&fc->lock);
@@ -226,6 +266,7 @@ vh_feature_collector_clear (VhFeatureCollector * fc)
     g_array_set_size (fv->values, 0);
     g_array_set_size (fv->written, 0);
     fv->listed = FALSE;
+    fv->keyed = FALSE;
   }
   g_ptr_array_set_size (fc->aggregate_names, 0);
   g_array_set_size (fc->aggregate_values, 0);

@@ -12,6 +12,8 @@
 
 #include <glib.h>
 
+#include "log-order.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -34,6 +36,16 @@ gboolean     vh_feature_collector_append          (VhFeatureCollector * fc,
                                                    const gchar * name,
                                                    guint index,
                                                    gdouble value,
+                                                   GError ** error);
+
+/* Same, with where libvmaf's log would list the feature (log-order.h):
+ * features are listed by the smallest key of their writes, before those
+ * written without one. */
+gboolean     vh_feature_collector_append_keyed    (VhFeatureCollector * fc,
+                                                   const gchar * name,
+                                                   guint index,
+                                                   gdouble value,
+                                                   const VhLogKey * key,
                                                    GError ** error);
 
 /* Adds @name to the feature order without a value (no-op if known), so

@@ -18,6 +18,7 @@ vh_feature_extractor_new (const VhFeatureExtractorClass * klass)
   VhFeatureExtractor *fex = g_new0 (VhFeatureExtractor, 1);
 
   fex->klass = klass;
+  fex->log_slot = G_MAXUINT;
   vh_option_values_init (&fex->options, klass->options);
   fex->suffix = g_strdup ("");
   return fex;
@@ -44,6 +45,8 @@ vh_feature_extractor_clone (const VhFeatureExtractor * src)
   vh_option_values_copy (&fex->options, &src->options);
   g_free (fex->suffix);
   fex->suffix = g_strdup (src->suffix);
+  fex->log_slot = src->log_slot;
+  fex->log_pooled = src->log_pooled;
   return fex;
 }
 
@@ -79,6 +82,7 @@ vh_feature_extractor_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   g_return_val_if_fail (fex->initialized, FALSE);
   g_return_val_if_fail (ref->mem_type == fex->klass->mem_type, FALSE);
   g_return_val_if_fail (dist->mem_type == fex->klass->mem_type, FALSE);
+  fex->log_seq = 0;
   return fex->klass->extract (fex, ref, dist, index, fc, error);
 }
 
@@ -96,6 +100,7 @@ vh_feature_extractor_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
   g_return_val_if_fail (fex->initialized, FALSE);
   if (!fex->klass->flush)
     return TRUE;
+  fex->log_seq = 0;
   return fex->klass->flush (fex, fc, error);
 }
 
@@ -133,18 +138,42 @@ vh_feature_extractor_output_name (const VhFeatureExtractor * fex,
   return g_strconcat (base_name, fex->suffix, NULL);
 }
 
+static gboolean
+append_named (VhFeatureExtractor * fex, VhFeatureCollector * fc,
+    const gchar * base_name, const gchar * name, guint index, gdouble value,
+    GError ** error)
+{
+  VhLogKey key;
+
+  if (fex->log_slot == G_MAXUINT)
+    return vh_feature_collector_append (fc, name, index, value, error);
+  vh_log_key_init (&key, fex->klass->name, base_name, index, fex->log_slot,
+      fex->log_seq++, fex->log_pooled);
+  return vh_feature_collector_append_keyed (fc, name, index, value, &key,
+      error);
+}
+
 gboolean
 vh_feature_extractor_append (VhFeatureExtractor * fex, VhFeatureCollector * fc,
     const gchar * base_name, guint index, gdouble value, GError ** error)
 {
+  gchar *name = NULL;
   gboolean ok;
 
-  if (!fex->suffix[0])
-    return vh_feature_collector_append (fc, base_name, index, value, error);
-  gchar *name = vh_feature_extractor_output_name (fex, base_name);
-  ok = vh_feature_collector_append (fc, name, index, value, error);
+  if (fex->suffix[0])
+    name = vh_feature_extractor_output_name (fex, base_name);
+  ok = append_named (fex, fc, base_name, name ? name : base_name, index,
+      value, error);
   g_free (name);
   return ok;
+}
+
+gboolean
+vh_feature_extractor_append_unsuffixed (VhFeatureExtractor * fex,
+    VhFeatureCollector * fc, const gchar * name, guint index, gdouble value,
+    GError ** error)
+{
+  return append_named (fex, fc, name, name, index, value, error);
 }
 
 /* Registry: the built-in CPU classes first, then whatever was registered. */

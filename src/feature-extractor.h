@@ -90,6 +90,12 @@ struct _VhFeatureExtractor
   /* GPU extractors: the device to run on (a VhHipDevice*, not owned), set
    * by the context before init; NULL for CPU extractors. */
   gpointer device;
+  /* Log order (log-order.h), set by the context: the extractor's place
+   * in registration order (G_MAXUINT: none), whether logs follow
+   * libvmaf's thread-pool order, and the writes of the current call. */
+  guint log_slot;
+  gboolean log_pooled;
+  guint log_seq;
 };
 
 /* Creates an instance with default options. */
@@ -137,6 +143,15 @@ const gchar *vh_feature_extractor_get_string_option (const VhFeatureExtractor * 
 gboolean     vh_feature_extractor_append          (VhFeatureExtractor * fex,
                                                    VhFeatureCollector * fc,
                                                    const gchar * base_name,
+                                                   guint index,
+                                                   gdouble value,
+                                                   GError ** error);
+
+/* Appends @name as it is, without the option suffix (outputs libvmaf
+ * never renames: float_adm's "adm", cambi's "cambi_source"). */
+gboolean     vh_feature_extractor_append_unsuffixed (VhFeatureExtractor * fex,
+                                                   VhFeatureCollector * fc,
+                                                   const gchar * name,
                                                    guint index,
                                                    gdouble value,
                                                    GError ** error);

@@ -75,6 +75,53 @@ test_declared_order (void)
       "undeclared");
 }
 
+/* libvmaf's log order: by the smallest key of a feature's writes (frame,
+ * extractor, write), whatever order workers write in; unkeyed ones (model
+ * scores) after them in declared order. */
+static void
+test_log_order (void)
+{
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  VhLogKey k;
+
+  vh_feature_collector_declare (fc, "vmaf");
+  /* Frame 1 of extractor 0 arrives before frame 0 of both extractors. */
+  vh_log_key_init (&k, "adm", "integer_adm2", 1, 0, 0, FALSE);
+  g_assert_true (vh_feature_collector_append_keyed (fc, "integer_adm2", 1,
+          1, &k, NULL));
+  vh_log_key_init (&k, "vif", "integer_vif_scale0", 0, 1, 0, FALSE);
+  g_assert_true (vh_feature_collector_append_keyed (fc, "integer_vif_scale0",
+          0, 1, &k, NULL));
+  g_assert_true (vh_feature_collector_append (fc, "vmaf", 0, 50, NULL));
+  /* The integer motion's motion2 is listed after every frame's values. */
+  vh_log_key_init (&k, "motion", "integer_motion2", 0, 0, 1, FALSE);
+  g_assert_true (vh_feature_collector_append_keyed (fc, "integer_motion2", 0,
+          1, &k, NULL));
+  g_assert_cmpstr (vh_feature_collector_feature_name (fc, 0), ==,
+      "integer_vif_scale0");
+  vh_log_key_init (&k, "adm", "integer_adm2", 0, 0, 0, FALSE);
+  g_assert_true (vh_feature_collector_append_keyed (fc, "integer_adm2", 0,
+          1, &k, NULL));
+  g_assert_cmpuint (vh_feature_collector_n_features (fc), ==, 4);
+  g_assert_cmpstr (vh_feature_collector_feature_name (fc, 0), ==,
+      "integer_adm2");
+  g_assert_cmpstr (vh_feature_collector_feature_name (fc, 1), ==,
+      "integer_vif_scale0");
+  g_assert_cmpstr (vh_feature_collector_feature_name (fc, 2), ==,
+      "integer_motion2");
+  g_assert_cmpstr (vh_feature_collector_feature_name (fc, 3), ==, "vmaf");
+
+  /* With libvmaf's thread pool, psnr (run on the calling thread) leads. */
+  vh_feature_collector_clear (fc);
+  vh_log_key_init (&k, "adm", "integer_adm2", 0, 0, 0, TRUE);
+  g_assert_true (vh_feature_collector_append_keyed (fc, "integer_adm2", 0,
+          1, &k, NULL));
+  vh_log_key_init (&k, "psnr", "psnr_y", 0, 5, 0, TRUE);
+  g_assert_true (vh_feature_collector_append_keyed (fc, "psnr_y", 0, 1, &k,
+          NULL));
+  g_assert_cmpstr (vh_feature_collector_feature_name (fc, 0), ==, "psnr_y");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -82,5 +129,6 @@ main (int argc, char **argv)
   g_test_add_func ("/feature-collector/append-get", test_append_get);
   g_test_add_func ("/feature-collector/release", test_release);
   g_test_add_func ("/feature-collector/declared-order", test_declared_order);
+  g_test_add_func ("/feature-collector/log-order", test_log_order);
   return g_test_run ();
 }

@@ -293,9 +293,10 @@ cambi_extract (VhFeatureExtractor * fex, const VhPicture * ref,
           &src_score, error))
     return FALSE;
   /* libvmaf names only the main score after the options. */
-  return vh_feature_collector_append (fc, "cambi_source", index,
-      MIN (src_score, s->max_val), error)
-      && vh_feature_collector_append (fc, "cambi_full_reference", index,
+  return vh_feature_extractor_append_unsuffixed (fex, fc, "cambi_source",
+      index, MIN (src_score, s->max_val), error)
+      && vh_feature_extractor_append_unsuffixed (fex, fc,
+      "cambi_full_reference", index,
       MIN (MAX (dist_score - src_score, 0.0), s->max_val), error);
 }
 

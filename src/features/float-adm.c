@@ -327,7 +327,8 @@ fadm_emit_debug (VhFeatureExtractor * fex, VhFeatureCollector * fc,
 {
   /* libvmaf leaves "adm" out of its list of outputs, so options do not
    * rename it. */
-  if (!vh_feature_collector_append (fc, "adm", index, score, error) ||
+  if (!vh_feature_extractor_append_unsuffixed (fex, fc, "adm", index, score,
+          error) ||
       !vh_feature_extractor_append (fex, fc, "adm_num", index, num, error) ||
       !vh_feature_extractor_append (fex, fc, "adm_den", index, den, error))
     return FALSE;
