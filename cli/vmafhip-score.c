@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct
 {
@@ -45,7 +46,144 @@ typedef struct
   gboolean version;
   gchar *backend;
   gboolean help;
+  gint frame_skip_ref;
+  gint frame_skip_dist;
+  gchar *cpumask;
+  gchar *gpumask;
+  /* What libvmaf's tool prints only on a terminal: progress, scores. */
+  gboolean tty;
 } Settings;
+
+/* libvmaf's CPU feature bits (--cpumask): a set bit forbids that
+ * instruction set. vmafhip's only hand-vectorised paths are AVX2; they
+ * give the same numbers as the portable ones. */
+#define CPU_FLAG_AVX2 (1u << 3)
+
+/* libvmaf's --aom_ctc and --nflx_ctc presets: the --model and --feature
+ * options each version stands for, in libvmaf's order. Later versions
+ * change earlier ones as noted. */
+typedef struct
+{
+  const gchar *option;
+  const gchar *version;
+  const gchar *const args[24];
+} Preset;
+
+#define AOM_V1_MODELS \
+  "--model", "version=vmaf_v0.6.1:name=vmaf", \
+  "--model", "version=vmaf_v0.6.1neg:name=vmaf_neg"
+#define AOM_V1_HEAD \
+  "--feature", "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5", \
+  "--feature", "ciede"
+#define AOM_V1_TAIL \
+  "--feature", "float_ms_ssim=enable_db=true:clip_db=true", \
+  "--feature", "psnr_hvs"
+
+static const Preset presets[] = {
+  {"aom_ctc", "v1.0", {AOM_V1_MODELS, AOM_V1_HEAD,
+              "--feature", "float_ssim=enable_db=true:clip_db=true",
+          AOM_V1_TAIL, NULL}},
+  {"aom_ctc", "v2.0", {AOM_V1_MODELS, AOM_V1_HEAD,
+              "--feature", "float_ssim=enable_db=true:clip_db=true",
+          AOM_V1_TAIL, NULL}},
+  /* v3.0 adds cambi; v4.0 and v5.0 are v3.0. */
+  {"aom_ctc", "v3.0", {AOM_V1_MODELS, AOM_V1_HEAD,
+              "--feature", "float_ssim=enable_db=true:clip_db=true",
+          AOM_V1_TAIL, "--feature", "cambi", NULL}},
+  {"aom_ctc", "v4.0", {AOM_V1_MODELS, AOM_V1_HEAD,
+              "--feature", "float_ssim=enable_db=true:clip_db=true",
+          AOM_V1_TAIL, "--feature", "cambi", NULL}},
+  {"aom_ctc", "v5.0", {AOM_V1_MODELS, AOM_V1_HEAD,
+              "--feature", "float_ssim=enable_db=true:clip_db=true",
+          AOM_V1_TAIL, "--feature", "cambi", NULL}},
+  /* v6.0 also scores clips of different bit depths at a common one, which
+   * vmafhip does not offer (both inputs must have the same depth). */
+  {"aom_ctc", "v6.0", {AOM_V1_MODELS, AOM_V1_HEAD,
+              "--feature", "float_ssim=enable_db=true:clip_db=true",
+          AOM_V1_TAIL, "--feature", "cambi", NULL}},
+  /* v7.0 replaces float_ssim with its full-scale variant. */
+  {"aom_ctc", "v7.0", {AOM_V1_MODELS, AOM_V1_HEAD,
+              "--feature", "float_ssim=scale=1:enable_db=true:clip_db=true",
+          AOM_V1_TAIL, "--feature", "cambi", NULL}},
+  {"nflx_ctc", "v1.0", {
+              "--model", "version=vmaf_4k_v0.6.1:name=vmaf",
+              "--model", "version=vmaf_4k_v0.6.1neg:name=vmaf_neg",
+              "--feature", "psnr=enable_chroma=true:enable_apsnr=true",
+              "--feature", "float_ssim=enable_db=true:clip_db=true",
+          "--feature", "cambi", NULL}},
+};
+
+/* Replaces each --aom_ctc V / --nflx_ctc V (or =V) by the options it
+ * stands for, in place, so that they mix with the other --model and
+ * --feature options in command-line order as in libvmaf. */
+static gboolean
+expand_presets (gint * argc, gchar *** argv, GError ** error)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  gboolean ok = TRUE;
+
+  for (gint i = 0; i < *argc && ok; i++) {
+    const gchar *arg = (*argv)[i];
+    const gchar *option = NULL, *version = NULL;
+    const Preset *preset = NULL;
+
+    for (guint p = 0; p < G_N_ELEMENTS (presets) && !option; p++) {
+      gsize len = strlen (presets[p].option);
+      if (i > 0 && !strncmp (arg, "--", 2) &&
+          !strncmp (arg + 2, presets[p].option, len) &&
+          (arg[2 + len] == '\0' || arg[2 + len] == '='))
+        option = presets[p].option;
+    }
+    if (!option) {
+      g_ptr_array_add (out, g_strdup (arg));
+      continue;
+    }
+    version = strchr (arg, '=') ? strchr (arg, '=') + 1 :
+        i + 1 < *argc ? (*argv)[++i] : NULL;
+    for (guint p = 0; version && p < G_N_ELEMENTS (presets); p++) {
+      if (!strcmp (presets[p].option, option) &&
+          !strcmp (presets[p].version, version))
+        preset = &presets[p];
+    }
+    if (!preset) {
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "bad %s version \"%s\" (%s)", option, version ? version : "",
+          !strcmp (option, "aom_ctc") ?
+          "v1.0, v2.0, v3.0, v4.0, v5.0, v6.0 or v7.0" : "v1.0");
+      ok = FALSE;
+      break;
+    }
+    for (guint a = 0; preset->args[a]; a++)
+      g_ptr_array_add (out, g_strdup (preset->args[a]));
+  }
+  g_ptr_array_add (out, NULL);
+  *argc = out->len - 1;
+  *argv = (gchar **) g_ptr_array_free (out, FALSE);
+  return ok;
+}
+
+/* A libvmaf-style unsigned: decimal, 0x hexadecimal or 0 octal. */
+static gboolean
+parse_mask (const gchar * text, const gchar * option, guint * out,
+    GError ** error)
+{
+  gchar *end = NULL;
+  guint64 v;
+
+  if (!text) {
+    *out = 0;
+    return TRUE;
+  }
+  v = g_ascii_strtoull (text, &end, 0);
+  if (!*text || *end || v > G_MAXUINT) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "invalid argument \"%s\" for option --%s; should be an unsigned "
+        "bitmask", text, option);
+    return FALSE;
+  }
+  *out = v;
+  return TRUE;
+}
 
 static gboolean
 parse_pix_fmt (const gchar * s, VhPixFmt * fmt)
@@ -214,11 +352,18 @@ release_device (gpointer device)
 #endif
 }
 
+/* Pooled model scores, on stderr as libvmaf's tool prints them: labelled
+ * by the version or path given, on a terminal only, and with -q only when
+ * there is no results file. Nothing goes to stdout, which stays free for
+ * "-o /dev/stdout". */
 static void
-print_pooled (VhContext * ctx, guint n_frames)
+print_pooled (const Settings * s, VhContext * ctx, guint n_frames,
+    gchar ** labels)
 {
   VhFeatureCollector *fc = vh_context_get_collector (ctx);
 
+  if (!s->tty || (s->quiet && s->output))
+    return;
   for (guint m = 0; m < vh_context_n_models (ctx); m++) {
     VhModel *model = vh_context_get_model (ctx, m);
     const gchar *name = vh_model_get_name (model);
@@ -226,8 +371,38 @@ print_pooled (VhContext * ctx, guint n_frames)
     if (n_frames == 0 || !vh_pool_feature (fc, name, VH_POOL_MEAN, 0,
             n_frames - 1, vh_context_get_subsample (ctx), &mean, NULL))
       continue;
-    printf ("%s: %f\n", name, mean);
+    g_printerr ("%s: %f\n", labels && labels[m] ? labels[m] : name, mean);
   }
+}
+
+/* libvmaf's label for a --model: its version=, else its path=. */
+static gchar *
+model_label (const gchar * spec)
+{
+  g_auto (GStrv) parts = g_strsplit (spec, ":", -1);
+
+  for (guint i = 0; parts[i]; i++) {
+    if (g_str_has_prefix (parts[i], "version="))
+      return g_strdup (parts[i] + 8);
+  }
+  for (guint i = 0; parts[i]; i++) {
+    if (g_str_has_prefix (parts[i], "path="))
+      return g_strdup (parts[i] + 5);
+  }
+  return g_strdup (spec);
+}
+
+/* Reads and drops @n frames (--frame_skip_ref, --frame_skip_dist). */
+static gboolean
+skip_frames (VhVideoReader * reader, gint n, GError ** error)
+{
+  for (gint i = 0; i < n; i++) {
+    VhPicture *pic = vh_video_reader_read (reader, error);
+    if (!pic)
+      return !(error && *error);
+    vh_picture_unref (pic);
+  }
+  return TRUE;
 }
 
 static gboolean
@@ -244,11 +419,49 @@ run (Settings * s, GError ** error)
   gboolean ok = FALSE, have_format = FALSE;
   guint n_frames = 0;
   gint64 start;
+  guint cpumask = 0, gpumask = 0;
+  g_auto (GStrv) labels = NULL;
 
-  if (!s->ref_path || !s->dist_path) {
+  if (!s->ref_path) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "both --reference and --distorted are required");
+        "reference .y4m or .yuv (-r/--reference) is required");
     return FALSE;
+  }
+  if (!s->dist_path) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "distorted .y4m or .yuv (-d/--distorted) is required");
+    return FALSE;
+  }
+  if (!parse_mask (s->cpumask, "cpumask", &cpumask, error) ||
+      !parse_mask (s->gpumask, "gpumask", &gpumask, error))
+    return FALSE;
+  if (s->frame_skip_ref < 0 || s->frame_skip_dist < 0) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--frame_skip_ref and --frame_skip_dist take an unsigned count");
+    return FALSE;
+  }
+  /* Raw input needs all four of libvmaf's geometry options: name the
+   * missing ones. */
+  if (s->width || s->height || s->pix_fmt || s->bpc ||
+      !(g_str_has_suffix (s->ref_path, ".y4m") &&
+          g_str_has_suffix (s->dist_path, ".y4m"))) {
+    GString *missing = g_string_new (NULL);
+    if (!s->width)
+      g_string_append (missing, " -w/--width");
+    if (!s->height)
+      g_string_append (missing, " -h/--height");
+    if (!s->pix_fmt)
+      g_string_append (missing, " -p/--pixel_format");
+    if (!s->bpc)
+      g_string_append (missing, " -b/--bitdepth");
+    if (missing->len) {
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "missing option%s for .yuv input:%s",
+          strchr (missing->str + 1, ' ') ? "s" : "", missing->str);
+      g_string_free (missing, TRUE);
+      return FALSE;
+    }
+    g_string_free (missing, TRUE);
   }
   if (s->width || s->height || s->pix_fmt || s->bpc) {
     VhPixFmt fmt;
@@ -291,6 +504,21 @@ run (Settings * s, GError ** error)
     return FALSE;
   }
 
+  /* --cpumask: forbidding AVX2 leaves the portable code. */
+  if (cpumask & CPU_FLAG_AVX2)
+    g_setenv ("VH_DISABLE_SIMD", "1", TRUE);
+  /* --gpumask: libvmaf runs GPU features only when it is 0. */
+  if (gpumask) {
+    if (s->backend && strcmp (s->backend, "cpu") != 0) {
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "--gpumask %u keeps the features on the CPU, but --backend %s "
+          "was asked for", gpumask, s->backend);
+      return FALSE;
+    }
+    g_free (s->backend);
+    s->backend = g_strdup ("cpu");
+  }
+
   config.n_threads = MAX (s->threads, 1);
   /* libvmaf runs a thread pool from --threads 1 up, which changes the
    * order of its logs. */
@@ -306,8 +534,10 @@ run (Settings * s, GError ** error)
     const gchar *default_models[] = { "version=vmaf_v0.6.1", NULL };
     const gchar *const *models = s->models ? (const gchar * const *) s->models
         : default_models;
+    labels = g_new0 (gchar *, g_strv_length ((gchar **) models) + 1);
     for (guint i = 0; models[i]; i++) {
       VhModel *model = load_model (models[i], error);
+      labels[i] = model_label (models[i]);
       if (!model || !vh_context_add_model (ctx, model, error))
         goto out;
     }
@@ -318,9 +548,13 @@ run (Settings * s, GError ** error)
   }
   /* Which feature runs where, once: on stderr and in the results file. */
   dispatch = vh_context_describe_dispatch (ctx);
-  if (!s->quiet)
+  if (s->tty && !s->quiet)
     g_printerr ("features: %s\n", dispatch);
   if (!vh_context_start (ctx, vh_video_reader_get_info (ref_reader), error))
+    goto out;
+
+  if (!skip_frames (ref_reader, s->frame_skip_ref, error) ||
+      !skip_frames (dist_reader, s->frame_skip_dist, error))
     goto out;
 
   start = g_get_monotonic_time ();
@@ -343,22 +577,23 @@ run (Settings * s, GError ** error)
     if (!vh_context_submit (ctx, ref, dist, NULL, error))
       goto out;
     n_frames++;
-    if (!s->quiet && n_frames % 16 == 0)
-      g_printerr ("\r%u frames", n_frames);
+    /* Progress on a terminal only, so that logs of a CI run stay clean. */
+    if (s->tty && !s->quiet) {
+      gdouble secs = (g_get_monotonic_time () - start) / 1e6;
+      g_printerr ("\r%u frame%s %.2f FPS\033[K", n_frames,
+          n_frames > 1 ? "s" : " ", secs > 0 ? n_frames / secs : 0.0);
+    }
   }
   if (!vh_context_finish (ctx, error))
     goto out;
-  if (!s->quiet) {
-    gdouble secs = (g_get_monotonic_time () - start) / 1e6;
-    g_printerr ("\r%u frames, %.2f FPS\n", n_frames,
-        secs > 0 ? n_frames / secs : 0.0);
-  }
+  if (s->tty && !s->quiet)
+    g_printerr ("\n");
   if (n_frames == 0) {
     g_set_error (error, VH_ERROR, VH_ERROR_IO, "no frames to score");
     goto out;
   }
 
-  print_pooled (ctx, n_frames);
+  print_pooled (s, ctx, n_frames, labels);
   if (s->output) {
     gdouble secs = (g_get_monotonic_time () - start) / 1e6;
     const VhPictureInfo *info = vh_video_reader_get_info (ref_reader);
@@ -377,13 +612,13 @@ out:
 }
 
 static void
-print_usage (const gchar * app)
+print_usage (FILE * out, const gchar * app)
 {
   g_autofree gchar *models = g_strjoinv (", ",
       (gchar **) vh_model_list_builtin ());
   g_autofree gchar *features = vh_feature_extractor_list_names ();
 
-  printf ("Usage: %s [options]\n\n"
+  fprintf (out, "Usage: %s [options]\n\n"
       "Scores a distorted video against its reference with VMAF.\n\n"
       "  -r, --reference PATH     reference .yuv or .y4m\n"
       "  -d, --distorted PATH     distorted .yuv or .y4m\n"
@@ -402,9 +637,16 @@ print_usage (const gchar * app)
       "      --threads N          worker threads (default 1)\n"
       "      --subsample N        score every Nth frame\n"
       "      --frame_cnt N        stop after N frames\n"
+      "      --frame_skip_ref N   skip the first N reference frames\n"
+      "      --frame_skip_dist N  skip the first N distorted frames\n"
+      "      --aom_ctc V          AOM CTC preset (v1.0 ... v7.0): models and\n"
+      "                           features as libvmaf's tool sets them\n"
+      "      --nflx_ctc V         Netflix CTC preset (v1.0)\n"
+      "      --cpumask M          libvmaf's CPU bits to forbid (8: AVX2)\n"
+      "      --gpumask M          non-zero keeps every feature on the CPU\n"
       "      --backend B          auto, cpu or hip\n"
       "  -n, --no_prediction      features only, no model\n"
-      "  -q, --quiet              no progress\n"
+      "  -q, --quiet              no progress or scores on a terminal\n"
       "  -v, --version            print the version\n"
       "      --help               this text\n\n"
       "Built-in models: %s\nFeatures: %s\n", app, models, features);
@@ -437,19 +679,37 @@ main (int argc, char **argv)
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &s.quiet, NULL, NULL},
     {"version", 'v', 0, G_OPTION_ARG_NONE, &s.version, NULL, NULL},
     {"help", 0, 0, G_OPTION_ARG_NONE, &s.help, NULL, NULL},
+    {"frame_skip_ref", 0, 0, G_OPTION_ARG_INT, &s.frame_skip_ref, NULL, NULL},
+    {"frame_skip_dist", 0, 0, G_OPTION_ARG_INT, &s.frame_skip_dist, NULL,
+        NULL},
+    {"cpumask", 0, 0, G_OPTION_ARG_STRING, &s.cpumask, NULL, NULL},
+    {"gpumask", 0, 0, G_OPTION_ARG_STRING, &s.gpumask, NULL, NULL},
     {NULL}
   };
   GOptionContext *octx = g_option_context_new (NULL);
   gint ret = 0;
 
+  gchar **args = NULL, **parse_argv = NULL;
+
+  s.tty = isatty (fileno (stderr));
   /* -h is --height, as in libvmaf's tool. */
   g_option_context_set_help_enabled (octx, FALSE);
   g_option_context_add_main_entries (octx, entries, NULL);
-  if (!g_option_context_parse (octx, &argc, &argv, &error)) {
+  if (argc <= 1) {
+    /* As libvmaf's tool: no arguments, the usage. */
+    print_usage (stderr, argv[0]);
+    ret = 1;
+  } else if (!expand_presets (&argc, &argv, &error)) {
+    args = argv;
+    g_printerr ("vmafhip-score: %s (see --help)\n", error->message);
+    ret = 2;
+  } else if (!(args = argv, parse_argv = g_memdup2 (argv, sizeof (gchar *) *
+              (argc + 1)), g_option_context_parse (octx, &argc, &parse_argv,
+              &error))) {
     g_printerr ("vmafhip-score: %s (see --help)\n", error->message);
     ret = 2;
   } else if (s.help) {
-    print_usage (g_get_prgname ());
+    print_usage (stdout, g_get_prgname ());
   } else if (s.version) {
     printf ("vmafhip-score %s\n", VH_VERSION);
   } else if (!run (&s, &error)) {
@@ -465,5 +725,10 @@ main (int argc, char **argv)
   g_strfreev (s.features);
   g_free (s.output);
   g_free (s.backend);
+  g_free (s.cpumask);
+  g_free (s.gpumask);
+  /* The expanded arguments; parsing drops pointers from its own copy. */
+  g_strfreev (args);
+  g_free (parse_argv);
   return ret;
 }

@@ -111,7 +111,11 @@ test_parity_json (void)
     exit (77);
   }
   g_assert_true (exited_with (&r, 0));
-  g_assert_nonnull (strstr (r.out, "vmaf: "));
+  /* As libvmaf's tool: nothing on stdout, and with stderr not a terminal
+   * no progress and no score line either. */
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_null (strstr (r.err, "vmaf"));
+  g_assert_null (strstr (r.err, "FPS"));
   result_clear (&r);
 
   gs = vh_golden_scores_load (pair, "vmaf_v0.6.1+psnr.json", NULL);
@@ -292,6 +296,72 @@ test_shorter_reference (void)
   result_clear (&r);
 }
 
+/* Console as libvmaf's tool: usage on no arguments, errors that name the
+ * missing option, bad presets named. */
+static void
+test_console (void)
+{
+  g_autofree gchar *a = write_y4m ("c.y4m", 64, 64, 8, 1);
+  const gchar *usage[] = { "Usage:", "--reference", "--aom_ctc", NULL };
+  const gchar *no_b[] = { "-b/--bitdepth", NULL };
+  const gchar *no_wb[] = { "-w/--width", "-b/--bitdepth", NULL };
+  const gchar *no_d[] = { "-d/--distorted", NULL };
+  const gchar *bad_ctc[] = { "aom_ctc", "v9.0", NULL };
+  const gchar *bad_mask[] = { "--cpumask", "abc", NULL };
+  Result r = run_score (NULL);
+
+  expect_error (r, usage);
+  expect_error (run_score ("-r", "x.yuv", "-d", "y.yuv", "-w", "8", "-h", "8",
+          "-p", "420", NULL), no_b);
+  expect_error (run_score ("-r", "x.yuv", "-d", "y.yuv", "-h", "8", "-p",
+          "420", NULL), no_wb);
+  expect_error (run_score ("-r", a, NULL), no_d);
+  r = run_score ("-r", a, "-d", a, "--aom_ctc", "v9.0", NULL);
+  g_assert_false (exited_with (&r, 0));
+  g_assert_nonnull (strstr (r.err, bad_ctc[0]));
+  g_assert_nonnull (strstr (r.err, bad_ctc[1]));
+  result_clear (&r);
+  expect_error (run_score ("-r", a, "-d", a, "--cpumask", "abc", NULL),
+      bad_mask);
+}
+
+/* --nflx_ctc expands to libvmaf's preset (two named models, apsnr, ssim in
+ * dB, cambi); --frame_skip_ref drops reference frames; --cpumask 63 and
+ * --gpumask 1 keep the numbers and put every feature on the CPU. */
+static void
+test_presets_and_skips (void)
+{
+  g_autofree gchar *a = write_y4m ("p.y4m", 224, 64, 8, 3);
+  g_autofree gchar *out = g_build_filename (tmpdir, "p.json", NULL);
+  g_autofree gchar *text = NULL;
+  Result r;
+
+  r = run_score ("-r", a, "-d", a, "--nflx_ctc", "v1.0", "--cpumask", "63",
+      "--gpumask", "1", "--json", "-o", out, NULL);
+  g_assert_true (exited_with (&r, 0));
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (out, &text, NULL, NULL));
+  for (guint i = 0; i < 5; i++) {
+    const gchar *needles[] = { "\"vmaf\":", "\"vmaf_neg\":",
+      "\"apsnr_y\":", "\"float_ssim\":", "\"cambi\":"
+    };
+    if (!strstr (text, needles[i]))
+      g_error ("%s lacks %s", out, needles[i]);
+  }
+  g_assert_nonnull (strstr (text, "\"dispatch\": \"adm: cpu"));
+  g_clear_pointer (&text, g_free);
+
+  r = run_score ("-r", a, "-d", a, "--frame_skip_ref", "1", "--feature",
+      "psnr", "--no_prediction", "--csv", "-o", out, NULL);
+  g_assert_true (exited_with (&r, 0));
+  /* One reference frame fewer: two pairs, and a warning. */
+  g_assert_nonnull (strstr (r.err, "ended"));
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (out, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\n1,"));
+  g_assert_null (strstr (text, "\n2,"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -306,6 +376,8 @@ main (int argc, char **argv)
     backend = g_getenv ("VH_SCORE_BACKEND");
     goto run;
   }
+  g_test_add_func ("/cli/console", test_console);
+  g_test_add_func ("/cli/presets-and-skips", test_presets_and_skips);
   g_test_add_func ("/cli/other-formats", test_other_formats);
   g_test_add_func ("/cli/size-mismatch", test_size_mismatch);
   g_test_add_func ("/cli/truncated", test_truncated);

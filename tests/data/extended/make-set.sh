@@ -28,3 +28,15 @@ tail -n +2 cases.tsv | while IFS="$(printf '\t')" read -r name ref dist w h fmt 
   "$oracle" -r "$ref" -d "$dist" -w "$w" -h "$h" -p "$fmt" -b "$bpc" $opts \
     --json -o "$log" -q
 done
+
+# The flat clip of logs.tsv: 2 frames of 32x32 4:4:4 8-bit, every sample 100.
+python3 -c 'import sys; sys.stdout.buffer.write(bytes([100]) * (32 * 32 * 3 * 2))' \
+  > l8_444_32x32_flat.yuv
+
+# logs.tsv: the layout comes from the log's extension.
+tail -n +2 logs.tsv | while IFS="$(printf '\t')" read -r name ref dist w h fmt bpc log opts; do
+  case "$name" in '#'*|'') continue ;; esac
+  # shellcheck disable=SC2086 # the options are split on purpose
+  "$oracle" -r "$ref" -d "$dist" -w "$w" -h "$h" -p "$fmt" -b "$bpc" $opts \
+    "--${log##*.}" -o "$log" -q
+done
