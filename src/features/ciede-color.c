@@ -129,7 +129,9 @@ ciede_rotation (const gfloat c_mean, const gfloat hm)
 {
   const gfloat d = (ciede_to_degrees (hm) - 275.0) * (1.0 / 25.0);
 
-  return -2.0 * sqrt (powf (c_mean, 7) / (powf (c_mean, 7) + powf (25., 7))) *
+  const gfloat c_mean7 = powf (c_mean, 7);
+
+  return -2.0 * sqrt (c_mean7 / (c_mean7 + powf (25., 7))) *
       sin (ciede_to_radians (60.0 * exp (-(powf (d, 2)))));
 }
 
@@ -143,11 +145,12 @@ ciede2000 (CiedeLab p, CiedeLab q)
   const gfloat c1 = sqrt (pow (p.a, 2) + pow (p.b, 2));
   const gfloat c2 = sqrt (pow (q.a, 2) + pow (q.b, 2));
   const gfloat c_mean = (c1 + c2) / 2;
-  /* a' = a (1 + G), written as libvmaf writes it, once per colour. */
-  const gfloat a1 = p.a + (p.a / 2) *
-      (1 - sqrt (pow (c_mean, 7) / (pow (c_mean, 7) + pow (25, 7))));
-  const gfloat a2 = q.a + (q.a / 2) *
-      (1 - sqrt (pow (c_mean, 7) / (pow (c_mean, 7) + pow (25, 7))));
+  /* a' = a (1 + G); libvmaf computes G (and C^7) afresh each time, which
+   * gives the same value, so once here. */
+  const gdouble c_mean7 = pow (c_mean, 7);
+  const gdouble g = 1 - sqrt (c_mean7 / (c_mean7 + pow (25, 7)));
+  const gfloat a1 = p.a + (p.a / 2) * g;
+  const gfloat a2 = q.a + (q.a / 2) * g;
   const gfloat cp1 = sqrt (pow (a1, 2) + pow (p.b, 2));
   const gfloat cp2 = sqrt (pow (a2, 2) + pow (q.b, 2));
   const gfloat cp_mean = (cp1 + cp2) / 2;
@@ -171,15 +174,92 @@ ciede2000 (CiedeLab p, CiedeLab q)
       r_t * chroma * hue);
 }
 
+/* CIELAB of recently seen colours, direct mapped: video repeats colours
+ * within and across frames, and the conversion (six pow calls) is half of
+ * a pixel's work. */
+#define CIEDE_CACHE_BITS 14
+#define CIEDE_CACHE_EMPTY G_MAXUINT64
+
+struct _VhCiedeLabCache
+{
+  guint bpc;
+  struct
+  {
+    guint64 key;
+    CiedeLab lab;
+  } entry[1 << CIEDE_CACHE_BITS];
+};
+
+VhCiedeLabCache *
+vh_ciede_lab_cache_new (guint bpc)
+{
+  VhCiedeLabCache *c = g_new (VhCiedeLabCache, 1);
+
+  c->bpc = bpc;
+  for (guint i = 0; i < G_N_ELEMENTS (c->entry); i++)
+    c->entry[i].key = CIEDE_CACHE_EMPTY;
+  return c;
+}
+
+void
+vh_ciede_lab_cache_free (VhCiedeLabCache * c)
+{
+  g_free (c);
+}
+
+static inline CiedeLab
+ciede_lab_cached (VhCiedeLabCache * c, gfloat y, gfloat u, gfloat v)
+{
+  const guint64 key = ((guint64) y << 32) | ((guint64) u << 16) | (guint64) v;
+  const guint slot = (key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >>
+      (64 - CIEDE_CACHE_BITS);
+
+  if (c->entry[slot].key != key) {
+    c->entry[slot].key = key;
+    c->entry[slot].lab = ciede_to_lab (y, u, v, c->bpc);
+  }
+  return c->entry[slot].lab;
+}
+
+/* Every step is a pure function of the samples, so work is skipped where
+ * its result is known: a pixel equal in both pictures differs by exactly
+ * 0 (adding nothing), a colour seen before has its CIELAB already, and a
+ * pixel like its left neighbour in both pictures has its difference. */
 gdouble
-vh_ciede_row_sum (gfloat * const *rows, guint width, guint bpc)
+vh_ciede_row_sum (VhCiedeLabCache * cache, gfloat * const *rows,
+    guint width)
 {
   gdouble sum = 0;
+  CiedeLab p = { 0 }, q = { 0 };
+  gfloat pk[3] = { -1, -1, -1 }, qk[3] = { -1, -1, -1 };
+  gfloat de = 0;
+  gboolean de_known = FALSE;
 
   for (guint x = 0; x < width; x++) {
-    const CiedeLab p = ciede_to_lab (rows[0][x], rows[1][x], rows[2][x], bpc);
-    const CiedeLab q = ciede_to_lab (rows[3][x], rows[4][x], rows[5][x], bpc);
-    sum += ciede2000 (p, q);
+    const gfloat ry = rows[0][x], ru = rows[1][x], rv = rows[2][x];
+    const gfloat dy = rows[3][x], du = rows[4][x], dv = rows[5][x];
+
+    if (ry == dy && ru == du && rv == dv)
+      continue;
+    if (ry != pk[0] || ru != pk[1] || rv != pk[2]) {
+      p = ciede_lab_cached (cache, ry, ru, rv);
+      pk[0] = ry;
+      pk[1] = ru;
+      pk[2] = rv;
+      de_known = FALSE;
+    }
+    if (dy != qk[0] || du != qk[1] || dv != qk[2]) {
+      q = ciede_lab_cached (cache, dy, du, dv);
+      qk[0] = dy;
+      qk[1] = du;
+      qk[2] = dv;
+      de_known = FALSE;
+    }
+    if (!de_known) {
+      de = ciede2000 (p, q);
+      de_known = TRUE;
+    }
+    sum += de;
   }
   return sum;
 }

@@ -37,10 +37,17 @@ void         vh_ciede_load_row          (const VhCiedeChromaMap * map,
                                          const VhPicture * pic, guint y,
                                          gfloat * const *rows);
 
+/* CIELAB of colours already converted, for one stream's depth. */
+typedef struct _VhCiedeLabCache VhCiedeLabCache;
+
+VhCiedeLabCache *vh_ciede_lab_cache_new  (guint bpc);
+
+void         vh_ciede_lab_cache_free    (VhCiedeLabCache * cache);
+
 /* Sum of the CIEDE2000 differences of one row: @rows[0..2] reference Y, Cb,
  * Cr, @rows[3..5] distorted. */
-gdouble      vh_ciede_row_sum           (gfloat * const *rows, guint width,
-                                         guint bpc);
+gdouble      vh_ciede_row_sum           (VhCiedeLabCache * cache,
+                                         gfloat * const *rows, guint width);
 
 G_END_DECLS
 

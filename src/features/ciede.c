@@ -24,6 +24,7 @@ static const gchar *const ciede_provides[] = { "ciede2000", NULL };
 typedef struct
 {
   VhCiedeChromaMap map;
+  VhCiedeLabCache *cache;
   gfloat *rows[6];              /* one row of each plane on the luma grid */
 } VhCiedeState;
 
@@ -47,6 +48,7 @@ ciede_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     return FALSE;
   }
   vh_ciede_chroma_map_init (&s->map, info);
+  s->cache = vh_ciede_lab_cache_new (info->bpc);
   for (guint i = 0; i < 6; i++)
     s->rows[i] = g_new (gfloat, info->width);
   return TRUE;
@@ -73,7 +75,7 @@ ciede_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   for (guint y = 0; y < h; y++) {
     vh_ciede_load_row (&s->map, ref, y, s->rows);
     vh_ciede_load_row (&s->map, dist, y, s->rows + 3);
-    sum += vh_ciede_row_sum (s->rows, w, fex->info.bpc);
+    sum += vh_ciede_row_sum (s->cache, s->rows, w);
   }
   return vh_feature_extractor_append (fex, fc, "ciede2000", index,
       45. - 20. * log10 (sum / (w * h)), error);
@@ -85,6 +87,7 @@ ciede_close (VhFeatureExtractor * fex)
   VhCiedeState *s = fex->priv;
 
   vh_ciede_chroma_map_clear (&s->map);
+  vh_ciede_lab_cache_free (s->cache);
   for (guint i = 0; i < 6; i++)
     g_free (s->rows[i]);
 }

@@ -7,15 +7,17 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* PSNR-HVS per plane. Integer work (sample sums, the DCT) is exact and runs
- * on whole rows of a block at once; the float sums are kept in libvmaf's
- * order (block by block, row by row), since their rounding shows in the
- * sixth decimal otherwise. */
+/* PSNR-HVS per plane, eight blocks at a time. Integer work (sample sums,
+ * the DCT) is exact; every float operation of a block is libvmaf's, in its
+ * order, since their rounding shows in the sixth decimal otherwise. */
 
 #include "psnr-hvs-private.h"
 
 #include <math.h>
-#include <stdlib.h>
+
+/* The vector helpers are inlined into each build (plain, AVX2), so their
+ * calling convention never matters. */
+#pragma GCC diagnostic ignored "-Wpsabi"
 
 /* Xiph's contrast sensitivity for the 8x8 DCT at the point of
  * transparency, luma and the two 4:2:0 chroma planes. */
@@ -90,139 +92,158 @@ vh_psnr_hvs_tables_init (VhPsnrHvsTables * t, guint plane)
   }
 }
 
+/* Eight blocks side by side, one in each lane: every lane does exactly
+ * the arithmetic of one block, in the same order, so the float roundings
+ * are libvmaf's; only the final sum over all blocks stays serial. */
+#define HVS_LANES 8
+typedef gint32 HvsI __attribute__ ((vector_size (HVS_LANES * 4)));
+typedef guint32 HvsU __attribute__ ((vector_size (HVS_LANES * 4)));
+typedef gfloat HvsF __attribute__ ((vector_size (HVS_LANES * 4)));
+
 /* Rounding right shift of Daala's transforms: adds the sign bit before
  * shifting so that negative values round like positive ones. */
-#define HVS_RSHIFT(a, b) \
-  ((gint32) (((guint32) (a) >> (32 - (b))) + (guint32) (a)) >> (b))
-/* Multiplies by @m / 2^@s, rounded: the lifting steps. */
-#define HVS_MUL(a, m, s) \
-  ((gint32) ((guint32) (a) * (m) + (1u << ((s) - 1))) >> (s))
-
-/* Daala's 8-point integer DCT-II (od_bin_fdct8) of the 8 columns of @in
- * (rows of 8 lanes) at once: @out[k][lane] is coefficient k of column
- * @lane. The lanes are independent, so the loop vectorises. */
-static inline __attribute__ ((always_inline)) void
-hvs_fdct8_lanes (gint32 out[8][8], const gint32 in[8][8])
+static inline __attribute__ ((always_inline)) HvsI
+hvs_rshift (HvsI a, guint b)
 {
-  for (guint l = 0; l < 8; l++) {
-    gint32 t0 = in[0][l], t4 = in[1][l], t2 = in[2][l], t6 = in[3][l];
-    gint32 t7 = in[4][l], t3 = in[5][l], t5 = in[6][l], t1 = in[7][l];
-    gint32 t1h, t4h, t6h;
+  return (HvsI) (((HvsU) a >> (32 - b)) + (HvsU) a) >> b;
+}
 
-    /* Butterflies. */
-    t1 = t0 - t1;
-    t1h = HVS_RSHIFT (t1, 1);
-    t0 -= t1h;
-    t4 += t5;
-    t4h = HVS_RSHIFT (t4, 1);
-    t5 -= t4h;
-    t3 = t2 - t3;
-    t2 -= HVS_RSHIFT (t3, 1);
-    t6 += t7;
-    t6h = HVS_RSHIFT (t6, 1);
-    t7 = t6h - t7;
-    /* The embedded 4-point DCT-II... */
-    t0 += t6h;
-    t6 = t0 - t6;
-    t2 = t4h - t2;
-    t4 = t2 - t4;
-    /* ...its 2-point DCT-II: rotations by pi/4 as three lifts... */
-    t0 -= HVS_MUL (t4, 13573, 15);
-    t4 += HVS_MUL (t0, 11585, 14);
-    t0 -= HVS_MUL (t4, 13573, 15);
-    /* ...and 2-point DST-IV (3 pi / 8). */
-    t6 -= HVS_MUL (t2, 21895, 15);
-    t2 += HVS_MUL (t6, 15137, 14);
-    t6 -= HVS_MUL (t2, 21895, 15);
-    /* The embedded 4-point DST-IV. */
-    t3 += HVS_MUL (t5, 19195, 15);
-    t5 += HVS_MUL (t3, 11585, 14);
-    t3 -= HVS_MUL (t5, 7489, 13);
-    t7 = HVS_RSHIFT (t5, 1) - t7;
-    t5 -= t7;
-    t3 = t1h - t3;
-    t1 -= t3;
-    t7 += HVS_MUL (t1, 3227, 15);
-    t1 -= HVS_MUL (t7, 6393, 15);
-    t7 += HVS_MUL (t1, 3227, 15);
-    t5 += HVS_MUL (t3, 2485, 13);
-    t3 -= HVS_MUL (t5, 18205, 15);
-    t5 += HVS_MUL (t3, 2485, 13);
+/* Multiplies by @m / 2^@s, rounded (the lifting steps); wraps as libvmaf's
+ * int arithmetic does. */
+static inline __attribute__ ((always_inline)) HvsI
+hvs_mul (HvsI a, guint32 m, guint s)
+{
+  return (HvsI) ((HvsU) a * m + (1u << (s - 1))) >> s;
+}
 
-    out[0][l] = t0;
-    out[1][l] = t1;
-    out[2][l] = t2;
-    out[3][l] = t3;
-    out[4][l] = t4;
-    out[5][l] = t5;
-    out[6][l] = t6;
-    out[7][l] = t7;
+/* Daala's 8-point integer DCT-II (od_bin_fdct8): @x[k] is sample k of the
+ * line in each lane, @y[k] its coefficient k. */
+static inline __attribute__ ((always_inline)) void
+hvs_fdct8 (HvsI y[8], const HvsI x[8])
+{
+  HvsI t0 = x[0], t4 = x[1], t2 = x[2], t6 = x[3];
+  HvsI t7 = x[4], t3 = x[5], t5 = x[6], t1 = x[7];
+  HvsI t1h, t4h, t6h;
+
+  /* Butterflies. */
+  t1 = t0 - t1;
+  t1h = hvs_rshift (t1, 1);
+  t0 -= t1h;
+  t4 += t5;
+  t4h = hvs_rshift (t4, 1);
+  t5 -= t4h;
+  t3 = t2 - t3;
+  t2 -= hvs_rshift (t3, 1);
+  t6 += t7;
+  t6h = hvs_rshift (t6, 1);
+  t7 = t6h - t7;
+  /* The embedded 4-point DCT-II... */
+  t0 += t6h;
+  t6 = t0 - t6;
+  t2 = t4h - t2;
+  t4 = t2 - t4;
+  /* ...its 2-point DCT-II: a rotation by pi/4 as three lifts... */
+  t0 -= hvs_mul (t4, 13573, 15);
+  t4 += hvs_mul (t0, 11585, 14);
+  t0 -= hvs_mul (t4, 13573, 15);
+  /* ...and 2-point DST-IV (3 pi / 8). */
+  t6 -= hvs_mul (t2, 21895, 15);
+  t2 += hvs_mul (t6, 15137, 14);
+  t6 -= hvs_mul (t2, 21895, 15);
+  /* The embedded 4-point DST-IV. */
+  t3 += hvs_mul (t5, 19195, 15);
+  t5 += hvs_mul (t3, 11585, 14);
+  t3 -= hvs_mul (t5, 7489, 13);
+  t7 = hvs_rshift (t5, 1) - t7;
+  t5 -= t7;
+  t3 = t1h - t3;
+  t1 -= t3;
+  t7 += hvs_mul (t1, 3227, 15);
+  t1 -= hvs_mul (t7, 6393, 15);
+  t7 += hvs_mul (t1, 3227, 15);
+  t5 += hvs_mul (t3, 2485, 13);
+  t3 -= hvs_mul (t5, 18205, 15);
+  t5 += hvs_mul (t3, 2485, 13);
+
+  y[0] = t0;
+  y[1] = t1;
+  y[2] = t2;
+  y[3] = t3;
+  y[4] = t4;
+  y[5] = t5;
+  y[6] = t6;
+  y[7] = t7;
+}
+
+/* 2-D DCT as od_bin_fdct8x8: columns, then rows of the result. @c[i][j]:
+ * vertical frequency i, horizontal j. */
+static inline __attribute__ ((always_inline)) void
+hvs_fdct8x8 (HvsI c[8][8], const HvsI b[8][8])
+{
+  HvsI cols[8][8], line[8], out[8];
+
+  for (guint x = 0; x < 8; x++) {
+    for (guint k = 0; k < 8; k++)
+      line[k] = b[k][x];
+    hvs_fdct8 (out, line);
+    for (guint k = 0; k < 8; k++)
+      cols[k][x] = out[k];
   }
+  for (guint i = 0; i < 8; i++)
+    hvs_fdct8 (c[i], cols[i]);
 }
 
-/* 2-D DCT of block @x (rows of 8 samples): columns first, then rows, as
- * od_bin_fdct8x8. @c[i][j] is frequency row i, column j. */
+/* The 8x8 blocks at @x[lane], row @y. */
 static inline __attribute__ ((always_inline)) void
-hvs_fdct8x8 (gint32 c[8][8], const gint32 x[8][8])
-{
-  gint32 cols[8][8], t[8][8], rows[8][8];
-
-  /* cols[k][l]: coefficient k of column l. */
-  hvs_fdct8_lanes (cols, x);
-  /* Row i of the column transforms, as lanes: t[j][i] = cols[i][j]. */
-  for (guint i = 0; i < 8; i++)
-    for (guint j = 0; j < 8; j++)
-      t[j][i] = cols[i][j];
-  hvs_fdct8_lanes (rows, t);
-  /* rows[j][i]: coefficient j of row i's transform. */
-  for (guint i = 0; i < 8; i++)
-    for (guint j = 0; j < 8; j++)
-      c[i][j] = rows[j][i];
-}
-
-/* Loads the 8x8 block at (@x, @y). */
-static inline __attribute__ ((always_inline)) void
-hvs_load_block (gint32 b[8][8], const VhPsnrHvsPlane * p, guint x, guint y,
-    gboolean deep)
+hvs_load_blocks (HvsI b[8][8], const VhPsnrHvsPlane * p, const guint * x,
+    guint y, gboolean deep)
 {
   for (guint i = 0; i < 8; i++) {
     const guint8 *row = p->data + (gsize) (y + i) * p->stride;
-    if (deep) {
-      const guint16 *r16 = (const guint16 *) row + (gsize) x * p->step;
-      for (guint j = 0; j < 8; j++)
-        b[i][j] = r16[j * p->step];
-    } else {
-      const guint8 *r8 = row + (gsize) x * p->step;
-      for (guint j = 0; j < 8; j++)
-        b[i][j] = r8[j * p->step];
+    for (guint l = 0; l < HVS_LANES; l++) {
+      if (deep) {
+        const guint16 *r16 = (const guint16 *) row + (gsize) x[l] * p->step;
+        for (guint j = 0; j < 8; j++)
+          b[i][j][l] = r16[j * p->step];
+      } else {
+        const guint8 *r8 = row + (gsize) x[l] * p->step;
+        for (guint j = 0; j < 8; j++)
+          b[i][j][l] = r8[j * p->step];
+      }
     }
   }
 }
 
-/* Masking strength of a block from its samples @b and DCT @c: the AC
- * energy weighted by the masking table, scaled by how much of the block's
- * variance its four 4x4 quarters keep. */
-static inline __attribute__ ((always_inline)) gfloat
-hvs_block_mask (const gint32 b[8][8], const gint32 c[8][8],
-    const gfloat * mask)
+/* Lane-wise @mask ? @a : @b (C has no vector conditional). */
+static inline __attribute__ ((always_inline)) HvsF
+hvs_select (HvsI mask, HvsF a, HvsF b)
 {
-  gint32 total = 0, quarter[4] = { 0, 0, 0, 0 };
-  gfloat mean, means[4], var = 0, vars[4] = { 0, 0, 0, 0 }, energy = 0;
+  return (HvsF) (((HvsI) a & mask) | ((HvsI) b & ~mask));
+}
 
-  /* Sample sums are exact in float, so integers give libvmaf's means. */
+/* Masking strength of blocks @b with DCT @c: the AC energy weighted by the
+ * masking table, scaled by how much of the block's variance its four 4x4
+ * quarters keep. */
+static inline __attribute__ ((always_inline)) HvsF
+hvs_block_mask (HvsI b[8][8], HvsI c[8][8], const gfloat * mask)
+{
+  HvsI total = { }, quarter[4] = { };
+  HvsF mean, means[4], var = { }, vars[4] = { }, energy = { }, ratio, m;
+
+  /* Sample sums are exact in float, so integer sums give libvmaf's. */
   for (guint i = 0; i < 8; i++)
     for (guint j = 0; j < 8; j++) {
       total += b[i][j];
       quarter[(i >> 2) + ((j >> 2) << 1)] += b[i][j];
     }
-  mean = (gfloat) total / 64.f;
+  mean = __builtin_convertvector (total, HvsF) / 64.f;
   for (guint q = 0; q < 4; q++)
-    means[q] = (gfloat) quarter[q] / 16.f;
+    means[q] = __builtin_convertvector (quarter[q], HvsF) / 16.f;
 
   for (guint i = 0; i < 8; i++)
     for (guint j = 0; j < 8; j++) {
       const guint q = (i >> 2) + ((j >> 2) << 1);
-      const gfloat v = b[i][j];
+      const HvsF v = __builtin_convertvector (b[i][j], HvsF);
       var += (v - mean) * (v - mean);
       vars[q] += (v - means[q]) * (v - means[q]);
     }
@@ -230,13 +251,19 @@ hvs_block_mask (const gint32 b[8][8], const gint32 c[8][8],
   var *= 1 / 63.f * 64;
   for (guint q = 0; q < 4; q++)
     vars[q] *= 1 / 15.f * 16;
-  if (var > 0)
-    var = (vars[0] + vars[1] + vars[2] + vars[3]) / var;
+  ratio = (vars[0] + vars[1] + vars[2] + vars[3]) / var;
+  var = hvs_select (var > 0, ratio, var);
 
   for (guint i = 0; i < 8; i++)
     for (guint j = (i == 0); j < 8; j++)
-      energy += (gfloat) (c[i][j] * c[i][j]) * mask[i * 8 + j];
-  return (gfloat) (sqrt ((gdouble) (energy * var)) / 32.0);
+      energy += __builtin_convertvector (c[i][j] * c[i][j], HvsF) *
+          mask[i * 8 + j];
+  /* libvmaf: float (sqrt (double) / 32); a double square root rounded to
+   * float is the float square root, and / 32 is exact. */
+  m = energy * var;
+  for (guint l = 0; l < HVS_LANES; l++)
+    m[l] = sqrtf (m[l]) / 32.f;
+  return m;
 }
 
 static inline __attribute__ ((always_inline)) gdouble
@@ -245,35 +272,46 @@ hvs_plane_impl (const VhPsnrHvsPlane * ref, const VhPsnrHvsPlane * dis,
 {
   const gboolean deep = bpc > 8;
   const gint32 peak = (1 << bpc) - 1;
+  const guint n_across = width >= 8 ? (width - 8) / 7 + 1 : 0;
   gfloat sum = 0;
   gint pixels = 0;
 
   for (gint y = 0; y < (gint) height - 7; y += 7) {
-    for (gint x = 0; x < (gint) width - 7; x += 7) {
-      gint32 rb[8][8], db[8][8], rc[8][8], dc[8][8];
-      gfloat m, dm;
+    for (guint first = 0; first < n_across; first += HVS_LANES) {
+      const guint n = MIN (HVS_LANES, n_across - first);
+      HvsI rb[8][8], db[8][8], rc[8][8], dc[8][8];
+      HvsF m, dm, terms[64];
+      guint x[HVS_LANES];
 
-      hvs_load_block (rb, ref, x, y, deep);
-      hvs_load_block (db, dis, x, y, deep);
+      /* Lanes past the last block repeat it and are not summed. */
+      for (guint l = 0; l < HVS_LANES; l++)
+        x[l] = 7 * (first + MIN (l, n - 1));
+      hvs_load_blocks (rb, ref, x, y, deep);
+      hvs_load_blocks (db, dis, x, y, deep);
       hvs_fdct8x8 (rc, rb);
       hvs_fdct8x8 (dc, db);
       /* The stronger of the two blocks' masking applies. */
       m = hvs_block_mask (rb, rc, t->mask);
       dm = hvs_block_mask (db, dc, t->mask);
-      if (dm > m)
-        m = dm;
+      m = hvs_select (dm > m, dm, m);
 
       for (guint i = 0; i < 8; i++) {
         for (guint j = 0; j < 8; j++) {
-          gfloat err = abs (rc[i][j] - dc[i][j]);
+          const HvsI d = rc[i][j] - dc[i][j];
+          const HvsI neg = d < 0;
+          HvsF err = __builtin_convertvector ((d & ~neg) | (-d & neg), HvsF);
           if (i != 0 || j != 0) {
-            const gfloat threshold = m / t->mask[i * 8 + j];
-            err = err < threshold ? 0 : err - threshold;
+            const HvsF threshold = m / t->mask[i * 8 + j];
+            err = hvs_select (err < threshold, (HvsF) { }, err - threshold);
           }
-          sum += (err * t->csf[i * 8 + j]) * (err * t->csf[i * 8 + j]);
+          terms[i * 8 + j] = (err * t->csf[i * 8 + j]) *
+              (err * t->csf[i * 8 + j]);
         }
       }
-      pixels += 64;
+      for (guint l = 0; l < n; l++)
+        for (guint k = 0; k < 64; k++)
+          sum += terms[k][l];
+      pixels += 64 * n;
     }
   }
   sum /= pixels;
