@@ -86,6 +86,7 @@ GST_DEBUG_CATEGORY (gst_vmaf_hip_compare_debug);
 #define DEFAULT_BACKEND           GST_VMAF_HIP_BACKEND_AUTO
 #define DEFAULT_MESSAGE_LAYOUT    GST_VMAF_HIP_MESSAGE_LAYOUT_VMAFHIP
 #define DEFAULT_LOG_LEVEL         GST_LEVEL_NONE
+#define DEFAULT_DEVICE_ID         -1
 
 enum
 {
@@ -112,6 +113,8 @@ enum
   PROP_CONF_INTERVAL,
   PROP_LOG_LEVEL,
   PROP_MESSAGE_LAYOUT,
+  PROP_DEVICE_ID,
+  PROP_STATS,
 };
 
 /* The last buffer seen on a pad, to tell a new frame from a repeat. */
@@ -129,7 +132,7 @@ typedef struct
 {
   guint64 arrived;              /* under count_lock, from the pad's thread */
   guint64 seen;                 /* became the pad's current frame */
-  guint64 unpaired;
+  guint64 unpaired;             /* written under count_lock (stats) */
   PadTrack track;
   GstSegment segment;           /* the pad's, as the pad's thread saw it */
 } SideCount;
@@ -175,7 +178,8 @@ struct _GstVmafHipCompare
   gboolean eos_done;
   gboolean output_started;      /* a buffer went out since start or flush */
   gint64 first_submit_us;
-  GstVmafHipReport *report;     /* thread-safe; shared with the workers */
+  GstVmafHipReport *report;     /* thread-safe; shared with the workers;
+                                 * set under the object lock (stats) */
 
   /* Tags for the next output buffer, under the object lock. */
   GstTagList *pending_tags;
@@ -183,7 +187,8 @@ struct _GstVmafHipCompare
   /* The GPU, from start to stop (a GstVmafHipDevice shared with neighbours
    * through GstContext; NULL for the CPU). Set under the object lock. */
   GstObject *hip_device;
-  gchar *dispatch;              /* "adm: hip, ...", logged once */
+  gchar *dispatch;              /* "adm: hip, ...", logged once; set
+                                 * under the object lock */
   gboolean hip_input;           /* some feature reads device pictures */
 };
 
@@ -386,7 +391,7 @@ open_hip_device (GstVmafHipCompare * self)
     VhBackend backends;
 
     if (gst_vmaf_hip_ensure_element_device (GST_ELEMENT (self),
-            GST_VMAF_HIP_VENDOR_UNKNOWN, -1, &device, &err) &&
+            GST_VMAF_HIP_VENDOR_UNKNOWN, self->run.device_id, &device, &err) &&
         vh_hip_use_device (gst_vmaf_hip_device_get_handle (device), &backends,
             &err)) {
       GST_OBJECT_LOCK (self);
@@ -430,8 +435,10 @@ log_dispatch (GstVmafHipCompare * self)
 
   if (g_strcmp0 (dispatch, self->dispatch) != 0)
     GST_INFO_OBJECT (self, "features: %s", dispatch);
+  GST_OBJECT_LOCK (self);
   g_free (self->dispatch);
   self->dispatch = dispatch;
+  GST_OBJECT_UNLOCK (self);
   self->hip_input = self->hip_device && strstr (dispatch, ": hip") != NULL;
 }
 
@@ -525,7 +532,7 @@ gst_vmaf_hip_compare_set_context (GstElement * element, GstContext * context)
 
   GST_OBJECT_LOCK (self);
   gst_vmaf_hip_handle_set_context (element, context,
-      GST_VMAF_HIP_VENDOR_UNKNOWN, -1,
+      GST_VMAF_HIP_VENDOR_UNKNOWN, self->settings.device_id,
       (GstVmafHipDevice **) & self->hip_device);
   GST_OBJECT_UNLOCK (self);
 #endif
@@ -758,10 +765,12 @@ count_unpaired (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf)
       gst_aggregator_pad_is_eos (GST_AGGREGATOR_PAD (other)) &&
       !gst_video_aggregator_pad_has_current_buffer (other);
 
+  g_mutex_lock (&self->count_lock);
   if (ref_side)
     self->ref_count.unpaired++;
   else
     self->dist_count.unpaired++;
+  g_mutex_unlock (&self->count_lock);
   GST_DEBUG_OBJECT (self, "%s frame %" GST_TIME_FORMAT " has no partner",
       ref_side ? "reference" : "distorted",
       GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
@@ -1231,6 +1240,20 @@ check_results_file (GstVmafHipCompare * self)
   return TRUE;
 }
 
+/* The run's report and dispatch go; stats reads them from other threads. */
+static void
+clear_report (GstVmafHipCompare * self)
+{
+  GstVmafHipReport *report;
+
+  GST_OBJECT_LOCK (self);
+  report = self->report;
+  self->report = NULL;
+  g_clear_pointer (&self->dispatch, g_free);
+  GST_OBJECT_UNLOCK (self);
+  gst_vmaf_hip_report_free (report);
+}
+
 static gboolean
 gst_vmaf_hip_compare_start (GstAggregator * agg)
 {
@@ -1254,12 +1277,16 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   self->run_passthrough = self->passthrough;
   GST_OBJECT_UNLOCK (self);
 
+  GST_OBJECT_LOCK (self);
   self->report = gst_vmaf_hip_report_new (self->run_results_filename != NULL);
+  GST_OBJECT_UNLOCK (self);
   self->ctx_started = FALSE;
   self->ctx_base = 0;
   self->n_pairs = 0;
   self->have_info_used = FALSE;
+  g_mutex_lock (&self->count_lock);
   self->ref_count.unpaired = self->dist_count.unpaired = 0;
+  g_mutex_unlock (&self->count_lock);
   self->warned_out_of_step = FALSE;
   self->eos_done = FALSE;
   self->output_started = FALSE;
@@ -1269,7 +1296,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   /* Build the models now so that bad settings fail the state change. */
   if (!check_results_file (self) || !open_hip_device (self) ||
       !build_context (self)) {
-    g_clear_pointer (&self->report, gst_vmaf_hip_report_free);
+    clear_report (self);
     close_hip_device (self);
     return FALSE;
   }
@@ -1290,8 +1317,7 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
   self->ctx_started = FALSE;
   /* After the context: its GPU features used the device. */
   close_hip_device (self);
-  g_clear_pointer (&self->dispatch, g_free);
-  g_clear_pointer (&self->report, gst_vmaf_hip_report_free);
+  clear_report (self);
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&self->pending_tags, gst_tag_list_unref);
   GST_OBJECT_UNLOCK (self);
@@ -1330,6 +1356,35 @@ gst_vmaf_hip_compare_flush (GstAggregator * agg)
 
 /* ---------------------------------------------------------------------- */
 /* GObject                                                                 */
+
+/* The summary so far, for applications that watch a live run; NULL
+ * unless running. Called with the object lock held. */
+static GstStructure *
+make_stats (GstVmafHipCompare * self)
+{
+  GstStructure *s;
+  guint64 ur, ud;
+
+  if (!self->report)
+    return NULL;
+  s = gst_vmaf_hip_report_make_summary (self->report,
+      g_atomic_int_get (&self->pool_method));
+  gst_structure_set_name (s, "vmaf-stats");
+  g_mutex_lock (&self->count_lock);
+  ur = self->ref_count.unpaired;
+  ud = self->dist_count.unpaired;
+  g_mutex_unlock (&self->count_lock);
+  gst_structure_set (s,
+      "unpaired-reference", G_TYPE_UINT64, ur,
+      "unpaired-distorted", G_TYPE_UINT64, ud,
+      "dropped-reference", G_TYPE_UINT64, count_dropped (self,
+          &self->ref_count),
+      "dropped-distorted", G_TYPE_UINT64, count_dropped (self,
+          &self->dist_count), NULL);
+  if (self->dispatch)
+    gst_structure_set (s, "dispatch", G_TYPE_STRING, self->dispatch, NULL);
+  return s;
+}
 
 static void
 gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
@@ -1403,6 +1458,9 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BACKEND:
       self->settings.backend = g_value_get_enum (value);
+      break;
+    case PROP_DEVICE_ID:
+      self->settings.device_id = g_value_get_int (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1478,6 +1536,12 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
     case PROP_BACKEND:
       g_value_set_enum (value, self->settings.backend);
       break;
+    case PROP_DEVICE_ID:
+      g_value_set_int (value, self->settings.device_id);
+      break;
+    case PROP_STATS:
+      g_value_take_boxed (value, make_stats (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1533,6 +1597,7 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->settings.subsample = DEFAULT_SUBSAMPLE;
   self->settings.threads = DEFAULT_THREADS;
   self->settings.backend = DEFAULT_BACKEND;
+  self->settings.device_id = DEFAULT_DEVICE_ID;
   self->pool_method = DEFAULT_POOL_METHOD;
   self->frame_message = DEFAULT_FRAME_MESSAGE;
   self->tag_interval = DEFAULT_TAG_INTERVAL;
@@ -1695,6 +1760,33 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
           "GStreamer's vmaf element's \"VMAF\" messages (type=frame, "
           "type=pooled)", GST_TYPE_VMAF_HIP_MESSAGE_LAYOUT,
           DEFAULT_MESSAGE_LAYOUT, playing));
+
+  /**
+   * GstVmafHipCompare:device-id:
+   *
+   * The GPU that backend auto or hip uses. -1: the device the pipeline
+   * already shares through the "vmafhip.hip.device" context, else the first.
+   * A shared device of another number is not taken.
+   */
+  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
+      g_param_spec_int ("device-id", "Device ID",
+          "GPU for backend auto or hip (-1: the pipeline's shared device, "
+          "else the first)", -1, G_MAXINT, DEFAULT_DEVICE_ID, ready));
+
+  /**
+   * GstVmafHipCompare:stats:
+   *
+   * The run so far, as the vmaf-summary message gives it at end of stream
+   * (structure "vmaf-stats": scored, skipped, unpaired and dropped frames,
+   * pooled values per output), plus "dispatch" (which feature runs where,
+   * "adm: hip, cambi: cpu, ..."). NULL while the element is not running.
+   * Lets an application watch a live run that never ends.
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Frames scored, unpaired and dropped, pooled values and feature "
+          "dispatch of the run so far (as the vmaf-summary message)",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template_with_gtype (element_class,
       &src_template, GST_TYPE_AGGREGATOR_PAD);

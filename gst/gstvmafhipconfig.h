@@ -29,6 +29,7 @@ typedef struct
   guint threads;                /* 0 = one per processor */
   GstVmafHipBackend backend;
   gboolean conf_interval;       /* every model must be a bootstrap one */
+  gint device_id;               /* GPU for auto/hip; -1 = shared or first */
 } GstVmafHipSettings;
 
 void         gst_vmaf_hip_settings_copy    (GstVmafHipSettings * dst,

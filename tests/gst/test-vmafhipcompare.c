@@ -1214,6 +1214,58 @@ GST_START_TEST (test_frame_accounting)
 
 GST_END_TEST;
 
+/* The stats property gives, while running, what the summary gives at the
+ * end: the same counts and pooled values, and where the features run. */
+GST_START_TEST (test_stats)
+{
+  Pads t;
+  GList *msgs;
+  GPtrArray *sums;
+  const GstStructure *sum, *pooled, *stats_pooled;
+  GstStructure *stats = NULL;
+  const gchar *fields[] = { "scored", "skipped", "unpaired-reference",
+    "unpaired-distorted", "dropped-reference", "dropped-distorted"
+  };
+
+  pads_setup (&t, NULL);
+  pads_caps (&t, GST_VIDEO_FORMAT_I420, W, H);
+  for (guint f = 0; f < 5; f++)
+    pads_push_synth (&t, GST_VIDEO_FORMAT_I420, W, H, f, f);
+  fail_unless_equals_int (gst_harness_push (t.ref, vh_gst_synth_buffer
+          (GST_VIDEO_FORMAT_I420, W, H, 5, FALSE)), GST_FLOW_OK);
+  msgs = pads_finish (&t);
+
+  g_object_get (t.e, "stats", &stats, NULL);
+  fail_unless (stats != NULL);
+  fail_unless (gst_structure_has_name (stats, "vmaf-stats"));
+  fail_unless (strstr (gst_structure_get_string (stats, "dispatch"),
+          "vif: ") != NULL);
+  sums = vh_gst_structures (msgs, "vmaf-summary");
+  sum = g_ptr_array_index (sums, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    fail_unless_equals_uint64 (vh_gst_get_uint64 (stats, fields[i]),
+        vh_gst_get_uint64 (sum, fields[i]));
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (stats, "unpaired-reference"),
+      1);
+  pooled = gst_value_get_structure (gst_structure_get_value (sum, "vmaf"));
+  stats_pooled = gst_value_get_structure (gst_structure_get_value (stats,
+          "vmaf"));
+  fail_unless (vh_gst_get_double (pooled, "mean") ==
+      vh_gst_get_double (stats_pooled, "mean"));
+  gst_structure_free (stats);
+  g_ptr_array_unref (sums);
+  free_messages (msgs);
+  pads_teardown (&t);
+
+  /* Not running: nothing. */
+  t.e = gst_element_factory_make ("vmafhipcompare", NULL);
+  g_object_get (t.e, "stats", &stats, NULL);
+  fail_unless (stats == NULL);
+  gst_object_unref (t.e);
+}
+
+GST_END_TEST;
+
 static Suite *
 vmafhipcompare_suite (void)
 {
@@ -1233,6 +1285,7 @@ vmafhipcompare_suite (void)
   tcase_add_test (tc, test_mixed_layouts);
   tcase_add_test (tc, test_pad_ends_early);
   tcase_add_test (tc, test_frame_accounting);
+  tcase_add_test (tc, test_stats);
   tcase_add_test (tc, test_flushing_seek);
   tcase_add_test (tc, test_state_cycling);
   tcase_add_test (tc, test_live);
