@@ -1,0 +1,470 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#include "monitor-channel.h"
+
+#include <math.h>
+#include <string.h>
+
+struct _MonitorChannel
+{
+  MonitorChannelConfig *config; /* borrowed */
+  MonitorDevices *devices;      /* borrowed */
+
+  /* Main context only. */
+  GstElement *pipeline;
+  GstElement *compare;
+  guint bus_watch;
+  guint restart_source;
+  guint watchdog_source;
+  guint failures_in_row;        /* for the back-off */
+  gint64 run_started_us;        /* monotonic */
+
+  /* Under lock: written by the main context and, for the latest frame, by
+   * the element's scoring threads through the bus sync handler. */
+  GMutex lock;
+  MonitorChannelState state;
+  guint64 restarts;
+  guint64 past_scored, past_skipped;   /* finished runs */
+  guint64 past_unpaired[2], past_dropped[2];
+  GstStructure *last_stats;     /* the last finished run with frames */
+  GstStructure *latest;
+  gdouble latest_time;
+  gint64 latest_us;             /* monotonic */
+};
+
+static const gchar *const state_names[] = {
+  "stopped", "starting", "playing", "restarting", "ended"
+};
+
+const gchar *
+monitor_channel_state_name (MonitorChannelState state)
+{
+  return state < MONITOR_CHANNEL_N_STATES ? state_names[state] : "unknown";
+}
+
+MonitorChannel *
+monitor_channel_new (const MonitorChannelConfig * config,
+    MonitorDevices * devices)
+{
+  MonitorChannel *ch = g_new0 (MonitorChannel, 1);
+
+  ch->config = (MonitorChannelConfig *) config;
+  ch->devices = devices;
+  g_mutex_init (&ch->lock);
+  return ch;
+}
+
+const MonitorChannelConfig *
+monitor_channel_get_config (MonitorChannel * channel)
+{
+  return channel->config;
+}
+
+static void
+set_state (MonitorChannel * ch, MonitorChannelState state)
+{
+  g_mutex_lock (&ch->lock);
+  ch->state = state;
+  g_mutex_unlock (&ch->lock);
+}
+
+/* A URI becomes a decoding source; anything else is a launch-line
+ * fragment ending in the element whose video goes to the comparison. */
+static gchar *
+source_fragment (const gchar * value)
+{
+  if (gst_uri_is_valid (value) && !strpbrk (value, " \t!\"'"))
+    return g_strdup_printf ("uridecodebin uri=\"%s\"", value);
+  return g_strdup (value);
+}
+
+gchar *
+monitor_channel_describe (const MonitorChannelConfig * config)
+{
+  gchar *ref = source_fragment (config->reference);
+  gchar *dist = source_fragment (config->distorted);
+  gchar *desc = g_strdup_printf ("%s ! queue ! compare.ref_sink "
+      "%s ! queue ! compare.dist_sink "
+      "vmafhipcompare name=compare ! fakesink sync=false async=false",
+      ref, dist);
+
+  g_free (ref);
+  g_free (dist);
+  return desc;
+}
+
+GstElement *
+monitor_channel_build (const MonitorChannelConfig * config, GError ** error)
+{
+  gchar *desc = monitor_channel_describe (config);
+  GstElement *pipeline, *compare;
+
+  pipeline = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS,
+      error);
+  g_free (desc);
+  if (!pipeline)
+    return NULL;
+  compare = gst_bin_get_by_name (GST_BIN (pipeline), "compare");
+  g_object_set (compare, "model", config->model, "features", config->features,
+      "threads", config->threads, "subsample", config->subsample,
+      "device-id", config->device, "frame-message", TRUE,
+      /* Tags would only repeat on the bus what the stats property gives. */
+      "tag-interval", 0,
+      "latency", (GstClockTime) config->latency_ms * GST_MSECOND, NULL);
+  gst_util_set_object_arg (G_OBJECT (compare), "backend", config->backend);
+  gst_object_unref (compare);
+  return pipeline;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Runs                                                                    */
+
+static void start_run (MonitorChannel * ch);
+
+static guint64
+stats_count (const GstStructure * s, const gchar * field)
+{
+  guint64 n = 0;
+
+  if (s)
+    gst_structure_get_uint64 (s, field, &n);
+  return n;
+}
+
+/* The running element's stats, or NULL. */
+static GstStructure *
+current_stats (MonitorChannel * ch)
+{
+  GstStructure *s = NULL;
+
+  if (ch->compare)
+    g_object_get (ch->compare, "stats", &s, NULL);
+  return s;
+}
+
+/* Keeps what the run counted, then takes its pipeline down. Frames still
+ * in flight when a run fails are lost with it. */
+static void
+finish_run (MonitorChannel * ch)
+{
+  GstStructure *stats = current_stats (ch);
+  GstBus *bus;
+
+  g_mutex_lock (&ch->lock);
+  if (stats) {
+    ch->past_scored += stats_count (stats, "scored");
+    ch->past_skipped += stats_count (stats, "skipped");
+    ch->past_unpaired[0] += stats_count (stats, "unpaired-reference");
+    ch->past_unpaired[1] += stats_count (stats, "unpaired-distorted");
+    ch->past_dropped[0] += stats_count (stats, "dropped-reference");
+    ch->past_dropped[1] += stats_count (stats, "dropped-distorted");
+    if (stats_count (stats, "scored") > 0) {
+      if (ch->last_stats)
+        gst_structure_free (ch->last_stats);
+      ch->last_stats = g_steal_pointer (&stats);
+    }
+  }
+  g_mutex_unlock (&ch->lock);
+  if (stats)
+    gst_structure_free (stats);
+
+  if (!ch->pipeline)
+    return;
+  bus = gst_element_get_bus (ch->pipeline);
+  gst_element_set_state (ch->pipeline, GST_STATE_NULL);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  if (ch->bus_watch)
+    gst_bus_remove_watch (bus);
+  ch->bus_watch = 0;
+  gst_object_unref (bus);
+  gst_clear_object (&ch->compare);
+  gst_clear_object (&ch->pipeline);
+}
+
+static gboolean
+on_restart (gpointer user_data)
+{
+  MonitorChannel *ch = user_data;
+
+  ch->restart_source = 0;
+  g_mutex_lock (&ch->lock);
+  ch->restarts++;
+  g_mutex_unlock (&ch->lock);
+  g_message ("channel %s: restarting (restart %" G_GUINT64_FORMAT ")",
+      ch->config->name, ch->restarts);
+  start_run (ch);
+  return G_SOURCE_REMOVE;
+}
+
+/* Exponential back-off: restart-delay, doubled for every failure in a row,
+ * at most restart-delay-max. A run that lasted restart-delay-max counts as
+ * a success, so the next failure starts over from restart-delay. */
+static void
+schedule_restart (MonitorChannel * ch, const gchar * why)
+{
+  const MonitorChannelConfig *c = ch->config;
+  gdouble lasted = ch->run_started_us ?
+      (g_get_monotonic_time () - ch->run_started_us) / 1e6 : 0;
+  gdouble delay;
+
+  if (lasted >= c->restart_delay_max)
+    ch->failures_in_row = 0;
+  delay = c->restart_delay * pow (2.0, MIN (ch->failures_in_row, 30));
+  delay = MIN (delay, c->restart_delay_max);
+  ch->failures_in_row++;
+  set_state (ch, MONITOR_CHANNEL_RESTARTING);
+  g_message ("channel %s: %s; restart in %.3g s (failure %u in a row)",
+      c->name, why, delay, ch->failures_in_row);
+  ch->restart_source = g_timeout_add ((guint) (delay * 1000), on_restart, ch);
+}
+
+static void
+fail_run (MonitorChannel * ch, const gchar * why)
+{
+  finish_run (ch);
+  schedule_restart (ch, why);
+}
+
+static void
+end_run (MonitorChannel * ch)
+{
+  finish_run (ch);
+  if (ch->config->restart_on_eos) {
+    schedule_restart (ch, "end of stream");
+  } else {
+    g_message ("channel %s: end of stream", ch->config->name);
+    set_state (ch, MONITOR_CHANNEL_ENDED);
+  }
+}
+
+/* Any thread: the per-frame values, and the GPU shared between channels,
+ * handled where they are posted; everything else goes to on_bus_message. */
+static GstBusSyncReply
+on_sync_message (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  MonitorChannel *ch = user_data;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+      GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare) &&
+      gst_message_has_name (msg, "vmaf")) {
+    GstStructure *latest =
+        gst_structure_copy (gst_message_get_structure (msg));
+
+    g_mutex_lock (&ch->lock);
+    if (ch->latest)
+      gst_structure_free (ch->latest);
+    ch->latest = latest;
+    ch->latest_time = g_get_real_time () / 1e6;
+    ch->latest_us = g_get_monotonic_time ();
+    g_mutex_unlock (&ch->lock);
+    return GST_BUS_DROP;
+  }
+  if (monitor_devices_handle_message (ch->devices, msg, ch->config->device))
+    return GST_BUS_DROP;
+  return GST_BUS_PASS;
+}
+
+static gboolean
+on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  MonitorChannel *ch = user_data;
+  const gchar *name = ch->config->name;
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_ERROR:{
+      gchar *why;
+
+      gst_message_parse_error (msg, &err, &debug);
+      g_warning ("channel %s: error from %s: %s (%s)", name,
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
+          debug ? debug : "no details");
+      why = g_strdup_printf ("failed (%s)", err->message);
+      /* Removes this watch: no more messages of this run come here. */
+      fail_run (ch, why);
+      g_free (why);
+      break;
+    }
+    case GST_MESSAGE_WARNING:
+      gst_message_parse_warning (msg, &err, &debug);
+      g_message ("channel %s: warning from %s: %s", name,
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
+      break;
+    case GST_MESSAGE_EOS:
+      end_run (ch);
+      break;
+    case GST_MESSAGE_STATE_CHANGED:{
+      GstState old, new;
+
+      if (GST_MESSAGE_SRC (msg) != GST_OBJECT (ch->pipeline))
+        break;
+      gst_message_parse_state_changed (msg, &old, &new, NULL);
+      if (new == GST_STATE_PLAYING && old != GST_STATE_PLAYING) {
+        g_message ("channel %s: playing", name);
+        set_state (ch, MONITOR_CHANNEL_PLAYING);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  g_clear_error (&err);
+  g_free (debug);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+start_run (MonitorChannel * ch)
+{
+  GError *err = NULL;
+  GstBus *bus;
+
+  ch->run_started_us = g_get_monotonic_time ();
+  ch->pipeline = monitor_channel_build (ch->config, &err);
+  if (!ch->pipeline) {
+    gchar *why = g_strdup_printf ("could not build the pipeline (%s)",
+        err->message);
+
+    g_warning ("channel %s: %s", ch->config->name, why);
+    schedule_restart (ch, why);
+    g_free (why);
+    g_error_free (err);
+    return;
+  }
+  ch->compare = gst_bin_get_by_name (GST_BIN (ch->pipeline), "compare");
+  bus = gst_element_get_bus (ch->pipeline);
+  gst_bus_set_sync_handler (bus, on_sync_message, ch, NULL);
+  ch->bus_watch = gst_bus_add_watch (bus, on_bus_message, ch);
+  set_state (ch, MONITOR_CHANNEL_STARTING);
+
+  if (gst_element_set_state (ch->pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    gchar *why;
+
+    if (msg) {
+      gst_message_parse_error (msg, &err, NULL);
+      g_warning ("channel %s: error from %s: %s", ch->config->name,
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
+      why = g_strdup_printf ("could not start (%s)", err->message);
+      g_error_free (err);
+      gst_message_unref (msg);
+    } else {
+      why = g_strdup ("could not start");
+    }
+    fail_run (ch, why);
+    g_free (why);
+  }
+  gst_object_unref (bus);
+}
+
+/* Once a second: a run that scores nothing for stall-timeout is stuck
+ * (a live source that went quiet without an error). */
+static gboolean
+on_watchdog (gpointer user_data)
+{
+  MonitorChannel *ch = user_data;
+  gdouble timeout = ch->config->stall_timeout;
+  gint64 last;
+  gdouble quiet;
+
+  if (timeout <= 0 || !ch->pipeline)
+    return G_SOURCE_CONTINUE;
+  g_mutex_lock (&ch->lock);
+  last = MAX (ch->latest_us, ch->run_started_us);
+  g_mutex_unlock (&ch->lock);
+  quiet = (g_get_monotonic_time () - last) / 1e6;
+  if (quiet >= timeout) {
+    gchar *why = g_strdup_printf ("no frame scored for %.0f s", quiet);
+
+    g_warning ("channel %s: %s", ch->config->name, why);
+    fail_run (ch, why);
+    g_free (why);
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+void
+monitor_channel_start (MonitorChannel * channel)
+{
+  g_return_if_fail (channel->pipeline == NULL);
+  if (!channel->watchdog_source)
+    channel->watchdog_source = g_timeout_add_seconds (1, on_watchdog, channel);
+  start_run (channel);
+}
+
+void
+monitor_channel_stop (MonitorChannel * channel)
+{
+  if (channel->restart_source)
+    g_source_remove (channel->restart_source);
+  channel->restart_source = 0;
+  if (channel->watchdog_source)
+    g_source_remove (channel->watchdog_source);
+  channel->watchdog_source = 0;
+  finish_run (channel);
+  set_state (channel, MONITOR_CHANNEL_STOPPED);
+}
+
+void
+monitor_channel_free (MonitorChannel * channel)
+{
+  if (!channel)
+    return;
+  monitor_channel_stop (channel);
+  if (channel->last_stats)
+    gst_structure_free (channel->last_stats);
+  if (channel->latest)
+    gst_structure_free (channel->latest);
+  g_mutex_clear (&channel->lock);
+  g_free (channel);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Snapshot                                                                */
+
+void
+monitor_channel_snapshot (MonitorChannel * channel,
+    MonitorChannelSnapshot * snap)
+{
+  GstStructure *now = current_stats (channel);
+
+  memset (snap, 0, sizeof (*snap));
+  g_mutex_lock (&channel->lock);
+  snap->state = channel->state;
+  snap->restarts = channel->restarts;
+  snap->scored = channel->past_scored + stats_count (now, "scored");
+  snap->skipped = channel->past_skipped + stats_count (now, "skipped");
+  snap->unpaired_reference = channel->past_unpaired[0] +
+      stats_count (now, "unpaired-reference");
+  snap->unpaired_distorted = channel->past_unpaired[1] +
+      stats_count (now, "unpaired-distorted");
+  snap->dropped_reference = channel->past_dropped[0] +
+      stats_count (now, "dropped-reference");
+  snap->dropped_distorted = channel->past_dropped[1] +
+      stats_count (now, "dropped-distorted");
+  snap->latest = channel->latest ? gst_structure_copy (channel->latest) : NULL;
+  snap->latest_time = channel->latest_time;
+  if (stats_count (now, "scored") > 0)
+    snap->pooled = g_steal_pointer (&now);
+  else if (channel->last_stats)
+    snap->pooled = gst_structure_copy (channel->last_stats);
+  g_mutex_unlock (&channel->lock);
+  if (now)
+    gst_structure_free (now);
+}
+
+void
+monitor_channel_snapshot_clear (MonitorChannelSnapshot * snap)
+{
+  g_clear_pointer (&snap->latest, gst_structure_free);
+  g_clear_pointer (&snap->pooled, gst_structure_free);
+}

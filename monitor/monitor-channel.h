@@ -1,0 +1,85 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* One channel: a vmafhipcompare pipeline from a reference and a distorted
+ * source, restarted with exponential back-off when it fails, and what it
+ * reports gathered for /metrics. Runs on the default main context. */
+
+#ifndef __MONITOR_CHANNEL_H__
+#define __MONITOR_CHANNEL_H__
+
+#include <gst/gst.h>
+
+#include "monitor-config.h"
+#include "monitor-devices.h"
+
+G_BEGIN_DECLS
+
+typedef struct _MonitorChannel MonitorChannel;
+
+typedef enum
+{
+  MONITOR_CHANNEL_STOPPED,      /* not started, or stopped by the service */
+  MONITOR_CHANNEL_STARTING,     /* going to PLAYING */
+  MONITOR_CHANNEL_PLAYING,
+  MONITOR_CHANNEL_RESTARTING,   /* failed or ended; waiting to restart */
+  MONITOR_CHANNEL_ENDED,        /* end of stream, not restarted */
+} MonitorChannelState;
+
+#define MONITOR_CHANNEL_N_STATES (MONITOR_CHANNEL_ENDED + 1)
+
+/* What /metrics shows of a channel at one moment. Counters cover every run
+ * since the service started; values are the element's own. */
+typedef struct
+{
+  MonitorChannelState state;
+  guint64 restarts;
+  guint64 scored;
+  guint64 skipped;
+  guint64 unpaired_reference;
+  guint64 unpaired_distorted;
+  guint64 dropped_reference;
+  guint64 dropped_distorted;
+  GstStructure *latest;         /* the last "vmaf" message; NULL: none yet */
+  gdouble latest_time;          /* when it came, Unix seconds */
+  GstStructure *pooled;         /* "vmaf-stats" of the current run, or of the
+                                 * last one while the current has no frame */
+} MonitorChannelSnapshot;
+
+MonitorChannel *monitor_channel_new            (const MonitorChannelConfig * config,
+                                                MonitorDevices * devices);
+
+void            monitor_channel_free           (MonitorChannel * channel);
+
+const MonitorChannelConfig *monitor_channel_get_config (MonitorChannel * channel);
+
+/* The launch line the channel runs (its element is named "compare"). */
+gchar          *monitor_channel_describe       (const MonitorChannelConfig * config);
+
+/* Builds the pipeline (for a configuration check); NULL + @error when the
+ * launch line does not parse or an element is missing. */
+GstElement     *monitor_channel_build          (const MonitorChannelConfig * config,
+                                                GError ** error);
+
+void            monitor_channel_start          (MonitorChannel * channel);
+
+/* Stops the pipeline for good (service shutdown). */
+void            monitor_channel_stop           (MonitorChannel * channel);
+
+void            monitor_channel_snapshot       (MonitorChannel * channel,
+                                                MonitorChannelSnapshot * snap);
+
+void            monitor_channel_snapshot_clear (MonitorChannelSnapshot * snap);
+
+/* "stopped", "starting", "playing", "restarting", "ended". */
+const gchar    *monitor_channel_state_name     (MonitorChannelState state);
+
+G_END_DECLS
+
+#endif /* __MONITOR_CHANNEL_H__ */

@@ -1,0 +1,60 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* vmafhip-monitor's configuration: a key file with one [monitor] group
+ * (where to listen, defaults for every channel) and one [channel NAME]
+ * group per channel. */
+
+#ifndef __MONITOR_CONFIG_H__
+#define __MONITOR_CONFIG_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define MONITOR_DEFAULT_LISTEN "127.0.0.1"
+#define MONITOR_DEFAULT_PORT 9580
+
+typedef struct
+{
+  gchar *name;                  /* the "channel" label */
+  gchar *reference;             /* a URI or a launch-line fragment */
+  gchar *distorted;
+  gchar *model;                 /* vmafhipcompare's model property */
+  gchar *features;
+  gchar *backend;               /* auto, cpu or hip */
+  gint device;                  /* GPU number, -1: any */
+  guint threads;
+  guint subsample;
+  guint latency_ms;             /* extra aggregator latency, live input */
+  gdouble restart_delay;        /* seconds before the first restart */
+  gdouble restart_delay_max;    /* the back-off stops doubling here */
+  gboolean restart_on_eos;      /* a channel that ends is restarted */
+  gdouble stall_timeout;        /* no frame for this long: restart; 0: off */
+} MonitorChannelConfig;
+
+typedef struct
+{
+  gchar *listen;                /* address to serve /metrics on */
+  guint port;                   /* 0: any free port */
+  GPtrArray *channels;          /* MonitorChannelConfig* */
+} MonitorConfig;
+
+/* Reads @path. Unknown groups or keys, missing or bad values and duplicate
+ * channel names fail with a message that names the file, group and key. */
+MonitorConfig *monitor_config_load        (const gchar * path,
+                                           GError ** error);
+
+void           monitor_config_free        (MonitorConfig * config);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MonitorConfig, monitor_config_free);
+
+G_END_DECLS
+
+#endif /* __MONITOR_CONFIG_H__ */

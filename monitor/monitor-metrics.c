@@ -1,0 +1,294 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#include "monitor-metrics.h"
+#include "monitor-channel.h"
+
+#include <math.h>
+#include <string.h>
+
+/* libvmaf's names for the pooling methods of a "pooled" structure. */
+static const struct
+{
+  const gchar *field;
+  const gchar *label;
+} pools[] = {
+  {"mean", "mean"},
+  {"harmonic-mean", "harmonic_mean"},
+  {"min", "min"},
+  {"max", "max"},
+};
+
+gchar *
+monitor_metrics_escape_label (const gchar * value)
+{
+  GString *s = g_string_new (NULL);
+
+  for (const gchar * p = value ? value : ""; *p; p++) {
+    if (*p == '\\')
+      g_string_append (s, "\\\\");
+    else if (*p == '"')
+      g_string_append (s, "\\\"");
+    else if (*p == '\n')
+      g_string_append (s, "\\n");
+    else
+      g_string_append_c (s, *p);
+  }
+  return g_string_free (s, FALSE);
+}
+
+void
+monitor_metrics_append_value (GString * out, gdouble value)
+{
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (isnan (value))
+    g_string_append (out, "NaN");
+  else if (isinf (value))
+    g_string_append (out, value > 0 ? "+Inf" : "-Inf");
+  else
+    g_string_append (out, g_ascii_dtostr (buf, sizeof (buf), value));
+}
+
+/* One channel's snapshot with its escaped name. */
+typedef struct
+{
+  MonitorChannel *channel;
+  gchar *label;
+  MonitorChannelSnapshot snap;
+} Row;
+
+static void
+family (GString * out, const gchar * name, const gchar * type,
+    const gchar * help)
+{
+  g_string_append_printf (out, "# HELP %s %s\n# TYPE %s %s\n", name, help,
+      name, type);
+}
+
+/* name{channel="..."[,extra]} value */
+static void
+sample (GString * out, const gchar * name, const Row * row,
+    const gchar * extra, gdouble value)
+{
+  g_string_append_printf (out, "%s{channel=\"%s\"%s%s} ", name, row->label,
+      extra ? "," : "", extra ? extra : "");
+  monitor_metrics_append_value (out, value);
+  g_string_append_c (out, '\n');
+}
+
+static void
+channel_info (GString * out, const Row * row)
+{
+  const MonitorChannelConfig *c = monitor_channel_get_config (row->channel);
+  gchar *model = monitor_metrics_escape_label (c->model);
+  gchar *features = monitor_metrics_escape_label (c->features);
+  gchar *extra = g_strdup_printf ("model=\"%s\",features=\"%s\","
+      "backend=\"%s\",device=\"%d\"", model, features, c->backend, c->device);
+
+  sample (out, "vmafhip_channel_info", row, extra, 1);
+  g_free (extra);
+  g_free (model);
+  g_free (features);
+}
+
+/* Every double of the last "vmaf" message but "score", which repeats the
+ * first model's value under its own name. */
+static void
+latest_scores (GString * out, const Row * row)
+{
+  const GstStructure *s = row->snap.latest;
+
+  for (gint i = 0; s && i < gst_structure_n_fields (s); i++) {
+    const gchar *field = gst_structure_nth_field_name (s, i);
+    const GValue *v = gst_structure_get_value (s, field);
+    gchar *label, *extra;
+
+    if (!G_VALUE_HOLDS_DOUBLE (v) || !strcmp (field, "score"))
+      continue;
+    label = monitor_metrics_escape_label (field);
+    extra = g_strdup_printf ("metric=\"%s\"", label);
+    sample (out, "vmafhip_channel_score", row, extra, g_value_get_double (v));
+    g_free (extra);
+    g_free (label);
+  }
+}
+
+static void
+pooled_scores (GString * out, const Row * row)
+{
+  const GstStructure *s = row->snap.pooled;
+
+  for (gint i = 0; s && i < gst_structure_n_fields (s); i++) {
+    const gchar *field = gst_structure_nth_field_name (s, i);
+    const GValue *v = gst_structure_get_value (s, field);
+    const GstStructure *pooled;
+    gchar *label;
+
+    if (!GST_VALUE_HOLDS_STRUCTURE (v))
+      continue;
+    pooled = gst_value_get_structure (v);
+    label = monitor_metrics_escape_label (field);
+    for (guint p = 0; p < G_N_ELEMENTS (pools); p++) {
+      gdouble d;
+      gchar *extra;
+
+      if (!gst_structure_get_double (pooled, pools[p].field, &d))
+        continue;
+      extra = g_strdup_printf ("metric=\"%s\",pool=\"%s\"", label,
+          pools[p].label);
+      sample (out, "vmafhip_channel_score_pooled", row, extra, d);
+      g_free (extra);
+    }
+    g_free (label);
+  }
+}
+
+/* "adm: hip, vif: hip, cambi: cpu" from the element's stats. */
+static void
+feature_backends (GString * out, const Row * row)
+{
+  const gchar *dispatch = row->snap.pooled ?
+      gst_structure_get_string (row->snap.pooled, "dispatch") : NULL;
+  gchar **entries;
+
+  if (!dispatch)
+    return;
+  entries = g_strsplit (dispatch, ",", -1);
+  for (guint i = 0; entries[i]; i++) {
+    gchar **kv = g_strsplit (entries[i], ":", 2);
+
+    if (kv[0] && kv[1]) {
+      gchar *feature = monitor_metrics_escape_label (g_strstrip (kv[0]));
+      gchar *backend = monitor_metrics_escape_label (g_strstrip (kv[1]));
+      gchar *extra = g_strdup_printf ("feature=\"%s\",backend=\"%s\"",
+          feature, backend);
+
+      sample (out, "vmafhip_channel_feature_backend", row, extra, 1);
+      g_free (extra);
+      g_free (feature);
+      g_free (backend);
+    }
+    g_strfreev (kv);
+  }
+  g_strfreev (entries);
+}
+
+gchar *
+monitor_metrics_render (GPtrArray * channels)
+{
+  GString *out = g_string_new (NULL);
+  GArray *rows = g_array_sized_new (FALSE, TRUE, sizeof (Row), channels->len);
+
+  for (guint i = 0; i < channels->len; i++) {
+    Row row = { g_ptr_array_index (channels, i) };
+
+    row.label = monitor_metrics_escape_label (monitor_channel_get_config
+        (row.channel)->name);
+    monitor_channel_snapshot (row.channel, &row.snap);
+    g_array_append_val (rows, row);
+  }
+
+#define FOR_ROWS for (guint i = 0; i < rows->len; i++)
+#define ROW (&g_array_index (rows, Row, i))
+
+  family (out, "vmafhip_monitor_info", "gauge",
+      "The vmafhip-monitor version.");
+  g_string_append_printf (out, "vmafhip_monitor_info{version=\"%s\"} 1\n",
+      VH_VERSION);
+
+  family (out, "vmafhip_channel_info", "gauge",
+      "A channel's settings (always 1).");
+  FOR_ROWS channel_info (out, ROW);
+
+  family (out, "vmafhip_channel_up", "gauge",
+      "1 while the channel's pipeline is playing, else 0.");
+  FOR_ROWS sample (out, "vmafhip_channel_up", ROW, NULL,
+      ROW->snap.state == MONITOR_CHANNEL_PLAYING);
+
+  family (out, "vmafhip_channel_state", "gauge",
+      "The channel's state: 1 for the current one.");
+  FOR_ROWS {
+    for (guint s = 0; s < MONITOR_CHANNEL_N_STATES; s++) {
+      gchar *extra = g_strdup_printf ("state=\"%s\"",
+          monitor_channel_state_name (s));
+      sample (out, "vmafhip_channel_state", ROW, extra,
+          ROW->snap.state == s);
+      g_free (extra);
+    }
+  }
+
+  family (out, "vmafhip_channel_restarts_total", "counter",
+      "Restarts of the channel's pipeline after a failure (or its end, "
+      "with restart-on-eos).");
+  FOR_ROWS sample (out, "vmafhip_channel_restarts_total", ROW, NULL,
+      ROW->snap.restarts);
+
+  family (out, "vmafhip_channel_frames_scored_total", "counter",
+      "Frame pairs scored.");
+  FOR_ROWS sample (out, "vmafhip_channel_frames_scored_total", ROW, NULL,
+      ROW->snap.scored);
+
+  family (out, "vmafhip_channel_frames_skipped_total", "counter",
+      "Frame pairs left out by subsample.");
+  FOR_ROWS sample (out, "vmafhip_channel_frames_skipped_total", ROW, NULL,
+      ROW->snap.skipped);
+
+  family (out, "vmafhip_channel_frames_unpaired_total", "counter",
+      "Frames of one input that had no partner in the other.");
+  FOR_ROWS {
+    sample (out, "vmafhip_channel_frames_unpaired_total", ROW,
+        "input=\"reference\"", ROW->snap.unpaired_reference);
+    sample (out, "vmafhip_channel_frames_unpaired_total", ROW,
+        "input=\"distorted\"", ROW->snap.unpaired_distorted);
+  }
+
+  family (out, "vmafhip_channel_frames_dropped_total", "counter",
+      "Frames dropped before they could be paired (too late in a live "
+      "pipeline).");
+  FOR_ROWS {
+    sample (out, "vmafhip_channel_frames_dropped_total", ROW,
+        "input=\"reference\"", ROW->snap.dropped_reference);
+    sample (out, "vmafhip_channel_frames_dropped_total", ROW,
+        "input=\"distorted\"", ROW->snap.dropped_distorted);
+  }
+
+  family (out, "vmafhip_channel_score", "gauge",
+      "The latest scored frame's model scores and features.");
+  FOR_ROWS latest_scores (out, ROW);
+
+  family (out, "vmafhip_channel_score_pooled", "gauge",
+      "Model scores and features pooled over the current run (the last one "
+      "while a restarted run has no frame yet), as the element's "
+      "vmaf-summary.");
+  FOR_ROWS pooled_scores (out, ROW);
+
+  family (out, "vmafhip_channel_last_frame_timestamp_seconds", "gauge",
+      "When the latest frame was scored (Unix time).");
+  FOR_ROWS {
+    if (ROW->snap.latest)
+      sample (out, "vmafhip_channel_last_frame_timestamp_seconds", ROW, NULL,
+          ROW->snap.latest_time);
+  }
+
+  family (out, "vmafhip_channel_feature_backend", "gauge",
+      "Where each feature extractor runs: cpu or hip (always 1).");
+  FOR_ROWS feature_backends (out, ROW);
+
+#undef FOR_ROWS
+#undef ROW
+
+  for (guint i = 0; i < rows->len; i++) {
+    Row *row = &g_array_index (rows, Row, i);
+    g_free (row->label);
+    monitor_channel_snapshot_clear (&row->snap);
+  }
+  g_array_unref (rows);
+  return g_string_free (out, FALSE);
+}

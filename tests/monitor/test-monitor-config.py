@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+# vmafhip
+# Copyright (C) 2026 vmafhip developers
+#
+# This library is free software; you can redistribute it and/or
+# modify it under the terms of the GNU Library General Public
+# License as published by the Free Software Foundation; either
+# version 2.1 of the License, or (at your option) any later version.
+
+"""vmafhip-monitor's configuration: bad files fail at once with a message
+that names the file, group and key; --check builds every channel's pipeline
+without running it."""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+SOURCE = "videotestsrc num-buffers=1"
+GOOD = ("[monitor]\nport = 0\n[channel a]\nreference = %s\ndistorted = %s\n"
+        % (SOURCE, SOURCE))
+
+# (configuration, exit status, text the error must hold)
+CASES = [
+    (GOOD.replace("[channel a]", "[channel a]\nmodle = x"), 2,
+     "[channel a] modle: unknown key"),
+    (GOOD.replace("port = 0", "port = 0\nreference = x"), 2,
+     "[monitor] reference: unknown key"),
+    (GOOD + "backend = gpu\n", 2, "backend: must be auto, cpu or hip"),
+    (GOOD + "device = first\n", 2, "device: \"first\" is not a whole number"),
+    (GOOD + "restart-delay = -1\n", 2, "restart-delay: \"-1\" is not a number"),
+    (GOOD + "restart-delay = 10\nrestart-delay-max = 5\n", 2,
+     "restart-delay-max: less than restart-delay"),
+    (GOOD + "restart-on-eos = maybe\n", 2, "restart-on-eos: not true or false"),
+    ("[channel b]\nreference = %s\n" % SOURCE, 2, "distorted: missing"),
+    (GOOD + "[channel  a ]\nreference = x\ndistorted = y\n", 2,
+     "another channel has the same name"),
+    ("[monitor]\nport = 70000\n", 2, "port: \"70000\" is not a whole number"),
+    ("[monitor]\nport = 0\n", 2, "no [channel NAME] group"),
+    ("[chanel a]\nreference = x\n", 2, "unknown group"),
+    ("not a key file\n", 2, "monitor.conf"),
+    (GOOD.replace("distorted = " + SOURCE, "distorted = nosuchelement"), 1,
+     "no element \"nosuchelement\""),
+]
+
+
+def run(monitor, args):
+    return subprocess.run([monitor] + args, capture_output=True, text=True,
+                          timeout=60)
+
+
+def main():
+    monitor = sys.argv[1]
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "monitor.conf")
+        for text, status, expected in CASES:
+            with open(path, "w") as f:
+                f.write(text)
+            p = run(monitor, ["--check", "--config", path])
+            ok = p.returncode == status and expected in p.stderr
+            print("%s %-45s exit %d: %s" % ("ok  " if ok else "FAIL",
+                                            expected, p.returncode,
+                                            p.stderr.strip()[:200]))
+            failed += not ok
+
+        with open(path, "w") as f:
+            f.write(GOOD + "model = vmaf_v0.6.1neg\nfeatures = psnr\n")
+        p = run(monitor, ["--check", "-c", path])
+        ok = p.returncode == 0 and "channel a: videotestsrc" in p.stdout and \
+            "vmafhipcompare name=compare" in p.stdout
+        print("%s --check on a good file: %s" % ("ok  " if ok else "FAIL",
+                                                 p.stdout.strip()))
+        failed += not ok
+
+        p = run(monitor, ["--config", os.path.join(tmp, "missing.conf")])
+        ok = p.returncode == 2 and "missing.conf" in p.stderr
+        print("%s a missing file: %s" % ("ok  " if ok else "FAIL",
+                                         p.stderr.strip()))
+        failed += not ok
+
+        p = run(monitor, ["--port", "65536", "-c", path])
+        ok = p.returncode == 2 and "is not a port" in p.stderr
+        print("%s --port 65536: %s" % ("ok  " if ok else "FAIL",
+                                       p.stderr.strip()))
+        failed += not ok
+
+        p = run(monitor, ["--help"])
+        ok = p.returncode == 0 and "[channel NAME]" in p.stdout and \
+            "restart-delay-max" in p.stdout
+        print("%s --help describes the configuration" %
+              ("ok  " if ok else "FAIL"))
+        failed += not ok
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
