@@ -371,6 +371,8 @@ hip_device_handle (GstVmafHipCompare * self)
   return NULL;
 }
 
+static void close_hip_device (GstVmafHipCompare * self);
+
 /* backend auto or hip: the device the pipeline shares (asked of the
  * neighbours and the application, else opened and announced). auto
  * without one goes on with the CPU, saying why; hip without one fails. */
@@ -383,24 +385,17 @@ open_hip_device (GstVmafHipCompare * self)
     return TRUE;
 #ifdef VH_HAVE_HIP
   {
-    GstVmafHipDevice *device;
-
-    GST_OBJECT_LOCK (self);
-    device = self->hip_device ? gst_object_ref (self->hip_device) : NULL;
-    GST_OBJECT_UNLOCK (self);
     VhBackend backends;
 
+    /* The element's own field: a neighbour's or the application's answer
+     * arrives through set_context, on this thread, while it asks. */
     if (gst_vmaf_hip_ensure_element_device (GST_ELEMENT (self),
-            GST_VMAF_HIP_VENDOR_UNKNOWN, self->run.device_id, &device, &err) &&
-        vh_hip_use_device (gst_vmaf_hip_device_get_handle (device), &backends,
-            &err)) {
-      GST_OBJECT_LOCK (self);
-      gst_object_replace (&self->hip_device, GST_OBJECT (device));
-      GST_OBJECT_UNLOCK (self);
-      gst_object_unref (device);
+            GST_VMAF_HIP_VENDOR_UNKNOWN, self->run.device_id,
+            (GstVmafHipDevice **) & self->hip_device, &err) &&
+        vh_hip_use_device (gst_vmaf_hip_device_get_handle (GST_VMAF_HIP_DEVICE
+                (self->hip_device)), &backends, &err))
       return TRUE;
-    }
-    g_clear_object (&device);
+    close_hip_device (self);
   }
 #else
   g_set_error (&err, VH_ERROR, VH_ERROR_BACKEND,
