@@ -10,7 +10,7 @@
 #include "monitor-devices.h"
 
 /* The context type the plugin's elements share a GPU through. */
-#define HIP_DEVICE_CONTEXT_TYPE "gst.hip.device"
+#define HIP_DEVICE_CONTEXT_TYPE "vmafhip.hip.device"
 
 struct _MonitorDevices
 {

@@ -8,7 +8,7 @@
  */
 
 /* One GPU per device number for every channel of the service: the first
- * pipeline that opens a device announces it (a "gst.hip.device" context in
+ * pipeline that opens a device announces it (a "vmafhip.hip.device" context in
  * a have-context message); later pipelines asking for that device
  * (need-context) get the same one, restarts included. */
 
@@ -26,7 +26,7 @@ MonitorDevices *monitor_devices_new            (void);
 void            monitor_devices_free           (MonitorDevices * devices);
 
 /* For a bus sync handler (any thread): answers a need-context or keeps a
- * have-context for "gst.hip.device" from a pipeline that wants GPU
+ * have-context for "vmafhip.hip.device" from a pipeline that wants GPU
  * @device_id (-1: any). TRUE when @msg was such a message. */
 gboolean        monitor_devices_handle_message (MonitorDevices * devices,
                                                 GstMessage * msg,

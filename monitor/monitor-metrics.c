@@ -181,7 +181,7 @@ feature_backends (GString * out, const Row * row)
 }
 
 gchar *
-monitor_metrics_render (GPtrArray * channels)
+monitor_metrics_render (GPtrArray * channels, MonitorDevices * devices)
 {
   GString *out = g_string_new (NULL);
   GArray *rows = g_array_sized_new (FALSE, TRUE, sizeof (Row), channels->len);
@@ -202,6 +202,11 @@ monitor_metrics_render (GPtrArray * channels)
       "The vmafhip-monitor version.");
   g_string_append_printf (out, "vmafhip_monitor_info{version=\"%s\"} 1\n",
       VH_VERSION);
+
+  family (out, "vmafhip_monitor_gpus", "gauge",
+      "GPUs opened and shared by the channels that use them.");
+  g_string_append_printf (out, "vmafhip_monitor_gpus %u\n",
+      monitor_devices_count (devices));
 
   family (out, "vmafhip_channel_info", "gauge",
       "A channel's settings (always 1).");

@@ -15,13 +15,16 @@
 
 #include <glib.h>
 
+#include "monitor-devices.h"
+
 G_BEGIN_DECLS
 
 #define MONITOR_METRICS_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
-/* Every metric family of @channels (MonitorChannel*), each family's
- * samples together, as Prometheus requires. */
-gchar       *monitor_metrics_render       (GPtrArray * channels);
+/* Every metric family of @channels (MonitorChannel*) and the GPUs they
+ * share, each family's samples together, as Prometheus requires. */
+gchar       *monitor_metrics_render       (GPtrArray * channels,
+                                           MonitorDevices * devices);
 
 /* A label value with \, " and newline escaped, as the format wants. */
 gchar       *monitor_metrics_escape_label (const gchar * value);

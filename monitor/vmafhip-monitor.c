@@ -66,7 +66,7 @@ render_metrics (gpointer user_data)
 {
   Service *service = user_data;
 
-  return monitor_metrics_render (service->channels);
+  return monitor_metrics_render (service->channels, service->devices);
 }
 
 static gboolean
