@@ -133,6 +133,11 @@ typedef struct
   guint64 arrived;              /* under count_lock, from the pad's thread */
   guint64 seen;                 /* became the pad's current frame */
   guint64 unpaired;             /* written under count_lock (stats) */
+  /* Under count_lock: the timestamps of frames that arrived and did not
+   * become current yet, and how many the base class passed over, so that
+   * the stats count drops while frames still wait in the pad's queue. */
+  GArray *waiting;              /* GstClockTime */
+  guint64 passed;
   PadTrack track;
   GstSegment segment;           /* the pad's, as the pad's thread saw it */
 } SideCount;
@@ -270,6 +275,36 @@ count_dropped (GstVmafHipCompare * self, const SideCount * c)
   return n;
 }
 
+/* Frames that waited on the pad before the new current frame (@pts) were
+ * passed over by the base class: dropped. Called with count_lock held. */
+static void
+mark_seen (SideCount * c, GstClockTime pts)
+{
+  guint before = 0;
+
+  c->seen++;
+  while (before < c->waiting->len &&
+      g_array_index (c->waiting, GstClockTime, before) < pts)
+    before++;
+  if (before < c->waiting->len &&
+      g_array_index (c->waiting, GstClockTime, before) == pts) {
+    c->passed += before;
+    g_array_remove_range (c->waiting, 0, before + 1);
+  } else if (before > 0) {
+    /* Clipping moved this frame's timestamp: the last one before is it. */
+    c->passed += before - 1;
+    g_array_remove_range (c->waiting, 0, before);
+  }
+}
+
+static void
+forget_waiting (SideCount * c)
+{
+  c->arrived = 0;
+  c->passed = 0;
+  g_array_set_size (c->waiting, 0);
+}
+
 /* On each sink pad, in the upstream thread: counts arriving frames. */
 static GstPadProbeReturn
 count_arrivals (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
@@ -290,13 +325,18 @@ count_arrivals (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
      * do not count. Frames past its stop still do. */
     if (c->segment.format != GST_FORMAT_TIME || !GST_CLOCK_TIME_IS_VALID (pts)
         || pts >= c->segment.start || gst_segment_clip (&c->segment,
-            GST_FORMAT_TIME, pts, end, NULL, NULL))
+            GST_FORMAT_TIME, pts, end, NULL, NULL)) {
       c->arrived++;
+      /* A queue cannot hold that many: timestamps that never match. */
+      if (c->waiting->len >= 4096)
+        g_array_set_size (c->waiting, 0);
+      g_array_append_val (c->waiting, pts);
+    }
   } else {
     GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
 
     if (GST_EVENT_TYPE (ev) == GST_EVENT_FLUSH_STOP) {
-      c->arrived = 0;
+      forget_waiting (c);
       gst_segment_init (&c->segment, GST_FORMAT_UNDEFINED);
     } else if (GST_EVENT_TYPE (ev) == GST_EVENT_SEGMENT) {
       gst_event_copy_segment (ev, &c->segment);
@@ -854,8 +894,10 @@ gst_vmaf_hip_compare_create_output_buffer (GstVideoAggregator * vagg,
 
   *outbuf = NULL;
   g_mutex_lock (&self->count_lock);
-  self->ref_count.seen += ref_new;
-  self->dist_count.seen += dist_new;
+  if (ref_new)
+    mark_seen (&self->ref_count, GST_BUFFER_PTS (ref));
+  if (dist_new)
+    mark_seen (&self->dist_count, GST_BUFFER_PTS (dist));
   g_mutex_unlock (&self->count_lock);
   GST_LOG_OBJECT (self, "ref %" GST_TIME_FORMAT "%s, dist %" GST_TIME_FORMAT
       "%s", GST_TIME_ARGS (ref ? GST_BUFFER_PTS (ref) : GST_CLOCK_TIME_NONE),
@@ -973,6 +1015,11 @@ end_of_stream (GstVmafHipCompare * self)
 
   if (!finish_context (self))
     return FALSE;
+  /* At the end every frame that never became current was dropped. */
+  g_mutex_lock (&self->count_lock);
+  self->ref_count.passed = dropped_ref;
+  self->dist_count.passed = dropped_dist;
+  g_mutex_unlock (&self->count_lock);
   warn_unscored (self, dropped_ref, dropped_dist);
 
   if (gst_vmaf_hip_report_n_scored (self->report) == 0) {
@@ -1318,7 +1365,8 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
   GST_OBJECT_UNLOCK (self);
   counts_reset_seen (self);
   g_mutex_lock (&self->count_lock);
-  self->ref_count.arrived = self->dist_count.arrived = 0;
+  forget_waiting (&self->ref_count);
+  forget_waiting (&self->dist_count);
   gst_segment_init (&self->ref_count.segment, GST_FORMAT_UNDEFINED);
   gst_segment_init (&self->dist_count.segment, GST_FORMAT_UNDEFINED);
   g_mutex_unlock (&self->count_lock);
@@ -1358,7 +1406,7 @@ static GstStructure *
 make_stats (GstVmafHipCompare * self)
 {
   GstStructure *s;
-  guint64 ur, ud;
+  guint64 ur, ud, dr, dd;
 
   if (!self->report)
     return NULL;
@@ -1368,14 +1416,14 @@ make_stats (GstVmafHipCompare * self)
   g_mutex_lock (&self->count_lock);
   ur = self->ref_count.unpaired;
   ud = self->dist_count.unpaired;
+  dr = self->ref_count.passed;
+  dd = self->dist_count.passed;
   g_mutex_unlock (&self->count_lock);
   gst_structure_set (s,
       "unpaired-reference", G_TYPE_UINT64, ur,
       "unpaired-distorted", G_TYPE_UINT64, ud,
-      "dropped-reference", G_TYPE_UINT64, count_dropped (self,
-          &self->ref_count),
-      "dropped-distorted", G_TYPE_UINT64, count_dropped (self,
-          &self->dist_count), NULL);
+      "dropped-reference", G_TYPE_UINT64, dr,
+      "dropped-distorted", G_TYPE_UINT64, dd, NULL);
   if (self->dispatch)
     gst_structure_set (s, "dispatch", G_TYPE_STRING, self->dispatch, NULL);
   return s;
@@ -1561,6 +1609,8 @@ gst_vmaf_hip_compare_finalize (GObject * object)
   gst_clear_object (&self->hip_device);
   g_free (self->dispatch);
   g_mutex_clear (&self->count_lock);
+  g_array_unref (self->ref_count.waiting);
+  g_array_unref (self->dist_count.waiting);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -1602,6 +1652,8 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->log_level = DEFAULT_LOG_LEVEL;
   self->message_layout = DEFAULT_MESSAGE_LAYOUT;
   g_mutex_init (&self->count_lock);
+  self->ref_count.waiting = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  self->dist_count.waiting = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
 
   self->ref_pad = add_sink_pad (self, &ref_sink_template);
   self->dist_pad = add_sink_pad (self, &dist_sink_template);

@@ -1229,8 +1229,17 @@ GST_START_TEST (test_stats)
 
   pads_setup (&t, NULL);
   pads_caps (&t, GST_VIDEO_FORMAT_I420, W, H);
-  for (guint f = 0; f < 5; f++)
+  for (guint f = 0; f < 5; f++) {
     pads_push_synth (&t, GST_VIDEO_FORMAT_I420, W, H, f, f);
+    /* Frames still waiting in the pads' queues are not dropped. */
+    g_object_get (t.e, "stats", &stats, NULL);
+    fail_unless (stats != NULL);
+    fail_unless_equals_uint64 (vh_gst_get_uint64 (stats, "dropped-reference"),
+        0);
+    fail_unless_equals_uint64 (vh_gst_get_uint64 (stats, "dropped-distorted"),
+        0);
+    gst_structure_free (stats);
+  }
   fail_unless_equals_int (gst_harness_push (t.ref, vh_gst_synth_buffer
           (GST_VIDEO_FORMAT_I420, W, H, 5, FALSE)), GST_FLOW_OK);
   msgs = pads_finish (&t);
