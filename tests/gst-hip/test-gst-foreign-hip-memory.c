@@ -12,8 +12,8 @@
  * whose memory gives the frame through a CPU mapping and something else
  * (here: every byte inverted) through the device map flag both libraries
  * use. vmafhipcompare must score such frames exactly as the same frames in
- * system memory, and vmafhipdownload must copy them unchanged; neither may
- * map them for the device. Uses only the plugin file.
+ * system memory, and vmafhipdownload and vmafhipupload must copy them
+ * unchanged; none may map them for the device. Uses only the plugin file.
  *
  * Without a GPU runtime the element runs on the CPU. With a GPU, or the
  * fake driver that VH_HIP_NVIDIA_RUNTIME may name, its features read
@@ -330,13 +330,12 @@ test_compare_reads_foreign_memory_on_the_cpu (void)
   g_ptr_array_unref (foreign);
 }
 
-/* vmafhipdownload copies foreign HIP memory through its CPU mapping. */
+/* @launch, from appsrc "r" to appsink "out", gives back the frames of
+ * foreign HIP memory unchanged, without a device mapping. */
 static void
-test_download_copies_foreign_memory (void)
+assert_copies_foreign_memory (const gchar * launch)
 {
-  GstElement *p =
-      gst_parse_launch ("appsrc name=r format=time ! vmafhipdownload ! "
-      "video/x-raw ! appsink name=out sync=false", NULL);
+  GstElement *p = gst_parse_launch (launch, NULL);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "out");
   GstVideoInfo info;
   guint n = 0;
@@ -370,6 +369,24 @@ test_download_copies_foreign_memory (void)
   gst_object_unref (p);
 }
 
+/* vmafhipdownload copies foreign HIP memory through its CPU mapping. */
+static void
+test_download_copies_foreign_memory (void)
+{
+  assert_copies_foreign_memory ("appsrc name=r format=time ! "
+      "vmafhipdownload ! video/x-raw ! appsink name=out sync=false");
+}
+
+/* vmafhipupload takes foreign HIP memory as system memory: copied into
+ * its own, which comes back unchanged. */
+static void
+test_upload_copies_foreign_memory (void)
+{
+  assert_copies_foreign_memory ("appsrc name=r format=time ! "
+      "vmafhipupload ! video/x-raw(memory:HIPMemory) ! vmafhipdownload ! "
+      "video/x-raw ! appsink name=out sync=false");
+}
+
 /* Whether the HIP elements can start (a GPU, or the fake driver). */
 static gboolean
 have_device (void)
@@ -397,8 +414,11 @@ main (int argc, char **argv)
 
   g_test_add_func ("/gst-hip/foreign/compare-reads-on-the-cpu",
       test_compare_reads_foreign_memory_on_the_cpu);
-  if (have_device ())
+  if (have_device ()) {
     g_test_add_func ("/gst-hip/foreign/download-copies",
         test_download_copies_foreign_memory);
+    g_test_add_func ("/gst-hip/foreign/upload-copies",
+        test_upload_copies_foreign_memory);
+  }
   return g_test_run ();
 }
