@@ -63,6 +63,7 @@
 
 #ifdef VH_HAVE_HIP
 #include "gstvmafhipbufferpool.h"
+#include "gstvmafhipcuda.h"
 #include "gstvmafhipmemory.h"
 #include "gstvmafhiputils.h"
 #include "hip-features.h"
@@ -200,7 +201,17 @@ struct _GstVmafHipCompare
 /* HIP memory (memory:HIPMemory, from vmafhipupload) is read through its host
  * copy on the CPU path. */
 #define SINK_CAPS GST_VIDEO_CAPS_MAKE (GST_VMAF_HIP_FORMATS) "; " \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES ("memory:HIPMemory", GST_VMAF_HIP_FORMATS)
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES ("memory:HIPMemory", GST_VMAF_HIP_FORMATS) \
+  CUDA_CAPS
+
+/* NVIDIA's CUDA memory (nvh264dec, cudaupload) is read in place on the GPU
+ * when the HIP layer runs there (gstvmafhipcuda.c). */
+#ifdef VH_HAVE_HIP
+#define CUDA_CAPS "; " GST_VIDEO_CAPS_MAKE_WITH_FEATURES ("memory:CUDAMemory", \
+    GST_VMAF_HIP_FORMATS)
+#else
+#define CUDA_CAPS
+#endif
 
 static GstStaticPadTemplate ref_sink_template =
 GST_STATIC_PAD_TEMPLATE ("ref_sink", GST_PAD_SINK, GST_PAD_ALWAYS,
@@ -510,6 +521,45 @@ start_upload (GstVmafHipCompare * self, GstBuffer * buf)
 }
 #endif
 
+#ifdef VH_HAVE_HIP
+static GstVmafHipDevice *
+hip_device (GstVmafHipCompare * self)
+{
+  return self->hip_device ? GST_VMAF_HIP_DEVICE (self->hip_device) : NULL;
+}
+
+/* The element's device for neighbours that ask for a CUDA context before
+ * it started (they open when they go to READY, after us): opened now
+ * unless backend=cpu. */
+static GstVmafHipDevice *
+device_for_cuda (GstVmafHipCompare * self)
+{
+  GstVmafHipDevice *device = NULL;
+  GError *err = NULL;
+  gboolean cpu;
+
+  GST_OBJECT_LOCK (self);
+  if (self->hip_device)
+    device = GST_VMAF_HIP_DEVICE (gst_object_ref (self->hip_device));
+  cpu = self->settings.backend == GST_VMAF_HIP_BACKEND_CPU;
+  GST_OBJECT_UNLOCK (self);
+  if (device || cpu)
+    return device;
+  if (!gst_vmaf_hip_ensure_element_device (GST_ELEMENT (self),
+          GST_VMAF_HIP_VENDOR_UNKNOWN, -1, &device, &err)) {
+    GST_INFO_OBJECT (self, "no GPU to offer a CUDA context: %s",
+        err->message);
+    g_error_free (err);
+    return NULL;
+  }
+  GST_OBJECT_LOCK (self);
+  if (!self->hip_device)
+    self->hip_device = gst_object_ref (GST_OBJECT (device));
+  GST_OBJECT_UNLOCK (self);
+  return device;
+}
+#endif
+
 /* The engine's picture of @buf: in device memory when it is HIP memory
  * and some feature runs on the GPU, else in host memory. */
 static VhPicture *
@@ -522,6 +572,18 @@ wrap_input (GstVmafHipCompare * self, const GstVideoInfo * vinfo,
     if (pic || (error && *error))
       return pic;
   }
+  /* CUDA memory: its device address, never a copy in system memory. */
+  if (gst_vmaf_hip_cuda_buffer_is_ours (buf, hip_device (self), error)) {
+    VhPicture *pic = gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buf,
+        gst_vmaf_hip_cuda_map_flags (), error);
+    if (!pic && error && !*error)
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "a frame in CUDA memory with a layout the GPU features cannot "
+          "read in place: put cudadownload before the element");
+    return pic;
+  }
+  if (error && *error)
+    return NULL;
 #endif
   return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
 }
@@ -540,7 +602,9 @@ gst_vmaf_hip_compare_propose_allocation (GstAggregator * agg,
   GstVideoInfo info, layout;
 
   gst_query_parse_allocation (query, &caps, &need_pool);
+  /* CUDA producers use their own pools (in our CUDA context). */
   if (self->hip_input && caps && need_pool &&
+      !gst_vmaf_hip_cuda_caps (caps) &&
       gst_video_info_from_caps (&info, caps)) {
     GstVmafHipDevice *device = GST_VMAF_HIP_DEVICE (self->hip_device);
     GstBufferPool *pool = gst_vmaf_hip_buffer_pool_new (device);
@@ -1178,7 +1242,17 @@ gst_vmaf_hip_compare_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
 #ifdef VH_HAVE_HIP
     case GST_QUERY_CONTEXT:{
       gboolean ret;
+      const gchar *type = NULL;
 
+      gst_query_parse_context_type (query, &type);
+      if (g_strcmp0 (type, "gst.cuda.context") == 0) {
+        GstVmafHipDevice *device = device_for_cuda (self);
+        ret = gst_vmaf_hip_cuda_handle_context_query (GST_ELEMENT (self),
+            query, device);
+        gst_clear_object (&device);
+        if (ret)
+          return TRUE;
+      }
       GST_OBJECT_LOCK (self);
       ret = gst_vmaf_hip_handle_context_query (GST_ELEMENT (self), query,
           (GstVmafHipDevice *) self->hip_device);
@@ -1221,6 +1295,15 @@ gst_vmaf_hip_compare_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
     gst_event_parse_caps (event, &caps);
     ok = gst_vmaf_hip_check_sink_caps (caps, GST_PAD_NAME (pad), other_caps,
         GST_PAD_NAME (other), &err);
+#ifdef VH_HAVE_HIP
+    if (ok && gst_vmaf_hip_cuda_caps (caps)) {
+      GstVmafHipDevice *device = device_for_cuda (self);
+      ok = gst_vmaf_hip_cuda_usable (device, &err);
+      if (!ok)
+        g_prefix_error (&err, "%s: ", GST_PAD_NAME (pad));
+      gst_clear_object (&device);
+    }
+#endif
     gst_clear_caps (&other_caps);
     if (!ok) {
       GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", err->message),

@@ -203,6 +203,14 @@ VhPicture *
 gst_vmaf_hip_picture_wrap_device (const GstVideoInfo * vinfo,
     GstBuffer * buffer, GError ** error)
 {
+  return gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buffer,
+      GST_MAP_READ_VMAF_HIP, error);
+}
+
+VhPicture *
+gst_vmaf_hip_picture_wrap_device_mapped (const GstVideoInfo * vinfo,
+    GstBuffer * buffer, GstMapFlags flags, GError ** error)
+{
   VhPictureInfo info;
   MappedFrame *m;
   gpointer data[3] = { NULL, NULL, NULL };
@@ -216,10 +224,10 @@ gst_vmaf_hip_picture_wrap_device (const GstVideoInfo * vinfo,
   m = g_new0 (MappedFrame, 1);
   /* GstVideoFrame only adds plane offsets to the mapped base, so the
    * device address works as well as a host one. */
-  if (!gst_video_frame_map (&m->frame, vinfo, buffer, GST_MAP_READ_VMAF_HIP)) {
+  if (!gst_video_frame_map (&m->frame, vinfo, buffer, flags)) {
     g_free (m);
     g_set_error (error, VH_ERROR, VH_ERROR_IO,
-        "could not map a %dx%d %s frame in HIP memory for the device",
+        "could not map a %dx%d %s frame in device memory for the device",
         GST_VIDEO_INFO_WIDTH (vinfo), GST_VIDEO_INFO_HEIGHT (vinfo),
         gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (vinfo)));
     return NULL;

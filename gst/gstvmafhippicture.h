@@ -51,6 +51,13 @@ VhPicture   *gst_vmaf_hip_picture_wrap            (const GstVideoInfo * vinfo,
 VhPicture   *gst_vmaf_hip_picture_wrap_device     (const GstVideoInfo * vinfo,
                                                    GstBuffer * buffer,
                                                    GError ** error);
+
+/* The same for other device memory that maps to its device address with
+ * @flags (CUDA memory: GST_MAP_READ | GST_MAP_CUDA). */
+VhPicture   *gst_vmaf_hip_picture_wrap_device_mapped (const GstVideoInfo * vinfo,
+                                                   GstBuffer * buffer,
+                                                   GstMapFlags flags,
+                                                   GError ** error);
 #endif
 
 G_END_DECLS

@@ -125,6 +125,12 @@ vh_hip_device_get_index (VhHipDevice * device)
   return device->ordinal;
 }
 
+gpointer
+vh_hip_device_get_native_context (VhHipDevice * device)
+{
+  return device->info.vendor == VH_HIP_VENDOR_NVIDIA ? device->handle : NULL;
+}
+
 gboolean
 vh_hip_device_push (VhHipDevice * device, GError ** error)
 {

@@ -109,6 +109,11 @@ VhHipVendor  vh_hip_device_get_vendor    (VhHipDevice * device);
 
 guint        vh_hip_device_get_index     (VhHipDevice * device);
 
+/* The vendor's own context of @device (NVIDIA: the device's primary
+ * CUcontext; AMD: NULL), for sharing it with other libraries that work on
+ * the same device. Owned by the device. */
+gpointer     vh_hip_device_get_native_context (VhHipDevice * device);
+
 /* Makes @device current on this thread until the matching pop; for calling
  * code that uses the vendor API directly. Nests. */
 gboolean     vh_hip_device_push          (VhHipDevice * device,

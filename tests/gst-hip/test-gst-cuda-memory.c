@@ -1,0 +1,236 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* vmafhipcompare fed by NVIDIA's cudaupload (memory:CUDAMemory) scores
+ * exactly what it scores from system memory, and no frame is mapped into
+ * system memory on the way: gst-cuda marks memory whose only current copy
+ * is on the device (NEED_DOWNLOAD) and clears the mark when something maps
+ * it for the CPU; every frame must reach the element marked and still be
+ * marked once the pipeline is done. Needs an NVIDIA GPU and GStreamer's
+ * nvcodec plugin (cudaupload); exits 77 without them. With VH_TEST_MODE=nogpu
+ * (no GPU runtime): CUDA memory is refused at the caps, saying why. */
+
+#include <gst/gst.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N_FRAMES 6
+/* gst-cuda's GST_CUDA_MEMORY_TRANSFER_NEED_DOWNLOAD */
+#define CUDA_NEED_DOWNLOAD (GST_MEMORY_FLAG_LAST << 0)
+
+#define SOURCES(mem) \
+  "videotestsrc num-buffers=" G_STRINGIFY (N_FRAMES) " pattern=ball ! " \
+  "video/x-raw,format=I420,width=320,height=240,framerate=25/1 " mem \
+  " ! c.ref_sink videotestsrc num-buffers=" G_STRINGIFY (N_FRAMES) \
+  " pattern=ball horizontal-speed=3 ! " \
+  "video/x-raw,format=I420,width=320,height=240,framerate=25/1 " mem \
+  " ! c.dist_sink vmafhipcompare name=c features=psnr,float_ssim " \
+  "model=\"\" backend=hip ! fakesink"
+
+typedef struct
+{
+  GPtrArray *memories;          /* GstMemory*, as they reached the element */
+  guint n_not_cuda;
+  guint n_host_current;         /* arrived with a current host copy */
+} Seen;
+
+static GstPadProbeReturn
+on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Seen *seen = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstMemory *mem = gst_buffer_peek_memory (buf, 0);
+
+  if (!mem->allocator || g_strcmp0 (mem->allocator->mem_type,
+          "gst.cuda.memory") != 0) {
+    seen->n_not_cuda++;
+    return GST_PAD_PROBE_OK;
+  }
+  if (!GST_MEMORY_FLAG_IS_SET (mem, CUDA_NEED_DOWNLOAD))
+    seen->n_host_current++;
+  g_ptr_array_add (seen->memories, gst_memory_ref (mem));
+  return GST_PAD_PROBE_OK;
+}
+
+/* The per-frame "vmaf" structures; NULL with @error_msg on an error. */
+static GPtrArray *
+run (const gchar * launch, Seen * seen, gchar ** error_msg)
+{
+  GstElement *p = gst_parse_launch (launch, NULL);
+  GstBus *bus = gst_element_get_bus (p);
+  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
+  gboolean done = FALSE;
+
+  *error_msg = NULL;
+  if (seen) {
+    GstElement *c = gst_bin_get_by_name (GST_BIN (p), "c");
+    for (guint i = 0; i < 2; i++) {
+      GstPad *pad = gst_element_get_static_pad (c, i ? "dist_sink" :
+          "ref_sink");
+      gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, seen,
+          NULL);
+      gst_object_unref (pad);
+    }
+    gst_object_unref (c);
+  }
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  while (!done) {
+    GstMessage *m = gst_bus_timed_pop (bus, 60 * GST_SECOND);
+    if (!m)
+      g_error ("timeout: %s", launch);
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ELEMENT &&
+        gst_message_has_name (m, "vmaf"))
+      g_ptr_array_add (frames,
+          gst_structure_copy (gst_message_get_structure (m)));
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      GError *err;
+      gst_message_parse_error (m, &err, NULL);
+      *error_msg = g_strdup_printf ("%s: %s", GST_MESSAGE_SRC_NAME (m),
+          err->message);
+      g_error_free (err);
+      done = TRUE;
+    }
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS)
+      done = TRUE;
+    gst_message_unref (m);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  if (*error_msg)
+    g_clear_pointer (&frames, g_ptr_array_unref);
+  return frames;
+}
+
+/* No GPU: frames announced in CUDA memory are refused with a reason. */
+static int
+refuse_without_gpu (void)
+{
+  const gchar *caps = "video/x-raw(memory:CUDAMemory),format=I420,"
+      "width=64,height=64,framerate=25/1";
+  g_autofree gchar *desc = g_strdup_printf ("appsrc name=r caps=\"%s\" "
+      "format=time ! c.ref_sink appsrc name=d caps=\"%s\" format=time ! "
+      "c.dist_sink vmafhipcompare name=c features=psnr model=\"\" ! "
+      "fakesink", caps, caps);
+  GstElement *p = gst_parse_launch (desc, NULL);
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *m;
+  GError *err = NULL;
+
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  for (guint i = 0; i < 2; i++) {
+    GstElement *src = gst_bin_get_by_name (GST_BIN (p), i ? "d" : "r");
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 64 * 64 * 3 / 2, NULL);
+    GstFlowReturn ret;
+    GST_BUFFER_PTS (buf) = 0;
+    GST_BUFFER_DURATION (buf) = GST_SECOND / 25;
+    g_signal_emit_by_name (src, "push-buffer", buf, &ret);
+    g_signal_emit_by_name (src, "end-of-stream", &ret);
+    gst_buffer_unref (buf);
+    gst_object_unref (src);
+  }
+  m = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  g_assert_nonnull (m);
+  g_assert_cmpint (GST_MESSAGE_TYPE (m), ==, GST_MESSAGE_ERROR);
+  gst_message_parse_error (m, &err, NULL);
+  printf ("refused: %s\n", err->message);
+  g_assert_true (g_error_matches (err, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION));
+  g_assert_nonnull (strstr (err->message, "CUDA memory"));
+  g_assert_nonnull (strstr (err->message, "no GPU"));
+  g_error_free (err);
+  gst_message_unref (m);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree gchar *err = NULL;
+  GstElementFactory *upload;
+  Seen seen = { 0 };
+  GPtrArray *sys, *cuda;
+  guint n_values = 0;
+
+  gst_init (&argc, &argv);
+  if (!g_strcmp0 (g_getenv ("VH_TEST_MODE"), "nogpu"))
+    return refuse_without_gpu ();
+  upload = gst_element_factory_find ("cudaupload");
+  if (!upload) {
+    printf ("SKIP: no cudaupload (GStreamer's nvcodec plugin)\n");
+    return 77;
+  }
+  gst_object_unref (upload);
+
+  seen.memories = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_memory_unref);
+  cuda = run (SOURCES ("! cudaupload ! video/x-raw(memory:CUDAMemory)"),
+      &seen, &err);
+  if (!cuda) {
+    /* No NVIDIA GPU for cudaupload, or none (or AMD's) for the element:
+     * the error says which; anything else is a failure. */
+    if (g_str_has_prefix (err, "cudaupload") || strstr (err, "AMD GPU") ||
+        strstr (err, "no GPU") || strstr (err, "no usable GPU")) {
+      printf ("SKIP: %s\n", err);
+      return 77;
+    }
+    g_error ("CUDA memory pipeline failed: %s", err);
+  }
+  sys = run (SOURCES (""), NULL, &err);
+  if (!sys)
+    g_error ("system memory pipeline failed: %s", err);
+
+  /* The same numbers. */
+  g_assert_cmpuint (cuda->len, ==, N_FRAMES);
+  g_assert_cmpuint (sys->len, ==, N_FRAMES);
+  for (guint i = 0; i < N_FRAMES; i++) {
+    GstStructure *a = g_ptr_array_index (sys, i);
+    GstStructure *b = g_ptr_array_index (cuda, i);
+    for (gint f = 0; f < gst_structure_n_fields (a); f++) {
+      const gchar *name = gst_structure_nth_field_name (a, f);
+      gdouble va, vb;
+      if (!gst_structure_get_double (a, name, &va))
+        continue;
+      g_assert_true (gst_structure_get_double (b, name, &vb));
+      if (va != vb)
+        g_error ("frame %u %s: %.17g from system memory, %.17g from CUDA "
+            "memory", i, name, va, vb);
+      n_values++;
+    }
+  }
+  g_assert_cmpuint (n_values, >, 0);
+
+  /* Every frame came as CUDA memory with its only current copy on the
+   * device, and stayed so: nothing mapped it for the CPU. */
+  g_assert_cmpuint (seen.n_not_cuda, ==, 0);
+  g_assert_cmpuint (seen.memories->len, ==, 2 * N_FRAMES);
+  if (seen.n_host_current) {
+    printf ("SKIP: cudaupload left %u frames with a current host copy: "
+        "system-memory maps cannot be told apart\n", seen.n_host_current);
+    return 77;
+  }
+  for (guint i = 0; i < seen.memories->len; i++) {
+    GstMemory *mem = g_ptr_array_index (seen.memories, i);
+    if (!GST_MEMORY_FLAG_IS_SET (mem, CUDA_NEED_DOWNLOAD))
+      g_error ("frame memory %u was mapped into system memory", i);
+  }
+  printf ("%u values equal; %u frames read in place, none mapped into "
+      "system memory\n", n_values, seen.memories->len);
+  g_ptr_array_unref (seen.memories);
+  g_ptr_array_unref (sys);
+  g_ptr_array_unref (cuda);
+  return 0;
+}
