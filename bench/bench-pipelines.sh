@@ -119,6 +119,13 @@ measure () {
   return 0
 }
 
+cuda_caps="video/x-raw(memory:CUDAMemory)"
+
+# CPU time per frame pair above the sources' own, of the last measurement.
+per_pair () {
+  awk "BEGIN{printf \"%.2f ms/pair\", ($C - $src_cpu) * 1000 / $frames}"
+}
+
 fps () {
   [ -n "$2" ] && awk "BEGIN{if ($2 > 0) printf \"%.0f\", $1 / $2; else print \"-\"}" || echo -
 }
@@ -204,14 +211,15 @@ run_size () {
   fi
 
   if measure "$launch" $(element_pipeline "! vmafhipupload" "! vmafhipupload"); then
-    row "element hipmem" "$frames" "vmafhipupload on both branches"
+    row "element hipmem" "$frames" "vmafhipupload on both branches; cpu above sources: $(per_pair)"
   else
     fail_row "element hipmem" "$(why)"
   fi
 
   if has_element cudaupload; then
-    if measure "$launch" $(element_pipeline "! cudaupload" "! cudaupload"); then
-      row "element cudamem" "$frames" "cudaupload on both branches"
+    if measure "$launch" $(element_pipeline "! cudaupload ! $cuda_caps" \
+      "! cudaupload ! $cuda_caps"); then
+      row "element cudamem" "$frames" "cudaupload on both branches; cpu above sources: $(per_pair)"
     else
       fail_row "element cudamem" "$(why)"
     fi
@@ -222,8 +230,8 @@ run_size () {
   if has_element nvh264dec && [ -s "$h264" ]; then
     measure "$launch" filesrc location="$h264" ! h264parse ! nvh264dec ! fakesink
     row "nvh264dec alone" "$frames" "decoder into fakesink"
-    if measure "$launch" $(src "$ref") ! cudaupload ! c.ref_sink \
-      filesrc location="$h264" ! h264parse ! nvh264dec ! c.dist_sink \
+    if measure "$launch" $(src "$ref") ! cudaupload ! $cuda_caps ! c.ref_sink \
+      filesrc location="$h264" ! h264parse ! nvh264dec ! $cuda_caps ! c.dist_sink \
       vmafhipcompare name=c backend=$backend frame-message=true ! fakesink; then
       row "element nvdec" "$frames" "ref via cudaupload, dist via nvh264dec"
     else
