@@ -43,6 +43,9 @@ hip_float_ssim_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
 
   if (!vh_float_ssim_setup (&s->fs, fex, info, error))
     return FALSE;
+  /* No window fits: libvmaf's fixed values, nothing for the GPU to do. */
+  if (s->fs.no_window)
+    return TRUE;
   /* Scaled down, SSIM reads the planes the box filter writes. */
   return vh_hip_ssim_open (&s->ssim, &s->hip, fex, hip_float_ssim_collect, 1,
       &s->fs.width, &s->fs.height, s->fs.scale > 1 ? 0 : 1, error);
@@ -56,6 +59,11 @@ hip_float_ssim_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   HipFloatSsim *s = fex->priv;
   gpointer slot;
 
+  if (s->fs.no_window) {
+    VhSsimResult res;
+    vh_float_ssim_no_window (&s->fs, &res);
+    return vh_float_ssim_append (fex, &s->fs, &res, index, fc, error);
+  }
   slot = vh_hip_ssim_begin (&s->ssim, fex, ref, dist, index, error);
   if (!slot)
     return FALSE;
@@ -74,7 +82,8 @@ hip_float_ssim_close (VhFeatureExtractor * fex)
 {
   HipFloatSsim *s = fex->priv;
 
-  vh_hip_ssim_close (&s->ssim, &s->hip);
+  if (!s->fs.no_window)
+    vh_hip_ssim_close (&s->ssim, &s->hip);
 }
 
 const VhFeatureExtractorClass vh_hip_fex_float_ssim = {
@@ -83,8 +92,8 @@ const VhFeatureExtractorClass vh_hip_fex_float_ssim = {
   .options = vh_float_ssim_options,
   .backend = VH_BACKEND_HIP,
   .mem_type = VH_MEMORY_HIP_DEVICE,
-  .min_width = VH_SSIM_WINDOW,
-  .min_height = VH_SSIM_WINDOW,
+  .min_width = VH_FLOAT_SSIM_MIN_SIZE,
+  .min_height = VH_FLOAT_SSIM_MIN_SIZE,
   .priv_size = sizeof (HipFloatSsim),
   .init = hip_float_ssim_init,
   .extract = hip_float_ssim_extract,

@@ -11,6 +11,8 @@
  * on frames first scaled down by a box filter when they are large. */
 
 #include "float-ssim.h"
+
+#include <math.h>
 #include "errors.h"
 
 typedef struct
@@ -68,14 +70,25 @@ vh_float_ssim_setup (VhFloatSsim * fs, const VhFeatureExtractor * fex,
     fs->width = vh_ssim_decimated_size (info->width, fs->scale);
     fs->height = vh_ssim_decimated_size (info->height, fs->scale);
   }
-  if (fs->width < VH_SSIM_WINDOW || fs->height < VH_SSIM_WINDOW) {
+  if (fs->width == 0 || fs->height == 0) {
     g_set_error (error, VH_ERROR, VH_ERROR_TOO_SMALL,
-        "feature 'float_ssim': %ux%u scaled down by %u is %ux%u, smaller "
-        "than its %ux%u window", info->width, info->height, fs->scale,
-        fs->width, fs->height, VH_SSIM_WINDOW, VH_SSIM_WINDOW);
+        "feature 'float_ssim': %ux%u scaled down by %u leaves no sample",
+        info->width, info->height, fs->scale);
     return FALSE;
   }
+  fs->no_window = fs->width < VH_SSIM_WINDOW || fs->height < VH_SSIM_WINDOW;
   return TRUE;
+}
+
+void
+vh_float_ssim_no_window (const VhFloatSsim * fs, VhSsimResult * res)
+{
+  const gint n = ((gint) fs->width - (VH_SSIM_WINDOW - 1)) *
+      ((gint) fs->height - (VH_SSIM_WINDOW - 1));
+  /* 0 / 0 on x86 is the NaN with the sign bit set ("-nan"). */
+  const gfloat v = n == 0 ? -NAN : (gfloat) (0.0 / n);
+
+  res->ssim = res->l = res->c = res->s = v;
 }
 
 gboolean
@@ -153,7 +166,10 @@ float_ssim_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     a = s->ref_small;
     b = s->dist_small;
   }
-  vh_ssim_compute (s->ws, a, b, s->fs.width, s->fs.height, &res);
+  if (s->fs.no_window)
+    vh_float_ssim_no_window (&s->fs, &res);
+  else
+    vh_ssim_compute (s->ws, a, b, s->fs.width, s->fs.height, &res);
   return vh_float_ssim_append (fex, &s->fs, &res, index, fc, error);
 }
 
@@ -163,8 +179,8 @@ const VhFeatureExtractorClass vh_fex_float_ssim = {
   .options = vh_float_ssim_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
-  .min_width = VH_SSIM_WINDOW,
-  .min_height = VH_SSIM_WINDOW,
+  .min_width = VH_FLOAT_SSIM_MIN_SIZE,
+  .min_height = VH_FLOAT_SSIM_MIN_SIZE,
   .priv_size = sizeof (FloatSsim),
   .init = float_ssim_init,
   .extract = float_ssim_extract,

@@ -29,14 +29,24 @@ typedef struct
   gboolean enable_lcs;
   gboolean enable_db;
   gdouble max_db;
+  /* Smaller than the window on a side: libvmaf's window positions are
+   * (width - 10) x (height - 10), none fit, and its mean of no values is
+   * 0 / that product: 0, -0, or NaN when a side is exactly 10. */
+  gboolean no_window;
 } VhFloatSsim;
 
-/* Reads @fex's options and sizes the scaled frame; fails when it is
- * smaller than the window. */
+/* The smallest luma libvmaf computes float_ssim for. */
+#define VH_FLOAT_SSIM_MIN_SIZE 8
+
+/* Reads @fex's options and sizes the scaled frame. */
 gboolean     vh_float_ssim_setup         (VhFloatSsim * fs,
                                           const VhFeatureExtractor * fex,
                                           const VhPictureInfo * info,
                                           GError ** error);
+
+/* libvmaf's values for a frame where no window fits (see no_window). */
+void         vh_float_ssim_no_window     (const VhFloatSsim * fs,
+                                          VhSsimResult * res);
 
 /* Appends frame @index's values from its means @res. */
 gboolean     vh_float_ssim_append        (VhFeatureExtractor * fex,
