@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define Y4M_SIGNATURE "YUV4MPEG2"
 #define PICTURE_ALIGN 64
@@ -94,9 +95,16 @@ y4m_parse_colorspace (const gchar * tag, VhPixFmt * fmt, guint * bpc)
     *bpc = 8;
     /* 420jpeg, 420mpeg2 and 420paldv only differ in chroma siting. */
     if (*rest == 'p')
-      *bpc = atoi (rest + 1);
-    else if (g_str_has_prefix (tag, "mono") && *rest)
-      *bpc = atoi (rest);
+      rest++;
+    else if (!g_str_has_prefix (tag, "mono"))
+      return TRUE;
+    if (*rest) {
+      guint64 v;
+      /* Strictly digits: "p1x" or "p99999999999" are no bit depth. */
+      if (!g_ascii_string_to_unsigned (rest, 10, 1, 16, &v, NULL))
+        return FALSE;
+      *bpc = (guint) v;
+    }
     return TRUE;
   }
   return FALSE;
@@ -105,7 +113,7 @@ y4m_parse_colorspace (const gchar * tag, VhPixFmt * fmt, guint * bpc)
 static gboolean
 y4m_read_header (VhVideoReader * r, GError ** error)
 {
-  gchar line[1024];
+  gchar line[1024] = "";
   gchar **tokens;
   guint width = 0, height = 0, bpc = 8;
   VhPixFmt fmt = VH_PIX_FMT_YUV420;
@@ -113,19 +121,29 @@ y4m_read_header (VhVideoReader * r, GError ** error)
 
   if (!fgets (line, sizeof (line), r->file) || !strchr (line, '\n')) {
     g_set_error (error, VH_ERROR, VH_ERROR_IO,
-        "%s: unreadable Y4M header", r->path);
+        "%s: the Y4M header %s", r->path, strlen (line) ==
+        sizeof (line) - 1 ? "is longer than 1023 bytes" :
+        "ends before its line does");
     return FALSE;
   }
   g_strchomp (line);
   tokens = g_strsplit (line, " ", -1);
   for (guint i = 1; tokens[i]; i++) {
     const gchar *t = tokens[i];
+    guint64 v;
+
     switch (t[0]) {
       case 'W':
-        width = atoi (t + 1);
-        break;
       case 'H':
-        height = atoi (t + 1);
+        /* Strictly a number in range: atoi() read W4294967456 as 160. */
+        if (!g_ascii_string_to_unsigned (t + 1, 10, 1, 32768, &v, NULL)) {
+          g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+              "%s: Y4M %s '%s' is not a number from 1 to 32768", r->path,
+              t[0] == 'W' ? "width" : "height", t + 1);
+          g_strfreev (tokens);
+          return FALSE;
+        }
+        *(t[0] == 'W' ? &width : &height) = (guint) v;
         break;
       case 'C':
         if (!y4m_parse_colorspace (t + 1, &fmt, &bpc)) {
@@ -304,6 +322,14 @@ reader_read_frame (VhVideoReader * r, GError ** error)
           "%s: frame %u has no FRAME marker", r->path, r->n_read);
       return NULL;
     }
+    /* The rest of a longer line would be read as samples. */
+    if (!strchr (line, '\n')) {
+      g_set_error (error, VH_ERROR, VH_ERROR_IO, "%s: the FRAME line of "
+          "frame %u is %s", r->path, r->n_read,
+          strlen (line) == sizeof (line) - 1 ? "longer than 255 bytes" :
+          "cut short by the end of the file");
+      return NULL;
+    }
   } else {
     /* A clean end of file is not an error. */
     gint c = fgetc (r->file);
@@ -356,6 +382,54 @@ reader_thread (gpointer data)
   return NULL;
 }
 
+/* Bytes of one raw frame in the file. */
+static guint64
+raw_frame_bytes (const VhPictureInfo * info)
+{
+  guint ssx, ssy;
+  guint64 luma = (guint64) info->width * info->height;
+  guint64 chroma;
+
+  vh_pix_fmt_subsampling (info->pix_fmt, &ssx, &ssy);
+  chroma = (guint64) ((info->width + (1u << ssx) - 1) >> ssx) *
+      ((info->height + (1u << ssy) - 1) >> ssy);
+  return (luma + (vh_pix_fmt_n_planes (info->pix_fmt) > 1 ? 2 * chroma : 0))
+      * (info->bpc > 8 ? 2 : 1);
+}
+
+/* What is not a video file is said with its name before anything is
+ * allocated for its frames: a directory, an empty file, a raw file shorter
+ * than one frame of the size given (-w 32768 -h 32768 on a 1 MB file). */
+static gboolean
+check_file (VhVideoReader * r, const VhPictureInfo * raw_info, GError ** error)
+{
+  struct stat st;
+
+  if (fstat (fileno (r->file), &st) != 0)
+    return TRUE;
+  if (S_ISDIR (st.st_mode)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "%s is a directory",
+        r->path);
+    return FALSE;
+  }
+  if (!S_ISREG (st.st_mode))
+    return TRUE;                /* a pipe or device: read as it comes */
+  if (st.st_size == 0) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "%s is empty", r->path);
+    return FALSE;
+  }
+  if (!r->y4m && raw_info && (guint64) st.st_size < raw_frame_bytes (raw_info)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "%s holds %" G_GUINT64_FORMAT
+        " bytes, less than one %ux%u %s %u-bit frame (%" G_GUINT64_FORMAT
+        " bytes): are -w, -h, -p and -b right?", r->path,
+        (guint64) st.st_size, raw_info->width, raw_info->height,
+        vh_pix_fmt_to_string (raw_info->pix_fmt), raw_info->bpc,
+        raw_frame_bytes (raw_info));
+    return FALSE;
+  }
+  return TRUE;
+}
+
 VhVideoReader *
 vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
     GError ** error)
@@ -375,6 +449,10 @@ vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
       (fread (sig, 1, sizeof (sig), r->file) == sizeof (sig) &&
       !memcmp (sig, Y4M_SIGNATURE, sizeof (sig)));
   rewind (r->file);
+  if (!check_file (r, raw_info, error)) {
+    vh_video_reader_free (r);
+    return NULL;
+  }
   if (r->y4m) {
     if (!y4m_read_header (r, error)) {
       vh_video_reader_free (r);

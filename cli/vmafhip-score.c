@@ -15,16 +15,52 @@
 #include "model-spec.h"
 #include "output.h"
 #include "pool.h"
+#include "results-file.h"
 #include "video-reader.h"
 
 #ifdef VH_HAVE_HIP
 #include "hip-features.h"
 #endif
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Longest sensible --threads: more workers than this only cost memory. */
+#define MAX_THREADS 1024
+
+/* SIGINT or SIGTERM: stop reading, finish what was submitted, write the
+ * results of the frames scored so far, and say so. */
+static volatile sig_atomic_t stop_signal;
+
+static void
+on_stop_signal (int sig)
+{
+  stop_signal = sig;
+}
+
+static void
+catch_stop_signals (void)
+{
+  struct sigaction sa = { 0 };
+
+  sa.sa_handler = on_stop_signal;
+  /* A second signal ends the program at once. */
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGTERM, &sa, NULL);
+}
+
+/* Frames 0 .. n_final-1 are scored: the results file may show them. */
+static void
+on_frame_ready (VhContext * ctx, guint index, gboolean scored,
+    gpointer user_data)
+{
+  g_atomic_int_set ((gint *) user_data, (gint) index + 1);
+}
 
 typedef struct
 {
@@ -223,6 +259,18 @@ add_feature (VhContext * ctx, const gchar * spec, GError ** error)
   g_auto (GStrv) name_opts = g_strsplit (spec, "=", 2);
   g_autoptr (GPtrArray) kv = g_ptr_array_new_with_free_func (g_free);
 
+  if (!g_str_is_ascii (spec)) {
+    g_autofree gchar *shown = g_utf8_make_valid (spec, -1);
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--feature '%s': feature names and option values are ASCII", shown);
+    return FALSE;
+  }
+  /* g_strsplit() gives an empty vector for "": no [1] to look at. */
+  if (!name_opts[0] || !name_opts[0][0]) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--feature '%s': no feature name", spec);
+    return FALSE;
+  }
   if (name_opts[1]) {
     g_auto (GStrv) pairs = g_strsplit (name_opts[1], ":", -1);
     for (guint i = 0; pairs[i]; i++) {
@@ -405,6 +453,23 @@ skip_frames (VhVideoReader * reader, gint n, GError ** error)
   return TRUE;
 }
 
+/* Rewrites the results file with frames 0 .. n_final-1 (every few seconds,
+ * or now with @force). */
+static gboolean
+update_results (VhResultsFile * results, VhContext * ctx, const Settings * s,
+    const VhContextConfig * config, const gchar * dispatch,
+    const VhPictureInfo * info, guint n_final, gint64 start, gboolean force,
+    GError ** error)
+{
+  gdouble secs = (g_get_monotonic_time () - start) / 1e6;
+  VhOutputInfo out_info = { n_final, config->subsample,
+    secs > 0 ? n_final / secs : 0.0, info->width, info->height, dispatch
+  };
+
+  return vh_results_file_update (results, vh_context_get_collector (ctx),
+      &out_info, force, error);
+}
+
 static gboolean
 run (Settings * s, GError ** error)
 {
@@ -413,6 +478,8 @@ run (Settings * s, GError ** error)
   g_autoptr (VhVideoReader) dist_reader = NULL;
   VhContextConfig config = { 0 };
   VhContext *ctx;
+  VhResultsFile *results = NULL;
+  gint n_final = 0;
   gpointer device = NULL;
   g_autofree gchar *dispatch = NULL;
   VhOutputFormat format = VH_OUTPUT_XML;
@@ -503,6 +570,18 @@ run (Settings * s, GError ** error)
         "an output format needs --output FILE");
     return FALSE;
   }
+  if (s->threads < 0 || s->threads > MAX_THREADS) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--threads %d: expected 0 to %d", s->threads, MAX_THREADS);
+    return FALSE;
+  }
+  if (s->subsample < 0 || s->frame_cnt < 0) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--%s %d: expected a positive number", s->subsample < 0 ?
+        "subsample" : "frame_cnt", s->subsample < 0 ? s->subsample :
+        s->frame_cnt);
+    return FALSE;
+  }
 
   /* --cpumask: forbidding AVX2 leaves the portable code. */
   if (cpumask & CPU_FLAG_AVX2)
@@ -550,21 +629,38 @@ run (Settings * s, GError ** error)
   dispatch = vh_context_describe_dispatch (ctx);
   if (s->tty && !s->quiet)
     g_printerr ("features: %s\n", dispatch);
+  /* The output is checked (and holds an empty log) before any scoring,
+   * and holds every frame scored so far while scoring goes on. */
+  if (s->output && !(results = vh_results_file_new (s->output, format,
+              error)))
+    goto out;
+  vh_context_set_frame_ready_func (ctx, on_frame_ready, &n_final, NULL);
   if (!vh_context_start (ctx, vh_video_reader_get_info (ref_reader), error))
     goto out;
+  catch_stop_signals ();
 
   if (!skip_frames (ref_reader, s->frame_skip_ref, error) ||
       !skip_frames (dist_reader, s->frame_skip_dist, error))
     goto out;
 
   start = g_get_monotonic_time ();
-  while (s->frame_cnt <= 0 || n_frames < (guint) s->frame_cnt) {
+  while ((s->frame_cnt <= 0 || n_frames < (guint) s->frame_cnt) &&
+      !stop_signal) {
     g_autoptr (VhPicture) ref = vh_video_reader_read (ref_reader, error);
     g_autoptr (VhPicture) dist = NULL;
 
+    /* A read cut short by the stop signal is the stop, not an error. */
+    if (!ref && stop_signal) {
+      g_clear_error (error);
+      break;
+    }
     if (!ref && error && *error)
       goto out;
     dist = vh_video_reader_read (dist_reader, error);
+    if (!dist && stop_signal) {
+      g_clear_error (error);
+      break;
+    }
     if (!dist && error && *error)
       goto out;
     if (!ref || !dist) {
@@ -577,6 +673,10 @@ run (Settings * s, GError ** error)
     if (!vh_context_submit (ctx, ref, dist, NULL, error))
       goto out;
     n_frames++;
+    if (results && !update_results (results, ctx, s, &config, dispatch,
+            vh_video_reader_get_info (ref_reader), g_atomic_int_get (&n_final),
+            start, FALSE, error))
+      goto out;
     /* Progress on a terminal only, so that logs of a CI run stay clean. */
     if (s->tty && !s->quiet) {
       gdouble secs = (g_get_monotonic_time () - start) / 1e6;
@@ -588,24 +688,36 @@ run (Settings * s, GError ** error)
     goto out;
   if (s->tty && !s->quiet)
     g_printerr ("\n");
-  if (n_frames == 0) {
-    g_set_error (error, VH_ERROR, VH_ERROR_IO, "no frames to score");
+  if (n_frames == 0 && !stop_signal) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "no frames to score: \"%s\" "
+        "holds no complete frame", s->ref_path);
     goto out;
   }
 
   print_pooled (s, ctx, n_frames, labels);
-  if (s->output) {
-    gdouble secs = (g_get_monotonic_time () - start) / 1e6;
-    const VhPictureInfo *info = vh_video_reader_get_info (ref_reader);
-    VhOutputInfo out_info = { n_frames, config.subsample,
-      secs > 0 ? n_frames / secs : 0.0, info->width, info->height, dispatch
-    };
-    if (!vh_output_write_info_file (vh_context_get_collector (ctx), format,
-            &out_info, s->output, error))
-      goto out;
+  if (results && !update_results (results, ctx, s, &config, dispatch,
+          vh_video_reader_get_info (ref_reader), n_frames, start, TRUE, error))
+    goto out;
+  if (stop_signal) {
+    g_set_error (error, VH_ERROR, VH_ERROR_FAILED, "stopped by %s after %u "
+        "frames%s%s%s", stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
+        n_frames, results ? "; their scores are in \"" : "",
+        results ? s->output : "", results ? "\"" : "");
+    goto out;
   }
   ok = TRUE;
 out:
+  /* On an error, what was scored before it stays on disk. */
+  if (!ok && results && n_frames > 0 && !stop_signal) {
+    GError *err = NULL;
+    guint n = (guint) g_atomic_int_get (&n_final);
+    if (update_results (results, ctx, s, &config, dispatch,
+            vh_video_reader_get_info (ref_reader), n, start, TRUE, &err))
+      g_printerr ("vmafhip-score: the scores of the %u frames before the "
+          "error are in \"%s\"\n", n, s->output);
+    g_clear_error (&err);
+  }
+  vh_results_file_free (results);
   vh_context_free (ctx);
   release_device (device);
   return ok;
@@ -662,10 +774,12 @@ main (int argc, char **argv)
     {"distorted", 'd', 0, G_OPTION_ARG_FILENAME, &s.dist_path, NULL, NULL},
     {"width", 'w', 0, G_OPTION_ARG_INT, &s.width, NULL, NULL},
     {"height", 'h', 0, G_OPTION_ARG_INT, &s.height, NULL, NULL},
-    {"pixel_format", 'p', 0, G_OPTION_ARG_STRING, &s.pix_fmt, NULL, NULL},
+    /* Strings are taken as bytes (no conversion from the locale's
+     * charset, whose errors name no option); each is checked by name. */
+    {"pixel_format", 'p', 0, G_OPTION_ARG_FILENAME, &s.pix_fmt, NULL, NULL},
     {"bitdepth", 'b', 0, G_OPTION_ARG_INT, &s.bpc, NULL, NULL},
-    {"model", 'm', 0, G_OPTION_ARG_STRING_ARRAY, &s.models, NULL, NULL},
-    {"feature", 0, 0, G_OPTION_ARG_STRING_ARRAY, &s.features, NULL, NULL},
+    {"model", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &s.models, NULL, NULL},
+    {"feature", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &s.features, NULL, NULL},
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &s.output, NULL, NULL},
     {"json", 0, 0, G_OPTION_ARG_NONE, &s.json, NULL, NULL},
     {"xml", 0, 0, G_OPTION_ARG_NONE, &s.xml, NULL, NULL},
@@ -674,7 +788,7 @@ main (int argc, char **argv)
     {"threads", 0, 0, G_OPTION_ARG_INT, &s.threads, NULL, NULL},
     {"subsample", 0, 0, G_OPTION_ARG_INT, &s.subsample, NULL, NULL},
     {"frame_cnt", 0, 0, G_OPTION_ARG_INT, &s.frame_cnt, NULL, NULL},
-    {"backend", 0, 0, G_OPTION_ARG_STRING, &s.backend, NULL, NULL},
+    {"backend", 0, 0, G_OPTION_ARG_FILENAME, &s.backend, NULL, NULL},
     {"no_prediction", 'n', 0, G_OPTION_ARG_NONE, &s.no_prediction, NULL, NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &s.quiet, NULL, NULL},
     {"version", 'v', 0, G_OPTION_ARG_NONE, &s.version, NULL, NULL},
@@ -707,6 +821,10 @@ main (int argc, char **argv)
               (argc + 1)), g_option_context_parse (octx, &argc, &parse_argv,
               &error))) {
     g_printerr ("vmafhip-score: %s (see --help)\n", error->message);
+    ret = 2;
+  } else if (argc > 1) {
+    g_printerr ("vmafhip-score: unexpected argument '%s' (options take the "
+        "form --name VALUE; see --help)\n", argv[1]);
     ret = 2;
   } else if (s.help) {
     print_usage (stdout, g_get_prgname ());

@@ -131,6 +131,14 @@ escaped_names (VhFeatureCollector * fc, guint n, gchar * (*escape) (const
   return names;
 }
 
+/* Frames past info->n_frames may be partly scored (a log written while
+ * scoring goes on): they are left out. */
+static guint
+frames_to_write (Writer * w)
+{
+  return MIN (vh_feature_collector_n_frames (w->fc), w->info->n_frames);
+}
+
 static gboolean
 pool (Writer * w, guint j, VhPoolMethod method, gdouble * v)
 {
@@ -144,7 +152,7 @@ static void
 write_json (Writer * w)
 {
   gchar buf[NUMBER_BUF];
-  guint n_frames = vh_feature_collector_n_frames (w->fc);
+  guint n_frames = frames_to_write (w);
   guint n_aggregates = vh_feature_collector_n_aggregates (w->fc);
 
   fprintf (w->out, "{\n");
@@ -228,7 +236,7 @@ static void
 write_xml (Writer * w)
 {
   gchar buf[NUMBER_BUF];
-  guint n_frames = vh_feature_collector_n_frames (w->fc);
+  guint n_frames = frames_to_write (w);
 
   fprintf (w->out, "<VMAF version=\"%s\">\n", VH_VERSION);
   fprintf (w->out, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n",
@@ -285,7 +293,7 @@ static void
 write_csv (Writer * w)
 {
   gchar buf[NUMBER_BUF];
-  guint n_frames = vh_feature_collector_n_frames (w->fc);
+  guint n_frames = frames_to_write (w);
 
   fprintf (w->out, "Frame,");
   for (guint j = 0; j < w->n_features; j++)
@@ -309,7 +317,7 @@ static void
 write_sub (Writer * w)
 {
   gchar buf[NUMBER_BUF];
-  guint n_frames = vh_feature_collector_n_frames (w->fc);
+  guint n_frames = frames_to_write (w);
 
   for (guint i = 0; i < n_frames; i++) {
     if (!load_frame (w, i))

@@ -14,8 +14,12 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <stdlib.h>
-#include <sys/wait.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static gchar *tmpdir;
 
@@ -362,6 +366,127 @@ test_presets_and_skips (void)
   g_assert_null (strstr (text, "\n2,"));
 }
 
+/* Bad command lines and files: each is an error that names the cause. */
+static void
+test_bad_input (void)
+{
+  g_autofree gchar *ok = write_y4m ("ok.y4m", 64, 64, 8, 2);
+  g_autofree gchar *empty = g_build_filename (tmpdir, "empty.yuv", NULL);
+  g_autofree gchar *wide = g_build_filename (tmpdir, "wide.y4m", NULL);
+  g_autofree gchar *ok_data = NULL;
+  gsize len;
+  const gchar *stray[] = { "unexpected argument 'stray'", NULL };
+  const gchar *no_name[] = { "--feature ''", "no feature name", NULL };
+  const gchar *nan[] = { "vif_enhn_gain_limit", "not a finite number", NULL };
+  const gchar *threads[] = { "--threads 100000", NULL };
+  const gchar *dir[] = { "is a directory", NULL };
+  const gchar *is_empty[] = { "empty.yuv is empty", NULL };
+  const gchar *short_file[] = { "less than one 32768x32768", NULL };
+  const gchar *width[] = { "width '4294967456'", NULL };
+  Result r;
+
+  r = run_score ("-r", ok, "-d", ok, "-q", "stray", NULL);
+  g_assert_true (exited_with (&r, 2));
+  g_assert_nonnull (strstr (r.err, stray[0]));
+  result_clear (&r);
+  expect_error (run_score ("-r", ok, "-d", ok, "-q", "--feature", "", NULL),
+      no_name);
+  expect_error (run_score ("-r", ok, "-d", ok, "-q", "--feature",
+          "vif=vif_enhn_gain_limit=nan", NULL), nan);
+  expect_error (run_score ("-r", ok, "-d", ok, "-q", "--threads", "100000",
+          NULL), threads);
+  expect_error (run_score ("-r", tmpdir, "-d", ok, "-q", NULL), dir);
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  expect_error (run_score ("-r", empty, "-d", empty, "-w", "64", "-h", "64",
+          "-p", "420", "-b", "8", "-q", NULL), is_empty);
+  g_assert_true (g_file_set_contents (empty, "1234567890", 10, NULL));
+  expect_error (run_score ("-r", empty, "-d", empty, "-w", "32768", "-h",
+          "32768",
+          "-p", "420", "-b", "8", "-q", "--no_prediction", "--feature",
+          "psnr", NULL), short_file);
+  /* The width wraps to 160 through a 32-bit atoi(). */
+  g_assert_true (g_file_get_contents (ok, &ok_data, &len, NULL));
+  {
+    g_auto (GStrv) parts = g_strsplit (ok_data, "W64", 2);
+    g_autofree gchar *bad = g_strconcat (parts[0], "W4294967456", parts[1],
+        NULL);
+    g_assert_true (g_file_set_contents (wide, bad, -1, NULL));
+  }
+  expect_error (run_score ("-r", wide, "-d", wide, "-q", NULL), width);
+}
+
+/* SIGTERM halfway: the frames scored until then are in a valid results
+ * file, and the message says so. The input comes through pipes so that
+ * the run is halfway for as long as the test wants. */
+static void
+test_sigterm_keeps_results (void)
+{
+  g_autofree gchar *src = write_y4m ("src.y4m", 64, 64, 8, 12);
+  g_autofree gchar *ref = g_build_filename (tmpdir, "ref-fifo.y4m", NULL);
+  g_autofree gchar *dist = g_build_filename (tmpdir, "dist-fifo.y4m", NULL);
+  g_autofree gchar *out = g_build_filename (tmpdir, "sig.json", NULL);
+  g_autofree gchar *data = NULL;
+  g_autofree gchar *err_text = NULL;
+  const gchar *argv[] = { g_getenv ("VH_SCORE"), "-r", ref, "-d", dist,
+    "--json", "-o", out, "-q", NULL
+  };
+  gsize len, header, frame = 6 + 64 * 64 * 3 / 2;
+  gint err_fd, status, ref_w, dist_w;
+  GPid pid;
+  guint n_frames = 0;
+  JsonParser *parser;
+
+  g_assert_true (g_file_get_contents (src, &data, &len, NULL));
+  header = strchr (data, '\n') - data + 1;
+  g_assert_cmpint (mkfifo (ref, 0600), ==, 0);
+  g_assert_cmpint (mkfifo (dist, 0600), ==, 0);
+  g_assert_true (g_spawn_async_with_pipes (NULL, (gchar **) argv, NULL,
+          G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, NULL, NULL, &err_fd,
+          NULL));
+  /* Read-write: opening never waits for the reader. */
+  ref_w = open (ref, O_RDWR);
+  dist_w = open (dist, O_RDWR);
+  /* Ten frames now, then one more after the first rewrite is due: the
+   * file then shows the frames final by then (motion waits for the next). */
+  g_assert_cmpint (write (ref_w, data, header + 10 * frame), >, 0);
+  g_assert_cmpint (write (dist_w, data, header + 10 * frame), >, 0);
+  g_usleep (2500 * G_TIME_SPAN_MILLISECOND);
+  g_assert_cmpint (write (ref_w, data + header, frame), >, 0);
+  g_assert_cmpint (write (dist_w, data + header, frame), >, 0);
+  for (guint i = 0; i < 200 && n_frames < 5; i++) {
+    g_autofree gchar *log = NULL;
+    g_usleep (50 * G_TIME_SPAN_MILLISECOND);
+    if (!g_file_get_contents (out, &log, NULL, NULL))
+      continue;
+    parser = json_parser_new ();
+    g_assert_true (json_parser_load_from_data (parser, log, -1, NULL));
+    n_frames = json_array_get_length (json_object_get_array_member
+        (json_node_get_object (json_parser_get_root (parser)), "frames"));
+    g_object_unref (parser);
+  }
+  g_assert_cmpuint (n_frames, >=, 5);
+  kill (pid, SIGTERM);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  close (ref_w);
+  close (dist_w);
+  {
+    GIOChannel *ch = g_io_channel_unix_new (err_fd);
+    g_io_channel_read_to_end (ch, &err_text, NULL, NULL);
+    g_io_channel_unref (ch);
+    close (err_fd);
+  }
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+  g_assert_nonnull (strstr (err_text, "stopped by SIGTERM after 11 frames"));
+  g_clear_pointer (&data, g_free);
+  g_assert_true (g_file_get_contents (out, &data, NULL, NULL));
+  parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, data, -1, NULL));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member
+          (json_node_get_object (json_parser_get_root (parser)), "frames")),
+      ==, 11);
+  g_object_unref (parser);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -387,6 +512,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/model-override", test_model_override);
   g_test_add_func ("/cli/unknown-feature", test_unknown_feature);
   g_test_add_func ("/cli/shorter-reference", test_shorter_reference);
+  g_test_add_func ("/cli/bad-input", test_bad_input);
+  g_test_add_func ("/cli/sigterm-keeps-results", test_sigterm_keeps_results);
 run:
   ret = g_test_run ();
   {
