@@ -252,7 +252,8 @@ check_refusal (gconstpointer data)
   const Refusal *r = data;
   gchar *clip = g_build_filename (datadir, "e16_444_31x23_ref.yuv", NULL);
   gchar *out = g_build_filename (tmpdir, "refused.json", NULL);
-  const gchar *argv[20] = { g_getenv ("VH_SCORE"), "-r", clip, "-d", clip };
+  /* 21 arguments and the NULL that ends them. */
+  const gchar *argv[22] = { g_getenv ("VH_SCORE"), "-r", clip, "-d", clip };
   gchar *stderr_text = NULL;
   gint status = 0, n = 5;
   GError *error = NULL;
