@@ -824,7 +824,7 @@ main (int argc, char **argv)
     ret = 2;
   } else if (argc > 1) {
     g_printerr ("vmafhip-score: unexpected argument '%s' (options take the "
-        "form --name VALUE; see --help)\n", argv[1]);
+        "form --name VALUE; see --help)\n", parse_argv[1]);
     ret = 2;
   } else if (s.help) {
     print_usage (stdout, g_get_prgname ());

@@ -395,7 +395,8 @@ test_bad_input (void)
           "vif=vif_enhn_gain_limit=nan", NULL), nan);
   expect_error (run_score ("-r", ok, "-d", ok, "-q", "--threads", "100000",
           NULL), threads);
-  expect_error (run_score ("-r", tmpdir, "-d", ok, "-q", NULL), dir);
+  expect_error (run_score ("-r", tmpdir, "-d", tmpdir, "-w", "64", "-h", "64",
+          "-p", "420", "-b", "8", "-q", NULL), dir);
   g_assert_true (g_file_set_contents (empty, "", 0, NULL));
   expect_error (run_score ("-r", empty, "-d", empty, "-w", "64", "-h", "64",
           "-p", "420", "-b", "8", "-q", NULL), is_empty);
