@@ -257,8 +257,9 @@ run_size () {
   fi
 
   if [ -n "$score" ] && measure "$score" -r "$ref" -d "$dist" -w "$width" \
-    -h "$height" -p 420 -b 8 --backend $backend --threads "$threads"; then
-    row "cli t$threads" "$frames" "own meter: $(grep -o '[0-9.]* FPS' "$log" | tail -1)"
+    -h "$height" -p 420 -b 8 --backend $backend --threads "$threads" \
+    --json -o "$workdir/cli.json"; then
+    row "cli t$threads" "$frames" "own meter (results file): $(grep -o '"fps": *[0-9.]*' "$workdir/cli.json" | grep -o '[0-9.]*$') fps"
   else
     fail_row "cli t$threads" "${score:+$(why)}${score:-vmafhip-score not built}"
   fi
