@@ -153,7 +153,8 @@ typedef struct
  * the kernels) and returns the throughput. @feature: one feature instead of
  * the model. */
 static Result
-run (Frames * fr, Mode mode, VhHipDevice * device, guint n, guint n_mean,
+run (Frames * fr, Mode mode, VhPictureTransfer * transfer, guint n,
+    guint n_mean,
     const gchar * feature)
 {
   Result res = { 0, 0, NULL };
@@ -163,7 +164,7 @@ run (Frames * fr, Mode mode, VhHipDevice * device, guint n, guint n_mean,
   cfg.n_threads = n_threads;
   cfg.backends = mode == MODE_CPU ? VH_BACKEND_CPU :
       VH_BACKEND_HIP | VH_BACKEND_CPU;
-  cfg.hip_device = mode == MODE_CPU ? NULL : device;
+  cfg.transfer = mode == MODE_CPU ? NULL : transfer;
 
   for (guint pass = 0; pass < 2; pass++) {
     const guint count = pass == 0 ? MIN (n, 24) : n;
@@ -238,7 +239,8 @@ main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   guint8 *src[2][N_SRC][3];
   g_auto (GStrv) heights = NULL;
-  VhHipDevice *device = NULL;
+  VhHipDevice *device;
+  VhPictureTransfer *transfer = NULL;
   VhBackend backends;
   const VhHipDeviceInfo *dinfo;
   gchar *path;
@@ -257,10 +259,11 @@ main (int argc, char **argv)
   heights = g_strsplit (sizes ? sizes : "1080,2160", ",", -1);
 
   if (!vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_HIP,
-          VH_HIP_VENDOR_UNKNOWN, 0, &backends, &device, NULL, &error)) {
+          VH_HIP_VENDOR_UNKNOWN, 0, &backends, &transfer, NULL, &error)) {
     g_print ("SKIP: %s\n", error->message);
     return 77;
   }
+  device = vh_picture_transfer_get_device (transfer);
   dinfo = vh_hip_device_get_info (device);
 
   for (guint s = 0; s < 2; s++) {
@@ -301,8 +304,8 @@ main (int argc, char **argv)
       }
     }
     /* Means over the same frames, so that they must agree. */
-    r[0] = run (&fr, MODE_HIP_DEVICE, device, nh, nc, NULL);
-    r[1] = run (&fr, MODE_HIP_SYSTEM, device, nh, nc, NULL);
+    r[0] = run (&fr, MODE_HIP_DEVICE, transfer, nh, nc, NULL);
+    r[1] = run (&fr, MODE_HIP_SYSTEM, transfer, nh, nc, NULL);
     if (!no_cpu)
       r[2] = run (&fr, MODE_CPU, NULL, nc, nc, NULL);
     g_print ("%ux%-5u %14.1f %14.1f %14.1f   %.4f / %.4f / %.4f\n", width,
@@ -321,7 +324,7 @@ main (int argc, char **argv)
         Result t;
         if (width < twins[i]->min_width || height < twins[i]->min_height)
           continue;
-        t = run (&fr, MODE_HIP_DEVICE, device, MIN (nh, 600), 1,
+        t = run (&fr, MODE_HIP_DEVICE, transfer, MIN (nh, 600), 1,
             twins[i]->name);
         g_print (" %s %.3f", twins[i]->name, 1000.0 / t.fps);
         g_free (t.dispatch);
@@ -337,7 +340,6 @@ main (int argc, char **argv)
     for (guint f = 0; f < N_SRC; f++)
       for (guint p = 0; p < 3; p++)
         g_free (src[s][f][p]);
-  vh_hip_picture_install_transfer (NULL);
-  vh_hip_device_unref (device);
+  vh_picture_transfer_unref (transfer);
   return 0;
 }

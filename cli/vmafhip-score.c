@@ -307,19 +307,18 @@ check_compatible (const VhPictureInfo * ref, const VhPictureInfo * dist,
 /* --backend: where the features run. With the HIP layer built, auto and
  * hip open the GPU (vh_hip_select_backend(), shared with the element);
  * auto falls back to the CPU with a note, hip without a GPU is an error.
- * @device gets the VhHipDevice to hand the context (unref after it). */
+ * Sets @config's backends and transfer (the caller drops the transfer). */
 static gboolean
 select_backend (const Settings * s, VhContextConfig * config,
-    gpointer * device, GError ** error)
+    GError ** error)
 {
   const gchar *name = s->backend ? s->backend : "auto";
 
-  *device = NULL;
   config->backends = VH_BACKEND_CPU;
+  config->transfer = NULL;
 #ifdef VH_HAVE_HIP
   {
     VhHipBackendRequest request;
-    VhHipDevice *dev = NULL;
     gchar *reason = NULL;
 
     if (!vh_hip_backend_request_from_string (name, &request)) {
@@ -328,13 +327,11 @@ select_backend (const Settings * s, VhContextConfig * config,
       return FALSE;
     }
     if (!vh_hip_select_backend (request, VH_HIP_VENDOR_UNKNOWN, 0,
-            &config->backends, &dev, &reason, error))
+            &config->backends, &config->transfer, &reason, error))
       return FALSE;
     if (reason && !s->quiet)
       g_printerr ("vmafhip-score: %s\n", reason);
     g_free (reason);
-    *device = dev;
-    config->hip_device = dev;
     return TRUE;
   }
 #else
@@ -389,15 +386,6 @@ setup_reader_memory (VhVideoReader * reader, const VhContextConfig * config,
   }
 #endif
   vh_video_reader_set_memory (reader, max_frames, NULL, NULL, NULL);
-}
-
-static void
-release_device (gpointer device)
-{
-#ifdef VH_HAVE_HIP
-  if (device)
-    vh_hip_device_unref (device);
-#endif
 }
 
 /* Pooled model scores, on stderr as libvmaf's tool prints them: labelled
@@ -480,7 +468,7 @@ run (Settings * s, GError ** error)
   VhContext *ctx;
   VhResultsFile *results = NULL;
   gint n_final = 0;
-  gpointer device = NULL;
+  gpointer device;
   g_autofree gchar *dispatch = NULL;
   VhOutputFormat format = VH_OUTPUT_XML;
   gboolean ok = FALSE, have_format = FALSE;
@@ -603,9 +591,10 @@ run (Settings * s, GError ** error)
    * order of its logs. */
   config.log_pooled_order = s->threads >= 1;
   config.subsample = MAX (s->subsample, 1);
-  if (!select_backend (s, &config, &device, error))
+  if (!select_backend (s, &config, error))
     return FALSE;
   ctx = vh_context_new (&config);
+  device = vh_picture_transfer_get_device (config.transfer);
   setup_reader_memory (ref_reader, &config, device);
   setup_reader_memory (dist_reader, &config, device);
 
@@ -719,7 +708,7 @@ out:
   }
   vh_results_file_free (results);
   vh_context_free (ctx);
-  release_device (device);
+  vh_picture_transfer_unref (config.transfer);
   return ok;
 }
 

@@ -193,6 +193,10 @@ struct _GstVmafHipCompare
   /* The GPU, from start to stop (a GstVmafHipDevice shared with neighbours
    * through GstContext; NULL for the CPU). Set under the object lock. */
   GstObject *hip_device;
+  /* Where features run, decided once at start (open_hip_device()), and the
+   * context's own transfer to and from the device (NULL for the CPU). */
+  VhBackend backends;
+  VhPictureTransfer *transfer;
   gchar *dispatch;              /* "adm: hip, ...", logged once; set
                                  * under the object lock */
   gboolean hip_input;           /* some feature reads device pictures */
@@ -410,18 +414,6 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
 /* ---------------------------------------------------------------------- */
 /* Backend: the GPU and its twins                                          */
 
-/* The VhHipDevice for the context, or NULL. */
-static gpointer
-hip_device_handle (GstVmafHipCompare * self)
-{
-#ifdef VH_HAVE_HIP
-  if (self->hip_device)
-    return gst_vmaf_hip_device_get_handle (GST_VMAF_HIP_DEVICE
-        (self->hip_device));
-#endif
-  return NULL;
-}
-
 static void close_hip_device (GstVmafHipCompare * self);
 
 /* backend auto or hip: the device the pipeline shares (asked of the
@@ -432,19 +424,18 @@ open_hip_device (GstVmafHipCompare * self)
 {
   GError *err = NULL;
 
+  self->backends = VH_BACKEND_CPU;
   if (self->run.backend == GST_VMAF_HIP_BACKEND_CPU)
     return TRUE;
 #ifdef VH_HAVE_HIP
   {
-    VhBackend backends;
-
     /* The element's own field: a neighbour's or the application's answer
      * arrives through set_context, on this thread, while it asks. */
     if (gst_vmaf_hip_ensure_element_device (GST_ELEMENT (self),
             GST_VMAF_HIP_VENDOR_UNKNOWN, self->run.device_id,
             (GstVmafHipDevice **) & self->hip_device, &err) &&
         vh_hip_use_device (gst_vmaf_hip_device_get_handle (GST_VMAF_HIP_DEVICE
-                (self->hip_device)), &backends, &err))
+                (self->hip_device)), &self->backends, &self->transfer, &err))
       return TRUE;
     close_hip_device (self);
   }
@@ -470,6 +461,8 @@ close_hip_device (GstVmafHipCompare * self)
   GST_OBJECT_LOCK (self);
   gst_clear_object (&self->hip_device);
   GST_OBJECT_UNLOCK (self);
+  g_clear_pointer (&self->transfer, vh_picture_transfer_unref);
+  self->backends = VH_BACKEND_CPU;
   self->hip_input = FALSE;
 }
 
@@ -485,7 +478,8 @@ log_dispatch (GstVmafHipCompare * self)
   g_free (self->dispatch);
   self->dispatch = dispatch;
   GST_OBJECT_UNLOCK (self);
-  self->hip_input = self->hip_device && strstr (dispatch, ": hip") != NULL;
+  self->hip_input = self->transfer &&
+      vh_context_uses_memory (self->ctx, VH_MEMORY_HIP_DEVICE);
 }
 
 #ifdef VH_HAVE_HIP
@@ -648,8 +642,8 @@ build_context (GstVmafHipCompare * self)
   GPtrArray *names;
   VhModel *first;
 
-  self->ctx = gst_vmaf_hip_context_new (&self->run, hip_device_handle (self),
-      &err);
+  self->ctx = gst_vmaf_hip_context_new (&self->run, self->backends,
+      self->transfer, &err);
   if (!self->ctx) {
     if (g_error_matches (err, VH_ERROR, VH_ERROR_BACKEND)) {
       GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,

@@ -140,8 +140,8 @@ add_feature (VhContext * ctx, const gchar * spec, GError ** error)
 }
 
 VhContext *
-gst_vmaf_hip_context_new (const GstVmafHipSettings * s, gpointer hip_device,
-    GError ** error)
+gst_vmaf_hip_context_new (const GstVmafHipSettings * s, VhBackend backends,
+    VhPictureTransfer * transfer, GError ** error)
 {
   VhContextConfig config = { 0 };
   g_auto (GStrv) models = split_list (s->model);
@@ -157,14 +157,13 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, gpointer hip_device,
   /* The element opened the device (backend auto or hip) or not: features
    * without a HIP twin run on the CPU either way, and backend=hip without
    * a device failed before this. */
-  if (s->backend == GST_VMAF_HIP_BACKEND_HIP && !hip_device) {
+  if (s->backend == GST_VMAF_HIP_BACKEND_HIP && !(backends & VH_BACKEND_HIP)) {
     g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
         "backend=hip: no HIP device");
     return NULL;
   }
-  config.backends = hip_device && s->backend != GST_VMAF_HIP_BACKEND_CPU ?
-      VH_BACKEND_HIP | VH_BACKEND_CPU : VH_BACKEND_CPU;
-  config.hip_device = config.backends & VH_BACKEND_HIP ? hip_device : NULL;
+  config.backends = backends;
+  config.transfer = backends & VH_BACKEND_HIP ? transfer : NULL;
   ctx = vh_context_new (&config);
 
   for (guint i = 0; models[i]; i++) {

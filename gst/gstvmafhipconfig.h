@@ -38,12 +38,13 @@ void         gst_vmaf_hip_settings_copy    (GstVmafHipSettings * dst,
 void         gst_vmaf_hip_settings_clear   (GstVmafHipSettings * s);
 
 /* A context with the models and features of @s, not started yet. Errors
- * name the property and the entry at fault. @hip_device: the VhHipDevice
- * the element opened for backend auto or hip (NULL: none, or backend cpu;
- * it must outlive the context): with it each feature runs on its HIP twin
- * where there is one, on the CPU otherwise. */
+ * name the property and the entry at fault. @backends and @transfer: what
+ * the element decided when it opened the device for backend auto or hip
+ * (VH_BACKEND_CPU and NULL: none, or backend cpu): with HIP each feature
+ * runs on its HIP twin where there is one, on the CPU otherwise. */
 VhContext   *gst_vmaf_hip_context_new      (const GstVmafHipSettings * s,
-                                            gpointer hip_device,
+                                            VhBackend backends,
+                                            VhPictureTransfer * transfer,
                                             GError ** error);
 
 G_END_DECLS

@@ -97,6 +97,8 @@ vh_context_new (const VhContextConfig * config)
   ctx->config.subsample = MAX (ctx->config.subsample, 1);
   if (!ctx->config.backends)
     ctx->config.backends = VH_BACKEND_CPU;
+  if (ctx->config.transfer)
+    vh_picture_transfer_ref (ctx->config.transfer);
   ctx->parallel = g_ptr_array_new_with_free_func ((GDestroyNotify) slot_free);
   ctx->temporal = g_ptr_array_new_with_free_func ((GDestroyNotify) slot_free);
   ctx->models = g_ptr_array_new_with_free_func ((GDestroyNotify)
@@ -136,6 +138,8 @@ vh_context_free (VhContext * ctx)
   vh_feature_collector_free (ctx->fc);
   g_hash_table_unref (ctx->lanes_done);
   g_clear_error (&ctx->error);
+  /* After the extractors: their GPU state lives on its device. */
+  vh_picture_transfer_unref (ctx->config.transfer);
   g_mutex_clear (&ctx->lock);
   g_mutex_clear (&ctx->finalize_lock);
   g_cond_clear (&ctx->cond);
@@ -322,8 +326,10 @@ context_extract (VhContext * ctx, VhFeatureExtractor * fex, FrameTask * task,
   VhMemoryType mem_type = fex->klass->mem_type;
   const VhPicture *ref, *dist;
 
-  ref = vh_picture_get_in_memory (task->ref, mem_type, error);
-  dist = ref ? vh_picture_get_in_memory (task->dist, mem_type, error) : NULL;
+  ref = vh_picture_get_in_memory (task->ref, mem_type, ctx->config.transfer,
+      error);
+  dist = ref ? vh_picture_get_in_memory (task->dist, mem_type,
+      ctx->config.transfer, error) : NULL;
   if (!dist) {
     g_prefix_error (error, "frame %u, feature '%s': ", task->index,
         fex->klass->name);
@@ -451,7 +457,7 @@ static void
 context_assign_device (VhContext * ctx, VhFeatureExtractor * fex)
 {
   if (fex->klass->backend & VH_BACKEND_HIP)
-    fex->device = ctx->config.hip_device;
+    fex->device = vh_picture_transfer_get_device (ctx->config.transfer);
 }
 
 static gboolean
@@ -781,6 +787,24 @@ describe_slots (GString * s, GPtrArray * slots)
     g_string_append_printf (s, "%s%s: %s", s->len ? ", " : "", k->name,
         (k->backend & VH_BACKEND_HIP) ? "hip" : "cpu");
   }
+}
+
+static gboolean
+slots_use_memory (GPtrArray * slots, VhMemoryType mem_type)
+{
+  for (guint i = 0; i < slots->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (slots, i);
+    if (slot->proto->klass->mem_type == mem_type)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+gboolean
+vh_context_uses_memory (VhContext * ctx, VhMemoryType mem_type)
+{
+  return slots_use_memory (ctx->parallel, mem_type) ||
+      slots_use_memory (ctx->temporal, mem_type);
 }
 
 gchar *

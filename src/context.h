@@ -15,6 +15,7 @@
 #include "feature-extractor.h"
 #include "model.h"
 #include "picture.h"
+#include "picture-transfer.h"
 
 G_BEGIN_DECLS
 
@@ -36,8 +37,10 @@ typedef struct
   guint subsample;              /* score every Nth frame; 0 or 1 = all */
   VhBackend backends;           /* where extractors may run; 0 = CPU */
   guint max_in_flight;          /* submitted but not final; 0 = automatic */
-  gpointer hip_device;          /* VhHipDevice* for HIP extractors (not
-                                 * owned; must outlive the context) */
+  VhPictureTransfer *transfer;  /* the GPU this context scores on: moves
+                                 * its pictures and names the device its
+                                 * HIP extractors use (the context keeps a
+                                 * reference); NULL = none */
   guint max_gpu_threads;        /* when every parallel extractor runs on
                                  * HIP, at most this many workers (a GPU
                                  * needs few frames in flight, and each
@@ -107,6 +110,12 @@ gboolean     vh_context_check_outputs    (VhContext * ctx, GError ** error);
 
 /* Output names of every value a scored frame gets, models last. */
 GPtrArray   *vh_context_output_names     (VhContext * ctx);
+
+/* Whether some extractor reads pictures in @mem_type memory (known once
+ * features are added): a caller with frames in device memory keeps them
+ * there only when the engine reads them there. */
+gboolean     vh_context_uses_memory      (VhContext * ctx,
+                                          VhMemoryType mem_type);
 
 /* "adm: cpu, vif: hip, ..." (caller frees). */
 gchar       *vh_context_describe_dispatch (VhContext * ctx);

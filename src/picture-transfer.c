@@ -12,30 +12,50 @@
 
 #include <string.h>
 
-static GMutex funcs_lock;
-static VhPictureTransferFuncs funcs;
-static gpointer funcs_data;
-static GDestroyNotify funcs_notify;
+struct _VhPictureTransfer
+{
+  gint ref_count;
+  VhPictureTransferFuncs funcs;
+  gpointer device;
+  gpointer user_data;
+  GDestroyNotify notify;
+};
+
+VhPictureTransfer *
+vh_picture_transfer_new (const VhPictureTransferFuncs * funcs,
+    gpointer device, gpointer user_data, GDestroyNotify notify)
+{
+  VhPictureTransfer *t = g_new0 (VhPictureTransfer, 1);
+
+  t->ref_count = 1;
+  t->funcs = *funcs;
+  t->device = device;
+  t->user_data = user_data;
+  t->notify = notify;
+  return t;
+}
+
+VhPictureTransfer *
+vh_picture_transfer_ref (VhPictureTransfer * transfer)
+{
+  g_atomic_int_inc (&transfer->ref_count);
+  return transfer;
+}
 
 void
-vh_picture_set_transfer_funcs (const VhPictureTransferFuncs * new_funcs,
-    gpointer user_data, GDestroyNotify notify)
+vh_picture_transfer_unref (VhPictureTransfer * transfer)
 {
-  GDestroyNotify old_notify;
-  gpointer old_data;
+  if (!transfer || !g_atomic_int_dec_and_test (&transfer->ref_count))
+    return;
+  if (transfer->notify)
+    transfer->notify (transfer->user_data);
+  g_free (transfer);
+}
 
-  g_mutex_lock (&funcs_lock);
-  old_notify = funcs_notify;
-  old_data = funcs_data;
-  if (new_funcs)
-    funcs = *new_funcs;
-  else
-    memset (&funcs, 0, sizeof (funcs));
-  funcs_data = user_data;
-  funcs_notify = notify;
-  g_mutex_unlock (&funcs_lock);
-  if (old_notify)
-    old_notify (old_data);
+gpointer
+vh_picture_transfer_get_device (const VhPictureTransfer * transfer)
+{
+  return transfer ? transfer->device : NULL;
 }
 
 static const gchar *
@@ -45,28 +65,22 @@ memory_name (VhMemoryType mem_type)
 }
 
 static VhPicture *
-transfer (VhPicture * pic, VhMemoryType to, GError ** error)
+transfer (VhPicture * pic, VhMemoryType to, const VhPictureTransfer * t,
+    GError ** error)
 {
-  VhPicture *(*func) (const VhPicture *, gpointer, GError **);
   VhPicture *out;
-  gpointer data;
 
   if (pic->mem_type == to)
     return vh_picture_ref (pic);
-  /* The functions and their data are used outside the lock: whoever
-   * replaces them must not do so while pictures are in flight. */
-  g_mutex_lock (&funcs_lock);
-  func = to == VH_MEMORY_HOST ? funcs.download : funcs.upload;
-  data = funcs_data;
-  g_mutex_unlock (&funcs_lock);
-  if (!func) {
+  if (!t) {
     g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
         "a picture in %s memory is needed in %s memory, but no HIP device "
         "is set up to move it", memory_name (pic->mem_type),
         memory_name (to));
     return NULL;
   }
-  out = func (pic, data, error);
+  out = to == VH_MEMORY_HOST ? t->funcs.download (pic, t->user_data, error)
+      : t->funcs.upload (pic, t->user_data, error);
   if (out) {
     g_assert (out->mem_type == to);
     g_assert (vh_picture_info_equal (&out->info, &pic->info));
@@ -75,29 +89,41 @@ transfer (VhPicture * pic, VhMemoryType to, GError ** error)
 }
 
 VhPicture *
-vh_picture_download (VhPicture * pic, GError ** error)
+vh_picture_download (VhPicture * pic, const VhPictureTransfer * t,
+    GError ** error)
 {
-  return transfer (pic, VH_MEMORY_HOST, error);
+  return transfer (pic, VH_MEMORY_HOST, t, error);
 }
 
 VhPicture *
-vh_picture_upload (VhPicture * pic, GError ** error)
+vh_picture_upload (VhPicture * pic, const VhPictureTransfer * t,
+    GError ** error)
 {
-  return transfer (pic, VH_MEMORY_HIP_DEVICE, error);
+  return transfer (pic, VH_MEMORY_HIP_DEVICE, t, error);
 }
 
 const VhPicture *
 vh_picture_get_in_memory (VhPicture * pic, VhMemoryType mem_type,
-    GError ** error)
+    const VhPictureTransfer * t, GError ** error)
 {
   VhPicture *twin;
 
   if (pic->mem_type == mem_type)
     return pic;
   g_bit_lock (&pic->twin_lock, 0);
-  if (!pic->twin)
-    pic->twin = transfer (pic, mem_type, error);
+  if (!pic->twin) {
+    pic->twin = transfer (pic, mem_type, t, error);
+    pic->twin_transfer = t;
+  }
   twin = pic->twin;
+  if (twin && pic->twin_transfer != t) {
+    /* Its copy is on another context's device. */
+    g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
+        "a picture in %s memory was already moved to %s memory by another "
+        "scoring context's device", memory_name (pic->mem_type),
+        memory_name (mem_type));
+    twin = NULL;
+  }
   g_bit_unlock (&pic->twin_lock, 0);
   return twin;
 }

@@ -17,9 +17,10 @@ G_BEGIN_DECLS
 /*
  * Pictures live in host memory or in HIP device memory (VhPicture.mem_type)
  * and each extractor declares which it reads. The engine does not link the
- * HIP layer: the layer, once it has a device, installs the two functions
- * that move a picture across, and the engine calls them through
- * vh_picture_get_in_memory(), in one place (the context's dispatch).
+ * HIP layer: a scoring context is handed a VhPictureTransfer, made by the
+ * layer for one device, and moves pictures with it in one place (the
+ * context's dispatch, vh_picture_get_in_memory()). Nothing here is global:
+ * two contexts on two devices each have their own.
  */
 typedef struct
 {
@@ -31,26 +32,43 @@ typedef struct
       GError ** error);
 } VhPictureTransferFuncs;
 
-/* Installs @funcs (copied) for the whole process, replacing any before;
- * NULL removes them. @notify frees @user_data when they are replaced. */
-void         vh_picture_set_transfer_funcs (const VhPictureTransferFuncs * funcs,
+typedef struct _VhPictureTransfer VhPictureTransfer;
+
+/* A transfer to and from @device (an opaque handle that the context hands
+ * to the extractors that read device memory) through @funcs (copied),
+ * called with @user_data; @notify frees @user_data with the last
+ * reference. */
+VhPictureTransfer *vh_picture_transfer_new (const VhPictureTransferFuncs * funcs,
+                                            gpointer device,
                                             gpointer user_data,
                                             GDestroyNotify notify);
 
+VhPictureTransfer *vh_picture_transfer_ref (VhPictureTransfer * transfer);
+
+void         vh_picture_transfer_unref     (VhPictureTransfer * transfer);
+
+gpointer     vh_picture_transfer_get_device (const VhPictureTransfer * transfer);
+
 /* A new picture with @pic's samples in host memory: a reference to @pic
- * when it is there already. VH_ERROR_BACKEND when nothing can move it. */
+ * when it is there already. VH_ERROR_BACKEND when @transfer is NULL and
+ * the picture must move. */
 VhPicture   *vh_picture_download           (VhPicture * pic,
+                                            const VhPictureTransfer * transfer,
                                             GError ** error);
 
-/* The same towards HIP device memory. */
+/* The same towards @transfer's device memory. */
 VhPicture   *vh_picture_upload             (VhPicture * pic,
+                                            const VhPictureTransfer * transfer,
                                             GError ** error);
 
-/* @pic's samples in @mem_type memory: @pic itself, or a copy made on the
- * first request and kept with @pic (so that every extractor of a frame
- * shares one transfer). The result lives as long as @pic. Thread-safe. */
+/* @pic's samples in @mem_type memory: @pic itself, or a copy made by
+ * @transfer on the first request and kept with @pic (so that every
+ * extractor of a frame shares one transfer). The result lives as long as
+ * @pic. A copy made by another transfer (another context's device) is not
+ * reused: that is an error. Thread-safe. */
 const VhPicture *vh_picture_get_in_memory  (VhPicture * pic,
                                             VhMemoryType mem_type,
+                                            const VhPictureTransfer * transfer,
                                             GError ** error);
 
 G_END_DECLS

@@ -71,6 +71,7 @@ struct _VhPicture
   gpointer user_data;
   gpointer allocation;
   VhPicture *twin;              /* the copy in the other memory, if made */
+  gconstpointer twin_transfer;  /* the VhPictureTransfer that made it */
   gint twin_lock;               /* see picture-transfer.c */
 };
 

@@ -81,23 +81,25 @@ vh_hip_backend_request_to_string (VhHipBackendRequest request)
 
 gboolean
 vh_hip_select_backend (VhHipBackendRequest request, VhHipVendor vendor,
-    guint index, VhBackend * backends, VhHipDevice ** device,
+    guint index, VhBackend * backends, VhPictureTransfer ** transfer,
     gchar ** reason, GError ** error)
 {
   GError *err = NULL;
   VhHipDevice *dev;
+  gboolean usable;
 
   *backends = VH_BACKEND_CPU;
-  *device = NULL;
+  *transfer = NULL;
   if (reason)
     *reason = NULL;
   if (request == VH_HIP_BACKEND_REQUEST_CPU)
     return TRUE;
 
   dev = vh_hip_device_open (vendor, index, &err);
-  if (dev && !vh_hip_use_device (dev, backends, &err))
-    g_clear_pointer (&dev, vh_hip_device_unref);
-  if (!dev) {
+  usable = dev && vh_hip_use_device (dev, backends, transfer, &err);
+  /* The transfer holds the device now. */
+  g_clear_pointer (&dev, vh_hip_device_unref);
+  if (!usable) {
     /* One line, whatever the loader said for each vendor. */
     g_strdelimit (err->message, "\r\n", ' ');
     if (request == VH_HIP_BACKEND_REQUEST_HIP) {
@@ -112,17 +114,17 @@ vh_hip_select_backend (VhHipBackendRequest request, VhHipVendor vendor,
     g_error_free (err);
     return TRUE;
   }
-  *device = dev;
   return TRUE;
 }
 
 gboolean
 vh_hip_use_device (VhHipDevice * device, VhBackend * backends,
-    GError ** error)
+    VhPictureTransfer ** transfer, GError ** error)
 {
   VhHipModule *module;
 
   *backends = VH_BACKEND_CPU;
+  *transfer = NULL;
   /* Any of our modules will do; the twins load theirs at init. */
   module = vh_hip_module_get (device, &vh_hip_kernel_psnr, error);
   if (!module || !vh_hip_module_get_function (module, "vh_psnr_sse_u8",
@@ -131,7 +133,7 @@ vh_hip_use_device (VhHipDevice * device, VhBackend * backends,
     return FALSE;
   }
   vh_hip_features_register ();
-  vh_hip_picture_install_transfer (device);
+  *transfer = vh_hip_picture_transfer_new (device);
   *backends = VH_BACKEND_HIP | VH_BACKEND_CPU;
   return TRUE;
 }

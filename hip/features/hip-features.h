@@ -12,6 +12,7 @@
 
 #include "vhhip.h"
 #include "feature-extractor.h"
+#include "picture-transfer.h"
 
 G_BEGIN_DECLS
 
@@ -53,15 +54,16 @@ const gchar *vh_hip_backend_request_to_string (VhHipBackendRequest request);
  * @vendor: VH_HIP_VENDOR_UNKNOWN picks automatically
  * @index: device index of that vendor
  * @backends: (out): for VhContextConfig.backends
- * @device: (out): for VhContextConfig.hip_device (a reference the caller
- *   drops after freeing the context), or NULL for the CPU
+ * @transfer: (out): for VhContextConfig.transfer: the device's own
+ *   transfer (a reference the caller drops), or NULL for the CPU
  * @reason: (out) (optional): with AUTO falling back to the CPU, one line
  *   saying why (caller frees); NULL otherwise
  *
  * The one call that the CLI, the element, the tests and the benchmarks use.
  * CPU: *backends = CPU, *device = NULL. AUTO or HIP: opens the device; on
- * success registers the twins, makes it the device that moves pictures
- * between host and device memory, and returns *backends = HIP | CPU (each
+ * success registers the twins, makes a transfer for it (its own plane pool,
+ * for one scoring context or several on that device), and returns
+ * *backends = HIP | CPU (each
  * feature runs on its twin, those without one on the CPU). AUTO without a
  * usable device: CPU, with *reason. HIP without one: FALSE, @error
  * VH_ERROR_BACKEND saying why (never a silent CPU run).
@@ -69,17 +71,18 @@ const gchar *vh_hip_backend_request_to_string (VhHipBackendRequest request);
 gboolean     vh_hip_select_backend       (VhHipBackendRequest request,
                                           VhHipVendor vendor, guint index,
                                           VhBackend * backends,
-                                          VhHipDevice ** device,
+                                          VhPictureTransfer ** transfer,
                                           gchar ** reason, GError ** error);
 
 /* The second half of vh_hip_select_backend(), for callers that got the
  * device elsewhere (the element shares one with its neighbours): checks
  * that the device runs our kernels (loads one module: a driver that cannot
- * is no usable GPU), then registers the twins, makes @device the one that
- * moves pictures and sets @backends for VhContextConfig (HIP | CPU).
+ * is no usable GPU), then registers the twins, and sets @backends (HIP |
+ * CPU) and @transfer (a new transfer for @device) for VhContextConfig.
  * FALSE with @error when the device cannot run kernels. */
 gboolean     vh_hip_use_device           (VhHipDevice * device,
                                           VhBackend * backends,
+                                          VhPictureTransfer ** transfer,
                                           GError ** error);
 
 G_END_DECLS

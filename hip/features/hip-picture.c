@@ -14,23 +14,14 @@
 
 #include <string.h>
 
+/* The engine's uploads (a scoring context's transfer, made by
+ * vh_hip_picture_transfer_new()) take their planes from the transfer's own
+ * pool: allocating device memory is slow, and freeing it waits for the
+ * whole device, which would stall every stream at each frame. Pictures may
+ * outlive their transfer: they hold the pool, which keeps nothing once the
+ * transfer is gone. */
 typedef struct
 {
-  VhHipDevice *device;
-  gpointer planes[3];
-  gsize span[3];
-  gsize pitch[3];
-  guint height[3];
-  gboolean pooled;              /* planes go back to the pool */
-} DevicePlanes;
-
-/* The engine's uploads (vh_hip_picture_install_transfer()) take their
- * planes from a pool: allocating device memory is slow, and freeing it
- * waits for the whole device, which would stall every stream at each
- * frame. Emptied when the transfer is uninstalled. */
-typedef struct
-{
-  VhHipDevice *device;
   gsize span;
   guint height;
   gpointer ptr;
@@ -39,87 +30,29 @@ typedef struct
 
 #define POOL_MAX 192
 
-static GMutex pool_lock;
-static GQueue pool = G_QUEUE_INIT;      /* PooledPlane */
-static GQueue idle_uploaders = G_QUEUE_INIT;    /* Uploader */
-/* The installed device: only its planes and uploaders are kept, and none
- * once the transfer is uninstalled (pictures freed later free their
- * planes), so that nothing stays allocated behind the caller's back. */
-static VhHipDevice *pool_device;
-
-static gboolean
-plane_alloc (VhHipDevice * device, gboolean pooled, gsize span, guint height,
-    gpointer * ptr, gsize * pitch, GError ** error)
+typedef struct
 {
-  if (pooled) {
-    g_mutex_lock (&pool_lock);
-    for (GList * l = pool.head; l; l = l->next) {
-      PooledPlane *pp = l->data;
-      if (pp->device == device && pp->span == span && pp->height == height) {
-        g_queue_delete_link (&pool, l);
-        g_mutex_unlock (&pool_lock);
-        *ptr = pp->ptr;
-        *pitch = pp->pitch;
-        vh_hip_device_unref (pp->device);
-        g_free (pp);
-        return TRUE;
-      }
-    }
-    g_mutex_unlock (&pool_lock);
-  }
-  return vh_hip_malloc_pitch (device, span, height, ptr, pitch, error);
-}
+  gint ref_count;
+  VhHipDevice *device;
+  GMutex lock;
+  gboolean open;                /* the transfer is alive: keep what comes back */
+  GQueue planes;                /* PooledPlane */
+  GQueue idle_uploaders;        /* Uploader */
+} PlanePool;
 
-static void
-plane_free (VhHipDevice * device, gboolean pooled, gsize span, guint height,
-    gpointer ptr, gsize pitch)
+typedef struct
 {
-  if (!ptr)
-    return;
-  if (pooled) {
-    g_mutex_lock (&pool_lock);
-    if (device == pool_device && pool.length < POOL_MAX) {
-      PooledPlane *pp = g_new0 (PooledPlane, 1);
-      pp->device = vh_hip_device_ref (device);
-      pp->span = span;
-      pp->height = height;
-      pp->ptr = ptr;
-      pp->pitch = pitch;
-      g_queue_push_tail (&pool, pp);
-      g_mutex_unlock (&pool_lock);
-      return;
-    }
-    g_mutex_unlock (&pool_lock);
-  }
-  vh_hip_free (device, ptr);
-}
-
-static void
-device_planes_free (gpointer data)
-{
-  DevicePlanes *dp = data;
-
-  for (guint p = 0; p < 3; p++)
-    plane_free (dp->device, dp->pooled, dp->span[p], dp->height[p],
-        dp->planes[p], dp->pitch[p]);
-  vh_hip_device_unref (dp->device);
-  g_free (dp);
-}
-
-/* Bytes of one row of plane @p that hold samples: with a step, the last
- * sample ends the row. */
-static gsize
-row_span (const VhPicture * pic, guint p)
-{
-  gsize bps = vh_picture_bytes_per_sample (pic);
-
-  return ((gsize) (pic->width[p] - 1) * pic->step[p] + 1) * bps;
-}
+  VhHipDevice *device;
+  PlanePool *pool;              /* NULL: planes are freed, not pooled */
+  gpointer planes[3];
+  gsize span[3];
+  gsize pitch[3];
+  guint height[3];
+} DevicePlanes;
 
 /* A stream and a page-locked staging buffer, one per upload in progress
- * (kept for the next while the transfer stays installed), so that the
- * engine's workers upload side by side, each waiting for its own copy
- * only. */
+ * (kept in the pool for the next), so that the engine's workers upload side
+ * by side, each waiting for its own copy only. */
 typedef struct
 {
   VhHipDevice *device;
@@ -139,21 +72,138 @@ uploader_free (Uploader * u)
   g_free (u);
 }
 
-static Uploader *
-uploader_take (VhHipDevice * device, gsize size, GError ** error)
+static PlanePool *
+plane_pool_new (VhHipDevice * device)
 {
-  Uploader *u = NULL;
+  PlanePool *pool = g_new0 (PlanePool, 1);
 
-  g_mutex_lock (&pool_lock);
-  for (GList * l = idle_uploaders.head; l; l = l->next) {
-    Uploader *c = l->data;
-    if (c->device == device) {
-      g_queue_delete_link (&idle_uploaders, l);
-      u = c;
-      break;
-    }
+  pool->ref_count = 1;
+  pool->device = vh_hip_device_ref (device);
+  pool->open = TRUE;
+  g_mutex_init (&pool->lock);
+  g_queue_init (&pool->planes);
+  g_queue_init (&pool->idle_uploaders);
+  return pool;
+}
+
+static PlanePool *
+plane_pool_ref (PlanePool * pool)
+{
+  g_atomic_int_inc (&pool->ref_count);
+  return pool;
+}
+
+/* Frees what the pool keeps and keeps nothing more. */
+static void
+plane_pool_close (PlanePool * pool)
+{
+  GQueue planes, uploaders;
+  PooledPlane *pp;
+  Uploader *u;
+
+  g_mutex_lock (&pool->lock);
+  pool->open = FALSE;
+  planes = pool->planes;
+  uploaders = pool->idle_uploaders;
+  g_queue_init (&pool->planes);
+  g_queue_init (&pool->idle_uploaders);
+  g_mutex_unlock (&pool->lock);
+  while ((pp = g_queue_pop_head (&planes))) {
+    vh_hip_free (pool->device, pp->ptr);
+    g_free (pp);
   }
-  g_mutex_unlock (&pool_lock);
+  while ((u = g_queue_pop_head (&uploaders)))
+    uploader_free (u);
+}
+
+static void
+plane_pool_unref (PlanePool * pool)
+{
+  if (!pool || !g_atomic_int_dec_and_test (&pool->ref_count))
+    return;
+  plane_pool_close (pool);
+  vh_hip_device_unref (pool->device);
+  g_mutex_clear (&pool->lock);
+  g_free (pool);
+}
+
+static gboolean
+plane_alloc (VhHipDevice * device, PlanePool * pool, gsize span,
+    guint height, gpointer * ptr, gsize * pitch, GError ** error)
+{
+  if (pool) {
+    g_mutex_lock (&pool->lock);
+    for (GList * l = pool->planes.head; l; l = l->next) {
+      PooledPlane *pp = l->data;
+      if (pp->span == span && pp->height == height) {
+        g_queue_delete_link (&pool->planes, l);
+        g_mutex_unlock (&pool->lock);
+        *ptr = pp->ptr;
+        *pitch = pp->pitch;
+        g_free (pp);
+        return TRUE;
+      }
+    }
+    g_mutex_unlock (&pool->lock);
+  }
+  return vh_hip_malloc_pitch (device, span, height, ptr, pitch, error);
+}
+
+static void
+plane_free (VhHipDevice * device, PlanePool * pool, gsize span,
+    guint height, gpointer ptr, gsize pitch)
+{
+  if (!ptr)
+    return;
+  if (pool) {
+    g_mutex_lock (&pool->lock);
+    if (pool->open && pool->planes.length < POOL_MAX) {
+      PooledPlane *pp = g_new0 (PooledPlane, 1);
+      pp->span = span;
+      pp->height = height;
+      pp->ptr = ptr;
+      pp->pitch = pitch;
+      g_queue_push_tail (&pool->planes, pp);
+      g_mutex_unlock (&pool->lock);
+      return;
+    }
+    g_mutex_unlock (&pool->lock);
+  }
+  vh_hip_free (device, ptr);
+}
+
+static void
+device_planes_free (gpointer data)
+{
+  DevicePlanes *dp = data;
+
+  for (guint p = 0; p < 3; p++)
+    plane_free (dp->device, dp->pool, dp->span[p], dp->height[p],
+        dp->planes[p], dp->pitch[p]);
+  plane_pool_unref (dp->pool);
+  vh_hip_device_unref (dp->device);
+  g_free (dp);
+}
+
+/* Bytes of one row of plane @p that hold samples: with a step, the last
+ * sample ends the row. */
+static gsize
+row_span (const VhPicture * pic, guint p)
+{
+  gsize bps = vh_picture_bytes_per_sample (pic);
+
+  return ((gsize) (pic->width[p] - 1) * pic->step[p] + 1) * bps;
+}
+
+static Uploader *
+uploader_take (PlanePool * pool, gsize size, GError ** error)
+{
+  VhHipDevice *device = pool->device;
+  Uploader *u;
+
+  g_mutex_lock (&pool->lock);
+  u = g_queue_pop_head (&pool->idle_uploaders);
+  g_mutex_unlock (&pool->lock);
   if (!u) {
     u = g_new0 (Uploader, 1);
     u->device = vh_hip_device_ref (device);
@@ -178,39 +228,15 @@ uploader_take (VhHipDevice * device, gsize size, GError ** error)
 }
 
 static void
-uploader_give (Uploader * u)
+uploader_give (PlanePool * pool, Uploader * u)
 {
-  g_mutex_lock (&pool_lock);
-  if (u->device == pool_device) {
-    g_queue_push_tail (&idle_uploaders, u);
+  g_mutex_lock (&pool->lock);
+  if (pool->open) {
+    g_queue_push_tail (&pool->idle_uploaders, u);
     u = NULL;
   }
-  g_mutex_unlock (&pool_lock);
+  g_mutex_unlock (&pool->lock);
   if (u)
-    uploader_free (u);
-}
-
-/* Empties the pool and sets the device whose planes it keeps. */
-static void
-pool_reset (VhHipDevice * device)
-{
-  GQueue planes = G_QUEUE_INIT, uploaders = G_QUEUE_INIT;
-  PooledPlane *pp;
-  Uploader *u;
-
-  g_mutex_lock (&pool_lock);
-  planes = pool;
-  uploaders = idle_uploaders;
-  g_queue_init (&pool);
-  g_queue_init (&idle_uploaders);
-  pool_device = device;
-  g_mutex_unlock (&pool_lock);
-  while ((pp = g_queue_pop_head (&planes))) {
-    vh_hip_free (pp->device, pp->ptr);
-    vh_hip_device_unref (pp->device);
-    g_free (pp);
-  }
-  while ((u = g_queue_pop_head (&uploaders)))
     uploader_free (u);
 }
 
@@ -218,8 +244,7 @@ pool_reset (VhHipDevice * device)
  * picture's own, when it is page-locked), one asynchronous copy per plane,
  * one wait. */
 static gboolean
-upload_staged (VhHipDevice * device, const VhPicture * pic,
-    DevicePlanes * dp, GError ** error)
+upload_staged (const VhPicture * pic, DevicePlanes * dp, GError ** error)
 {
   gsize offset[3], total = 0;
   Uploader *u;
@@ -229,7 +254,7 @@ upload_staged (VhHipDevice * device, const VhPicture * pic,
     total += dp->span[p] * pic->height[p];
   }
   /* Page-locked pictures are copied from as they are. */
-  u = uploader_take (device, pic->page_locked ? 0 : total, error);
+  u = uploader_take (dp->pool, pic->page_locked ? 0 : total, error);
   if (!u)
     return FALSE;
   for (guint p = 0; p < pic->n_planes; p++) {
@@ -256,7 +281,7 @@ upload_staged (VhHipDevice * device, const VhPicture * pic,
   }
   if (!vh_hip_stream_synchronize (u->stream, error))
     goto fail;
-  uploader_give (u);
+  uploader_give (dp->pool, u);
   return TRUE;
 
 fail:
@@ -267,7 +292,7 @@ fail:
 }
 
 static VhPicture *
-upload (VhHipDevice * device, const VhPicture * pic, gboolean pooled,
+upload (VhHipDevice * device, const VhPicture * pic, PlanePool * pool,
     GError ** error)
 {
   DevicePlanes *dp = g_new0 (DevicePlanes, 1);
@@ -276,18 +301,18 @@ upload (VhHipDevice * device, const VhPicture * pic, gboolean pooled,
 
   g_return_val_if_fail (pic->mem_type == VH_MEMORY_HOST, NULL);
   dp->device = vh_hip_device_ref (device);
-  dp->pooled = pooled;
+  dp->pool = pool ? plane_pool_ref (pool) : NULL;
   for (guint p = 0; p < pic->n_planes; p++) {
     dp->span[p] = row_span (pic, p);
     dp->height[p] = pic->height[p];
-    if (!plane_alloc (device, pooled, dp->span[p], pic->height[p],
+    if (!plane_alloc (device, pool, dp->span[p], pic->height[p],
             &dp->planes[p], &dp->pitch[p], error))
       goto fail;
     data[p] = dp->planes[p];
     stride[p] = dp->pitch[p];
   }
-  if (pooled) {
-    if (!upload_staged (device, pic, dp, error))
+  if (pool) {
+    if (!upload_staged (pic, dp, error))
       goto fail;
   } else {
     for (guint p = 0; p < pic->n_planes; p++) {
@@ -309,7 +334,7 @@ VhPicture *
 vh_hip_picture_upload (VhHipDevice * device, const VhPicture * pic,
     GError ** error)
 {
-  return upload (device, pic, FALSE, error);
+  return upload (device, pic, NULL, error);
 }
 
 VhPicture *
@@ -343,29 +368,37 @@ vh_hip_picture_download (VhHipDevice * device, const VhPicture * pic,
 static VhPicture *
 transfer_download (const VhPicture * pic, gpointer user_data, GError ** error)
 {
-  return vh_hip_picture_download (user_data, pic, error);
+  PlanePool *pool = user_data;
+
+  return vh_hip_picture_download (pool->device, pic, error);
 }
 
 static VhPicture *
 transfer_upload (const VhPicture * pic, gpointer user_data, GError ** error)
 {
-  return upload (user_data, pic, TRUE, error);
+  PlanePool *pool = user_data;
+
+  return upload (pool->device, pic, pool, error);
 }
 
-void
-vh_hip_picture_install_transfer (VhHipDevice * device)
+static void
+transfer_free (gpointer user_data)
+{
+  PlanePool *pool = user_data;
+
+  /* Pictures still out hold the pool; it keeps nothing from now on. */
+  plane_pool_close (pool);
+  plane_pool_unref (pool);
+}
+
+VhPictureTransfer *
+vh_hip_picture_transfer_new (VhHipDevice * device)
 {
   static const VhPictureTransferFuncs funcs = {
     transfer_download,
     transfer_upload,
   };
+  PlanePool *pool = plane_pool_new (device);
 
-  if (device)
-    vh_picture_set_transfer_funcs (&funcs, vh_hip_device_ref (device),
-        (GDestroyNotify) vh_hip_device_unref);
-  else
-    vh_picture_set_transfer_funcs (NULL, NULL, NULL);
-  /* What the pool holds goes; from now on it keeps only @device's planes
-   * (none after uninstalling: pictures freed later free theirs). */
-  pool_reset (device);
+  return vh_picture_transfer_new (&funcs, pool->device, pool, transfer_free);
 }

@@ -12,6 +12,7 @@
 
 #include "vhhip.h"
 #include "picture.h"
+#include "picture-transfer.h"
 
 G_BEGIN_DECLS
 
@@ -27,13 +28,13 @@ VhPicture   *vh_hip_picture_download     (VhHipDevice * device,
                                           const VhPicture * pic,
                                           GError ** error);
 
-/* Makes @device the one that the engine uses to move pictures between host
- * and device memory (vh_picture_get_in_memory()); NULL uninstalls. The
- * engine's uploads go through page-locked staging, a stream for each upload
- * in progress, into device planes recycled from a pool (allocating is slow
- * and freeing waits for the device); installing or uninstalling empties
- * the pool, and after uninstalling nothing is kept. */
-void         vh_hip_picture_install_transfer (VhHipDevice * device);
+/* A scoring context's transfer to and from @device (for
+ * VhContextConfig.transfer; its device handle is @device). Its uploads go
+ * through page-locked staging, a stream for each upload in progress, into
+ * device planes recycled from the transfer's own pool (allocating is slow
+ * and freeing waits for the device); when the last reference goes the pool
+ * is emptied, and pictures freed later free their planes. */
+VhPictureTransfer *vh_hip_picture_transfer_new (VhHipDevice * device);
 
 G_END_DECLS
 

@@ -38,6 +38,7 @@
 #define FLOAT_TOLERANCE 1e-4
 
 static const gchar *mode;
+static VhPictureTransfer *transfer;     /* the GPU's, in gpu mode */
 static VhHipDevice *device;
 static gint failures;
 
@@ -307,7 +308,7 @@ score (const Clip * clip, const gchar * feature, const gchar * const *opts,
 
   cfg.n_threads = n_threads;
   cfg.backends = backends;
-  cfg.hip_device = (backends & VH_BACKEND_HIP) ? device : NULL;
+  cfg.transfer = (backends & VH_BACKEND_HIP) ? transfer : NULL;
   ctx = vh_context_new (&cfg);
   if (!vh_context_add_feature (ctx, feature, opts, error) ||
       !vh_context_start (ctx, &first->info, error))
@@ -592,7 +593,7 @@ static void
 test_select_without_gpu (void)
 {
   VhBackend backends = 0;
-  VhHipDevice *dev = NULL;
+  VhPictureTransfer *dev = NULL;
   gchar *reason = NULL;
   GError *error = NULL;
   VhHipBackendRequest req;
@@ -642,16 +643,16 @@ main (int argc, char **argv)
     g_autoptr (VhHipDevice) probe = vh_hip_test_open_gpu_or_skip ();
 
     if (!vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_HIP,
-            VH_HIP_VENDOR_UNKNOWN, 0, &backends, &device, NULL, &error)) {
+            VH_HIP_VENDOR_UNKNOWN, 0, &backends, &transfer, NULL, &error)) {
       printf ("FAIL: backend hip with a GPU: %s\n", error->message);
       return 1;
     }
     CHECK (backends == (VH_BACKEND_HIP | VH_BACKEND_CPU), "backends");
+    device = vh_picture_transfer_get_device (transfer);
     test_motion_flush ();
     test_twins_against_cpu ();
     /* Empties the upload pool: nothing left on the device at exit. */
-    vh_hip_picture_install_transfer (NULL);
-    vh_hip_device_unref (device);
+    vh_picture_transfer_unref (transfer);
   }
   printf ("%s: %d failure%s\n", failures ? "FAIL" : "PASS", failures,
       failures == 1 ? "" : "s");

@@ -9,7 +9,7 @@
 
 /* Engine pictures through HIP device memory and back (hip/features/hip-picture.c):
  * every chroma layout and bit depth, odd sizes, interleaved chroma read in
- * place, and the transfer installed for the engine's dispatch. Runs on the
+ * place, and a transfer for the engine's dispatch. Runs on the
  * GPU, or on the fake driver when VH_HIP_NVIDIA_RUNTIME names it; skips
  * (77) when neither is there. */
 
@@ -135,15 +135,18 @@ test_installed (void)
   g_autoptr (VhPicture) host = random_picture (VH_PIX_FMT_YUV420, 8, 97, 61);
   const VhPicture *dev, *back;
   GError *error = NULL;
+  VhPictureTransfer *transfer = vh_hip_picture_transfer_new (device);
 
-  vh_hip_picture_install_transfer (device);
-  dev = vh_picture_get_in_memory (host, VH_MEMORY_HIP_DEVICE, &error);
+  g_assert_true (vh_picture_transfer_get_device (transfer) == device);
+  dev = vh_picture_get_in_memory (host, VH_MEMORY_HIP_DEVICE, transfer,
+      &error);
   g_assert_no_error (error);
   g_assert_cmpint (dev->mem_type, ==, VH_MEMORY_HIP_DEVICE);
-  back = vh_picture_get_in_memory ((VhPicture *) dev, VH_MEMORY_HOST, &error);
+  back = vh_picture_get_in_memory ((VhPicture *) dev, VH_MEMORY_HOST,
+      transfer, &error);
   g_assert_no_error (error);
   assert_same_samples (host, back);
-  vh_hip_picture_install_transfer (NULL);
+  vh_picture_transfer_unref (transfer);
 }
 
 int
@@ -155,7 +158,7 @@ main (int argc, char **argv)
   device = vh_hip_test_open_gpu_or_skip ();
   g_test_add_func ("/hip/picture/round-trip", test_round_trip);
   g_test_add_func ("/hip/picture/interleaved", test_interleaved);
-  g_test_add_func ("/hip/picture/installed", test_installed);
+  g_test_add_func ("/hip/picture/transfer", test_installed);
   ret = g_test_run ();
   vh_hip_device_unref (device);
   return ret;

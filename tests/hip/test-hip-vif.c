@@ -372,7 +372,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   device = vh_hip_test_open_gpu_or_skip ();
   vh_hip_features_register ();
-  vh_hip_picture_install_transfer (device);
 
   g_test_add_func ("/hip-vif/golden", test_golden);
   g_test_add_func ("/hip-vif/golden-egl1", test_golden_egl1);

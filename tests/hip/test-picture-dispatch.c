@@ -139,7 +139,8 @@ make_picture (guint seed, VhMemoryType mem_type)
 /* Scores N_FRAMES pairs given in @mem_type memory; fills @values
  * [frame][output]. Returns FALSE with @error on failure. */
 static gboolean
-score (VhMemoryType mem_type, gdouble values[N_FRAMES][5], GError ** error)
+score (VhMemoryType mem_type, VhPictureTransfer * transfer,
+    gdouble values[N_FRAMES][5], GError ** error)
 {
   VhContextConfig cfg = { 0 };
   VhContext *ctx;
@@ -148,6 +149,7 @@ score (VhMemoryType mem_type, gdouble values[N_FRAMES][5], GError ** error)
 
   cfg.n_threads = 3;
   cfg.backends = VH_BACKEND_CPU | VH_BACKEND_HIP;
+  cfg.transfer = transfer;
   ctx = vh_context_new (&cfg);
   g_assert_true (vh_context_add_feature (ctx, "dispatch_host", NULL, NULL));
   g_assert_true (vh_context_add_feature (ctx, "dispatch_temporal", NULL,
@@ -178,8 +180,7 @@ test_no_transfer (void)
   gdouble values[N_FRAMES][5];
   g_autoptr (GError) error = NULL;
 
-  vh_picture_set_transfer_funcs (NULL, NULL, NULL);
-  g_assert_false (score (VH_MEMORY_HIP_DEVICE, values, &error));
+  g_assert_false (score (VH_MEMORY_HIP_DEVICE, NULL, values, &error));
   g_assert_error (error, VH_ERROR, VH_ERROR_BACKEND);
   g_assert_nonnull (strstr (error->message, "no HIP device"));
   g_test_message ("%s", error->message);
@@ -190,20 +191,19 @@ test_dispatch (void)
 {
   gdouble host[N_FRAMES][5], dev[N_FRAMES][5];
   GError *error = NULL;
-
-  vh_picture_set_transfer_funcs (&fake_funcs, (gpointer) "fake device",
-      NULL);
+  VhPictureTransfer *transfer = vh_picture_transfer_new (&fake_funcs,
+      (gpointer) "fake device", (gpointer) "fake device", NULL);
 
   /* host input: only the HIP extractor's pictures move, once each */
   n_downloads = n_uploads = 0;
-  g_assert_true (score (VH_MEMORY_HOST, host, &error));
+  g_assert_true (score (VH_MEMORY_HOST, transfer, host, &error));
   g_assert_no_error (error);
   g_assert_cmpint (n_uploads, ==, 2 * N_FRAMES);
   g_assert_cmpint (n_downloads, ==, 0);
 
   /* device input: three CPU extractors in two lanes share one download */
   n_downloads = n_uploads = 0;
-  g_assert_true (score (VH_MEMORY_HIP_DEVICE, dev, &error));
+  g_assert_true (score (VH_MEMORY_HIP_DEVICE, transfer, dev, &error));
   g_assert_no_error (error);
   g_assert_cmpint (n_downloads, ==, 2 * N_FRAMES);
   g_assert_cmpint (n_uploads, ==, 0);
@@ -215,7 +215,7 @@ test_dispatch (void)
     g_assert_cmpfloat (host[i][0], ==, host[i][1]);
     g_assert_cmpfloat (host[i][0], ==, host[i][2]);
   }
-  vh_picture_set_transfer_funcs (NULL, NULL, NULL);
+  vh_picture_transfer_unref (transfer);
 }
 
 static gint notified;
@@ -232,22 +232,34 @@ test_get_in_memory (void)
   g_autoptr (VhPicture) pic = make_picture (7, VH_MEMORY_HOST);
   const VhPicture *a, *b;
   GError *error = NULL;
+  VhPictureTransfer *transfer, *other;
 
   notified = 0;
-  vh_picture_set_transfer_funcs (&fake_funcs, (gpointer) "fake device",
-      count_notify);
-  g_assert_true (vh_picture_get_in_memory (pic, VH_MEMORY_HOST,
+  transfer = vh_picture_transfer_new (&fake_funcs, (gpointer) "fake device",
+      (gpointer) "fake device", count_notify);
+  other = vh_picture_transfer_new (&fake_funcs, (gpointer) "other device",
+      (gpointer) "other device", NULL);
+  g_assert_true (vh_picture_transfer_get_device (transfer) ==
+      (gpointer) "fake device");
+  g_assert_true (vh_picture_get_in_memory (pic, VH_MEMORY_HOST, transfer,
           &error) == pic);
   n_uploads = 0;
-  a = vh_picture_get_in_memory (pic, VH_MEMORY_HIP_DEVICE, &error);
-  b = vh_picture_get_in_memory (pic, VH_MEMORY_HIP_DEVICE, &error);
+  a = vh_picture_get_in_memory (pic, VH_MEMORY_HIP_DEVICE, transfer, &error);
+  b = vh_picture_get_in_memory (pic, VH_MEMORY_HIP_DEVICE, transfer, &error);
   g_assert_no_error (error);
   g_assert_true (a == b);
   g_assert_cmpint (a->mem_type, ==, VH_MEMORY_HIP_DEVICE);
   g_assert_cmpint (n_uploads, ==, 1);
   g_assert_cmpfloat (luma_sad (pic, a), ==, 0);
-  /* replacing the functions releases the old data */
-  vh_picture_set_transfer_funcs (NULL, NULL, NULL);
+  /* the copy is on the first transfer's device: another one may not use it */
+  g_assert_null (vh_picture_get_in_memory (pic, VH_MEMORY_HIP_DEVICE, other,
+          &error));
+  g_assert_error (error, VH_ERROR, VH_ERROR_BACKEND);
+  g_assert_nonnull (strstr (error->message, "another scoring context"));
+  g_clear_error (&error);
+  vh_picture_transfer_unref (other);
+  /* the last reference releases the transfer's data */
+  vh_picture_transfer_unref (transfer);
   g_assert_cmpint (notified, ==, 1);
 }
 
