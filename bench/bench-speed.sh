@@ -11,7 +11,9 @@
 # command-line tools score the same synthetic 1080p 4:2:0 clip (a moving
 # test pattern and a blurred copy, made with videotestsrc) with each
 # extractor alone and with both, on 1 and 2 threads, and the table gives
-# frames per second (best of three runs). Run from a build tree's parent:
+# frames per second (wall clock) and CPU milliseconds per frame (user +
+# system), each the best of three runs; the whole run, reading the files
+# included, as a user sees it. Run from the source tree:
 #
 #   bench/bench-speed.sh PATH-TO-LIBVMAF-VMAF-TOOL [VMAFHIP-SCORE] [FRAMES]
 #
@@ -43,23 +45,31 @@ gst-launch-1.0 -q filesrc location="$dir/ref.yuv" ! \
     "video/x-raw,width=$((w / 3)),height=$((h / 3))" ! videoscale ! \
     "video/x-raw,width=$w,height=$h" ! filesink location="$dir/dis.yuv"
 
-# Best wall time of three runs of "$@", in seconds.
+# Best wall time and best CPU time (user + system) of three runs of "$@",
+# in seconds: "WALL CPU". On a busy machine the CPU time is the steadier.
 best_of_three() {
-  best=
+  best_wall=
+  best_cpu=
   for _ in 1 2 3; do
-    t0=$(date +%s.%N)
-    "$@" > /dev/null 2>&1 || { echo "bench-speed: failed: $*" >&2; exit 1; }
-    t1=$(date +%s.%N)
-    t=$(echo "$t1 - $t0" | bc -l)
-    if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then
-      best=$t
+    /usr/bin/time -f "%e %U %S" -o "$dir/time" "$@" > /dev/null 2>&1 ||
+      { echo "bench-speed: failed: $*" >&2; exit 1; }
+    read -r wall user sys < "$dir/time"
+    cpu=$(echo "$user + $sys" | bc -l)
+    if [ -z "$best_wall" ] || [ "$(echo "$wall < $best_wall" | bc -l)" = 1 ]; then
+      best_wall=$wall
+    fi
+    if [ -z "$best_cpu" ] || [ "$(echo "$cpu < $best_cpu" | bc -l)" = 1 ]; then
+      best_cpu=$cpu
     fi
   done
-  echo "$best"
+  echo "$best_wall $best_cpu"
 }
 
-printf '%-32s %7s %12s %12s %8s\n' "features ($frames frames ${w}x$h)" \
-  threads "libvmaf fps" "vmafhip fps" speedup
+printf '%-28s %3s | %9s %9s | %9s %9s | %7s %7s\n' \
+  "features ($frames x ${w}x$h)" thr "libvmaf" "vmafhip" "libvmaf" "vmafhip" \
+  "speedup" ""
+printf '%-28s %3s | %9s %9s | %9s %9s | %7s %7s\n' "" "" "fps" "fps" \
+  "cpu ms/f" "cpu ms/f" "wall" "cpu"
 for feats in "speed_chroma" "speed_temporal" "speed_chroma speed_temporal"; do
   args=""
   for f in $feats; do args="$args --feature $f"; done
@@ -67,11 +77,19 @@ for feats in "speed_chroma" "speed_temporal" "speed_chroma speed_temporal"; do
     # shellcheck disable=SC2086 # the options are split on purpose
     set -- -r "$dir/ref.yuv" -d "$dir/dis.yuv" -w $w -h $h -p 420 -b 8 \
       $args --no_prediction --threads "$threads" --json -o "$dir/log.json" -q
-    t_ref=$(best_of_three "$oracle" "$@")
-    t_ours=$(best_of_three "$ours" "$@")
-    printf '%-32s %7s %12.1f %12.1f %7.2fx\n' "$feats" "$threads" \
-      "$(echo "$frames / $t_ref" | bc -l)" \
-      "$(echo "$frames / $t_ours" | bc -l)" \
-      "$(echo "$t_ref / $t_ours" | bc -l)"
+    read -r wall_ref cpu_ref <<EOT
+$(best_of_three "$oracle" "$@")
+EOT
+    read -r wall_ours cpu_ours <<EOT
+$(best_of_three "$ours" "$@")
+EOT
+    printf '%-28s %3s | %9.1f %9.1f | %9.2f %9.2f | %6.2fx %6.2fx\n' \
+      "$feats" "$threads" \
+      "$(echo "$frames / $wall_ref" | bc -l)" \
+      "$(echo "$frames / $wall_ours" | bc -l)" \
+      "$(echo "1000 * $cpu_ref / $frames" | bc -l)" \
+      "$(echo "1000 * $cpu_ours / $frames" | bc -l)" \
+      "$(echo "$wall_ref / $wall_ours" | bc -l)" \
+      "$(echo "$cpu_ref / $cpu_ours" | bc -l)"
   done
 done

@@ -63,8 +63,8 @@ speed_chroma_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   s->speed = vh_speed_new (&params, s->cw, s->ch, what, error);
   if (!s->speed)
     return FALSE;
-  s->ref = g_new (gfloat, (gsize) s->cw * s->ch);
-  s->dis = g_new (gfloat, (gsize) s->cw * s->ch);
+  s->ref = g_new0 (gfloat, (gsize) s->cw * s->ch);
+  s->dis = g_new0 (gfloat, (gsize) s->cw * s->ch);
   return TRUE;
 }
 
@@ -82,8 +82,11 @@ static gboolean
 score_plane (SpeedChromaState * s, const VhPicture * ref,
     const VhPicture * dist, guint p, gfloat * score)
 {
-  vh_speed_load_plane (ref, p, s->cw, s->ch, s->ref, s->cw);
-  vh_speed_load_plane (dist, p, s->cw, s->ch, s->dis, s->cw);
+  guint n_rows;
+  const guint *rows = vh_speed_input_rows (s->speed, &n_rows);
+
+  vh_speed_load_rows (ref, p, s->cw, rows, n_rows, s->ref, s->cw);
+  vh_speed_load_rows (dist, p, s->cw, rows, n_rows, s->dis, s->cw);
   return vh_speed_score (s->speed, s->ref, s->dis, s->cw, score);
 }
 

@@ -257,7 +257,10 @@ vh_speed_eigenvalues (const gfloat * a_in, gfloat * eig, guint n,
 /* ---- linear solve --------------------------------------------------- */
 
 /* dst = x y for n x n x and n x m y; each element summed over k in
- * order. */
+ * order. A zero x[i][k] adds a zero product, which leaves a sum that
+ * starts at +0 unchanged (it cannot turn it into -0), so those terms are
+ * skipped: the Householder matrices are mostly zero. (y is finite here:
+ * covariances of picture samples.) */
 static void
 mat_mul (gfloat * dst, const gfloat * x, const gfloat * y, guint n, guint m)
 {
@@ -267,6 +270,9 @@ mat_mul (gfloat * dst, const gfloat * x, const gfloat * y, guint n, guint m)
       const gfloat xik = x[i * n + k];
       const gfloat *yk = y + (gsize) k * m;
       gfloat *di = dst + (gsize) i * m;
+
+      if (xik == 0.0f)
+        continue;
 
       for (guint j = 0; j < m; j++)
         di[j] += xik * yk[j];

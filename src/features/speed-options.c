@@ -26,30 +26,37 @@ vh_speed_params_from_options (VhFeatureExtractor * fex,
 }
 
 void
-vh_speed_load_plane (const VhPicture * pic, guint p, guint w, guint h,
-    gfloat * dst, gsize stride)
+vh_speed_load_rows (const VhPicture * pic, guint p, guint w,
+    const guint * rows, guint n_rows, gfloat * dst, gsize stride)
 {
   const gsize step = pic->step[p] ? pic->step[p] : 1;
-
-  if (pic->info.bpc == 8) {
-    for (guint y = 0; y < h; y++) {
-      const guint8 *src = vh_picture_row (pic, p, y);
-      gfloat *out = dst + (gsize) y * stride;
-
-      for (guint x = 0; x < w; x++)
-        out[x] = (gfloat) src[x * step] + -128;
-    }
-    return;
-  }
-
   /* A power of two: the division is exact, as libvmaf's is. */
   const gfloat scale = (gfloat) (1u << (pic->info.bpc - 8));
 
-  for (guint y = 0; y < h; y++) {
-    const guint16 *src = vh_picture_row (pic, p, y);
-    gfloat *out = dst + (gsize) y * stride;
+  for (guint r = 0; r < n_rows; r++) {
+    const guint y = rows ? rows[r] : r;
+    gfloat *restrict out = dst + (gsize) y * stride;
 
-    for (guint x = 0; x < w; x++)
-      out[x] = (gfloat) src[x * step] / scale + -128;
+    if (pic->info.bpc == 8) {
+      const guint8 *src = vh_picture_row (pic, p, y);
+
+      if (step == 1) {
+        for (guint x = 0; x < w; x++)
+          out[x] = (gfloat) src[x] + -128;
+      } else {
+        for (guint x = 0; x < w; x++)
+          out[x] = (gfloat) src[x * step] + -128;
+      }
+    } else {
+      const guint16 *src = vh_picture_row (pic, p, y);
+
+      if (step == 1) {
+        for (guint x = 0; x < w; x++)
+          out[x] = (gfloat) src[x] / scale + -128;
+      } else {
+        for (guint x = 0; x < w; x++)
+          out[x] = (gfloat) src[x * step] / scale + -128;
+      }
+    }
   }
 }

@@ -41,10 +41,12 @@ G_BEGIN_DECLS
 void         vh_speed_params_from_options (VhFeatureExtractor * fex,
                                            VhSpeedParams * params);
 
-/* Plane @p of @pic, @w x @h from its top left, as libvmaf's float copy
- * makes it: sample / 2^(bpc - 8) - 128. */
-void         vh_speed_load_plane          (const VhPicture * pic, guint p,
-                                           guint w, guint h, gfloat * dst,
+/* Rows @rows[0 .. n_rows - 1] (NULL: rows 0 .. n_rows - 1) of plane @p of
+ * @pic, @w samples from the left, as libvmaf's float copy makes them:
+ * sample / 2^(bpc - 8) - 128. */
+void         vh_speed_load_rows           (const VhPicture * pic, guint p,
+                                           guint w, const guint * rows,
+                                           guint n_rows, gfloat * dst,
                                            gsize stride);
 
 G_END_DECLS

@@ -64,6 +64,11 @@ VhSpeed     *vh_speed_new                (const VhSpeedParams * params,
 
 void         vh_speed_free               (VhSpeed * s);
 
+/* The rows of the input planes that scoring reads (in order), or NULL
+ * when it reads them all (prescaled planes); callers may leave the others
+ * unwritten. */
+const guint *vh_speed_input_rows         (const VhSpeed * s, guint * n_rows);
+
 /* Scores one pair of @w x @h planes (@stride floats per row; read only).
  * Returns TRUE when the covariance of either side could not be inverted,
  * as libvmaf's error flag; @score then follows libvmaf's rule (0 when only

@@ -59,11 +59,11 @@ speed_temporal_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   if (!s->speed)
     return FALSE;
   for (guint k = 0; k < 2; k++) {
-    s->ref[k] = g_new (gfloat, n);
-    s->dis[k] = g_new (gfloat, n);
+    s->ref[k] = g_new0 (gfloat, n);
+    s->dis[k] = g_new0 (gfloat, n);
   }
-  s->ref_diff = g_new (gfloat, n);
-  s->dis_diff = g_new (gfloat, n);
+  s->ref_diff = g_new0 (gfloat, n);
+  s->dis_diff = g_new0 (gfloat, n);
   return TRUE;
 }
 
@@ -81,11 +81,17 @@ speed_temporal_close (VhFeatureExtractor * fex)
   g_clear_pointer (&s->dis_diff, g_free);
 }
 
+/* out = a - b on the rows scoring reads. */
 static void
-difference (const gfloat * a, const gfloat * b, gfloat * out, gsize n)
+difference (guint w, const gfloat * restrict a, const gfloat * restrict b,
+    gfloat * restrict out, const guint * rows, guint n_rows)
 {
-  for (gsize i = 0; i < n; i++)
-    out[i] = a[i] - b[i];
+  for (guint r = 0; r < n_rows; r++) {
+    const gsize o = (gsize) (rows ? rows[r] : r) * w;
+
+    for (guint x = 0; x < w; x++)
+      out[o + x] = a[o + x] - b[o + x];
+  }
 }
 
 static gboolean
@@ -95,7 +101,8 @@ speed_temporal_extract (VhFeatureExtractor * fex, const VhPicture * ref,
 {
   SpeedTemporalState *s = fex->priv;
   const guint cur = s->n_seen % 2, prev = (s->n_seen + 1) % 2;
-  const gsize n = (gsize) s->w * s->h;
+  guint n_rows;
+  const guint *rows = vh_speed_input_rows (s->speed, &n_rows);
   gfloat score;
 
   if (ref->mem_type != VH_MEMORY_HOST || dist->mem_type != VH_MEMORY_HOST ||
@@ -114,16 +121,16 @@ speed_temporal_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     return FALSE;
   }
 
-  vh_speed_load_plane (ref, 0, s->w, s->h, s->ref[cur], s->w);
-  vh_speed_load_plane (dist, 0, s->w, s->h, s->dis[cur], s->w);
+  vh_speed_load_rows (ref, 0, s->w, rows, n_rows, s->ref[cur], s->w);
+  vh_speed_load_rows (dist, 0, s->w, rows, n_rows, s->dis[cur], s->w);
   s->last = index;
   if (s->n_seen++ == 0)
     return vh_feature_extractor_append (fex, fc, "speed_temporal", index,
         0.0, error);
 
-  difference (s->ref[prev], s->ref[cur], s->ref_diff, n);
-  difference (s->dis[prev], s->use_ref_diff ? s->ref[cur] : s->dis[cur],
-      s->dis_diff, n);
+  difference (s->w, s->ref[prev], s->ref[cur], s->ref_diff, rows, n_rows);
+  difference (s->w, s->dis[prev], s->use_ref_diff ? s->ref[cur] :
+      s->dis[cur], s->dis_diff, rows, n_rows);
   vh_speed_score (s->speed, s->ref_diff, s->dis_diff, s->w, &score);
   return vh_feature_extractor_append (fex, fc, "speed_temporal", index,
       score, error);

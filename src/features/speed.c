@@ -25,7 +25,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-#define MAX_TAPS 64
+#define MAX_TAPS VH_FCONV_MAX_TAPS
 #define LOG2_2PIE (log2 (2 * G_PI * G_E))
 
 /* libvmaf accepts only the kernel scales its filter tables were tuned
@@ -168,9 +168,12 @@ vh_speed_new (const VhSpeedParams * params, guint w, guint h,
   s->nn_floor = params->nn_floor;
   s->w = w;
   s->h = h;
-  s->sw = vh_float_scale_size (w, params->prescale);
-  s->sh = vh_float_scale_size (h, params->prescale);
   s->rescale = !(fabs (params->prescale - 1.0) < 1.0e-3);
+  /* A factor within 1e-3 of 1 is no prescale, but libvmaf still sizes the
+   * plane by it and then reads past the samples it has; here the plane
+   * keeps its size. */
+  s->sw = s->rescale ? vh_float_scale_size (w, params->prescale) : w;
+  s->sh = s->rescale ? vh_float_scale_size (h, params->prescale) : h;
   s->ow = s->sw >> VH_SPEED_SCALES;
   s->oh = s->sh >> VH_SPEED_SCALES;
   s->tw = s->ow / VH_SPEED_BLOCK * VH_SPEED_BLOCK;
@@ -238,6 +241,13 @@ vh_speed_free (VhSpeed * s)
   g_free (s);
 }
 
+const guint *
+vh_speed_input_rows (const VhSpeed * s, guint * n_rows)
+{
+  *n_rows = s->rescale ? s->h : s->n_rows;
+  return s->rescale ? NULL : s->rows;
+}
+
 /* Prescale (when asked), anti-alias filter, keep every 16th sample, then
  * subtract the local mean: s->op. */
 static void
@@ -257,18 +267,13 @@ decimate (VhSpeed * s, const gfloat * in, gsize in_stride)
 
   for (guint i = 0; i < s->oh; i++) {
     const gint y = 16 * i;
+    const gfloat *taps[MAX_TAPS];
 
-    /* Vertical pass at row y, only in the columns the horizontal pass
-     * reads. */
-    for (guint c = 0; c < s->n_cols; c++) {
-      const guint x = s->cols[c];
-      gfloat acc = 0;
-
-      for (guint k = 0; k < s->aa_taps; k++)
-        acc += s->aa[k] * plane[(gsize) mirror (y - (gint) r + k, s->sh) *
-            stride + x];
-      s->vtmp[x] = acc;
-    }
+    /* Vertical pass at row y (whole rows: contiguous, so it vectorises),
+     * then the horizontal pass at the kept columns only. */
+    for (guint k = 0; k < s->aa_taps; k++)
+      taps[k] = plane + (gsize) mirror (y - (gint) r + k, s->sh) * stride;
+    vh_fconv_vrow (s->aa, s->aa_taps, taps, s->vtmp, s->sw);
     for (guint j = 0; j < s->ow; j++) {
       const gint x = 16 * j;
       gfloat acc = 0;
