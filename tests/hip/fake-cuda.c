@@ -20,6 +20,12 @@
  * still alive then is what a leak checker reports (counted here, and kept
  * so that it stays visible); a destroyed context cannot be made current.
  *
+ * Each device allocation belongs to the device whose context was current
+ * when it was made; device memory allocated, copied or set while no
+ * context or another device's context is current is counted as foreign
+ * (vh_fake_cuda_n_foreign), so that tests with several devices see any
+ * crossing. Allocations and bytes copied are counted per device too.
+ *
  * VH_FAKE_CUDA_DEVICES: how many devices (default 1; 0 makes cuInit fail
  * like a machine without a GPU). */
 
@@ -75,6 +81,9 @@ static __thread gint ctx_stack[64];
 static gsize bytes_copied;
 static gint primary_refs[MAX_DEVICES];
 static guint n_lost;
+static guint n_foreign;
+static guint device_allocs[MAX_DEVICES];
+static gsize device_copied[MAX_DEVICES];
 
 #define EXPORT __attribute__ ((visibility ("default")))
 
@@ -86,6 +95,14 @@ devices (void)
     n_devices = CLAMP (env ? atoi (env) : 1, 0, MAX_DEVICES);
   }
   return n_devices;
+}
+
+/* The device of the calling thread's current context, or -1. */
+static gint
+current_device (void)
+{
+  return ctx_depth > 0 && ctx_depth <= (gint) G_N_ELEMENTS (ctx_stack) ?
+      ctx_stack[ctx_depth - 1] : -1;
 }
 
 static Allocation *
@@ -109,9 +126,12 @@ alloc (gsize size, gboolean device)
   memset (a->base, 0xa5, size);
   a->size = size;
   a->device = device;
-  a->ctx = ctx_depth > 0 && ctx_depth <= (gint) G_N_ELEMENTS (ctx_stack) ?
-      ctx_stack[ctx_depth - 1] : -1;
+  a->ctx = current_device ();
   g_mutex_lock (&lock);
+  if (device && a->ctx < 0)
+    n_foreign++;
+  else if (device)
+    device_allocs[a->ctx]++;
   allocations = g_list_prepend (allocations, a);
   g_mutex_unlock (&lock);
   return a->base;
@@ -153,14 +173,16 @@ to_device (gpointer p)
 static gboolean
 device_region_ok (const guint8 * p, gsize pitch, gsize width, gsize height)
 {
-  gboolean ok;
+  Allocation *a;
 
   if (height == 0 || width == 0)
     return TRUE;
   g_mutex_lock (&lock);
-  ok = find_allocation (p, (height - 1) * pitch + width, TRUE) != NULL;
+  a = find_allocation (p, (height - 1) * pitch + width, TRUE);
+  if (a && (a->ctx < 0 || a->ctx != current_device ()))
+    n_foreign++;
   g_mutex_unlock (&lock);
-  return ok;
+  return a != NULL;
 }
 
 EXPORT gint
@@ -374,6 +396,11 @@ cuMemcpy2DAsync_v2 (const FakeMemcpy2D * c, gpointer stream)
   for (gsize y = 0; y < c->Height; y++)
     memcpy (dst + y * c->dstPitch, src + y * c->srcPitch, c->WidthInBytes);
   g_atomic_pointer_add (&bytes_copied, c->WidthInBytes * c->Height);
+  if (current_device () >= 0) {
+    g_mutex_lock (&lock);
+    device_copied[current_device ()] += c->WidthInBytes * c->Height;
+    g_mutex_unlock (&lock);
+  }
   return 0;
 }
 
@@ -530,4 +557,27 @@ EXPORT gint
 vh_fake_cuda_context_depth (void)
 {
   return ctx_depth;
+}
+
+/* Device memory made or touched outside its own device's context. */
+EXPORT guint
+vh_fake_cuda_n_foreign (void)
+{
+  guint n;
+
+  g_mutex_lock (&lock);
+  n = n_foreign;
+  g_mutex_unlock (&lock);
+  return n;
+}
+
+/* Device allocations made in @dev's context, and bytes copied while it was
+ * current, since the start. */
+EXPORT void
+vh_fake_cuda_device_counts (gint dev, guint * n_allocs, gsize * n_copied)
+{
+  g_mutex_lock (&lock);
+  *n_allocs = dev >= 0 && dev < MAX_DEVICES ? device_allocs[dev] : 0;
+  *n_copied = dev >= 0 && dev < MAX_DEVICES ? device_copied[dev] : 0;
+  g_mutex_unlock (&lock);
 }
