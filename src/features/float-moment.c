@@ -11,31 +11,25 @@
  * computes them: samples on the 8-bit scale (sample / 2^(bpc - 8)), their
  * mean and the mean of their single-precision squares. */
 
-#include "feature-extractor.h"
 #include "float-picture.h"
+#include "float-moment.h"
+#include "errors.h"
 
-static const gchar *const float_moment_provides[] = {
+const gchar *const vh_float_moment_provides[] = {
   "float_moment_ref1st", "float_moment_dis1st",
   "float_moment_ref2nd", "float_moment_dis2nd", NULL
 };
-
-typedef struct
-{
-  gdouble first;
-  gdouble second;
-} VhMoments;
 
 /* Every sample and square below 16 bits is a multiple of 2^-8 small
  * enough for libvmaf's running double sums to stay exact, so integer sums
  * scaled once give the same values. At 16 bits the float square rounds and
  * the double sum may too, so it is summed as libvmaf does, in order. */
 static void
-moments_of (const VhPicture * pic, VhMoments * m)
+sums_of (const VhPicture * pic, VhMomentSums * m)
 {
   const guint w = pic->width[0], h = pic->height[0], bpc = pic->info.bpc;
   const gsize step = pic->step[0] ? pic->step[0] : 1;
-  const gdouble scale = (gdouble) (1u << (bpc - 8));
-  const gfloat fscale = (gfloat) scale;
+  const gfloat fscale = (gfloat) (1u << (bpc - 8));
   guint64 sum = 0, sum_sq = 0;
   gdouble second16 = 0;
 
@@ -65,11 +59,61 @@ moments_of (const VhPicture * pic, VhMoments * m)
       }
     }
   }
-  m->first = (gdouble) sum / scale / (gint) (w * h);
+  m->sum = sum;
+  m->sum_sq = sum_sq;
+  m->sum_sq16 = second16;
+}
+
+gboolean
+vh_float_moment_check_frame (const VhFeatureExtractor * fex,
+    const VhPicture * ref, const VhPicture * dist, guint index,
+    GError ** error)
+{
+  if (ref->width[0] != fex->info.width || ref->height[0] != fex->info.height
+      || ref->info.bpc != fex->info.bpc || dist->width[0] != fex->info.width
+      || dist->height[0] != fex->info.height
+      || dist->info.bpc != fex->info.bpc) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "feature 'float_moment': frame %u does not match the stream's "
+        "%ux%u %u-bit", index, fex->info.width, fex->info.height,
+        fex->info.bpc);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+moments_of (const VhFeatureExtractor * fex, const VhMomentSums * s,
+    gdouble * first, gdouble * second)
+{
+  const guint bpc = fex->info.bpc;
+  const gint n = (gint) (fex->info.width * fex->info.height);
+  const gdouble scale = (gdouble) (1u << (bpc - 8));
+
+  *first = (gdouble) s->sum / scale / n;
   if (bpc == 16)
-    m->second = second16 / (gint) (w * h);
+    *second = s->sum_sq16 / n;
   else
-    m->second = (gdouble) sum_sq / (scale * scale) / (gint) (w * h);
+    *second = (gdouble) s->sum_sq / (scale * scale) / n;
+}
+
+gboolean
+vh_float_moment_append (VhFeatureExtractor * fex, const VhMomentSums * ref,
+    const VhMomentSums * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  gdouble r1, r2, d1, d2;
+
+  moments_of (fex, ref, &r1, &r2);
+  moments_of (fex, dist, &d1, &d2);
+  return vh_feature_extractor_append (fex, fc, "float_moment_ref1st", index,
+      r1, error) &&
+      vh_feature_extractor_append (fex, fc, "float_moment_dis1st", index,
+      d1, error) &&
+      vh_feature_extractor_append (fex, fc, "float_moment_ref2nd", index,
+      r2, error) &&
+      vh_feature_extractor_append (fex, fc, "float_moment_dis2nd", index,
+      d2, error);
 }
 
 static gboolean
@@ -77,28 +121,21 @@ float_moment_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     const VhPicture * dist, guint index, VhFeatureCollector * fc,
     GError ** error)
 {
-  VhMoments r, d;
+  VhMomentSums r, d;
 
   if (!vh_float_check_picture ("float_moment", &fex->info, ref, "reference",
           error) || !vh_float_check_picture ("float_moment", &fex->info, dist,
           "distorted", error))
     return FALSE;
 
-  moments_of (ref, &r);
-  moments_of (dist, &d);
-  return vh_feature_extractor_append (fex, fc, "float_moment_ref1st", index,
-      r.first, error) &&
-      vh_feature_extractor_append (fex, fc, "float_moment_dis1st", index,
-      d.first, error) &&
-      vh_feature_extractor_append (fex, fc, "float_moment_ref2nd", index,
-      r.second, error) &&
-      vh_feature_extractor_append (fex, fc, "float_moment_dis2nd", index,
-      d.second, error);
+  sums_of (ref, &r);
+  sums_of (dist, &d);
+  return vh_float_moment_append (fex, &r, &d, index, fc, error);
 }
 
 const VhFeatureExtractorClass vh_fex_float_moment = {
   .name = "float_moment",
-  .provides = float_moment_provides,
+  .provides = vh_float_moment_provides,
   .options = NULL,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
