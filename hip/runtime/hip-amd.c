@@ -12,7 +12,7 @@
  * attribute numbers; the one structure read (device properties, for the
  * architecture name) is read defensively. */
 
-#include "hip-backend.h"
+#include "hip-backend-private.h"
 
 #include <dlfcn.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 
 /* Devices: counting, opening by index, properties, making one current. */
 
-#include "hip-backend.h"
+#include "hip-backend-private.h"
 
 /* Resolves @vendor (automatic when UNKNOWN) to a loaded backend. */
 static const VhHipBackend *

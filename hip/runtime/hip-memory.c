@@ -9,7 +9,7 @@
 
 /* Device memory, page-locked host memory, copies and memset. */
 
-#include "hip-backend.h"
+#include "hip-backend-private.h"
 
 gboolean
 vh_hip_malloc_pitch (VhHipDevice * device, gsize width_bytes, gsize height,

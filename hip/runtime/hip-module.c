@@ -12,7 +12,7 @@
  * otherwise; one module per
  * (kernel source, device) for the life of the process. */
 
-#include "hip-backend.h"
+#include "hip-backend-private.h"
 #include "hip-rtc.h"
 
 #include <string.h>

@@ -13,7 +13,7 @@
  * its primary context, which is what the CUDA runtime and other libraries
  * in the same process use too. */
 
-#include "hip-backend.h"
+#include "hip-backend-private.h"
 
 #include <string.h>
 

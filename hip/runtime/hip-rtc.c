@@ -11,7 +11,7 @@
  * ROCm 6, libhiprtc since) and nvrtc (NVIDIA; part of the CUDA toolkit,
  * not of the driver). Both have the same shape, so one table serves. */
 
-#include "hip-backend.h"
+#include "hip-backend-private.h"
 #include "hip-rtc.h"
 
 #include <string.h>

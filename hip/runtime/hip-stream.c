@@ -9,7 +9,7 @@
 
 /* Streams and events. */
 
-#include "hip-backend.h"
+#include "hip-backend-private.h"
 
 VhHipStream *
 vh_hip_stream_new (VhHipDevice * device, GError ** error)

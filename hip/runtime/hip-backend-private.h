@@ -7,10 +7,11 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-#ifndef __VH_HIP_BACKEND_H__
-#define __VH_HIP_BACKEND_H__
+#ifndef __VH_HIP_BACKEND_PRIVATE_H__
+#define __VH_HIP_BACKEND_PRIVATE_H__
 
 #include "vhhip.h"
+#include "hip-library-private.h"
 
 G_BEGIN_DECLS
 
@@ -88,21 +89,6 @@ gboolean     vh_hip_backend_check       (const VhHipBackend * backend,
                                          gint code, const gchar * what,
                                          GError ** error);
 
-/* Opens the first library of @names (NULL-terminated) that loads, or the
- * one that @env_var names when it is set. @tried gets the names tried. */
-gpointer     vh_hip_dlopen_first        (const gchar * env_var,
-                                         const gchar * const *names,
-                                         gchar ** loaded, GString * tried);
-
-/* Looks up @n symbols: names[i] into table[i]. Fails naming the first
- * required one (those not in @optional) that is missing. */
-gboolean     vh_hip_dlsym_table         (gpointer lib, const gchar * library,
-                                         const gchar * const *names,
-                                         gpointer * table, guint n,
-                                         const gchar * const *optional,
-                                         GError ** error);
-
-/* Shared by the device and module code. */
 struct _VhHipDevice
 {
   gint ref_count;
@@ -142,4 +128,4 @@ vh_hip_device_call_done (VhHipDevice * device, gint code, const gchar * what,
 
 G_END_DECLS
 
-#endif /* __VH_HIP_BACKEND_H__ */
+#endif /* __VH_HIP_BACKEND_PRIVATE_H__ */
