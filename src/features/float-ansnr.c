@@ -14,7 +14,7 @@
  * difference is taken. Every sum keeps libvmaf's single-precision order:
  * per pixel row by row of the kernel, per row left to right, then rows. */
 
-#include "feature-extractor.h"
+#include "float-ansnr.h"
 #include "errors.h"
 #include "float-picture.h"
 #include "simd.h"
@@ -24,7 +24,7 @@
 /* Kernel row sums go at most this far from the centre. */
 #define ANSNR_PAD 2
 
-static const gchar *const float_ansnr_provides[] = {
+const gchar *const vh_float_ansnr_provides[] = {
   "float_ansnr", "float_anpsnr", NULL
 };
 
@@ -46,8 +46,6 @@ static const gfloat ansnr_dis_kernel[5 * 5] = {
 
 typedef struct
 {
-  gdouble peak;
-  gdouble psnr_max;
   gsize stride;                 /* floats per padded row */
   gfloat *ref;                  /* luma, ANSNR_PAD mirrored columns each side */
   gfloat *dis;
@@ -154,15 +152,50 @@ ansnr_load (const VhPicture * pic, gfloat * dst, gsize stride)
   }
 }
 
+gboolean
+vh_float_ansnr_check_frame (const VhFeatureExtractor * fex,
+    const VhPicture * ref, const VhPicture * dist, guint index,
+    GError ** error)
+{
+  if (ref->width[0] != fex->info.width || ref->height[0] != fex->info.height
+      || ref->info.bpc != fex->info.bpc || dist->width[0] != fex->info.width
+      || dist->height[0] != fex->info.height
+      || dist->info.bpc != fex->info.bpc) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "feature 'float_ansnr': frame %u does not match the stream's "
+        "%ux%u %u-bit", index, fex->info.width, fex->info.height,
+        fex->info.bpc);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+vh_float_ansnr_append (VhFeatureExtractor * fex, gfloat sig, gfloat noise,
+    guint index, VhFeatureCollector * fc, GError ** error)
+{
+  const guint bpc = fex->info.bpc;
+  /* Peak: the largest sample on the 8-bit scale; ceiling: 6 dB a bit + 12. */
+  const gdouble peak = (gdouble) ((1u << bpc) - 1) / (1u << (bpc - 8));
+  const gdouble psnr_max = 6 * bpc + 12;
+  gdouble ansnr, anpsnr;
+
+  /* libvmaf divides in single precision, then takes the double log. */
+  ansnr = noise == 0 ? psnr_max : 10.0 * log10 ((gfloat) (sig / noise));
+  anpsnr = 10 * log10 (peak * peak * (gint) fex->info.width *
+      (gint) fex->info.height / MAX ((gdouble) noise, 1e-10));
+  anpsnr = MIN (anpsnr, psnr_max);
+  return vh_feature_extractor_append (fex, fc, "float_ansnr", index, ansnr,
+      error) && vh_feature_extractor_append (fex, fc, "float_anpsnr", index,
+      anpsnr, error);
+}
+
 static gboolean
 float_ansnr_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     GError ** error)
 {
   VhAnsnrState *s = fex->priv;
 
-  /* Peak: the largest sample on the 8-bit scale; ceiling: 6 dB a bit + 12. */
-  s->peak = (gdouble) ((1u << info->bpc) - 1) / (1u << (info->bpc - 8));
-  s->psnr_max = 6 * info->bpc + 12;
   s->stride = info->width + 2 * ANSNR_PAD;
   s->ref = g_new (gfloat, s->stride * info->height);
   s->dis = g_new (gfloat, s->stride * info->height);
@@ -181,7 +214,6 @@ float_ansnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   VhAnsnrState *s = fex->priv;
   const guint w = fex->info.width, h = fex->info.height;
   gfloat sig, noise;
-  gdouble ansnr, anpsnr;
 
   if (!vh_float_check_picture ("float_ansnr", &fex->info, ref, "reference",
           error) || !vh_float_check_picture ("float_ansnr", &fex->info, dist,
@@ -197,14 +229,7 @@ float_ansnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
 #endif
     ansnr_sums_c (s, w, h, &sig, &noise);
 
-  /* libvmaf divides in single precision, then takes the double log. */
-  ansnr = noise == 0 ? s->psnr_max : 10.0 * log10 ((gfloat) (sig / noise));
-  anpsnr = 10 * log10 (s->peak * s->peak * (gint) w * (gint) h /
-      MAX ((gdouble) noise, 1e-10));
-  anpsnr = MIN (anpsnr, s->psnr_max);
-  return vh_feature_extractor_append (fex, fc, "float_ansnr", index, ansnr,
-      error) && vh_feature_extractor_append (fex, fc, "float_anpsnr", index,
-      anpsnr, error);
+  return vh_float_ansnr_append (fex, sig, noise, index, fc, error);
 }
 
 static void
@@ -223,7 +248,7 @@ float_ansnr_close (VhFeatureExtractor * fex)
  * reads outside the picture below that. */
 const VhFeatureExtractorClass vh_fex_float_ansnr = {
   .name = "float_ansnr",
-  .provides = float_ansnr_provides,
+  .provides = vh_float_ansnr_provides,
   .options = NULL,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,

@@ -332,7 +332,7 @@ fail:
 /* Float features whose twins keep the CPU twin's order of operations, so
  * are held to max difference 0 like the integer ones. */
 static const gchar *const exact_float_features[] = {
-  "float_moment", NULL
+  "float_moment", "float_ansnr", NULL
 };
 
 static gboolean
