@@ -209,3 +209,16 @@ vh_hip_fex_launch (VhHipFex * h, VhHipFunction * function, guint grid_x,
   return vh_hip_launch (function, h->stream, grid, block, shared_bytes, args,
       error);
 }
+
+gboolean
+vh_hip_fex_class_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
+    GError ** error)
+{
+  return vh_hip_fex_drain (fex->priv, fc, error);
+}
+
+void
+vh_hip_fex_class_close (VhFeatureExtractor * fex)
+{
+  vh_hip_fex_close (fex->priv);
+}

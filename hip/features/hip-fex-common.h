@@ -120,6 +120,18 @@ gboolean     vh_hip_fex_drain            (VhHipFex * h,
                                           VhFeatureCollector * fc,
                                           GError ** error);
 
+/* A twin's flush and close when they have nothing else to do, for its
+ * class table: its private data must start with its VhHipFex (check with
+ * VH_HIP_FEX_FIRST). */
+gboolean     vh_hip_fex_class_flush      (VhFeatureExtractor * fex,
+                                          VhFeatureCollector * fc,
+                                          GError ** error);
+
+void         vh_hip_fex_class_close      (VhFeatureExtractor * fex);
+
+#define VH_HIP_FEX_FIRST(type, member) \
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (type, member) == 0)
+
 /* Kernel @name of @source on this device (cached process-wide). */
 VhHipFunction *vh_hip_fex_function       (VhHipFex * h,
                                           const VhHipKernelSource * source,

@@ -52,6 +52,8 @@ typedef struct
   VhHipFunction *sum16;         /* 16 bits only */
 } HipFloatMoment;
 
+VH_HIP_FEX_FIRST (HipFloatMoment, hip);
+
 static gboolean
 hip_float_moment_collect (VhFeatureExtractor * fex, gconstpointer results,
     guint index, VhFeatureCollector * fc, GError ** error)
@@ -130,23 +132,6 @@ hip_float_moment_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   return vh_hip_fex_end (&s->hip, ref, dist, fc, error);
 }
 
-static gboolean
-hip_float_moment_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
-    GError ** error)
-{
-  HipFloatMoment *s = fex->priv;
-
-  return vh_hip_fex_drain (&s->hip, fc, error);
-}
-
-static void
-hip_float_moment_close (VhFeatureExtractor * fex)
-{
-  HipFloatMoment *s = fex->priv;
-
-  vh_hip_fex_close (&s->hip);
-}
-
 const VhFeatureExtractorClass vh_hip_fex_float_moment = {
   .name = "float_moment",
   .provides = vh_float_moment_provides,
@@ -159,6 +144,6 @@ const VhFeatureExtractorClass vh_hip_fex_float_moment = {
   .priv_size = sizeof (HipFloatMoment),
   .init = hip_float_moment_init,
   .extract = hip_float_moment_extract,
-  .flush = hip_float_moment_flush,
-  .close = hip_float_moment_close,
+  .flush = vh_hip_fex_class_flush,
+  .close = vh_hip_fex_class_close,
 };

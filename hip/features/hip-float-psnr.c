@@ -23,6 +23,8 @@ typedef struct
   VhFloatPsnr fp;
 } HipFloatPsnr;
 
+VH_HIP_FEX_FIRST (HipFloatPsnr, hip);
+
 static gboolean
 hip_float_psnr_collect (VhFeatureExtractor * fex, gconstpointer results,
     guint index, VhFeatureCollector * fc, GError ** error)
@@ -62,23 +64,6 @@ hip_float_psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
       vh_hip_fex_end (&s->hip, ref, dist, fc, error);
 }
 
-static gboolean
-hip_float_psnr_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
-    GError ** error)
-{
-  HipFloatPsnr *s = fex->priv;
-
-  return vh_hip_fex_drain (&s->hip, fc, error);
-}
-
-static void
-hip_float_psnr_close (VhFeatureExtractor * fex)
-{
-  HipFloatPsnr *s = fex->priv;
-
-  vh_hip_fex_close (&s->hip);
-}
-
 const VhFeatureExtractorClass vh_hip_fex_float_psnr = {
   .name = "float_psnr",
   .provides = vh_float_psnr_provides,
@@ -91,6 +76,6 @@ const VhFeatureExtractorClass vh_hip_fex_float_psnr = {
   .priv_size = sizeof (HipFloatPsnr),
   .init = hip_float_psnr_init,
   .extract = hip_float_psnr_extract,
-  .flush = hip_float_psnr_flush,
-  .close = hip_float_psnr_close,
+  .flush = vh_hip_fex_class_flush,
+  .close = vh_hip_fex_class_close,
 };

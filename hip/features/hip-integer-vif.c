@@ -25,6 +25,8 @@ typedef struct
   VhIntegerVif vif;
 } HipVif;
 
+VH_HIP_FEX_FIRST (HipVif, hip);
+
 static gboolean
 hip_vif_collect (VhFeatureExtractor * fex, gconstpointer results,
     guint index, VhFeatureCollector * fc, GError ** error)
@@ -87,15 +89,6 @@ hip_vif_extract (VhFeatureExtractor * fex, const VhPicture * ref,
       vh_hip_fex_end (&s->hip, ref, dist, fc, error);
 }
 
-static gboolean
-hip_vif_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
-    GError ** error)
-{
-  HipVif *s = fex->priv;
-
-  return vh_hip_fex_drain (&s->hip, fc, error);
-}
-
 static void
 hip_vif_close (VhFeatureExtractor * fex)
 {
@@ -118,6 +111,6 @@ const VhFeatureExtractorClass vh_hip_fex_integer_vif = {
   .priv_size = sizeof (HipVif),
   .init = hip_vif_init,
   .extract = hip_vif_extract,
-  .flush = hip_vif_flush,
+  .flush = vh_hip_fex_class_flush,
   .close = hip_vif_close,
 };

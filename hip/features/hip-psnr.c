@@ -24,6 +24,8 @@ typedef struct
   VhPsnr psnr;
 } HipPsnr;
 
+VH_HIP_FEX_FIRST (HipPsnr, hip);
+
 static gboolean
 hip_psnr_collect (VhFeatureExtractor * fex, gconstpointer results,
     guint index, VhFeatureCollector * fc, GError ** error)
@@ -72,14 +74,6 @@ hip_psnr_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
   return TRUE;
 }
 
-static void
-hip_psnr_close (VhFeatureExtractor * fex)
-{
-  HipPsnr *s = fex->priv;
-
-  vh_hip_fex_close (&s->hip);
-}
-
 const VhFeatureExtractorClass vh_hip_fex_psnr = {
   .name = "psnr",
   .provides = vh_psnr_provides,
@@ -93,6 +87,6 @@ const VhFeatureExtractorClass vh_hip_fex_psnr = {
   .init = hip_psnr_init,
   .extract = hip_psnr_extract,
   .flush = hip_psnr_flush,
-  .close = hip_psnr_close,
+  .close = vh_hip_fex_class_close,
   .is_temporal = vh_psnr_is_temporal,
 };
