@@ -264,10 +264,14 @@ on_sync_message (GstBus * bus, GstMessage * msg, gpointer user_data)
     ch->latest_time = g_get_real_time () / 1e6;
     ch->latest_us = g_get_monotonic_time ();
     g_mutex_unlock (&ch->lock);
+    /* A dropped message is the handler's to free. */
+    gst_message_unref (msg);
     return GST_BUS_DROP;
   }
-  if (monitor_devices_handle_message (ch->devices, msg, ch->config->device))
+  if (monitor_devices_handle_message (ch->devices, msg, ch->config->device)) {
+    gst_message_unref (msg);
     return GST_BUS_DROP;
+  }
   return GST_BUS_PASS;
 }
 

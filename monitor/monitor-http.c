@@ -16,6 +16,8 @@
 struct _MonitorHttp
 {
   SoupServer *server;
+  GSocketService *service;      /* accepts; libsoup serves what it accepts */
+  GSocketAddress *bound;        /* the address and port actually bound */
   MonitorHttpRenderFunc render;
   gpointer user_data;
 };
@@ -24,6 +26,12 @@ static gboolean
 method_allowed (SoupServerMessage * msg)
 {
   const gchar *method = soup_server_message_get_method (msg);
+
+  /* One request per connection: libsoup 3.2 does not release an idle
+   * kept-alive connection that the client closes (one descriptor lost per
+   * scrape, fixed in 3.3), and a scrape every few seconds needs none. */
+  soup_message_headers_replace (soup_server_message_get_response_headers
+      (msg), "Connection", "close");
 
   if (method == SOUP_METHOD_GET || method == SOUP_METHOD_HEAD)
     return TRUE;
@@ -67,12 +75,36 @@ on_other (SoupServer * server, SoupServerMessage * msg, const char *path,
       SOUP_MEMORY_STATIC, index, strlen (index));
 }
 
+/* Connections are accepted here and handed to libsoup: its own listener
+ * (3.2) keeps every accepted socket object after the connection ends. */
+static gboolean
+on_incoming (GSocketService * service, GSocketConnection * connection,
+    GObject * source, gpointer user_data)
+{
+  MonitorHttp *http = user_data;
+  GSocketAddress *local = g_socket_connection_get_local_address (connection,
+      NULL);
+  GSocketAddress *remote =
+      g_socket_connection_get_remote_address (connection, NULL);
+  GError *err = NULL;
+
+  if (!soup_server_accept_iostream (http->server, G_IO_STREAM (connection),
+          local, remote, &err)) {
+    g_warning ("HTTP connection refused: %s", err->message);
+    g_error_free (err);
+  }
+  g_clear_object (&local);
+  g_clear_object (&remote);
+  return TRUE;
+}
+
 MonitorHttp *
 monitor_http_new (const gchar * address, guint port,
     MonitorHttpRenderFunc render, gpointer user_data, GError ** error)
 {
   MonitorHttp *http;
   GSocketAddress *addr;
+  GObject *bound = NULL;
   GInetAddress *inet = g_inet_address_new_from_string (address);
 
   if (!inet) {
@@ -89,13 +121,19 @@ monitor_http_new (const gchar * address, guint port,
   http->server = soup_server_new ("server-header", "vmafhip-monitor ", NULL);
   soup_server_add_handler (http->server, "/metrics", on_metrics, http, NULL);
   soup_server_add_handler (http->server, NULL, on_other, http, NULL);
-  if (!soup_server_listen (http->server, addr, 0, error)) {
+  http->service = g_socket_service_new ();
+  if (!g_socket_listener_add_address (G_SOCKET_LISTENER (http->service), addr,
+          G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
+          (GSocketAddress **) & bound, error)) {
     g_prefix_error (error, "cannot listen on %s port %u: ", address, port);
     g_object_unref (addr);
     monitor_http_free (http);
     return NULL;
   }
   g_object_unref (addr);
+  http->bound = G_SOCKET_ADDRESS (bound);
+  g_signal_connect (http->service, "incoming", G_CALLBACK (on_incoming), http);
+  g_socket_service_start (http->service);
   return http;
 }
 
@@ -104,27 +142,31 @@ monitor_http_free (MonitorHttp * http)
 {
   if (!http)
     return;
+  if (http->service) {
+    g_socket_service_stop (http->service);
+    g_socket_listener_close (G_SOCKET_LISTENER (http->service));
+    g_object_unref (http->service);
+  }
   if (http->server) {
     soup_server_disconnect (http->server);
     g_object_unref (http->server);
   }
+  g_clear_object (&http->bound);
+  /* Closed client connections are released from the main context. */
+  while (g_main_context_iteration (NULL, FALSE));
   g_free (http);
 }
 
 gchar *
 monitor_http_metrics_url (MonitorHttp * http)
 {
-  GSList *uris = soup_server_get_uris (http->server);
-  gchar *url = NULL;
+  GInetSocketAddress *inet = G_INET_SOCKET_ADDRESS (http->bound);
+  GInetAddress *ip = g_inet_socket_address_get_address (inet);
+  gchar *host = g_inet_address_to_string (ip);
+  gboolean v6 = g_inet_address_get_family (ip) == G_SOCKET_FAMILY_IPV6;
+  gchar *url = g_strdup_printf ("http://%s%s%s:%u/metrics", v6 ? "[" : "",
+      host, v6 ? "]" : "", g_inet_socket_address_get_port (inet));
 
-  if (uris) {
-    GUri *base = uris->data;
-    const gchar *host = g_uri_get_host (base);
-    gboolean v6 = strchr (host, ':') != NULL;
-
-    url = g_strdup_printf ("http://%s%s%s:%d/metrics", v6 ? "[" : "", host,
-        v6 ? "]" : "", g_uri_get_port (base));
-  }
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  g_free (host);
   return url;
 }

@@ -10,7 +10,8 @@
 """Channels on one GPU share one device: run on the fake CUDA driver (two
 devices), three channels with backend auto, two on device 0 and one on
 device 1, open exactly two devices, and /metrics says so. (The fake driver
-has no kernels, so the features themselves fall back to the CPU.)"""
+has no kernels, so the features themselves fall back to the CPU.) Also:
+100 scrapes leave no descriptor open."""
 
 import os
 import re
@@ -49,6 +50,15 @@ def main():
                 if len(re.findall(r'state="ended"} 1', metrics)) == 3:
                     break
                 time.sleep(0.2)
+            # Scrapes leave no connection behind (one descriptor each would
+            # exhaust the process within hours).
+            fds = os.path.join("/proc", str(proc.pid), "fd")
+            before = len(os.listdir(fds)) if os.path.isdir(fds) else 0
+            for _ in range(100):
+                with urllib.request.urlopen(url, timeout=5) as r:
+                    r.read()
+            time.sleep(0.5)
+            after = len(os.listdir(fds)) if os.path.isdir(fds) else 0
         finally:
             proc.terminate()
             try:
@@ -71,6 +81,9 @@ def main():
         failed.append("/metrics does not count 2 GPUs")
     if len(re.findall(r'state="ended"} 1', metrics)) != 3:
         failed.append("not every channel ended")
+    print(f"descriptors before and after 100 scrapes: {before}, {after}")
+    if after > before + 2:
+        failed.append(f"100 scrapes left {after - before} descriptors open")
     if proc.returncode != 0:
         failed.append(f"exit status {proc.returncode} on SIGTERM")
     for f in failed:
