@@ -10,6 +10,7 @@
  * common subset of libvmaf's `vmaf` command-line options. */
 
 #include "context.h"
+#include "feature-spec.h"
 #include "errors.h"
 #include "model.h"
 #include "model-spec.h"
@@ -252,42 +253,25 @@ load_model (const gchar * text, GError ** error)
   return model;
 }
 
-/* "NAME[=key=value[:key=value...]]" */
+/* "NAME[=key=value[:key=value...]]" (src/feature-spec.h). */
 static gboolean
-add_feature (VhContext * ctx, const gchar * spec, GError ** error)
+add_feature (VhContext * ctx, const gchar * text, GError ** error)
 {
-  g_auto (GStrv) name_opts = g_strsplit (spec, "=", 2);
-  g_autoptr (GPtrArray) kv = g_ptr_array_new_with_free_func (g_free);
+  VhFeatureSpec spec;
+  GError *err = NULL;
+  gboolean ok;
 
-  if (!g_str_is_ascii (spec)) {
-    g_autofree gchar *shown = g_utf8_make_valid (spec, -1);
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "--feature '%s': feature names and option values are ASCII", shown);
+  if (!vh_feature_spec_parse (&spec, text, &err)) {
+    g_autofree gchar *shown = g_utf8_make_valid (text, -1);
+    g_set_error (error, err->domain, err->code, "--feature '%s': %s", shown,
+        err->message);
+    g_error_free (err);
     return FALSE;
   }
-  /* g_strsplit() gives an empty vector for "": no [1] to look at. */
-  if (!name_opts[0] || !name_opts[0][0]) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "--feature '%s': no feature name", spec);
-    return FALSE;
-  }
-  if (name_opts[1]) {
-    g_auto (GStrv) pairs = g_strsplit (name_opts[1], ":", -1);
-    for (guint i = 0; pairs[i]; i++) {
-      g_auto (GStrv) pair = g_strsplit (pairs[i], "=", 2);
-      if (!pair[0] || !pair[1]) {
-        g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-            "--feature '%s': bad option '%s' (expected key=value)", spec,
-            pairs[i]);
-        return FALSE;
-      }
-      g_ptr_array_add (kv, g_strdup (pair[0]));
-      g_ptr_array_add (kv, g_strdup (pair[1]));
-    }
-  }
-  g_ptr_array_add (kv, NULL);
-  return vh_context_add_feature (ctx, name_opts[0],
-      (const gchar * const *) kv->pdata, error);
+  ok = vh_context_add_feature (ctx, spec.name,
+      (const gchar * const *) spec.options, error);
+  vh_feature_spec_clear (&spec);
+  return ok;
 }
 
 static gboolean

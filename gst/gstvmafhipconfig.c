@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gstvmafhipconfig.h"
+#include "feature-spec.h"
 
 /* Automatic worker threads when every parallel feature runs on the GPU. */
 #define GST_VMAF_HIP_GPU_THREADS 4
@@ -84,59 +85,24 @@ load_model (const gchar * text, const GstVmafHipSettings * s,
   return model;
 }
 
-/* Friendly spellings of extractor names. */
-static const gchar *
-feature_alias (const gchar * name)
-{
-  static const struct
-  {
-    const gchar *alias;
-    const gchar *name;
-  } aliases[] = {
-    {"ssim", "float_ssim"},
-    {"ms-ssim", "float_ms_ssim"},
-    {"ms_ssim", "float_ms_ssim"},
-    {"msssim", "float_ms_ssim"},
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++) {
-    if (!g_ascii_strcasecmp (name, aliases[i].alias))
-      return aliases[i].name;
-  }
-  return name;
-}
-
 /* "NAME[=key=value[:key=value...]]", as vmafhip-score's --feature. */
 static gboolean
-add_feature (VhContext * ctx, const gchar * spec, GError ** error)
+add_feature (VhContext * ctx, const gchar * text, GError ** error)
 {
-  g_auto (GStrv) name_opts = g_strsplit (spec, "=", 2);
-  g_autoptr (GPtrArray) kv = g_ptr_array_new_with_free_func (g_free);
+  VhFeatureSpec spec;
   GError *err = NULL;
+  gboolean ok;
 
-  if (name_opts[1]) {
-    g_auto (GStrv) pairs = g_strsplit (name_opts[1], ":", -1);
-    for (guint i = 0; pairs[i]; i++) {
-      g_auto (GStrv) pair = g_strsplit (pairs[i], "=", 2);
-      if (!pair[0] || !pair[1] || !*pair[0]) {
-        g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-            "feature '%s': bad option '%s' (expected key=value)", spec,
-            pairs[i]);
-        return FALSE;
-      }
-      g_ptr_array_add (kv, g_strdup (pair[0]));
-      g_ptr_array_add (kv, g_strdup (pair[1]));
-    }
-  }
-  g_ptr_array_add (kv, NULL);
-  if (!vh_context_add_feature (ctx, feature_alias (g_strstrip (name_opts[0])),
-          (const gchar * const *) kv->pdata, &err)) {
-    g_set_error (error, err->domain, err->code, "feature '%s': %s", spec,
+  ok = vh_feature_spec_parse (&spec, text, &err) &&
+      vh_context_add_feature (ctx, spec.name,
+      (const gchar * const *) spec.options, &err);
+  vh_feature_spec_clear (&spec);
+  if (!ok) {
+    g_set_error (error, err->domain, err->code, "feature '%s': %s", text,
         err->message);
     g_error_free (err);
-    return FALSE;
   }
-  return TRUE;
+  return ok;
 }
 
 VhContext *
