@@ -16,6 +16,17 @@
 
 G_BEGIN_DECLS
 
+extern const gchar *const vh_ciede_provides[];
+
+/* Fails for the layouts libvmaf's CIEDE has no defined value for. */
+gboolean     vh_ciede_check_info        (const VhPictureInfo * info,
+                                         GError ** error);
+
+/* The score from the sum of the per-pixel differences (summed in double,
+ * row by row left to right, rows' sums top to bottom). */
+gdouble      vh_ciede_score             (gdouble sum, guint width,
+                                         guint height);
+
 /* Where each luma-grid sample of a chroma plane comes from. */
 typedef struct
 {

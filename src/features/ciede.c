@@ -19,7 +19,32 @@
 
 #include <math.h>
 
-static const gchar *const ciede_provides[] = { "ciede2000", NULL };
+const gchar *const vh_ciede_provides[] = { "ciede2000", NULL };
+
+gboolean
+vh_ciede_check_info (const VhPictureInfo * info, GError ** error)
+{
+  if (info->pix_fmt == VH_PIX_FMT_YUV400) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "ciede: needs chroma planes; 4:0:0 (luma only) is not supported");
+    return FALSE;
+  }
+  /* libvmaf's upsampler then reads a row past the end of its picture. */
+  if (info->pix_fmt == VH_PIX_FMT_YUV420 && info->height % 2) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "ciede: 4:2:0 with an odd height (%u) is not supported: libvmaf "
+        "reads outside its picture there, so it has no defined value",
+        info->height);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gdouble
+vh_ciede_score (gdouble sum, guint width, guint height)
+{
+  return 45. - 20. * log10 (sum / (width * height));
+}
 
 typedef struct
 {
@@ -34,19 +59,8 @@ ciede_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
 {
   VhCiedeState *s = fex->priv;
 
-  if (info->pix_fmt == VH_PIX_FMT_YUV400) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "ciede: needs chroma planes; 4:0:0 (luma only) is not supported");
+  if (!vh_ciede_check_info (info, error))
     return FALSE;
-  }
-  /* libvmaf's upsampler then reads a row past the end of its picture. */
-  if (info->pix_fmt == VH_PIX_FMT_YUV420 && info->height % 2) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "ciede: 4:2:0 with an odd height (%u) is not supported: libvmaf "
-        "reads outside its picture there, so it has no defined value",
-        info->height);
-    return FALSE;
-  }
   vh_ciede_chroma_map_init (&s->map, info);
   s->cache = vh_ciede_lab_cache_new (info->bpc);
   for (guint i = 0; i < 6; i++)
@@ -78,7 +92,7 @@ ciede_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     sum += vh_ciede_row_sum (s->cache, s->rows, w);
   }
   return vh_feature_extractor_append (fex, fc, "ciede2000", index,
-      45. - 20. * log10 (sum / (w * h)), error);
+      vh_ciede_score (sum, w, h), error);
 }
 
 static void
@@ -94,7 +108,7 @@ ciede_close (VhFeatureExtractor * fex)
 
 const VhFeatureExtractorClass vh_fex_ciede = {
   .name = "ciede",
-  .provides = ciede_provides,
+  .provides = vh_ciede_provides,
   .options = NULL,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
