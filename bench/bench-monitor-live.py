@@ -28,7 +28,7 @@ Usage (from the source tree, after a build in ./build):
   bench/bench-monitor-live.py [--build-dir build] [--channels 16]
       [--seconds 300] [--interval 5] [--width 1920] [--height 1080]
       [--fps 30] [--backend hip] [--device 0] [--threads 0]
-      [--distortion FRAGMENT] [--out DIR]
+      [--latency MS] [--distortion FRAGMENT] [--out DIR]
 """
 
 import argparse
@@ -144,6 +144,8 @@ def main():
     ap.add_argument("--backend", default="hip")
     ap.add_argument("--device", type=int, default=0)
     ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--latency", type=int, default=0,
+                    help="milliseconds the element waits for a late input")
     ap.add_argument("--model", default="vmaf_v0.6.1")
     ap.add_argument("--features", default="")
     ap.add_argument("--distortion",
@@ -167,6 +169,7 @@ def main():
                 f"backend = {args.backend}\ndevice = {args.device}\n"
                 f"threads = {args.threads}\nmodel = {args.model}\n"
                 f"features = {args.features}\n"
+                f"latency = {args.latency}\n"
                 "stall-timeout = 10\n")
         for i in range(args.channels):
             src = (f"videotestsrc is-live=true pattern=smpte "
