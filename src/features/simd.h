@@ -38,6 +38,27 @@ vh_simd_use_avx2 (void)
 #endif
 }
 
+/* TRUE when AVX-512 kernels may run: the CPU has libvmaf's AVX-512 level
+ * (F, CD, BW, DQ, VL), SIMD is not disabled and VH_DISABLE_AVX512 (what
+ * --cpumask sets for libvmaf's AVX-512 bit) is not set. */
+static inline gboolean
+vh_simd_use_avx512 (void)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  const gchar *v = g_getenv ("VH_DISABLE_AVX512");
+
+  if (vh_simd_disabled () || (v && *v && strcmp (v, "0") != 0))
+    return FALSE;
+  return __builtin_cpu_supports ("avx512f") &&
+      __builtin_cpu_supports ("avx512cd") &&
+      __builtin_cpu_supports ("avx512bw") &&
+      __builtin_cpu_supports ("avx512dq") &&
+      __builtin_cpu_supports ("avx512vl");
+#else
+  return FALSE;
+#endif
+}
+
 G_END_DECLS
 
 #endif /* __VH_SIMD_H__ */

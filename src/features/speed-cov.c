@@ -136,14 +136,7 @@ VhSpeedCovFn
 vh_speed_cov_kernel (void)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
-  if (vh_simd_disabled ())
-    return vh_speed_cov_scalar;
-  /* libvmaf's AVX-512 level: F, CD, BW, DQ and VL. */
-  if (__builtin_cpu_supports ("avx512f") &&
-      __builtin_cpu_supports ("avx512cd") &&
-      __builtin_cpu_supports ("avx512bw") &&
-      __builtin_cpu_supports ("avx512dq") &&
-      __builtin_cpu_supports ("avx512vl"))
+  if (vh_simd_use_avx512 ())
     return cov_avx512;
   if (vh_simd_use_avx2 () && __builtin_cpu_supports ("fma"))
     return cov_avx2;
