@@ -12,15 +12,12 @@
 #endif
 
 #include "gstvmafhipstats.h"
+#include "pool.h"
 
 typedef struct
 {
   gchar *name;
-  guint64 n;
-  gdouble sum;
-  gdouble inv_sum;
-  gdouble min;
-  gdouble max;
+  VhPoolAccumulator acc;
 } Pool;
 
 struct _GstVmafHipStats
@@ -68,14 +65,7 @@ gst_vmaf_hip_stats_add (GstVmafHipStats * stats, const gchar * name,
     g_ptr_array_add (stats->pools, p);
     g_hash_table_insert (stats->by_name, p->name, p);
   }
-  /* Same operations in the same order as libvmaf's pooling. */
-  p->sum += value;
-  p->inv_sum += 1.0 / (value + 1.0);
-  if (p->n == 0 || value < p->min)
-    p->min = value;
-  if (p->n == 0 || value > p->max)
-    p->max = value;
-  p->n++;
+  vh_pool_accumulator_add (&p->acc, value);
 }
 
 static gdouble
@@ -83,14 +73,14 @@ pool_value (const Pool * p, GstVmafHipPoolMethod method)
 {
   switch (method) {
     case GST_VMAF_HIP_POOL_HARMONIC_MEAN:
-      return p->n / p->inv_sum - 1.0;
+      return vh_pool_accumulator_get (&p->acc, VH_POOL_HARMONIC_MEAN);
     case GST_VMAF_HIP_POOL_MIN:
-      return p->min;
+      return vh_pool_accumulator_get (&p->acc, VH_POOL_MIN);
     case GST_VMAF_HIP_POOL_MAX:
-      return p->max;
+      return vh_pool_accumulator_get (&p->acc, VH_POOL_MAX);
     case GST_VMAF_HIP_POOL_MEAN:
     default:
-      return p->sum / p->n;
+      return vh_pool_accumulator_get (&p->acc, VH_POOL_MEAN);
   }
 }
 
@@ -100,7 +90,7 @@ gst_vmaf_hip_stats_get (GstVmafHipStats * stats, const gchar * name,
 {
   Pool *p = g_hash_table_lookup (stats->by_name, name);
 
-  if (!p || p->n == 0)
+  if (!p || p->acc.n == 0)
     return FALSE;
   *value = pool_value (p, method);
   return TRUE;
@@ -125,10 +115,10 @@ gst_vmaf_hip_stats_to_structure (GstVmafHipStats * stats, const gchar * name)
 {
   Pool *p = g_hash_table_lookup (stats->by_name, name);
 
-  if (!p || p->n == 0)
+  if (!p || p->acc.n == 0)
     return NULL;
   return gst_structure_new ("pooled",
-      "frames", G_TYPE_UINT64, p->n,
+      "frames", G_TYPE_UINT64, p->acc.n,
       "mean", G_TYPE_DOUBLE, pool_value (p, GST_VMAF_HIP_POOL_MEAN),
       "harmonic-mean", G_TYPE_DOUBLE,
       pool_value (p, GST_VMAF_HIP_POOL_HARMONIC_MEAN),

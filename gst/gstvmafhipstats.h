@@ -17,7 +17,7 @@
 G_BEGIN_DECLS
 
 /* Running pooled values per output name, updated frame by frame in frame
- * order, with the same arithmetic as libvmaf's pooling (and src/pool.c), so
+ * order, through src/pool.c's running accumulator (libvmaf's pooling), so
  * that pooling never has to walk the stored frames again. Not thread-safe. */
 typedef struct _GstVmafHipStats GstVmafHipStats;
 

@@ -37,13 +37,43 @@ vh_pool_method_from_string (const gchar * str, VhPoolMethod * method)
   return FALSE;
 }
 
+void
+vh_pool_accumulator_add (VhPoolAccumulator * acc, gdouble value)
+{
+  acc->sum += value;
+  acc->inv_sum += 1.0 / (value + 1.0);
+  if (!acc->seeded || value < acc->min)
+    acc->min = value;
+  if (!acc->seeded || value > acc->max)
+    acc->max = value;
+  acc->seeded = TRUE;
+  acc->n++;
+}
+
+gdouble
+vh_pool_accumulator_get (const VhPoolAccumulator * acc, VhPoolMethod method)
+{
+  g_return_val_if_fail (acc->n > 0, 0.0);
+  switch (method) {
+    case VH_POOL_HARMONIC_MEAN:
+      /* Shifted by one so that zero scores stay finite. */
+      return acc->n / acc->inv_sum - 1.0;
+    case VH_POOL_MIN:
+      return acc->min;
+    case VH_POOL_MAX:
+      return acc->max;
+    case VH_POOL_MEAN:
+    default:
+      return acc->sum / acc->n;
+  }
+}
+
 gboolean
 vh_pool_feature (VhFeatureCollector * fc, const gchar * name,
     VhPoolMethod method, guint first, guint last, guint subsample,
     gdouble * result, GError ** error)
 {
-  gdouble sum = 0.0, inv_sum = 0.0, min = 0.0, max = 0.0;
-  guint n = 0;
+  VhPoolAccumulator acc = { 0 };
 
   g_return_val_if_fail ((guint) method < G_N_ELEMENTS (method_names), FALSE);
   if (first > last) {
@@ -51,50 +81,31 @@ vh_pool_feature (VhFeatureCollector * fc, const gchar * name,
         "cannot pool '%s' over frames %u..%u", name, first, last);
     return FALSE;
   }
+  /* libvmaf seeds min and max at frame @first only, even when the
+   * subsampling skips it: then they start from 0. */
+  acc.seeded = subsample > 1 && first % subsample;
   for (guint i = first;; i++) {
     gdouble v;
 
     if (subsample > 1 && i % subsample)
       goto next;
-    n++;
     if (!vh_feature_collector_get (fc, name, i, &v)) {
       g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
           "cannot pool '%s': no value for frame %u", name, i);
       return FALSE;
     }
-    sum += v;
-    inv_sum += 1.0 / (v + 1.0);
-    /* libvmaf seeds min and max at frame @first only, even when the
-     * subsampling skips it (then they start from 0). */
-    if (i == first || v < min)
-      min = v;
-    if (i == first || v > max)
-      max = v;
+    vh_pool_accumulator_add (&acc, v);
   next:
     if (i == last)
       break;
   }
-  if (n == 0) {
+  if (acc.n == 0) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "cannot pool '%s': no frame of %u..%u is a multiple of %u", name,
         first, last, subsample);
     return FALSE;
   }
 
-  switch (method) {
-    case VH_POOL_MEAN:
-      *result = sum / n;
-      break;
-    case VH_POOL_HARMONIC_MEAN:
-      /* Shifted by one so that zero scores stay finite. */
-      *result = n / inv_sum - 1.0;
-      break;
-    case VH_POOL_MIN:
-      *result = min;
-      break;
-    case VH_POOL_MAX:
-      *result = max;
-      break;
-  }
+  *result = vh_pool_accumulator_get (&acc, method);
   return TRUE;
 }

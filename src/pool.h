@@ -24,6 +24,28 @@ typedef enum
   VH_POOL_MAX,
 } VhPoolMethod;
 
+/* A running pool: values added one at a time, in frame order, with
+ * libvmaf's arithmetic (the same as vh_pool_feature(), which uses it), so
+ * that a live consumer never walks the stored frames again. Zero it to
+ * start. */
+typedef struct
+{
+  guint64 n;
+  gdouble sum;
+  gdouble inv_sum;
+  gdouble min;
+  gdouble max;
+  gboolean seeded;              /* min and max hold a value */
+} VhPoolAccumulator;
+
+void         vh_pool_accumulator_add      (VhPoolAccumulator * acc,
+                                           gdouble value);
+
+/* The pooled value; at least one value must have been added. The harmonic
+ * mean is n / sum (1 / (x + 1)) - 1. */
+gdouble      vh_pool_accumulator_get      (const VhPoolAccumulator * acc,
+                                           VhPoolMethod method);
+
 /* Pools @name over frames @first..@last (inclusive), counting only frames
  * that are multiples of @subsample (1 = every frame), as libvmaf does. The
  * harmonic mean is n / sum (1 / (x + 1)) - 1. Fails if a counted frame has

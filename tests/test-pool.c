@@ -190,12 +190,32 @@ test_golden (void)
         (all_methods[m]), worst[m]);
 }
 
+/* The running accumulator gives what pooling the stored frames gives. */
+static void
+test_accumulator (void)
+{
+  static const gdouble values[] = { 87.5, 0.0, 93.25, 12.0, 100.0, 64.125 };
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  VhPoolAccumulator acc = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++) {
+    g_assert_true (vh_feature_collector_append (fc, "x", i, values[i],
+            NULL));
+    vh_pool_accumulator_add (&acc, values[i]);
+    for (guint m = 0; m < G_N_ELEMENTS (all_methods); m++)
+      g_assert_cmpfloat (vh_pool_accumulator_get (&acc, all_methods[m]), ==,
+          pool (fc, all_methods[m], 0, i, 1));
+  }
+  g_assert_cmpuint (acc.n, ==, G_N_ELEMENTS (values));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/pool/method-names", test_method_names);
   g_test_add_func ("/pool/subsample", test_subsample);
+  g_test_add_func ("/pool/accumulator", test_accumulator);
   g_test_add_func ("/pool/golden", test_golden);
   return g_test_run ();
 }
