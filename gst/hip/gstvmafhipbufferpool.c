@@ -29,6 +29,13 @@ struct _GstVmafHipBufferPool
   GstVmafHipDevice *device;
   GstVideoInfo info;            /* the caps' frame */
   GstVideoInfo layout;          /* as the memory lays it out */
+  guint max_buffers;
+
+  /* Buffers returned while another buffer still shares their memory (the
+   * compare element passes each frame on in a new header; sinks keep the
+   * last one): reused once the memory is theirs alone again. */
+  GMutex parked_lock;
+  GQueue parked;
 };
 
 G_DEFINE_TYPE (GstVmafHipBufferPool, gst_vmaf_hip_buffer_pool,
@@ -66,6 +73,7 @@ gst_vmaf_hip_buffer_pool_set_config (GstBufferPool * pool,
       self->layout.stride[0], self->layout.stride[1], self->layout.stride[2]);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   gst_buffer_pool_config_set_params (config, caps, self->layout.size, min, max);
+  self->max_buffers = max;
   gst_buffer_pool_config_set_allocator (config, gst_vmaf_hip_allocator_get (),
       NULL);
   return GST_BUFFER_POOL_CLASS (gst_vmaf_hip_buffer_pool_parent_class)->
@@ -98,11 +106,78 @@ gst_vmaf_hip_buffer_pool_alloc_buffer (GstBufferPool * pool,
   return GST_FLOW_OK;
 }
 
+/* The base class frees a buffer whose memory is shared when it comes
+ * back: for HIP memory a device and a page-locked free (both wait for the
+ * whole device) and a new allocation for the next frame, every frame.
+ * Without a buffer limit nothing waits for a returned buffer, so a shared
+ * one can wait here until its memory is free. */
+static void
+gst_vmaf_hip_buffer_pool_release_buffer (GstBufferPool * pool,
+    GstBuffer * buffer)
+{
+  GstVmafHipBufferPool *self = GST_VMAF_HIP_BUFFER_POOL (pool);
+
+  if (self->max_buffers == 0 &&
+      !GST_BUFFER_FLAG_IS_SET (buffer, GST_BUFFER_FLAG_TAG_MEMORY) &&
+      !gst_buffer_is_all_memory_writable (buffer)) {
+    GST_LOG_OBJECT (self, "parking %p until its memory is no longer shared",
+        buffer);
+    g_mutex_lock (&self->parked_lock);
+    g_queue_push_tail (&self->parked, buffer);
+    g_mutex_unlock (&self->parked_lock);
+    return;
+  }
+  GST_BUFFER_POOL_CLASS (gst_vmaf_hip_buffer_pool_parent_class)->
+      release_buffer (pool, buffer);
+}
+
+/* Hands parked buffers back to the base class: those whose memory nobody
+ * else holds any more, or all of them. */
+static void
+unpark (GstVmafHipBufferPool * self, gboolean all)
+{
+  GstBufferPoolClass *parent =
+      GST_BUFFER_POOL_CLASS (gst_vmaf_hip_buffer_pool_parent_class);
+  GList *l, *next;
+
+  g_mutex_lock (&self->parked_lock);
+  for (l = self->parked.head; l; l = next) {
+    GstBuffer *buffer = l->data;
+
+    next = l->next;
+    if (all || gst_buffer_is_all_memory_writable (buffer)) {
+      g_queue_delete_link (&self->parked, l);
+      parent->release_buffer (GST_BUFFER_POOL_CAST (self), buffer);
+    }
+  }
+  g_mutex_unlock (&self->parked_lock);
+}
+
+static GstFlowReturn
+gst_vmaf_hip_buffer_pool_acquire_buffer (GstBufferPool * pool,
+    GstBuffer ** buffer, GstBufferPoolAcquireParams * params)
+{
+  unpark (GST_VMAF_HIP_BUFFER_POOL (pool), FALSE);
+  return GST_BUFFER_POOL_CLASS (gst_vmaf_hip_buffer_pool_parent_class)->
+      acquire_buffer (pool, buffer, params);
+}
+
+static gboolean
+gst_vmaf_hip_buffer_pool_stop (GstBufferPool * pool)
+{
+  /* freed with the others; a sharer keeps its memory alive */
+  unpark (GST_VMAF_HIP_BUFFER_POOL (pool), TRUE);
+  return GST_BUFFER_POOL_CLASS (gst_vmaf_hip_buffer_pool_parent_class)->
+      stop (pool);
+}
+
 static void
 gst_vmaf_hip_buffer_pool_finalize (GObject * object)
 {
   GstVmafHipBufferPool *self = GST_VMAF_HIP_BUFFER_POOL (object);
 
+  g_queue_clear_full (&self->parked, (GDestroyNotify) gst_buffer_unref);
+  g_mutex_clear (&self->parked_lock);
   gst_clear_object (&self->device);
   G_OBJECT_CLASS (gst_vmaf_hip_buffer_pool_parent_class)->finalize (object);
 }
@@ -117,6 +192,9 @@ gst_vmaf_hip_buffer_pool_class_init (GstVmafHipBufferPoolClass * klass)
   pool_class->get_options = gst_vmaf_hip_buffer_pool_get_options;
   pool_class->set_config = gst_vmaf_hip_buffer_pool_set_config;
   pool_class->alloc_buffer = gst_vmaf_hip_buffer_pool_alloc_buffer;
+  pool_class->acquire_buffer = gst_vmaf_hip_buffer_pool_acquire_buffer;
+  pool_class->release_buffer = gst_vmaf_hip_buffer_pool_release_buffer;
+  pool_class->stop = gst_vmaf_hip_buffer_pool_stop;
   GST_DEBUG_CATEGORY_INIT (gst_vmaf_hip_buffer_pool_debug, "vmafhipbufferpool",
       0, "HIP buffer pool");
 }
@@ -124,6 +202,8 @@ gst_vmaf_hip_buffer_pool_class_init (GstVmafHipBufferPoolClass * klass)
 static void
 gst_vmaf_hip_buffer_pool_init (GstVmafHipBufferPool * self)
 {
+  g_mutex_init (&self->parked_lock);
+  g_queue_init (&self->parked);
 }
 
 GstBufferPool *

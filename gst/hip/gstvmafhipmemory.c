@@ -176,6 +176,48 @@ gst_vmaf_hip_memory_upload_async (GstVmafHipMemory * mem, GError ** error)
   return ok;
 }
 
+/* The driver reads pageable memory through its own page-locked buffers,
+ * overlapping its staging with the transfer: faster than our memcpy into
+ * the memory's page-locked copy followed by the copy, and no page-locked
+ * copy is ever allocated (pinning is slow and synchronises the device). */
+gboolean
+gst_vmaf_hip_memory_upload_frame (GstVmafHipMemory * mem,
+    const GstVideoFrame * frame, GError ** error)
+{
+  GstVmafHipMemoryPrivate *priv = mem->priv;
+  gboolean ok;
+
+  /* No wait for a transfer still pending: every transfer of the memory
+   * goes on its device's one stream, which orders them. */
+  g_mutex_lock (&priv->lock);
+  ok = TRUE;
+  for (guint p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
+    gsize row;
+    guint rows;
+
+    gst_vmaf_hip_video_plane_size (&mem->info, p, &row, &rows);
+    ok = vh_hip_memcpy_2d_async (mem_stream (mem),
+        VH_HIP_COPY_HOST_TO_DEVICE,
+        (guint8 *) priv->device_ptr + mem->info.offset[p],
+        mem->info.stride[p], GST_VIDEO_FRAME_PLANE_DATA (frame, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), row, rows, error);
+  }
+  if (ok && !priv->event) {
+    priv->event = vh_hip_event_new (mem_handle (mem), FALSE, error);
+    ok = priv->event != NULL;
+  }
+  if (ok)
+    ok = vh_hip_event_record (priv->event, mem_stream (mem), error);
+  if (ok) {
+    priv->pending = TRUE;
+    /* the device holds the frame; a host copy, if any, is stale */
+    GST_MEMORY_FLAG_UNSET (mem, NEED_UPLOAD);
+    GST_MINI_OBJECT_FLAG_SET (mem, NEED_DOWNLOAD);
+  }
+  g_mutex_unlock (&priv->lock);
+  return ok;
+}
+
 gboolean
 gst_vmaf_hip_memory_sync (GstVmafHipMemory * mem, GError ** error)
 {

@@ -112,6 +112,13 @@ GstMemory   *gst_vmaf_hip_allocator_alloc     (GstVmafHipDevice * device,
 gboolean     gst_vmaf_hip_memory_upload_async (GstVmafHipMemory * mem,
                                           GError ** error);
 
+/* Copies @frame (system memory, any strides) plane by plane straight into
+ * the device copy, one 2D copy per plane, without a host copy in between;
+ * the next mapping, of either kind, waits for the copies. */
+gboolean     gst_vmaf_hip_memory_upload_frame (GstVmafHipMemory * mem,
+                                          const GstVideoFrame * frame,
+                                          GError ** error);
+
 /* Waits for transfers started on the memory. */
 gboolean     gst_vmaf_hip_memory_sync         (GstVmafHipMemory * mem,
                                           GError ** error);

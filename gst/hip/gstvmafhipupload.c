@@ -30,7 +30,6 @@
 #include "gstvmafhipbufferpool.h"
 #include "gstvmafhipmemory.h"
 
-#include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_vmaf_hip_upload_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_upload_debug
@@ -163,29 +162,6 @@ gst_vmaf_hip_upload_prepare_output_buffer (GstBaseTransform * trans,
 
 /* Copies @frame into the host copy of @mem, row by row. */
 static gboolean
-copy_frame_to_staging (GstVmafHipMemory * mem, const GstVideoFrame * frame)
-{
-  GstMapInfo map;
-
-  if (!gst_memory_map (GST_MEMORY_CAST (mem), &map, GST_MAP_WRITE))
-    return FALSE;
-  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
-    const guint8 *src = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
-    gint sstride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
-    guint8 *dst = map.data + mem->info.offset[p];
-    gint dstride = mem->info.stride[p];
-    gsize row;
-    guint rows;
-
-    gst_vmaf_hip_video_plane_size (&mem->info, p, &row, &rows);
-    for (guint y = 0; y < rows; y++)
-      memcpy (dst + (gsize) y * dstride, src + (gsize) y * sstride, row);
-  }
-  gst_memory_unmap (GST_MEMORY_CAST (mem), &map);
-  return TRUE;
-}
-
-static gboolean
 gst_vmaf_hip_upload_copy (GstVmafHipMemoryCopy * base, GstBuffer * inbuf,
     GstBuffer * outbuf, GError ** error)
 {
@@ -210,14 +186,9 @@ gst_vmaf_hip_upload_copy (GstVmafHipMemoryCopy * base, GstBuffer * inbuf,
         "cannot map the input frame");
     return FALSE;
   }
-  ok = copy_frame_to_staging (out, &frame);
+  ok = gst_vmaf_hip_memory_upload_frame (out, &frame, error);
   gst_video_frame_unmap (&frame);
-  if (!ok) {
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_WRITE,
-        "cannot map the HIP memory's host copy");
-    return FALSE;
-  }
-  return gst_vmaf_hip_memory_upload_async (out, error);
+  return ok;
 }
 
 static void

@@ -49,4 +49,28 @@ vh_fake_cuda_counters (VhFakeCudaCounters * c)
   return TRUE;
 }
 
+typedef struct
+{
+  guint host_allocs;            /* page-locked allocations made, ever */
+  guint device_allocs;          /* device allocations made, ever */
+  guint host_waits;             /* stream and event synchronisations */
+} VhFakeCudaCalls;
+
+/* Reads how often the code called those; FALSE on a real GPU. */
+static inline gboolean
+vh_fake_cuda_calls (VhFakeCudaCalls * c)
+{
+  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
+  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  void (*counts) (guint *, guint *, guint *);
+
+  if (!lib)
+    return FALSE;
+  counts = dlsym (lib, "vh_fake_cuda_call_counts");
+  if (!counts)
+    return FALSE;
+  counts (&c->host_allocs, &c->device_allocs, &c->host_waits);
+  return TRUE;
+}
+
 #endif /* __VH_FAKE_CUDA_COUNTERS_H__ */

@@ -19,6 +19,7 @@
  * VH_HIP_NVIDIA_RUNTIME names it, and skip (77) when neither is there. */
 
 #include <gst/gst.h>
+#include <glib/gstdio.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static GstVmafHipDevice *device;
 
@@ -181,6 +183,122 @@ test_pool_layout_and_reuse (void)
   g_assert_true (gst_buffer_pool_set_active (pool, FALSE));
   gst_object_unref (pool);
   assert_all_freed ("pool");
+}
+
+/* vmafhipcompare passes each frame on in a new buffer header sharing its
+ * memory, and sinks keep the last one: a buffer that comes back to the
+ * pool while shared is reused once it is not, never freed and replaced
+ * (a device free and a new allocation per frame). Deactivating frees the
+ * waiting ones; their sharers keep the memory alive. */
+static void
+test_pool_reuses_shared (void)
+{
+  GstBufferPool *pool = make_pool ("video/x-raw(memory:HIPMemory), "
+      "format=I420, width=64, height=48, framerate=30/1", 0, 0);
+  GstBuffer *a = NULL, *b = NULL, *c = NULL, *d = NULL, *view;
+  VhFakeCudaCalls before, after;
+  gboolean fake = vh_fake_cuda_calls (&before);
+
+  g_assert_cmpint (gst_buffer_pool_acquire_buffer (pool, &a, NULL), ==,
+      GST_FLOW_OK);
+  view = gst_buffer_copy (a);
+  g_assert_true (gst_buffer_peek_memory (view, 0) ==
+      gst_buffer_peek_memory (a, 0));
+  gst_buffer_unref (a);
+  /* still shared: not handed out again */
+  g_assert_cmpint (gst_buffer_pool_acquire_buffer (pool, &b, NULL), ==,
+      GST_FLOW_OK);
+  g_assert_true (b != a);
+  gst_buffer_unref (view);
+  gst_buffer_unref (b);
+  g_assert_cmpint (gst_buffer_pool_acquire_buffer (pool, &c, NULL), ==,
+      GST_FLOW_OK);
+  g_assert_cmpint (gst_buffer_pool_acquire_buffer (pool, &d, NULL), ==,
+      GST_FLOW_OK);
+  g_assert_true ((c == a && d == b) || (c == b && d == a));
+  if (fake) {
+    g_assert_true (vh_fake_cuda_calls (&after));
+    g_assert_cmpuint (after.device_allocs - before.device_allocs, ==, 2);
+  }
+
+  /* deactivated while one waits, shared */
+  view = gst_buffer_copy (c);
+  gst_buffer_unref (c);
+  gst_buffer_unref (d);
+  g_assert_true (gst_buffer_pool_set_active (pool, FALSE));
+  gst_object_unref (pool);
+  {
+    GstMapInfo map;
+
+    /* the sharer's memory is intact */
+    g_assert_true (gst_buffer_map (view, &map, GST_MAP_READ));
+    gst_buffer_unmap (view, &map);
+  }
+  gst_buffer_unref (view);
+  assert_all_freed ("pool with shared buffers");
+}
+
+/* Runs @launch to EOS. */
+static void
+run_to_eos (const gchar * launch)
+{
+  GstElement *p = gst_parse_launch (launch, NULL);
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *msg;
+
+  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  g_assert_nonnull (msg);
+  g_assert_cmpint (GST_MESSAGE_TYPE (msg), ==, GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+}
+
+/* vmafhipupload copies each frame straight from system memory to the
+ * device and lets its consumer wait: no page-locked copy is allocated and
+ * the host waits for no upload (only when a buffer is freed), so uploads
+ * of later frames overlap whatever reads the earlier ones. */
+static void
+test_upload_without_host_waits (void)
+{
+  VhFakeCudaCalls before, after;
+
+  if (!vh_fake_cuda_calls (&before)) {
+    g_test_skip ("counts calls on the fake driver only");
+    return;
+  }
+  {
+    /* frames from a file, as the benchmark reads them (rawvideoparse takes
+     * no pool from downstream, unlike videotestsrc) */
+    gsize frame = 64 * 48 * 3 / 2;
+    guint8 *data = g_malloc (30 * frame);
+    gchar *path = NULL, *launch;
+    gint fd = g_file_open_tmp ("vmafhip-upload-XXXXXX.yuv", &path, NULL);
+
+    g_assert_cmpint (fd, >=, 0);
+    close (fd);
+    for (gsize i = 0; i < 30 * frame; i++)
+      data[i] = (guint8) (i * 7);
+    g_assert_true (g_file_set_contents (path, (const gchar *) data, 30 * frame,
+            NULL));
+    launch = g_strdup_printf ("filesrc location=%s ! rawvideoparse format=i420 "
+        "width=64 height=48 ! vmafhipupload ! fakesink", path);
+    run_to_eos (launch);
+    g_unlink (path);
+    g_free (launch);
+    g_free (path);
+    g_free (data);
+    g_assert_true (vh_fake_cuda_calls (&after));
+    g_assert_cmpuint (after.host_allocs - before.host_allocs, ==, 0);
+    g_assert_cmpuint (after.device_allocs - before.device_allocs, <, 30);
+    g_assert_cmpuint (after.host_waits - before.host_waits, <=,
+        after.device_allocs - before.device_allocs);
+  }
+  assert_all_freed ("upload");
 }
 
 /* Writes on one side are seen on the other, whichever was last. */
@@ -339,19 +457,30 @@ round_trip_format (const gchar * format, gint width, gint height)
   g_autofree gchar *through = g_strdup_printf ("videotestsrc num-buffers=3 "
       "pattern=ball ! %s ! vmafhipupload ! video/x-raw(memory:HIPMemory) ! "
       "vmafhipdownload ! %s ! appsink name=out sync=false", caps, caps);
+  /* tee offers upstream no pool: vmafhipupload copies the frames */
+  g_autofree gchar *copied = g_strdup_printf ("videotestsrc num-buffers=3 "
+      "pattern=ball ! %s ! tee ! vmafhipupload ! "
+      "video/x-raw(memory:HIPMemory) ! vmafhipdownload ! %s ! appsink "
+      "name=out sync=false", caps, caps);
   g_autofree gchar *direct = g_strdup_printf ("videotestsrc num-buffers=3 "
       "pattern=ball ! %s ! appsink name=out sync=false", caps);
   g_autofree gchar *what = g_strdup_printf ("%s %dx%d", format, width,
       height);
   GPtrArray *a = pull_frames (through);
+  GPtrArray *c = pull_frames (copied);
   GPtrArray *b = pull_frames (direct);
 
   g_assert_cmpuint (a->len, ==, 3);
+  g_assert_cmpuint (c->len, ==, 3);
   g_assert_cmpuint (b->len, ==, 3);
-  for (guint i = 0; i < a->len; i++)
+  for (guint i = 0; i < a->len; i++) {
     assert_frames_equal (g_ptr_array_index (a, i), g_ptr_array_index (b, i),
         what);
+    assert_frames_equal (g_ptr_array_index (c, i), g_ptr_array_index (b, i),
+        what);
+  }
   g_ptr_array_unref (a);
+  g_ptr_array_unref (c);
   g_ptr_array_unref (b);
   assert_all_freed (what);
 }
@@ -531,7 +660,10 @@ main (int argc, char **argv)
       test_pool_layout_and_reuse);
   g_test_add_func ("/gst-hip/elements/pool-proposed-context-shared",
       test_pool_proposed_and_context_shared);
+  g_test_add_func ("/gst-hip/pool/reuses-shared", test_pool_reuses_shared);
   g_test_add_func ("/gst-hip/elements/frames-freed", test_frames_freed);
+  g_test_add_func ("/gst-hip/elements/upload-without-host-waits",
+      test_upload_without_host_waits);
   g_test_add_func ("/gst-hip/elements/application-context",
       test_application_context);
   g_test_add_func ("/gst-hip/elements/every-format-bit-exact",

@@ -83,6 +83,9 @@ static gint primary_refs[MAX_DEVICES];
 static guint n_lost;
 static guint n_foreign;
 static guint device_allocs[MAX_DEVICES];
+static guint n_host_allocs_made;        /* page-locked, ever */
+static guint n_device_allocs_made;      /* ever */
+static guint n_host_waits;              /* stream and event synchronisations */
 static gsize device_copied[MAX_DEVICES];
 
 #define EXPORT __attribute__ ((visibility ("default")))
@@ -342,6 +345,7 @@ cuMemAllocPitch_v2 (CUdeviceptr * p, gsize * pitch, gsize width,
   /* an unusual alignment, so that nobody assumes one */
   *pitch = (width + 383) / 384 * 384;
   *p = to_device (alloc (*pitch * height, TRUE));
+  g_atomic_int_inc (&n_device_allocs_made);
   return 0;
 }
 
@@ -349,6 +353,7 @@ EXPORT gint
 cuMemAlloc_v2 (CUdeviceptr * p, gsize size)
 {
   *p = to_device (alloc (size, TRUE));
+  g_atomic_int_inc (&n_device_allocs_made);
   return 0;
 }
 
@@ -362,6 +367,7 @@ EXPORT gint
 cuMemHostAlloc (gpointer * p, gsize size, guint flags)
 {
   *p = alloc (size, FALSE);
+  g_atomic_int_inc (&n_host_allocs_made);
   return 0;
 }
 
@@ -434,6 +440,7 @@ cuStreamDestroy_v2 (gpointer s)
 EXPORT gint
 cuStreamSynchronize (gpointer s)
 {
+  g_atomic_int_inc (&n_host_waits);
   return 0;
 }
 
@@ -466,6 +473,7 @@ cuEventRecord (gpointer e, gpointer s)
 EXPORT gint
 cuEventSynchronize (gpointer e)
 {
+  g_atomic_int_inc (&n_host_waits);
   return 0;
 }
 
@@ -506,6 +514,17 @@ cuLaunchKernel (gpointer f, guint gx, guint gy, guint gz, guint bx,
     gpointer * extra)
 {
   return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* For tests: how often the code allocated and waited for the "GPU" from
+ * the host, since the start. */
+EXPORT void
+vh_fake_cuda_call_counts (guint * host_allocs, guint * device_allocs,
+    guint * host_waits)
+{
+  *host_allocs = g_atomic_int_get (&n_host_allocs_made);
+  *device_allocs = g_atomic_int_get (&n_device_allocs_made);
+  *host_waits = g_atomic_int_get (&n_host_waits);
 }
 
 /* For tests: what is still allocated, and how much was copied. */
