@@ -69,6 +69,8 @@ typedef struct
   guint8 *d_buf;                /* diff (w * h floats), row sums (h doubles) */
 } HipCiede;
 
+VH_HIP_FEX_FIRST (HipCiede, hip);
+
 static gboolean
 hip_ciede_collect (VhFeatureExtractor * fex, gconstpointer results,
     guint index, VhFeatureCollector * fc, GError ** error)
@@ -198,15 +200,6 @@ hip_ciede_extract (VhFeatureExtractor * fex, const VhPicture * ref,
       vh_hip_fex_end (&s->hip, ref, dist, fc, error);
 }
 
-static gboolean
-hip_ciede_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
-    GError ** error)
-{
-  HipCiede *s = fex->priv;
-
-  return vh_hip_fex_drain (&s->hip, fc, error);
-}
-
 const VhFeatureExtractorClass vh_hip_fex_ciede = {
   .name = "ciede",
   .provides = vh_ciede_provides,
@@ -219,6 +212,6 @@ const VhFeatureExtractorClass vh_hip_fex_ciede = {
   .priv_size = sizeof (HipCiede),
   .init = hip_ciede_init,
   .extract = hip_ciede_extract,
-  .flush = hip_ciede_flush,
+  .flush = vh_hip_fex_class_flush,
   .close = hip_ciede_close,
 };

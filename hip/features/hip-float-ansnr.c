@@ -55,6 +55,8 @@ typedef struct
   gfloat *d_buf;                /* sig, noise (w * h each), row sums (h each) */
 } HipFloatAnsnr;
 
+VH_HIP_FEX_FIRST (HipFloatAnsnr, hip);
+
 static gboolean
 hip_float_ansnr_collect (VhFeatureExtractor * fex, gconstpointer results,
     guint index, VhFeatureCollector * fc, GError ** error)
@@ -148,15 +150,6 @@ hip_float_ansnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
       vh_hip_fex_end (&s->hip, ref, dist, fc, error);
 }
 
-static gboolean
-hip_float_ansnr_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
-    GError ** error)
-{
-  HipFloatAnsnr *s = fex->priv;
-
-  return vh_hip_fex_drain (&s->hip, fc, error);
-}
-
 const VhFeatureExtractorClass vh_hip_fex_float_ansnr = {
   .name = "float_ansnr",
   .provides = vh_float_ansnr_provides,
@@ -169,6 +162,6 @@ const VhFeatureExtractorClass vh_hip_fex_float_ansnr = {
   .priv_size = sizeof (HipFloatAnsnr),
   .init = hip_float_ansnr_init,
   .extract = hip_float_ansnr_extract,
-  .flush = hip_float_ansnr_flush,
+  .flush = vh_hip_fex_class_flush,
   .close = hip_float_ansnr_close,
 };
