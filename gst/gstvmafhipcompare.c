@@ -1431,8 +1431,17 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
     /* Frames still in flight are reported before the context goes. */
     if (self->ctx_started && !vh_context_finish (self->ctx, NULL))
       GST_WARNING_OBJECT (self, "scoring failed while stopping");
-    g_clear_pointer (&self->ctx, vh_context_free);
   }
+  /* Stopped without EOS (an upstream error, a state change): what was
+   * scored is written all the same, and said so. */
+  if (self->run_results_filename && self->report && !self->eos_done &&
+      gst_vmaf_hip_report_n_scored (self->report) > 0 && write_results (self))
+    GST_ELEMENT_WARNING (self, RESOURCE, WRITE, ("Stopped before the end of "
+            "the stream: the scores of the %" G_GUINT64_FORMAT " frames "
+            "scored are in \"%s\".",
+            gst_vmaf_hip_report_n_scored (self->report),
+            self->run_results_filename), (NULL));
+  g_clear_pointer (&self->ctx, vh_context_free);
   self->ctx_started = FALSE;
   /* After the context: its GPU features used the device. */
   close_hip_device (self);

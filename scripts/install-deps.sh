@@ -2,7 +2,8 @@
 # Installs the Debian (bookworm) packages that vmafhip builds, runs and
 # tests with (hipcc and the ROCm device libraries precompile the HIP kernels
 # for AMD GPUs; no GPU is needed; libsoup serves vmafhip-monitor's /metrics
-# and its test scrapes them with Prometheus). Run as root, or as a user
+# and its test scrapes them with Prometheus; clang builds the libFuzzer
+# targets). Run as root, or as a user
 # with sudo.
 set -eu
 
@@ -12,7 +13,7 @@ packages="
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   python3 python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
-  valgrind help2man python3-matplotlib zlib1g-dev
+  valgrind clang help2man python3-matplotlib zlib1g-dev
   libsoup-3.0-dev prometheus
   hipcc libamdhip64-dev rocm-device-libs
 "

@@ -3,7 +3,8 @@
 # runs every test: unit and parity tests (against libvmaf's golden scores;
 # the full set when ../shared/golden is beside the checkout), then the
 # CPU, element and HIP-memory tests again under valgrind on the small golden
-# subset. GPU tests skip (exit 77) where there is no GPU.
+# subset, the unit tests under ASan and UBSan and the fuzz targets for two
+# minutes each. GPU tests skip (exit 77) where there is no GPU.
 set -eu
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -26,11 +27,16 @@ meson test -C build-test --print-errorlogs --num-processes 2 \
   --setup gstvalgrind gst-element gst-formats gst-home \
   gst-hip-nogpu gst-hip-fake gst-hip-compare-fake \
   gst-hip-foreign-nogpu gst-hip-foreign-fake || status=1
+# The unit tests under ASan and UBSan, then every fuzz target for two
+# minutes (scripts/fuzz.sh, in ./build-fuzz built with clang).
+rm -rf build-fuzz
+./scripts/fuzz.sh || status=1
 
 # One summary line for every run above.
 python3 - build-test/meson-logs/testlog.json \
   build-test/meson-logs/testlog-valgrind.json \
-  build-test/meson-logs/testlog-gstvalgrind.json <<'PY'
+  build-test/meson-logs/testlog-gstvalgrind.json \
+  build-fuzz/meson-logs/testlog-sanitize.json <<'PY'
 import json, sys
 passed = failed = skipped = 0
 for path in sys.argv[1:]:

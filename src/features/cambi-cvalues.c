@@ -66,8 +66,8 @@ static void
 counted_rows (const VhCambiPlanes * p, const VhCambiContrast * c, gint i,
     guint w, guint16 * rows)
 {
-  const guint16 *img = p->image + i * p->stride;
-  const guint8 *msk = p->mask + i * p->stride;
+  const guint16 *img;
+  const guint8 *msk;
   guint16 base = c->band_base, size = c->band_size;
 
   if (i < 0) {
@@ -75,6 +75,9 @@ counted_rows (const VhCambiPlanes * p, const VhCambiContrast * c, gint i,
       rows[j] = NO_ROW;
     return;
   }
+  /* Only now: a row above the image is no pointer to form (UBSan). */
+  img = p->image + (gsize) i * p->stride;
+  msk = p->mask + (gsize) i * p->stride;
   for (guint j = 0; j < w; j++) {
     guint16 r = img[j] - base;
 
@@ -147,7 +150,7 @@ pixel_c_value (const VhCambiContrast * c, const guint16 * counts, gsize hs,
     if (!(steps & (1u << d)))
       continue;
     p1 = up < c->band_size ? counts[(gssize) (d + 1) * hs] : 0;
-    p2 = row > d ? counts[-(gssize) (d + 1) * hs] : 0;
+    p2 = row > d ? counts[-(gssize) ((d + 1) * hs)] : 0;
     pm = MAX (p1, p2);
     best = MAX (best, c_value_term (c->weight[d], p0, pm, recip));
   }

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Builds vmafhip with clang under ASan and UBSan (./build-fuzz, with the
+# libFuzzer targets of tests/fuzz), runs the unit tests there, then fuzzes
+# each target for FUZZ_SECONDS (default 120) from the seeds in
+# tests/fuzz/corpus (and models/ for model files). Prints the executions
+# of each target; any crash, sanitizer report, leak or timeout fails, and
+# the input that caused it is left as build-fuzz/crash-<target>-*.
+set -eu
+cd "$(dirname "$0")/.."
+secs=${FUZZ_SECONDS:-120}
+
+if [ ! -d build-fuzz ]; then
+  CC=clang meson setup build-fuzz -Dfuzzing=true \
+    -Db_sanitize=address,undefined -Db_lundef=false \
+    -Dhip_amd_kernels=disabled -Dhip_nvidia_kernels=disabled >/dev/null
+fi
+ninja -C build-fuzz
+
+status=0
+meson test -C build-fuzz --print-errorlogs --num-processes 2 \
+  --setup sanitize --suite unit || status=1
+
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS=detect_leaks=1
+for t in model options y4m raw; do
+  work=$(mktemp -d)
+  seeds=tests/fuzz/corpus/$t
+  max_len=65536
+  if [ "$t" = model ]; then
+    seeds=models
+    max_len=524288
+  fi
+  log=build-fuzz/fuzz-$t.log
+  # New inputs go to the first (scratch) directory, never to the seeds.
+  if build-fuzz/tests/fuzz/fuzz-$t -max_total_time="$secs" \
+      -max_len=$max_len -rss_limit_mb=2048 -timeout=20 \
+      -artifact_prefix=build-fuzz/crash-$t- "$work" $seeds >"$log" 2>&1; then
+    echo "fuzz-$t: $(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" |
+      sed 's/Done //; s/ second/ s/'), no finding"
+  else
+    echo "fuzz-$t: FAILED (log: $log)"
+    tail -n 30 "$log"
+    status=1
+  fi
+  rm -rf "$work"
+done
+exit $status
