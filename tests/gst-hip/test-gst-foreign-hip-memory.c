@@ -18,14 +18,19 @@
  * Without a GPU runtime the element runs on the CPU. With a GPU, or the
  * fake driver that VH_HIP_NVIDIA_RUNTIME may name, its features read
  * vmafhip's own HIP memory on the device, and vmafhipdownload is tested
- * too. */
+ * too. On the fake driver (whose kernels run nothing: numbers are compared
+ * between memories, not checked for range) every device and page-locked
+ * allocation must be freed once each pipeline is disposed. */
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 
+#include <math.h>
 #include <string.h>
+
+#include "fake-cuda-counters.h"
 
 /* The device mapping flag of GStreamer's HIP library (and vmafhip's). */
 #define FOREIGN_MAP_DEVICE ((GstMapFlags) (GST_MAP_FLAG_LAST << 1))
@@ -232,6 +237,27 @@ push_clip (GstElement * pipeline, const gchar * name,
   gst_object_unref (src);
 }
 
+/* After a pipeline is disposed nothing of the GPU is held: no device or
+ * page-locked memory, no context (checked on the fake driver). Where
+ * kernels load, the process's module cache keeps its device's context
+ * (modules are loaded once per process), so the context is not counted
+ * there; memory still is. */
+static void
+assert_all_freed (const gchar * what)
+{
+  gboolean kernels = g_strcmp0 (g_getenv ("VH_FAKE_CUDA_KERNELS"),
+      "noop") == 0;
+  VhFakeCudaCounters c;
+
+  if (!vh_fake_cuda_counters (&c))
+    return;
+  if (c.n_allocations != 0 || (!kernels && c.primary_refs != 0) ||
+      c.n_lost != 0)
+    g_error ("%s: %u allocations and %d context references left, %u "
+        "allocations lost with their context", what, c.n_allocations,
+        c.primary_refs, c.n_lost);
+}
+
 /* Runs @pipeline to EOS; the "vmaf" structures it posted. */
 static GPtrArray *
 run_to_eos (GstElement * pipeline)
@@ -284,6 +310,8 @@ score (const GstVideoInfo * info, gboolean foreign)
   push_clip (p, "d", info, TRUE, foreign);
   frames = run_to_eos (p);
   gst_object_unref (p);
+  assert_all_freed (foreign ? "vmafhipcompare, foreign HIP memory" :
+      "vmafhipcompare, system memory");
   return frames;
 }
 
@@ -307,10 +335,13 @@ test_compare_reads_foreign_memory_on_the_cpu (void)
     GstStructure *b = g_ptr_array_index (foreign, i);
     gdouble psnr;
 
-    /* real scores of a noisy copy, not of an inverted frame */
+    /* real scores of a noisy copy, not of an inverted frame (where the
+     * kernels run) */
     g_assert_true (gst_structure_get_double (a, "psnr_y", &psnr));
-    g_assert_cmpfloat (psnr, >, 30.0);
-    g_assert_cmpfloat (psnr, <, 50.0);
+    if (g_strcmp0 (g_getenv ("VH_FAKE_CUDA_KERNELS"), "noop") != 0) {
+      g_assert_cmpfloat (psnr, >, 30.0);
+      g_assert_cmpfloat (psnr, <, 50.0);
+    }
     for (gint f = 0; f < gst_structure_n_fields (a); f++) {
       const gchar *name = gst_structure_nth_field_name (a, f);
       gdouble va, vb;
@@ -318,7 +349,8 @@ test_compare_reads_foreign_memory_on_the_cpu (void)
       if (!gst_structure_get_double (a, name, &va))
         continue;
       g_assert_true (gst_structure_get_double (b, name, &vb));
-      if (va != vb)
+      /* (NaN only from the fake driver's kernels, which run nothing) */
+      if (va != vb && !(isnan (va) && isnan (vb)))
         g_error ("frame %u %s: system memory %.17g, foreign HIP memory "
             "%.17g", i, name, va, vb);
       n_values++;
@@ -367,6 +399,7 @@ assert_copies_foreign_memory (const gchar * launch)
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (sink);
   gst_object_unref (p);
+  assert_all_freed (launch);
 }
 
 /* vmafhipdownload copies foreign HIP memory through its CPU mapping. */

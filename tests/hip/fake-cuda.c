@@ -13,7 +13,10 @@
  * memory at an address moved far away, so that code which touches it from
  * the CPU crashes instead of passing; every copy and memset is checked to
  * stay inside one allocation. Work is done at once (streams are
- * synchronous). Kernels do not exist: loading a module fails.
+ * synchronous). Kernels do not exist: loading a module fails, unless
+ * VH_FAKE_CUDA_KERNELS=noop, where every module loads and every launch
+ * succeeds without running (numbers are then meaningless, but the engine's
+ * GPU path, its uploads and its plane pool, runs as on a GPU).
  *
  * Primary contexts are counted like the driver counts them: releasing the
  * last reference destroys the context, and memory allocated in it that is
@@ -27,10 +30,17 @@
  * crossing. Allocations and bytes copied are counted per device too.
  *
  * VH_FAKE_CUDA_DEVICES: how many devices (default 1; 0 makes cuInit fail
- * like a machine without a GPU). */
+ * like a machine without a GPU).
+ *
+ * VH_FAKE_CUDA_EXIT_CHECK=1: at process exit, device or page-locked memory
+ * still allocated (or lost with its context) is reported on stderr and the
+ * process exits with status 86, as compute-sanitizer's leak check does in
+ * scripts/gpu-tests.sh. */
 
 #include <glib.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #define CUDA_SUCCESS 0
@@ -490,10 +500,21 @@ cuEventElapsedTime (gfloat * ms, gpointer a, gpointer b)
   return 0;
 }
 
+static gboolean
+noop_kernels (void)
+{
+  return g_strcmp0 (g_getenv ("VH_FAKE_CUDA_KERNELS"), "noop") == 0;
+}
+
 EXPORT gint
 cuModuleLoadData (gpointer * m, gconstpointer image)
 {
-  return CUDA_ERROR_INVALID_IMAGE;
+  static gint module;
+
+  if (!noop_kernels ())
+    return CUDA_ERROR_INVALID_IMAGE;
+  *m = &module;
+  return 0;
 }
 
 EXPORT gint
@@ -505,7 +526,12 @@ cuModuleUnload (gpointer m)
 EXPORT gint
 cuModuleGetFunction (gpointer * f, gpointer m, const gchar * name)
 {
-  return CUDA_ERROR_INVALID_VALUE;
+  static gint function;
+
+  if (!noop_kernels ())
+    return CUDA_ERROR_INVALID_VALUE;
+  *f = &function;
+  return 0;
 }
 
 EXPORT gint
@@ -513,7 +539,7 @@ cuLaunchKernel (gpointer f, guint gx, guint gy, guint gz, guint bx,
     guint by, guint bz, guint shared, gpointer s, gpointer * args,
     gpointer * extra)
 {
-  return CUDA_ERROR_INVALID_VALUE;
+  return noop_kernels ()? 0 : CUDA_ERROR_INVALID_VALUE;
 }
 
 /* For tests: how often the code allocated and waited for the "GPU" from
@@ -599,4 +625,30 @@ vh_fake_cuda_device_counts (gint dev, guint * n_allocs, gsize * n_copied)
   *n_allocs = dev >= 0 && dev < MAX_DEVICES ? device_allocs[dev] : 0;
   *n_copied = dev >= 0 && dev < MAX_DEVICES ? device_copied[dev] : 0;
   g_mutex_unlock (&lock);
+}
+
+/* VH_FAKE_CUDA_EXIT_CHECK: what outlives the process is a leak. */
+static void check_at_exit (void) __attribute__ ((destructor));
+
+static void
+check_at_exit (void)
+{
+  gsize bytes = 0;
+  guint n = 0;
+
+  if (g_strcmp0 (g_getenv ("VH_FAKE_CUDA_EXIT_CHECK"), "1") != 0)
+    return;
+  g_mutex_lock (&lock);
+  for (GList * l = allocations; l; l = l->next) {
+    Allocation *a = l->data;
+    bytes += a->size;
+    n++;
+  }
+  g_mutex_unlock (&lock);
+  if (n == 0 && n_lost == 0)
+    return;
+  fprintf (stderr, "fake CUDA driver: %u allocations (%" G_GSIZE_FORMAT
+      " bytes) alive at exit, %u lost with their context\n", n, bytes,
+      n_lost);
+  _exit (86);
 }
