@@ -16,7 +16,8 @@
  * synchronous). Kernels do not exist: loading a module fails, unless
  * VH_FAKE_CUDA_KERNELS=noop, where every module loads and every launch
  * succeeds without running (numbers are then meaningless, but the engine's
- * GPU path, its uploads and its plane pool, runs as on a GPU).
+ * GPU path, its uploads and its plane pool, runs as on a GPU); then it
+ * also stands in for nvrtc (VH_HIP_NVRTC), so that no toolkit is needed.
  *
  * Primary contexts are counted like the driver counts them: releasing the
  * last reference destroys the context, and memory allocated in it that is
@@ -625,6 +626,80 @@ vh_fake_cuda_device_counts (gint dev, guint * n_allocs, gsize * n_copied)
   *n_allocs = dev >= 0 && dev < MAX_DEVICES ? device_allocs[dev] : 0;
   *n_copied = dev >= 0 && dev < MAX_DEVICES ? device_copied[dev] : 0;
   g_mutex_unlock (&lock);
+}
+
+/* With noop kernels the library is also a stand-in for nvrtc
+ * (VH_HIP_NVRTC may name it), so that kernels "compile" where no CUDA
+ * toolkit is installed: every program gives the same placeholder PTX. */
+static const gchar fake_ptx[] = "// fake PTX: kernels run nothing\n";
+
+EXPORT gint
+nvrtcVersion (gint * major, gint * minor)
+{
+  *major = 12;
+  *minor = 0;
+  return 0;
+}
+
+EXPORT const gchar *
+nvrtcGetErrorString (gint code)
+{
+  return code ? "fake nvrtc: only with VH_FAKE_CUDA_KERNELS=noop" : "ok";
+}
+
+EXPORT gint
+nvrtcCreateProgram (gpointer * prog, const gchar * src, const gchar * name,
+    gint n_headers, const gchar * const *headers,
+    const gchar * const *include_names)
+{
+  static gint program;
+
+  if (!noop_kernels ())
+    return 1;
+  *prog = &program;
+  return 0;
+}
+
+EXPORT gint
+nvrtcCompileProgram (gpointer prog, gint n_options,
+    const gchar * const *options)
+{
+  return 0;
+}
+
+EXPORT gint
+nvrtcGetProgramLogSize (gpointer prog, gsize * size)
+{
+  *size = 1;
+  return 0;
+}
+
+EXPORT gint
+nvrtcGetProgramLog (gpointer prog, gchar * log)
+{
+  log[0] = '\0';
+  return 0;
+}
+
+EXPORT gint
+nvrtcGetPTXSize (gpointer prog, gsize * size)
+{
+  *size = sizeof (fake_ptx);
+  return 0;
+}
+
+EXPORT gint
+nvrtcGetPTX (gpointer prog, gchar * code)
+{
+  memcpy (code, fake_ptx, sizeof (fake_ptx));
+  return 0;
+}
+
+EXPORT gint
+nvrtcDestroyProgram (gpointer * prog)
+{
+  *prog = NULL;
+  return 0;
 }
 
 /* VH_FAKE_CUDA_EXIT_CHECK: what outlives the process is a leak. */
