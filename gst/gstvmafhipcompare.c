@@ -1273,41 +1273,77 @@ gst_vmaf_hip_compare_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
 
 /* Caps the engine or the base class cannot work with are refused here,
  * naming the pad, rather than spinning or failing later. */
+/* The other pad's caps as the base class knows them (its video info is set
+ * before its caps are stored on the pad), or NULL. */
+static GstCaps *
+other_pad_caps (GstVideoAggregatorPad * other)
+{
+  GstCaps *caps = gst_pad_get_current_caps (GST_PAD (other));
+
+  if (!caps && other->info.finfo &&
+      GST_VIDEO_INFO_FORMAT (&other->info) != GST_VIDEO_FORMAT_UNKNOWN)
+    caps = gst_video_info_to_caps (&other->info);
+  return caps;
+}
+
+/* Caps the engine or the base class cannot work with are refused here,
+ * naming the pad, rather than spinning or failing later. The two pads'
+ * caps may arrive at the same time: when the base class refuses caps that
+ * passed (the other side's came in between), the refusal is posted too, so
+ * that the pipeline never waits on a pad without caps. */
 static gboolean
 gst_vmaf_hip_compare_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
     GstEvent * event)
 {
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
+  gboolean is_ref = pad == GST_AGGREGATOR_PAD (self->ref_pad);
+  GstVideoAggregatorPad *other = is_ref ? self->dist_pad : self->ref_pad;
+  GstCaps *caps = NULL, *other_caps;
+  GError *err = NULL;
+  gboolean ok;
 
-  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
-    gboolean is_ref = pad == GST_AGGREGATOR_PAD (self->ref_pad);
-    GstPad *other = GST_PAD (is_ref ? self->dist_pad : self->ref_pad);
-    GstCaps *caps, *other_caps = gst_pad_get_current_caps (other);
-    GError *err = NULL;
-    gboolean ok;
+  if (GST_EVENT_TYPE (event) != GST_EVENT_CAPS)
+    return GST_AGGREGATOR_CLASS (parent_class)->sink_event (agg, pad, event);
 
-    gst_event_parse_caps (event, &caps);
-    ok = gst_vmaf_hip_check_sink_caps (caps, GST_PAD_NAME (pad), other_caps,
-        GST_PAD_NAME (other), &err);
+  gst_event_parse_caps (event, &caps);
+  /* A copy, for the message: a second reference would make the event's
+   * caps read-only to the base class. */
+  caps = gst_caps_copy (caps);
+  other_caps = other_pad_caps (other);
+  ok = gst_vmaf_hip_check_sink_caps (caps, GST_PAD_NAME (pad), other_caps,
+      GST_PAD_NAME (other), &err);
 #ifdef VH_HAVE_HIP
-    if (ok && gst_vmaf_hip_cuda_caps (caps)) {
-      GstVmafHipDevice *device = device_for_cuda (self);
-      ok = gst_vmaf_hip_cuda_usable (device, &err);
-      if (!ok)
-        g_prefix_error (&err, "%s: ", GST_PAD_NAME (pad));
-      gst_clear_object (&device);
-    }
+  if (ok && gst_vmaf_hip_cuda_caps (caps)) {
+    GstVmafHipDevice *device = device_for_cuda (self);
+    ok = gst_vmaf_hip_cuda_usable (device, &err);
+    if (!ok)
+      g_prefix_error (&err, "%s: ", GST_PAD_NAME (pad));
+    gst_clear_object (&device);
+  }
 #endif
-    gst_clear_caps (&other_caps);
+  gst_clear_caps (&other_caps);
+  if (ok) {
+    ok = GST_AGGREGATOR_CLASS (parent_class)->sink_event (agg, pad, event);
+    event = NULL;
     if (!ok) {
-      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", err->message),
-          ("caps %" GST_PTR_FORMAT, caps));
-      g_error_free (err);
-      gst_event_unref (event);
-      return FALSE;
+      other_caps = other_pad_caps (other);
+      if (gst_vmaf_hip_check_sink_caps (caps, GST_PAD_NAME (pad), other_caps,
+              GST_PAD_NAME (other), &err))
+        g_set_error (&err, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+            "%s: the caps were refused (they do not fit the other pad's)",
+            GST_PAD_NAME (pad));
+      gst_clear_caps (&other_caps);
     }
   }
-  return GST_AGGREGATOR_CLASS (parent_class)->sink_event (agg, pad, event);
+  if (!ok) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", err->message),
+        ("caps %" GST_PTR_FORMAT, caps));
+    g_error_free (err);
+  }
+  if (event)
+    gst_event_unref (event);
+  gst_caps_unref (caps);
+  return ok;
 }
 
 static gboolean
