@@ -182,6 +182,10 @@ struct _GstVmafHipCompare
   SideCount dist_count;
   gboolean warned_out_of_step;
   gboolean eos_done;
+  /* The base class queues a caps event and lets the buffers after it in
+   * before the event is refused on its thread: a pad whose last caps were
+   * refused has frames but no video info (atomic, bit per pad). */
+  gint caps_refused;
   gboolean output_started;      /* a buffer went out since start or flush */
   gint64 first_submit_us;
   GstVmafHipReport *report;     /* thread-safe; shared with the workers;
@@ -1128,6 +1132,10 @@ gst_vmaf_hip_compare_aggregate (GstAggregator * agg, gboolean timeout)
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
   GstFlowReturn ret;
 
+  /* Already reported: never pair or pass on a frame the refused caps
+   * describe (its pad has no video info), and stop upstream. */
+  if (g_atomic_int_get (&self->caps_refused))
+    return GST_FLOW_NOT_NEGOTIATED;
   ret = GST_AGGREGATOR_CLASS (parent_class)->aggregate (agg, timeout);
   if (ret == GST_FLOW_EOS && !self->eos_done) {
     self->eos_done = TRUE;
@@ -1335,6 +1343,10 @@ gst_vmaf_hip_compare_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
       gst_clear_caps (&other_caps);
     }
   }
+  if (ok)
+    g_atomic_int_and (&self->caps_refused, ~(is_ref ? 1 : 2));
+  else
+    g_atomic_int_or (&self->caps_refused, is_ref ? 1 : 2);
   if (!ok) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", err->message),
         ("caps %" GST_PTR_FORMAT, caps));
@@ -1444,6 +1456,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   g_mutex_unlock (&self->count_lock);
   self->warned_out_of_step = FALSE;
   self->eos_done = FALSE;
+  g_atomic_int_set (&self->caps_refused, 0);
   self->output_started = FALSE;
   self->first_submit_us = 0;
   counts_reset_seen (self);
