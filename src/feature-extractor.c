@@ -261,3 +261,21 @@ vh_feature_extractor_list_names (void)
   }
   return g_string_free (s, FALSE);
 }
+
+gboolean
+vh_feature_extractor_check_luma (const VhFeatureExtractor * fex,
+    const VhPicture * ref, const VhPicture * dist, guint index,
+    GError ** error)
+{
+  const VhPictureInfo *s = &fex->info;
+
+  if (ref->info.width != s->width || ref->info.height != s->height ||
+      ref->info.bpc != s->bpc || dist->info.width != s->width ||
+      dist->info.height != s->height || dist->info.bpc != s->bpc) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "%s: frame %u does not match the stream's %ux%u %u-bit",
+        fex->klass->name, index, s->width, s->height, s->bpc);
+    return FALSE;
+  }
+  return TRUE;
+}

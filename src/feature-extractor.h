@@ -129,6 +129,14 @@ gboolean     vh_feature_extractor_flush           (VhFeatureExtractor * fex,
  * instance, flushed at the end): the class flag, or options that need it. */
 gboolean     vh_feature_extractor_is_temporal     (const VhFeatureExtractor * fex);
 
+/* Fails unless both pictures' luma has the stream's size and depth (for
+ * extractors that read the luma only). */
+gboolean     vh_feature_extractor_check_luma      (const VhFeatureExtractor * fex,
+                                                   const VhPicture * ref,
+                                                   const VhPicture * dist,
+                                                   guint index,
+                                                   GError ** error);
+
 /* Closes (if initialised) and frees. */
 void         vh_feature_extractor_free            (VhFeatureExtractor * fex);
 

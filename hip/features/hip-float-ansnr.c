@@ -114,7 +114,7 @@ hip_float_ansnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   gpointer out;
   gpointer args[] = { &a, &out };
 
-  if (!vh_float_ansnr_check_frame (fex, ref, dist, index, error))
+  if (!vh_feature_extractor_check_luma (fex, ref, dist, index, error))
     return FALSE;
   if (ref->mem_type != VH_MEMORY_HIP_DEVICE ||
       dist->mem_type != VH_MEMORY_HIP_DEVICE) {

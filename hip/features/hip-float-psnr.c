@@ -56,7 +56,7 @@ hip_float_psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   const guint h[3] = { fex->info.height, 0, 0 };
   gpointer sum;
 
-  if (!vh_float_psnr_check_frame (fex, ref, dist, index, error))
+  if (!vh_feature_extractor_check_luma (fex, ref, dist, index, error))
     return FALSE;
   sum = vh_hip_fex_begin (&s->hip, index, error);
   return sum && vh_hip_psnr_sse_async (&s->hip, ref, dist, 1, w, h,

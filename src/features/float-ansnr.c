@@ -153,24 +153,6 @@ ansnr_load (const VhPicture * pic, gfloat * dst, gsize stride)
 }
 
 gboolean
-vh_float_ansnr_check_frame (const VhFeatureExtractor * fex,
-    const VhPicture * ref, const VhPicture * dist, guint index,
-    GError ** error)
-{
-  if (ref->width[0] != fex->info.width || ref->height[0] != fex->info.height
-      || ref->info.bpc != fex->info.bpc || dist->width[0] != fex->info.width
-      || dist->height[0] != fex->info.height
-      || dist->info.bpc != fex->info.bpc) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "feature 'float_ansnr': frame %u does not match the stream's "
-        "%ux%u %u-bit", index, fex->info.width, fex->info.height,
-        fex->info.bpc);
-    return FALSE;
-  }
-  return TRUE;
-}
-
-gboolean
 vh_float_ansnr_append (VhFeatureExtractor * fex, gfloat sig, gfloat noise,
     guint index, VhFeatureCollector * fc, GError ** error)
 {

@@ -19,12 +19,6 @@ G_BEGIN_DECLS
 
 extern const gchar *const vh_float_ansnr_provides[];
 
-/* Fails unless both pictures have the stream's size and depth. */
-gboolean     vh_float_ansnr_check_frame  (const VhFeatureExtractor * fex,
-                                          const VhPicture * ref,
-                                          const VhPicture * dist,
-                                          guint index, GError ** error);
-
 /* Appends frame @index's float_ansnr and float_anpsnr from the
  * single-precision sums of the squared smoothed reference (@sig) and of the
  * squared differences of the smoothed pictures (@noise), each summed as

@@ -64,24 +64,6 @@ sums_of (const VhPicture * pic, VhMomentSums * m)
   m->sum_sq16 = second16;
 }
 
-gboolean
-vh_float_moment_check_frame (const VhFeatureExtractor * fex,
-    const VhPicture * ref, const VhPicture * dist, guint index,
-    GError ** error)
-{
-  if (ref->width[0] != fex->info.width || ref->height[0] != fex->info.height
-      || ref->info.bpc != fex->info.bpc || dist->width[0] != fex->info.width
-      || dist->height[0] != fex->info.height
-      || dist->info.bpc != fex->info.bpc) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "feature 'float_moment': frame %u does not match the stream's "
-        "%ux%u %u-bit", index, fex->info.width, fex->info.height,
-        fex->info.bpc);
-    return FALSE;
-  }
-  return TRUE;
-}
-
 static void
 moments_of (const VhFeatureExtractor * fex, const VhMomentSums * s,
     gdouble * first, gdouble * second)

@@ -29,12 +29,6 @@ typedef struct
   gdouble sum_sq16;
 } VhMomentSums;
 
-/* Fails unless both pictures have the stream's size and depth. */
-gboolean     vh_float_moment_check_frame (const VhFeatureExtractor * fex,
-                                          const VhPicture * ref,
-                                          const VhPicture * dist,
-                                          guint index, GError ** error);
-
 /* Appends frame @index's four moments from the luma sums of both
  * pictures. */
 gboolean     vh_float_moment_append      (VhFeatureExtractor * fex,

@@ -129,24 +129,6 @@ vh_float_psnr_setup (VhFloatPsnr * fp, const VhPictureInfo * info,
 }
 
 gboolean
-vh_float_psnr_check_frame (const VhFeatureExtractor * fex,
-    const VhPicture * ref, const VhPicture * dist, guint index,
-    GError ** error)
-{
-  if (ref->info.width != fex->info.width ||
-      ref->info.height != fex->info.height || ref->info.bpc != fex->info.bpc
-      || dist->info.width != fex->info.width
-      || dist->info.height != fex->info.height
-      || dist->info.bpc != fex->info.bpc) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "float_psnr: frame %u does not match the stream's %ux%u %u-bit",
-        index, fex->info.width, fex->info.height, fex->info.bpc);
-    return FALSE;
-  }
-  return TRUE;
-}
-
-gboolean
 vh_float_psnr_append (VhFeatureExtractor * fex, const VhFloatPsnr * fp,
     guint64 sum, guint index, VhFeatureCollector * fc, GError ** error)
 {
@@ -181,7 +163,7 @@ float_psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   VhFloatPsnrState *s = fex->priv;
   guint64 sum;
 
-  if (!vh_float_psnr_check_frame (fex, ref, dist, index, error))
+  if (!vh_feature_extractor_check_luma (fex, ref, dist, index, error))
     return FALSE;
 
 #ifdef VH_FLOAT_PSNR_HAVE_AVX2

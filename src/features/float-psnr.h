@@ -32,12 +32,6 @@ gboolean     vh_float_psnr_setup         (VhFloatPsnr * fp,
                                           const VhPictureInfo * info,
                                           GError ** error);
 
-/* Fails unless both pictures have the stream's size and depth. */
-gboolean     vh_float_psnr_check_frame   (const VhFeatureExtractor * fex,
-                                          const VhPicture * ref,
-                                          const VhPicture * dist,
-                                          guint index, GError ** error);
-
 /* Appends frame @index's value from the luma's summed squares, each as
  * libvmaf's float square of the unscaled difference. */
 gboolean     vh_float_psnr_append        (VhFeatureExtractor * fex,
