@@ -15,12 +15,11 @@
  * motion2 of 0 but a motion3 from frame 1's motion; the last frame keeps
  * its own motion. */
 
-#include "feature-extractor.h"
+#include "float-motion.h"
 #include "errors.h"
 #include "float-conv.h"
 #include "float-picture.h"
 #include "float-scale.h"
-#include "errors.h"
 
 #include <math.h>
 
@@ -29,9 +28,6 @@
 #endif
 
 #define SAD_GROUP 8             /* rows summed side by side */
-
-/* libvmaf's float rows are padded to 32 bytes. */
-#define ALIGN8(n) (((gsize) (n) + 7) & ~(gsize) 7)
 
 /* libvmaf's blur filters (motion_filter_size 5, 3 and 1). */
 static const gfloat filter5[5] = {
@@ -44,35 +40,14 @@ static const gfloat filter_none[5] = { 0.0, 0.0, 1.0, 0.0, 0.0 };
 
 typedef struct
 {
-  guint w, h;
-  const gfloat *filter;
-  guint fw;
-  /* Per plane (luma, then chroma with motion_add_uv). */
-  guint n_planes;
-  guint pw[3], ph[3];
-  gsize stride[3];              /* floats between rows of blur[] */
+  VhFloatMotion m;
   gfloat *input[3];
   gfloat *blur[3][2];           /* slot = frame number % 2 */
   gfloat *scratch;
-  /* motion_add_scale1: both blurred planes halved (bilinear), and the row
-   * spacing libvmaf reads them with (see fmotion_plane_sad). */
-  gboolean add_scale1;
-  gfloat *half[2];
-
-  gboolean debug;
-  gboolean force_zero;
-  gdouble fps_weight;
-  gdouble blend_factor;
-  gdouble blend_offset;
-  gdouble max_val;
-
-  guint n_seen;                 /* frames of this sequence so far */
-  guint last;                   /* index of the last frame seen */
-  gdouble score;                /* motion of the last frame */
-  gboolean failed;
+  gfloat *half[2];              /* motion_add_scale1's halved planes */
 } FmotionState;
 
-static const VhOptionSpec fmotion_options[] = {
+const VhOptionSpec vh_float_motion_options[] = {
   {"debug", NULL, "also output the motion of each frame (motion)",
       VH_OPTION_BOOL, 1.0, 0.0, 1.0, 0},
   {"motion_force_zero", "force_0", "force the motion score to zero",
@@ -96,45 +71,44 @@ static const VhOptionSpec fmotion_options[] = {
   {NULL}
 };
 
-static const gchar *const fmotion_provides[] = {
+const gchar *const vh_float_motion_provides[] = {
   "motion", "motion2", "motion3", NULL
 };
 
-static gboolean
-fmotion_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
-    GError ** error)
+gboolean
+vh_float_motion_setup (VhFloatMotion * m, const VhFeatureExtractor * fex,
+    const VhPictureInfo * info, GError ** error)
 {
-  FmotionState *s = fex->priv;
   gint size = (gint) vh_feature_extractor_get_option (fex,
       "motion_filter_size");
+  guint ssx, ssy;
 
-  (void) error;
-  s->w = info->width;
-  s->h = info->height;
-  s->debug = vh_feature_extractor_get_option (fex, "debug") != 0.0;
-  s->force_zero =
+  m->w = info->width;
+  m->h = info->height;
+  m->debug = vh_feature_extractor_get_option (fex, "debug") != 0.0;
+  m->force_zero =
       vh_feature_extractor_get_option (fex, "motion_force_zero") != 0.0;
-  s->fps_weight = vh_feature_extractor_get_option (fex, "motion_fps_weight");
-  s->blend_factor =
+  m->fps_weight = vh_feature_extractor_get_option (fex, "motion_fps_weight");
+  m->blend_factor =
       vh_feature_extractor_get_option (fex, "motion_blend_factor");
-  s->blend_offset =
+  m->blend_offset =
       vh_feature_extractor_get_option (fex, "motion_blend_offset");
-  s->max_val = vh_feature_extractor_get_option (fex, "motion_max_val");
+  m->max_val = vh_feature_extractor_get_option (fex, "motion_max_val");
 
   if (size == 1) {
-    s->filter = filter_none;
-    s->fw = G_N_ELEMENTS (filter_none);
+    m->filter = filter_none;
+    m->fw = G_N_ELEMENTS (filter_none);
   } else if (size == 3) {
-    s->filter = filter3;
-    s->fw = G_N_ELEMENTS (filter3);
+    m->filter = filter3;
+    m->fw = G_N_ELEMENTS (filter3);
   } else {
-    s->filter = filter5;
-    s->fw = G_N_ELEMENTS (filter5);
+    m->filter = filter5;
+    m->fw = G_N_ELEMENTS (filter5);
   }
 
-  s->add_scale1 =
+  m->add_scale1 =
       vh_feature_extractor_get_option (fex, "motion_add_scale1") != 0.0;
-  s->n_planes = 1;
+  m->n_planes = 1;
   if (vh_feature_extractor_get_option (fex, "motion_add_uv") != 0.0) {
     if (info->pix_fmt == VH_PIX_FMT_YUV400) {
       g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
@@ -142,39 +116,76 @@ fmotion_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
           "the input is 4:0:0");
       return FALSE;
     }
-    s->n_planes = 3;
+    m->n_planes = 3;
   }
-  if (s->add_scale1 && (gint) (s->w * 0.5 + 0.5) >
+  if (m->add_scale1 && vh_float_motion_half (m->w) >
       VH_FLOAT_SCALE_BILINEAR_MAX_WIDTH) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "feature 'float_motion': motion_add_scale1 at a width of %u is "
-        "beyond libvmaf's bilinear limit", s->w);
+        "beyond libvmaf's bilinear limit", m->w);
     return FALSE;
   }
 
-  if (!s->force_zero) {
-    guint ssx, ssy;
-
-    vh_pix_fmt_subsampling (info->pix_fmt, &ssx, &ssy);
-    for (guint p = 0; p < s->n_planes; p++) {
-      gsize n;
-
-      /* libvmaf's chroma planes are the luma size shifted down. */
-      s->pw[p] = p ? s->w >> ssx : s->w;
-      s->ph[p] = p ? s->h >> ssy : s->h;
-      /* Chroma rows at the luma's spacing, as libvmaf keeps them. */
-      s->stride[p] = p && s->add_scale1 ? ALIGN8 (s->w) : s->pw[p];
-      n = s->stride[p] * s->ph[p];
-      s->input[p] = g_new0 (gfloat, n);
-      s->blur[p][0] = g_new0 (gfloat, n);
-      s->blur[p][1] = g_new0 (gfloat, n);
+  vh_pix_fmt_subsampling (info->pix_fmt, &ssx, &ssy);
+  for (guint p = 0; p < m->n_planes; p++) {
+    /* libvmaf's chroma planes are the luma size shifted down. */
+    m->pw[p] = p ? m->w >> ssx : m->w;
+    m->ph[p] = p ? m->h >> ssy : m->h;
+    /* Chroma rows at the luma's spacing, as libvmaf keeps them. */
+    m->stride[p] = p && m->add_scale1 ? VH_FLOAT_MOTION_ALIGN8 (m->w) :
+        m->pw[p];
+    /* The mirrored blur needs more samples than half the filter. */
+    if (!m->force_zero && (m->pw[p] <= m->fw / 2 || m->ph[p] <= m->fw / 2)) {
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "feature 'float_motion': the %ux%u chroma planes are too small "
+          "for motion_add_uv with a %u-tap blur", m->pw[p], m->ph[p], m->fw);
+      return FALSE;
     }
-    s->scratch = g_new (gfloat, s->w + VH_FCONV_MAX_TAPS - 1);
-    if (s->add_scale1) {
-      gsize n = (gsize) (s->w / 2 + 1) * (s->h / 2 + 1);
-      s->half[0] = g_new (gfloat, n);
-      s->half[1] = g_new (gfloat, n);
-    }
+  }
+  return TRUE;
+}
+
+guint
+vh_float_motion_half (guint n)
+{
+  return (gint) (n * 0.5 + 0.5);
+}
+
+gsize
+vh_float_motion_read_stride (const VhFloatMotion * m, guint p)
+{
+  return p ? VH_FLOAT_MOTION_ALIGN8 (m->pw[p]) : m->stride[p];
+}
+
+gfloat
+vh_float_motion_mean (gfloat sum, guint w, guint h)
+{
+  return sum / (gfloat) (w * h);
+}
+
+static gboolean
+fmotion_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+    GError ** error)
+{
+  FmotionState *s = fex->priv;
+  VhFloatMotion *m = &s->m;
+
+  if (!vh_float_motion_setup (m, fex, info, error))
+    return FALSE;
+  if (m->force_zero)
+    return TRUE;
+  for (guint p = 0; p < m->n_planes; p++) {
+    gsize n = m->stride[p] * m->ph[p];
+
+    s->input[p] = g_new0 (gfloat, n);
+    s->blur[p][0] = g_new0 (gfloat, n);
+    s->blur[p][1] = g_new0 (gfloat, n);
+  }
+  s->scratch = g_new (gfloat, m->w + VH_FCONV_MAX_TAPS - 1);
+  if (m->add_scale1) {
+    gsize n = (gsize) (m->w / 2 + 1) * (m->h / 2 + 1);
+    s->half[0] = g_new (gfloat, n);
+    s->half[1] = g_new (gfloat, n);
   }
   return TRUE;
 }
@@ -194,8 +205,8 @@ fmotion_close (VhFeatureExtractor * fex)
   g_clear_pointer (&s->half[1], g_free);
 }
 
-/* Mean absolute difference: each row summed on its own, then the rows in
- * order, in single precision. Eight rows go side by side so that their
+/* Sum of absolute differences: each row summed on its own, then the rows
+ * in order, in single precision. Eight rows go side by side so that their
  * adds overlap. */
 VH_FLOAT_MULTIVERSION static gfloat
 fmotion_sad (const gfloat * a, const gfloat * b, gsize stride, guint w,
@@ -224,32 +235,33 @@ fmotion_sad (const gfloat * a, const gfloat * b, gsize stride, guint w,
     for (guint g = 0; g < n_rows; g++)
       acc += row[g];
   }
-  return acc / (gfloat) (w * h);
+  return acc;
 }
 
 /* Motion of one plane between two blurred pictures; with
- * motion_add_scale1 plus that of both halved. libvmaf halves a chroma
- * plane reading its rows a chroma-width apart (rounded up to 8 floats)
- * where they lie a luma-width apart; the same spacing is read here. */
+ * motion_add_scale1 plus that of both halved. */
 static gfloat
 fmotion_plane_sad (FmotionState * s, guint p, const gfloat * a,
     const gfloat * b)
 {
-  const guint w = s->pw[p], h = s->ph[p];
-  gfloat sad = fmotion_sad (a, b, s->stride[p], w, h);
+  const VhFloatMotion *m = &s->m;
+  const guint w = m->pw[p], h = m->ph[p];
+  gfloat sad = vh_float_motion_mean (fmotion_sad (a, b, m->stride[p], w, h),
+      w, h);
   guint hw, hh;
   gsize read_stride;
 
-  if (!s->add_scale1)
+  if (!m->add_scale1)
     return sad;
-  hw = (gint) (w * 0.5 + 0.5);
-  hh = (gint) (h * 0.5 + 0.5);
-  read_stride = p ? ALIGN8 (w) : s->stride[p];
+  hw = vh_float_motion_half (w);
+  hh = vh_float_motion_half (h);
+  read_stride = vh_float_motion_read_stride (m, p);
   vh_float_scale (VH_FLOAT_SCALE_BILINEAR, a, w, h, read_stride, s->half[0],
       hw, hh, hw);
   vh_float_scale (VH_FLOAT_SCALE_BILINEAR, b, w, h, read_stride, s->half[1],
       hw, hh, hw);
-  return sad + fmotion_sad (s->half[0], s->half[1], hw, hw, hh);
+  return sad + vh_float_motion_mean (fmotion_sad (s->half[0], s->half[1], hw,
+          hw, hh), hw, hh);
 }
 
 /* The frame's motion: luma, plus chroma with motion_add_uv. */
@@ -259,83 +271,121 @@ fmotion_frame_sad (FmotionState * s, guint prev_slot, guint cur_slot)
   gdouble score = fmotion_plane_sad (s, 0, s->blur[0][prev_slot],
       s->blur[0][cur_slot]);
 
-  for (guint p = 1; p < s->n_planes; p++)
+  for (guint p = 1; p < s->m.n_planes; p++)
     score += fmotion_plane_sad (s, p, s->blur[p][prev_slot],
         s->blur[p][cur_slot]);
   return score;
 }
 
 static gdouble
-fmotion_clip (const FmotionState * s, gdouble v)
+fmotion_clip (const VhFloatMotion * m, gdouble v)
 {
-  return v < s->max_val ? v : s->max_val;
+  return v < m->max_val ? v : m->max_val;
 }
 
 static gdouble
-fmotion_blend (const FmotionState * s, gdouble v)
+fmotion_blend (const VhFloatMotion * m, gdouble v)
 {
-  gdouble low = s->blend_offset < v ? s->blend_offset : v;
+  gdouble low = m->blend_offset < v ? m->blend_offset : v;
 
-  return v * s->blend_factor + (1 - s->blend_factor) * low;
+  return v * m->blend_factor + (1 - m->blend_factor) * low;
 }
 
 /* motion2 and motion3 of frame @index from its score. */
 static gboolean
-fmotion_emit_final (VhFeatureExtractor * fex, VhFeatureCollector * fc,
-    guint index, gdouble score, GError ** error)
+fmotion_emit_final (VhFloatMotion * m, VhFeatureExtractor * fex,
+    VhFeatureCollector * fc, guint index, gdouble score, GError ** error)
 {
-  FmotionState *s = fex->priv;
-  gdouble weighted = score * s->fps_weight;
+  gdouble weighted = score * m->fps_weight;
 
   return vh_feature_extractor_append (fex, fc, "motion2", index,
-      fmotion_clip (s, weighted), error) &&
+      fmotion_clip (m, weighted), error) &&
       vh_feature_extractor_append (fex, fc, "motion3", index,
-      fmotion_clip (s, fmotion_blend (s, weighted)), error);
+      fmotion_clip (m, fmotion_blend (m, weighted)), error);
 }
 
 static gboolean
-fmotion_extract_frame (VhFeatureExtractor * fex, const VhPicture * ref,
-    guint index, VhFeatureCollector * fc, GError ** error)
+fmotion_push_values (VhFloatMotion * m, VhFeatureExtractor * fex,
+    VhFeatureCollector * fc, guint index, gdouble score, GError ** error)
 {
-  FmotionState *s = fex->priv;
-  const guint n = s->n_seen;
-  gdouble score, prev_score = s->score;
+  const guint n = m->n_seen;
+  gdouble prev_score = m->score;
 
-  if (s->force_zero) {
+  if (m->force_zero) {
     return vh_feature_extractor_append (fex, fc, "motion2", index, 0.0,
         error) &&
         vh_feature_extractor_append (fex, fc, "motion3", index, 0.0, error)
-        && (!s->debug || vh_feature_extractor_append (fex, fc, "motion",
+        && (!m->debug || vh_feature_extractor_append (fex, fc, "motion",
             index, 0.0, error));
   }
-
-  for (guint p = 0; p < s->n_planes; p++) {
-    vh_float_load_plane (ref, p, s->pw[p], s->ph[p], s->input[p],
-        s->stride[p]);
-    vh_fconv_plane (s->filter, s->fw, s->input[p], s->stride[p],
-        s->blur[p][n % 2], s->stride[p], s->pw[p], s->ph[p], s->scratch);
-  }
-
   if (n == 0) {
     return vh_feature_extractor_append (fex, fc, "motion2", index, 0.0,
         error) &&
-        (!s->debug || vh_feature_extractor_append (fex, fc, "motion", index,
+        (!m->debug || vh_feature_extractor_append (fex, fc, "motion", index,
             0.0, error));
   }
 
-  score = fmotion_frame_sad (s, (n + 1) % 2, n % 2);
-  s->score = score;
-  if (s->debug && !vh_feature_extractor_append (fex, fc, "motion", index,
-          fmotion_clip (s, score * s->fps_weight), error))
+  m->score = score;
+  if (m->debug && !vh_feature_extractor_append (fex, fc, "motion", index,
+          fmotion_clip (m, score * m->fps_weight), error))
     return FALSE;
 
   /* The first frame's motion3 comes from the second frame's motion. */
   if (n == 1) {
     return vh_feature_extractor_append (fex, fc, "motion3", index - 1,
-        fmotion_clip (s, fmotion_blend (s, score * s->fps_weight)), error);
+        fmotion_clip (m, fmotion_blend (m, score * m->fps_weight)), error);
   }
-  return fmotion_emit_final (fex, fc, index - 1, MIN (prev_score, score),
+  return fmotion_emit_final (m, fex, fc, index - 1, MIN (prev_score, score),
       error);
+}
+
+gboolean
+vh_float_motion_push (VhFloatMotion * m, VhFeatureExtractor * fex,
+    VhFeatureCollector * fc, guint index, gdouble score, GError ** error)
+{
+  if (!fmotion_push_values (m, fex, fc, index, score, error)) {
+    m->failed = TRUE;
+    return FALSE;
+  }
+  m->last = index;
+  m->n_seen++;
+  return TRUE;
+}
+
+gboolean
+vh_float_motion_check_frame (const VhFloatMotion * m, guint index,
+    guint n_in, guint last_in, GError ** error)
+{
+  if (m->failed) {
+    g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
+        "float_motion: an earlier frame failed; the stream cannot continue");
+    return FALSE;
+  }
+  if (n_in > 0 && index != last_in + 1) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "float_motion needs frames in order: expected frame %u, got %u",
+        last_in + 1, index);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+vh_float_motion_finish (VhFloatMotion * m, VhFeatureExtractor * fex,
+    VhFeatureCollector * fc, GError ** error)
+{
+  gboolean ok = TRUE;
+
+  if (m->failed || m->force_zero || m->n_seen == 0)
+    return TRUE;
+  /* Once only: a second flush has nothing left to emit. */
+  if (m->n_seen == 1)
+    ok = vh_feature_extractor_append (fex, fc, "motion3", m->last, 0.0, error);
+  else
+    ok = fmotion_emit_final (m, fex, fc, m->last, m->score, error);
+  m->n_seen = 0;
+  m->failed = !ok;
+  return ok;
 }
 
 static gboolean
@@ -344,30 +394,27 @@ fmotion_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     GError ** error)
 {
   FmotionState *s = fex->priv;
+  VhFloatMotion *m = &s->m;
+  const guint n = m->n_seen;
+  gdouble score = 0.0;
 
   (void) dist;
-  if (s->failed) {
-    g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
-        "float_motion: an earlier frame failed; the stream cannot continue");
-    return FALSE;
-  }
-  if (s->n_seen > 0 && index != s->last + 1) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "float_motion needs frames in order: expected frame %u, got %u",
-        s->last + 1, index);
-    return FALSE;
-  }
-  if (!vh_float_check_picture ("float_motion", &fex->info, ref, "reference",
+  if (!vh_float_motion_check_frame (m, index, n, m->last, error) ||
+      !vh_float_check_picture ("float_motion", &fex->info, ref, "reference",
           error))
     return FALSE;
 
-  if (!fmotion_extract_frame (fex, ref, index, fc, error)) {
-    s->failed = TRUE;
-    return FALSE;
+  if (!m->force_zero) {
+    for (guint p = 0; p < m->n_planes; p++) {
+      vh_float_load_plane (ref, p, m->pw[p], m->ph[p], s->input[p],
+          m->stride[p]);
+      vh_fconv_plane (m->filter, m->fw, s->input[p], m->stride[p],
+          s->blur[p][n % 2], m->stride[p], m->pw[p], m->ph[p], s->scratch);
+    }
+    if (n > 0)
+      score = fmotion_frame_sad (s, (n + 1) % 2, n % 2);
   }
-  s->last = index;
-  s->n_seen++;
-  return TRUE;
+  return vh_float_motion_push (m, fex, fc, index, score, error);
 }
 
 static gboolean
@@ -375,24 +422,14 @@ fmotion_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
     GError ** error)
 {
   FmotionState *s = fex->priv;
-  gboolean ok = TRUE;
 
-  if (s->failed || s->force_zero || s->n_seen == 0)
-    return TRUE;
-  /* Once only: a second flush has nothing left to emit. */
-  if (s->n_seen == 1)
-    ok = vh_feature_extractor_append (fex, fc, "motion3", s->last, 0.0, error);
-  else
-    ok = fmotion_emit_final (fex, fc, s->last, s->score, error);
-  s->n_seen = 0;
-  s->failed = !ok;
-  return ok;
+  return vh_float_motion_finish (&s->m, fex, fc, error);
 }
 
 const VhFeatureExtractorClass vh_fex_float_motion = {
   .name = "float_motion",
-  .provides = fmotion_provides,
-  .options = fmotion_options,
+  .provides = vh_float_motion_provides,
+  .options = vh_float_motion_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
   .flags = VH_EXTRACTOR_FLAG_TEMPORAL,

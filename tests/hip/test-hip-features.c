@@ -333,7 +333,7 @@ fail:
 /* Float features whose twins keep the CPU twin's order of operations, so
  * are held to max difference 0 like the integer ones. */
 static const gchar *const exact_float_features[] = {
-  "float_moment", "float_ansnr", NULL
+  "float_moment", "float_ansnr", "float_motion", NULL
 };
 
 /* Twins whose only difference from the CPU twin is the GPU's pow, sin,
@@ -416,6 +416,12 @@ static const Variant variants[] = {
   {"motion", {"motion_moving_average", "1", "motion_blend_factor", "0.5",
           "motion_blend_offset", "2", "motion_fps_weight", "2", NULL}},
   {"motion", {"motion_force_zero", "1", NULL}},
+  {"float_motion", {"motion_add_uv", "1", "motion_filter_size", "3",
+          "debug", "1", NULL}},
+  {"float_motion", {"motion_add_scale1", "1", "motion_add_uv", "1", NULL}},
+  {"float_motion", {"motion_filter_size", "1", "motion_blend_factor", "0.5",
+          "motion_blend_offset", "2", "motion_fps_weight", "2", NULL}},
+  {"float_motion", {"motion_force_zero", "1", NULL}},
 };
 
 static void
@@ -493,15 +499,17 @@ test_twins_against_cpu (void)
   }
 }
 
-/* The motion twin alone, driven directly: frames from index 5, the last
- * frame's motion2 held back until flush. */
+/* A motion twin (@feature, outputs @motion2 and @motion3) alone, driven
+ * directly: frames from index 5, the last frame's motion2 held back until
+ * flush. */
 static void
-test_motion_flush (void)
+test_motion_flush (const gchar * feature, const gchar * motion2,
+    const gchar * motion3)
 {
   const VhFeatureExtractorClass *hip_class =
-      vh_feature_extractor_find ("motion", VH_BACKEND_HIP);
+      vh_feature_extractor_find (feature, VH_BACKEND_HIP);
   const VhFeatureExtractorClass *cpu_class =
-      vh_feature_extractor_find ("motion", VH_BACKEND_CPU);
+      vh_feature_extractor_find (feature, VH_BACKEND_CPU);
   g_autoptr (GPtrArray) clips = make_clips ();
   const Clip *clip = g_ptr_array_index (clips, clips->len - 1);
   const VhPictureInfo *info =
@@ -518,7 +526,7 @@ test_motion_flush (void)
   hip->device = device;
   if (!vh_feature_extractor_init (hip, info, &error) ||
       !vh_feature_extractor_init (cpu, info, &error)) {
-    CHECK (FALSE, "motion init: %s", error->message);
+    CHECK (FALSE, "%s init: %s", feature, error->message);
     g_clear_error (&error);
     goto out;
   }
@@ -531,32 +539,32 @@ test_motion_flush (void)
     if (!dd || !vh_feature_extractor_extract (hip, dr, dd, base + i, fh,
             &error) || !vh_feature_extractor_extract (cpu, r, d, base + i,
             fcpu, &error)) {
-      CHECK (FALSE, "motion frame %u: %s", base + i, error->message);
+      CHECK (FALSE, "%s frame %u: %s", feature, base + i, error->message);
       g_clear_error (&error);
       goto out;
     }
   }
-  CHECK (!vh_feature_collector_get (fh, "integer_motion2", last, &vh),
+  CHECK (!vh_feature_collector_get (fh, motion2, last, &vh),
       "the last frame's motion2 came before flush");
   if (!vh_feature_extractor_flush (hip, fh, &error) ||
       !vh_feature_extractor_flush (cpu, fcpu, &error)) {
-    CHECK (FALSE, "motion flush: %s", error->message);
+    CHECK (FALSE, "%s flush: %s", feature, error->message);
     g_clear_error (&error);
     goto out;
   }
-  CHECK (vh_feature_collector_get (fh, "integer_motion2", last, &vh),
+  CHECK (vh_feature_collector_get (fh, motion2, last, &vh),
       "no motion2 for the last frame after flush");
-  CHECK (vh_feature_collector_get (fcpu, "integer_motion2", last, &vc),
+  CHECK (vh_feature_collector_get (fcpu, motion2, last, &vc),
       "the CPU twin has no motion2 for the last frame");
   CHECK (vh == vc, "last motion2: HIP %.17g, CPU %.17g", vh, vc);
   for (guint i = base; i <= last; i++) {
     gdouble a = 0, b = 1;
-    CHECK (vh_feature_collector_get (fh, "integer_motion3", i, &a) &&
-        vh_feature_collector_get (fcpu, "integer_motion3", i, &b) && a == b,
+    CHECK (vh_feature_collector_get (fh, motion3, i, &a) &&
+        vh_feature_collector_get (fcpu, motion3, i, &b) && a == b,
         "motion3 of frame %u: HIP %.17g, CPU %.17g", i, a, b);
   }
-  printf ("# motion from frame %u: last motion2 %.6f at flush, as the CPU\n",
-      base, vh);
+  printf ("# %s from frame %u: last motion2 %.6f at flush, as the CPU\n",
+      feature, base, vh);
 out:
   vh_feature_extractor_free (hip);
   vh_feature_extractor_free (cpu);
@@ -678,7 +686,8 @@ main (int argc, char **argv)
     }
     CHECK (backends == (VH_BACKEND_HIP | VH_BACKEND_CPU), "backends");
     device = vh_picture_transfer_get_device (transfer);
-    test_motion_flush ();
+    test_motion_flush ("motion", "integer_motion2", "integer_motion3");
+    test_motion_flush ("float_motion", "motion2", "motion3");
     test_twins_against_cpu ();
     /* Empties the upload pool: nothing left on the device at exit. */
     vh_picture_transfer_unref (transfer);
