@@ -21,6 +21,7 @@ typedef struct
 {
   VhFeatureExtractor *proto;
   VhFeatureExtractor *temporal;  /* live instance when temporal */
+  const gchar *refused;         /* why the HIP twin did not take it, or NULL */
 } ExtractorSlot;
 
 /* The parallel extractors one worker uses, borrowed from a queue. */
@@ -156,6 +157,22 @@ same_name (const VhFeatureExtractor * a, const VhFeatureExtractor * b)
       !strcmp (a->suffix, b->suffix);
 }
 
+static VhFeatureExtractor *
+new_with_options (const VhFeatureExtractorClass * klass,
+    const gchar * const *options, GError ** error)
+{
+  VhFeatureExtractor *fex = vh_feature_extractor_new (klass);
+
+  for (guint i = 0; options && options[i] && options[i + 1]; i += 2) {
+    if (!vh_feature_extractor_set_option (fex, options[i], options[i + 1],
+            error)) {
+      vh_feature_extractor_free (fex);
+      return NULL;
+    }
+  }
+  return fex;
+}
+
 gboolean
 vh_context_add_feature (VhContext * ctx, const gchar * name,
     const gchar * const *options, GError ** error)
@@ -164,6 +181,7 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
   VhFeatureExtractor *fex;
   GPtrArray *lane;
   ExtractorSlot *slot;
+  const gchar *refused;
 
   g_return_val_if_fail (!ctx->started, FALSE);
   if (!name || !name[0]) {
@@ -181,13 +199,17 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
     g_free (known);
     return FALSE;
   }
-  fex = vh_feature_extractor_new (klass);
-  for (guint i = 0; options && options[i] && options[i + 1]; i += 2) {
-    if (!vh_feature_extractor_set_option (fex, options[i], options[i + 1],
-            error)) {
-      vh_feature_extractor_free (fex);
+  fex = new_with_options (klass, options, error);
+  if (!fex)
+    return FALSE;
+  /* A twin that cannot do these options: its CPU twin runs instead. */
+  refused = klass->unsupported ? klass->unsupported (fex) : NULL;
+  if (refused) {
+    vh_feature_extractor_free (fex);
+    klass = vh_feature_extractor_find (name, VH_BACKEND_CPU);
+    fex = klass ? new_with_options (klass, options, error) : NULL;
+    if (!fex)
       return FALSE;
-    }
   }
   lane = vh_feature_extractor_is_temporal (fex) ? ctx->temporal :
       ctx->parallel;
@@ -206,6 +228,7 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
   fex->log_pooled = ctx->config.log_pooled_order;
   slot = g_new0 (ExtractorSlot, 1);
   slot->proto = fex;
+  slot->refused = refused;
   g_ptr_array_add (lane, slot);
   return TRUE;
 }
@@ -786,6 +809,8 @@ describe_slots (GString * s, GPtrArray * slots)
     const VhFeatureExtractorClass *k = slot->proto->klass;
     g_string_append_printf (s, "%s%s: %s", s->len ? ", " : "", k->name,
         (k->backend & VH_BACKEND_HIP) ? "hip" : "cpu");
+    if (slot->refused)
+      g_string_append_printf (s, " (%s)", slot->refused);
   }
 }
 

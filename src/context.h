@@ -117,7 +117,8 @@ GPtrArray   *vh_context_output_names     (VhContext * ctx);
 gboolean     vh_context_uses_memory      (VhContext * ctx,
                                           VhMemoryType mem_type);
 
-/* "adm: cpu, vif: hip, ..." (caller frees). */
+/* "adm: cpu, vif: hip, ..." (caller frees); a feature whose HIP twin
+ * refused its options says why: "float_vif: cpu (...)". */
 gchar       *vh_context_describe_dispatch (VhContext * ctx);
 
 guint        vh_context_get_subsample    (VhContext * ctx);

@@ -77,6 +77,10 @@ struct _VhFeatureExtractorClass
   /* Optional: TRUE when this instance's options make it temporal although
    * the class is not (psnr's stream aggregate needs every frame). */
   gboolean (*is_temporal) (const VhFeatureExtractor * fex);
+  /* Optional, for a twin that cannot do every setting of its CPU twin's
+   * options yet: NULL when this instance's options can run here, else why
+   * not (a static string); the context then runs the CPU twin instead. */
+  const gchar *(*unsupported) (const VhFeatureExtractor * fex);
 };
 
 struct _VhFeatureExtractor

@@ -13,7 +13,7 @@
  * ping-pong pair per plane, and the single-precision sums of absolute
  * differences with the previous frame's (plus those of both halved, with
  * motion_add_scale1) come back with the frame's slot, in the CPU twin's
- * order (hip/features/kernels/float-motion.hip). The twin is temporal and
+ * order (hip/features/kernels/float-motion.hip, float-scale.hip). The twin is temporal and
  * deferred (hip-fex-common.h): extract() queues and returns; sums are
  * collected VH_HIP_FEX_LOOKAHEAD frames later, and from them the CPU
  * twin's own code (float-motion.h) derives the scores, the last frame's
@@ -27,6 +27,7 @@
 #include <string.h>
 
 extern const VhHipKernelSource vh_hip_kernel_float_motion;
+extern const VhHipKernelSource vh_hip_kernel_float_scale;
 
 #define FMOTION_MAX_TAPS 5      /* VH_FMOTION_MAX_TAPS in the kernel */
 
@@ -183,8 +184,8 @@ hip_fmotion_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
               "vh_fmotion_vblur_u8" : "vh_fmotion_vblur_u16", error)) &&
       (s->hblur_fn = vh_hip_fex_function (&s->hip, k, "vh_fmotion_hblur",
               error)) &&
-      (s->halve_fn = vh_hip_fex_function (&s->hip, k, "vh_fmotion_halve",
-              error)) &&
+      (s->halve_fn = vh_hip_fex_function (&s->hip,
+              &vh_hip_kernel_float_scale, "vh_fscale_bilinear", error)) &&
       (s->rows_fn = vh_hip_fex_function (&s->hip, k, "vh_fmotion_sad_rows",
               error)) &&
       (s->total_fn = vh_hip_fex_function (&s->hip, k, "vh_fmotion_sad_total",
@@ -249,7 +250,8 @@ queue_halve (HipFloatMotion * s, guint p, const gfloat * src, gfloat * dst,
   guint64 ss = vh_float_motion_read_stride (m, p);
   guint sw = m->pw[p], sh = m->ph[p];
   guint dw = vh_float_motion_half (sw), dh = vh_float_motion_half (sh);
-  gpointer args[] = { &src, &ss, &sw, &sh, &dst, &dw, &dh };
+  guint64 ds = dw;
+  gpointer args[] = { &src, &ss, &sw, &sh, &dst, &ds, &dw, &dh };
 
   return vh_hip_fex_launch (&s->hip, s->halve_fn,
       vh_hip_div_up (dw, FMOTION_BLOCK_X), vh_hip_div_up (dh,

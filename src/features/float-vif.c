@@ -14,11 +14,9 @@
  * plane; the next scale is the plane filtered with that scale's Gaussian
  * and taken at even rows and columns. */
 
-#include "feature-extractor.h"
+#include "float-vif.h"
 #include "errors.h"
 #include "float-picture.h"
-#include "float-vif-private.h"
-#include "float-scale.h"
 #include "vif-options.h"
 
 #include <math.h>
@@ -27,30 +25,18 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-/* The coarsest scale needs two rows and columns for its mirrored edges. */
-#define FVIF_MIN_SIZE 16
+#define FVIF_MIN_SIZE VH_FLOAT_VIF_MIN_SIZE
 
 typedef struct
 {
-  guint w[VH_FVIF_N_SCALES];
-  guint h[VH_FVIF_N_SCALES];
+  VhFloatVif v;
   gsize stride[VH_FVIF_N_SCALES];
   gfloat *plane[VH_FVIF_N_SCALES][2];   /* reference, distorted */
-  gfloat filter[VH_FVIF_N_SCALES][VH_FCONV_MAX_TAPS];
-  guint fw[VH_FVIF_N_SCALES];
-  VhFvifParams params;
   VhFvifWork work;
-  gboolean debug;
-  gboolean skip_scale0;
-  gdouble min_val[VH_FVIF_N_SCALES];
-  /* vif_prescale: luma at the input size, resampled into plane[0]. */
-  gboolean prescale;
-  VhFloatScaleMethod prescale_method;
-  guint in_w, in_h;
-  gfloat *input[2];
+  gfloat *input[2];             /* vif_prescale: luma at the input size */
 } FvifState;
 
-static const VhOptionSpec fvif_options[] = {
+const VhOptionSpec vh_float_vif_options[] = {
   VH_VIF_OPTION_DEBUG,
   VH_VIF_OPTION_ENHN_GAIN_LIMIT,
   {"vif_kernelscale", "ks",
@@ -80,15 +66,14 @@ static const VhOptionSpec fvif_options[] = {
   {NULL}
 };
 
-static const gchar *const fvif_provides[] = {
+const gchar *const vh_float_vif_provides[] = {
   "vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3", NULL
 };
 
-static gboolean
-fvif_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
-    GError ** error)
+gboolean
+vh_float_vif_setup (VhFloatVif * v, const VhFeatureExtractor * fex,
+    const VhPictureInfo * info, GError ** error)
 {
-  FvifState *s = fex->priv;
   gdouble nsq, prescale;
   gfloat kernel_scale;
   guint w, h;
@@ -103,13 +88,13 @@ fvif_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     return FALSE;
   }
   prescale = vh_feature_extractor_get_option (fex, "vif_prescale");
-  s->prescale_method = (VhFloatScaleMethod)
+  v->prescale_method = (VhFloatScaleMethod)
       vh_feature_extractor_get_option (fex, "vif_prescale_method");
-  s->in_w = info->width;
-  s->in_h = info->height;
+  v->in_w = info->width;
+  v->in_h = info->height;
   w = (gint) (info->width * prescale + 0.5);
   h = (gint) (info->height * prescale + 0.5);
-  if (s->prescale_method == VH_FLOAT_SCALE_BILINEAR &&
+  if (v->prescale_method == VH_FLOAT_SCALE_BILINEAR &&
       w > VH_FLOAT_SCALE_BILINEAR_MAX_WIDTH) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "feature 'float_vif': bilinear vif_prescale to a width of %u is "
@@ -123,32 +108,54 @@ fvif_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
         "%ux%u it needs", prescale, w, h, FVIF_MIN_SIZE, FVIF_MIN_SIZE);
     return FALSE;
   }
-  s->prescale = w != info->width || h != info->height;
-  if (s->prescale) {
-    for (guint p = 0; p < 2; p++)
-      s->input[p] = g_new (gfloat, (gsize) s->in_w * s->in_h);
-  }
-  s->debug = vh_feature_extractor_get_option (fex, "debug") != 0.0;
-  s->skip_scale0 =
+  v->prescale = w != info->width || h != info->height;
+  v->debug = vh_feature_extractor_get_option (fex, "debug") != 0.0;
+  v->skip_scale0 =
       vh_feature_extractor_get_option (fex, "vif_skip_scale0") != 0.0;
-  s->min_val[1] = vh_feature_extractor_get_option (fex, "vif_scale1_min_val");
-  s->min_val[2] = vh_feature_extractor_get_option (fex, "vif_scale2_min_val");
-  s->min_val[3] = vh_feature_extractor_get_option (fex, "vif_scale3_min_val");
+  v->min_val[1] = vh_feature_extractor_get_option (fex, "vif_scale1_min_val");
+  v->min_val[2] = vh_feature_extractor_get_option (fex, "vif_scale2_min_val");
+  v->min_val[3] = vh_feature_extractor_get_option (fex, "vif_scale3_min_val");
   nsq = vh_feature_extractor_get_option (fex, "vif_sigma_nsq");
-  s->params.sigma_nsq = nsq;
-  s->params.gain_limit =
+  v->params.sigma_nsq = nsq;
+  v->params.gain_limit =
       (gfloat) vh_feature_extractor_get_option (fex, "vif_enhn_gain_limit");
-  s->params.sigma_max_inv = powf ((gfloat) nsq, 2.0f) / (255.0 * 255.0);
+  v->params.sigma_max_inv = powf ((gfloat) nsq, 2.0f) / (255.0 * 255.0);
 
   for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
-    s->w[i] = i ? s->w[i - 1] / 2 : w;
-    s->h[i] = i ? s->h[i - 1] / 2 : h;
-    s->stride[i] = s->w[i];
-    s->fw[i] = vh_fvif_filter (i, kernel_scale, s->filter[i]);
-    for (guint p = 0; p < 2; p++)
-      s->plane[i][p] = g_new (gfloat, s->stride[i] * s->h[i]);
+    v->w[i] = i ? v->w[i - 1] / 2 : w;
+    v->h[i] = i ? v->h[i - 1] / 2 : h;
+    v->fw[i] = vh_fvif_filter (i, kernel_scale, v->filter[i]);
+    /* Mirrored edges reflect once: the plane must outreach the filter. */
+    if (v->w[i] <= v->fw[i] / 2 || v->h[i] <= v->fw[i] / 2) {
+      g_set_error (error, VH_ERROR, VH_ERROR_TOO_SMALL,
+          "feature 'float_vif': scale %u is %ux%u, too small for its "
+          "%u-tap filter (vif_kernelscale %g)", i, v->w[i], v->h[i],
+          v->fw[i], kernel_scale);
+      return FALSE;
+    }
   }
-  vh_fvif_work_init (&s->work, w);
+  return TRUE;
+}
+
+static gboolean
+fvif_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+    GError ** error)
+{
+  FvifState *s = fex->priv;
+  const VhFloatVif *v = &s->v;
+
+  if (!vh_float_vif_setup (&s->v, fex, info, error))
+    return FALSE;
+  if (v->prescale) {
+    for (guint p = 0; p < 2; p++)
+      s->input[p] = g_new (gfloat, (gsize) v->in_w * v->in_h);
+  }
+  for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
+    s->stride[i] = v->w[i];
+    for (guint p = 0; p < 2; p++)
+      s->plane[i][p] = g_new (gfloat, s->stride[i] * v->h[i]);
+  }
+  vh_fvif_work_init (&s->work, v->w[0]);
   return TRUE;
 }
 
@@ -167,13 +174,13 @@ fvif_close (VhFeatureExtractor * fex)
 }
 
 static gboolean
-fvif_emit_debug (VhFeatureExtractor * fex, VhFeatureCollector * fc,
-    guint index, const gdouble * scores, GError ** error)
+fvif_emit_debug (const VhFloatVif * v, VhFeatureExtractor * fex,
+    VhFeatureCollector * fc, guint index, const gdouble * scores,
+    GError ** error)
 {
-  FvifState *s = fex->priv;
   gdouble sum_num = 0.0, sum_den = 0.0;
 
-  for (guint i = s->skip_scale0 ? 1 : 0; i < VH_FVIF_N_SCALES; i++) {
+  for (guint i = v->skip_scale0 ? 1 : 0; i < VH_FVIF_N_SCALES; i++) {
     sum_num += scores[2 * i];
     sum_den += scores[2 * i + 1];
   }
@@ -185,7 +192,7 @@ fvif_emit_debug (VhFeatureExtractor * fex, VhFeatureCollector * fc,
     return FALSE;
   for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
     gchar name_num[32], name_den[32];
-    gboolean skipped = i == 0 && s->skip_scale0;
+    gboolean skipped = i == 0 && v->skip_scale0;
 
     g_snprintf (name_num, sizeof (name_num), "vif_num_scale%u", i);
     g_snprintf (name_den, sizeof (name_den), "vif_den_scale%u", i);
@@ -198,13 +205,43 @@ fvif_emit_debug (VhFeatureExtractor * fex, VhFeatureCollector * fc,
   return TRUE;
 }
 
+gboolean
+vh_float_vif_append (const VhFloatVif * v, VhFeatureExtractor * fex,
+    const gfloat * sums, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  gdouble scores[2 * VH_FVIF_N_SCALES] = { 0 };
+
+  for (guint i = v->skip_scale0 ? 1 : 0; i < VH_FVIF_N_SCALES; i++) {
+    scores[2 * i] = sums[2 * i];
+    scores[2 * i + 1] = sums[2 * i + 1];
+  }
+  for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
+    gchar name[16];
+    gdouble value;
+
+    if (i == 0 && v->skip_scale0) {
+      value = 0.0;
+    } else {
+      value = scores[2 * i] / scores[2 * i + 1];
+      if (i > 0)
+        value = MAX (value, v->min_val[i]);
+    }
+    g_snprintf (name, sizeof (name), "vif_scale%u", i);
+    if (!vh_feature_extractor_append (fex, fc, name, index, value, error))
+      return FALSE;
+  }
+  return !v->debug || fvif_emit_debug (v, fex, fc, index, scores, error);
+}
+
 static gboolean
 fvif_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     const VhPicture * dist, guint index, VhFeatureCollector * fc,
     GError ** error)
 {
   FvifState *s = fex->priv;
-  gdouble scores[2 * VH_FVIF_N_SCALES] = { 0 };
+  const VhFloatVif *v = &s->v;
+  gfloat sums[2 * VH_FVIF_N_SCALES] = { 0 };
 
   if (!vh_float_check_picture ("float_vif", &fex->info, ref, "reference",
           error) ||
@@ -212,56 +249,37 @@ fvif_extract (VhFeatureExtractor * fex, const VhPicture * ref,
           error))
     return FALSE;
 
-  if (s->prescale) {
-    vh_float_load_luma (ref, s->input[0], s->in_w);
-    vh_float_load_luma (dist, s->input[1], s->in_w);
+  if (v->prescale) {
+    vh_float_load_luma (ref, s->input[0], v->in_w);
+    vh_float_load_luma (dist, s->input[1], v->in_w);
     for (guint p = 0; p < 2; p++)
-      vh_float_scale (s->prescale_method, s->input[p], s->in_w, s->in_h,
-          s->in_w, s->plane[0][p], s->w[0], s->h[0], s->stride[0]);
+      vh_float_scale (v->prescale_method, s->input[p], v->in_w, v->in_h,
+          v->in_w, s->plane[0][p], v->w[0], v->h[0], s->stride[0]);
   } else {
     vh_float_load_luma (ref, s->plane[0][0], s->stride[0]);
     vh_float_load_luma (dist, s->plane[0][1], s->stride[0]);
   }
 
   for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
-    gfloat num, den;
-
     if (i > 0) {
       for (guint p = 0; p < 2; p++)
-        vh_fvif_decimate (&s->work, s->filter[i], s->fw[i],
-            s->plane[i - 1][p], s->stride[i - 1], s->w[i - 1], s->h[i - 1],
+        vh_fvif_decimate (&s->work, v->filter[i], v->fw[i],
+            s->plane[i - 1][p], s->stride[i - 1], v->w[i - 1], v->h[i - 1],
             s->plane[i][p], s->stride[i]);
     }
-    if (i == 0 && s->skip_scale0)
+    if (i == 0 && v->skip_scale0)
       continue;
-    vh_fvif_scale_sums (&s->work, s->filter[i], s->fw[i], s->plane[i][0],
-        s->plane[i][1], s->stride[i], s->w[i], s->h[i], &s->params, &num, &den);
-    scores[2 * i] = num;
-    scores[2 * i + 1] = den;
+    vh_fvif_scale_sums (&s->work, v->filter[i], v->fw[i], s->plane[i][0],
+        s->plane[i][1], s->stride[i], v->w[i], v->h[i], &v->params,
+        &sums[2 * i], &sums[2 * i + 1]);
   }
-
-  for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
-    gchar name[16];
-    gdouble v;
-
-    if (i == 0 && s->skip_scale0) {
-      v = 0.0;
-    } else {
-      v = scores[2 * i] / scores[2 * i + 1];
-      if (i > 0)
-        v = MAX (v, s->min_val[i]);
-    }
-    g_snprintf (name, sizeof (name), "vif_scale%u", i);
-    if (!vh_feature_extractor_append (fex, fc, name, index, v, error))
-      return FALSE;
-  }
-  return !s->debug || fvif_emit_debug (fex, fc, index, scores, error);
+  return vh_float_vif_append (v, fex, sums, index, fc, error);
 }
 
 const VhFeatureExtractorClass vh_fex_float_vif = {
   .name = "float_vif",
-  .provides = fvif_provides,
-  .options = fvif_options,
+  .provides = vh_float_vif_provides,
+  .options = vh_float_vif_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
   .flags = 0,

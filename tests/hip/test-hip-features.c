@@ -333,7 +333,7 @@ fail:
 /* Float features whose twins keep the CPU twin's order of operations, so
  * are held to max difference 0 like the integer ones. */
 static const gchar *const exact_float_features[] = {
-  "float_moment", "float_ansnr", "float_motion", NULL
+  "float_moment", "float_ansnr", "float_motion", "float_vif", NULL
 };
 
 /* Twins whose only difference from the CPU twin is the GPU's pow, sin,
@@ -422,6 +422,17 @@ static const Variant variants[] = {
   {"float_motion", {"motion_filter_size", "1", "motion_blend_factor", "0.5",
           "motion_blend_offset", "2", "motion_fps_weight", "2", NULL}},
   {"float_motion", {"motion_force_zero", "1", NULL}},
+  {"float_vif", {"vif_kernelscale", "0.5", "vif_enhn_gain_limit", "1.0",
+          "debug", "1", NULL}},
+  {"float_vif", {"vif_skip_scale0", "1", "vif_sigma_nsq", "1.5",
+          "vif_scale2_min_val", "0.9", NULL}},
+  {"float_vif", {"vif_kernelscale", "3", NULL}},
+  {"float_vif", {"vif_prescale", "0.5", "vif_prescale_method", "bilinear",
+          NULL}},
+  {"float_vif", {"vif_prescale", "1.5", "vif_prescale_method", "bicubic",
+          NULL}},
+  {"float_vif", {"vif_prescale", "2", "vif_prescale_method", "nearest",
+          NULL}},
 };
 
 static void
@@ -619,6 +630,23 @@ test_fallback (void)
     dispatch = vh_context_describe_dispatch (mixed);
     CHECK (!strcmp (dispatch, "psnr: hip, cambi: cpu"), "dispatch: %s",
         dispatch);
+  }
+  vh_context_free (mixed);
+
+  /* Options a twin cannot do: its CPU twin, saying why. */
+  mixed = vh_context_new (&cfg);
+  {
+    const gchar *opts[] = { "vif_prescale", "2", "vif_prescale_method",
+      "lanczos4", NULL
+    };
+    if (vh_context_add_feature (mixed, "float_vif", opts, NULL) &&
+        vh_context_add_feature (mixed, "float_vif", NULL, NULL)) {
+      g_free (dispatch);
+      dispatch = vh_context_describe_dispatch (mixed);
+      CHECK (!strcmp (dispatch, "float_vif: cpu (lanczos4 "
+              "vif_prescale_method is not on the GPU), float_vif: hip"),
+          "dispatch: %s", dispatch);
+    }
   }
   vh_context_free (mixed);
   clip_free (clip);

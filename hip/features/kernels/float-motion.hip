@@ -17,8 +17,8 @@
  *  2. vh_fmotion_hblur, one thread per sample: the horizontal pass into
  *     the frame's blurred plane, rows @stride floats apart as the CPU twin
  *     keeps them.
- *  3. vh_fmotion_halve (motion_add_scale1), one thread per sample:
- *     libvmaf's bilinear halving, double where its C is double.
+ *  3. (motion_add_scale1: both planes halved by vh_fscale_bilinear,
+ *     float-scale.hip.)
  *  4. vh_fmotion_sad_rows, one thread per row: |a - b| summed left to
  *     right; vh_fmotion_sad_total, one thread: the rows top to bottom.
  *
@@ -33,15 +33,11 @@
 #define FMUL(a, b) __fmul_rn ((a), (b))
 #define FADD(a, b) __fadd_rn ((a), (b))
 #define FSUB(a, b) __fadd_rn ((a), -(b))
-#define DMUL(a, b) __dmul_rn ((a), (b))
-#define DADD(a, b) __dadd_rn ((a), (b))
 #else
 #pragma clang fp contract(off)
 #define FMUL(a, b) ((a) * (b))
 #define FADD(a, b) ((a) + (b))
 #define FSUB(a, b) ((a) - (b))
-#define DMUL(a, b) ((a) * (b))
-#define DADD(a, b) ((a) + (b))
 #endif
 
 #define VH_FMOTION_MAX_TAPS 5
@@ -121,57 +117,6 @@ vh_fmotion_hblur (struct vh_fmotion_blur_args a)
   for (int k = 0; k < (int) a.fw; k++)
     acc = FADD (acc, FMUL (a.f[k], row[fmotion_mirror (x + k - r, w)]));
   a.dst[(vh_u64) y * a.dst_stride + x] = acc;
-}
-
-/* libvmaf's reflection of a position, in float. */
-static __device__ __forceinline__ float
-fmotion_reflect (float i, float lo, float hi)
-{
-  return i < lo ? -i : i > hi ? FSUB (FMUL (2.0f, hi), i) : i;
-}
-
-/* Source position of destination sample @i's centre: double, then float. */
-static __device__ __forceinline__ float
-fmotion_source_pos (int i, float ratio)
-{
-  return (float) DADD (DMUL (DADD ((double) i, 0.5), (double) ratio), -0.5);
-}
-
-/* Halves @src (@sw x @sh, rows @ss floats apart) into @dst (@dw x @dh,
- * rows @dw apart). */
-extern "C" __global__ void
-vh_fmotion_halve (const float *src, vh_u64 ss, unsigned int sw,
-    unsigned int sh, float *dst, unsigned int dw, unsigned int dh)
-{
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  float rx, ry, xx, yy, dx, dy, v;
-  int x1, x2, y1, y2;
-  const float *r1, *r2;
-
-  if (x >= (int) dw || y >= (int) dh)
-    return;
-  rx = (float) sw / (float) dw;
-  ry = (float) sh / (float) dh;
-  xx = fmotion_source_pos (x, rx);
-  x1 = (int) fmotion_reflect ((float) floor ((double) xx), 0.0f,
-      (float) (sw - 1));
-  x2 = (int) fmotion_reflect ((float) ceil ((double) xx), 0.0f,
-      (float) (sw - 1));
-  dx = FSUB (xx, (float) x1);
-  yy = fmotion_source_pos (y, ry);
-  y1 = (int) fmotion_reflect ((float) floor ((double) yy), 0.0f,
-      (float) (sh - 1));
-  y2 = (int) fmotion_reflect ((float) ceil ((double) yy), 0.0f,
-      (float) (sh - 1));
-  dy = FSUB (yy, (float) y1);
-  r1 = src + (vh_u64) y1 * ss;
-  r2 = src + (vh_u64) y2 * ss;
-  v = FMUL (FMUL (FSUB (1.0f, dy), FSUB (1.0f, dx)), r1[x1]);
-  v = FADD (v, FMUL (FMUL (FSUB (1.0f, dy), dx), r1[x2]));
-  v = FADD (v, FMUL (FMUL (dy, FSUB (1.0f, dx)), r2[x1]));
-  v = FADD (v, FMUL (FMUL (dy, dx), r2[x2]));
-  dst[(vh_u64) y * dw + x] = v;
 }
 
 /* Each row's sum of |a - b|, left to right, into @rows. */
