@@ -14,6 +14,12 @@
  * real time: every frame rendered, none dropped or late at the sink, none
  * missing in the timestamps, every pair scored.
  *
+ * The source's own speed is measured first (the same source, not live, on
+ * one thread): a live source slower than the frame rate falls behind the
+ * clock and its frames come too late, whatever follows it. videotestsrc's
+ * ball pattern takes about 19 ms a frame at 1080p on a 16-core server,
+ * too slow for 60 fps; the default moving SMPTE bars take about 3 ms.
+ *
  * Run from the build directory so that the plugin is found, e.g.
  *   GST_PLUGIN_PATH=gst bench/bench-live --seconds 60
  */
@@ -104,6 +110,38 @@ count_produced (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_OK;
 }
 
+/* Frames per second of the source alone, as fast as it goes: two
+ * seconds' worth of frames at @fps. */
+static gdouble
+measure_source (const gchar * pattern, gint width, gint height, gint fps)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=%d %s ! "
+      "video/x-raw,format=I420,width=%d,height=%d,framerate=%d/1 ! "
+      "fakesink sync=false", 2 * fps, pattern, width, height, fps);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstMessage *msg;
+  GstBus *bus;
+  gint64 t0;
+  gdouble secs;
+
+  g_free (desc);
+  if (!pipeline)
+    return 0.0;
+  bus = gst_element_get_bus (pipeline);
+  t0 = g_get_monotonic_time ();
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  secs = (g_get_monotonic_time () - t0) / 1e6;
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  if (msg)
+    gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  return msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS ? 2 * fps / secs :
+      0.0;
+}
+
 static gdouble
 cpu_seconds (void)
 {
@@ -119,6 +157,7 @@ main (int argc, char **argv)
 {
   gint seconds = 60, width = 1280, height = 720, fps = 30, threads = 0;
   gchar *distort = NULL;
+  gchar *pattern = NULL;
   gboolean no_messages = FALSE;
   GOptionEntry entries[] = {
     {"seconds", 's', 0, G_OPTION_ARG_INT, &seconds, "Run time (60)", "S"},
@@ -129,6 +168,9 @@ main (int argc, char **argv)
         "Scoring threads (0: one per processor)", "N"},
     {"distort", 'd', 0, G_OPTION_ARG_STRING, &distort,
         "Distortion: balance (default), jpeg or vp8", "KIND"},
+    {"pattern", 'p', 0, G_OPTION_ARG_STRING, &pattern,
+        "videotestsrc settings (\"pattern=smpte horizontal-speed=2\")",
+        "PROPS"},
     {"no-messages", 0, 0, G_OPTION_ARG_NONE, &no_messages,
         "Turn per-frame messages off", NULL},
     {NULL}
@@ -150,7 +192,7 @@ main (int argc, char **argv)
   guint64 dropped = 0;
   gboolean ok, got_eos = FALSE;
   gint64 t0, t1;
-  gdouble cpu0, cpu1;
+  gdouble cpu0, cpu1, source_fps;
 
   g_option_context_add_main_entries (octx, entries, NULL);
   g_option_context_add_group (octx, gst_init_get_option_group ());
@@ -172,14 +214,22 @@ main (int argc, char **argv)
     return 2;
   }
 
-  desc = g_strdup_printf ("videotestsrc name=src is-live=true pattern=ball "
-      "motion=sweep ! video/x-raw,format=I420,width=%d,height=%d,"
+  if (!pattern)
+    pattern = g_strdup ("pattern=smpte horizontal-speed=2");
+  source_fps = measure_source (pattern, width, height, fps);
+  g_print ("source alone (not live, one thread): %.0f fps; real time needs "
+      "%d%s\n", source_fps, fps, source_fps < fps ? ": TOO SLOW, the "
+      "source cannot keep real time" : "");
+
+  desc = g_strdup_printf ("videotestsrc name=src is-live=true %s "
+      "! video/x-raw,format=I420,width=%d,height=%d,"
       "framerate=%d/1 ! tee name=t "
       "t. ! queue ! c.ref_sink "
       "t. ! queue ! %s ! c.dist_sink "
       "vmafhipcompare name=c threads=%d frame-message=%s ! "
       "fakesink name=sink sync=true qos=true max-lateness=20000000",
-      width, height, fps, chain, threads, no_messages ? "false" : "true");
+      pattern, width, height, fps, chain, threads,
+      no_messages ? "false" : "true");
   pipeline = gst_parse_launch (desc, &err);
   if (!pipeline) {
     g_printerr ("cannot build the pipeline: %s\n", err->message);
@@ -313,5 +363,6 @@ main (int argc, char **argv)
   gst_object_unref (pipeline);
   g_free (desc);
   g_free (distort);
+  g_free (pattern);
   return ok ? 0 : 1;
 }

@@ -48,6 +48,7 @@
 #include "gstvmafhipconfig.h"
 #include "gstvmafhipdoc.h"
 #include "gstvmafhipenums.h"
+#include "gstvmafhippairing.h"
 #include "gstvmafhippicture.h"
 #include "gstvmafhipreport.h"
 #include "gstvmafhiptags.h"
@@ -118,6 +119,11 @@ enum
   PROP_STATS,
 };
 
+/* How many frames of one side wait for the other side's frame of the
+ * same moment: a live branch may reach the element some slots after the
+ * other one and keep that lag. */
+#define MAX_WAITING_FRAMES 4
+
 /* The last buffer seen on a pad, to tell a new frame from a repeat. */
 typedef struct
 {
@@ -181,6 +187,7 @@ struct _GstVmafHipCompare
   SideCount ref_count;
   SideCount dist_count;
   gboolean warned_out_of_step;
+  GstVmafHipPairing *pairing;   /* aggregate thread */
   gboolean eos_done;
   /* The base class queues a caps event and lets the buffers after it in
    * before the event is refused on its thread: a pad whose last caps were
@@ -280,6 +287,7 @@ counts_reset_seen (GstVmafHipCompare * self)
   g_mutex_unlock (&self->count_lock);
   track_set (&self->ref_count.track, NULL);
   track_set (&self->dist_count.track, NULL);
+  gst_vmaf_hip_pairing_clear (self->pairing);
 }
 
 /* Frames that arrived on a pad but never became its current frame. */
@@ -757,29 +765,35 @@ post_mismatch (GstVmafHipCompare * self, const GstVideoInfo * ref,
   g_free (d);
 }
 
+/* Becomes a waiting frame of one side, stamped in its pad's segment. */
 static void
-fill_stamp (GstVmafHipCompare * self, GstVmafHipStamp * stamp,
-    GstVideoAggregatorPad * pad, GstBuffer * buf)
+push_frame (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf)
 {
+  GstVideoAggregatorPad *pad = ref_side ? self->ref_pad : self->dist_pad;
   GstAggregatorPad *apad = GST_AGGREGATOR_PAD (pad);
-  GstClockTime pts = GST_BUFFER_PTS (buf);
+  GstVmafHipFrame f;
 
-  stamp->pts = pts;
-  stamp->duration = GST_BUFFER_DURATION (buf);
+  f.buffer = buf;
+  f.info = pad->info;
+  f.pts = GST_BUFFER_PTS (buf);
+  f.duration = GST_BUFFER_DURATION (buf);
   GST_OBJECT_LOCK (apad);
-  stamp->stream_time = gst_segment_to_stream_time (&apad->segment,
-      GST_FORMAT_TIME, pts);
-  stamp->running_time = gst_segment_to_running_time (&apad->segment,
-      GST_FORMAT_TIME, pts);
+  f.stream_time = gst_segment_to_stream_time (&apad->segment,
+      GST_FORMAT_TIME, f.pts);
+  f.running_time = gst_segment_to_running_time (&apad->segment,
+      GST_FORMAT_TIME, f.pts);
   GST_OBJECT_UNLOCK (apad);
+  gst_vmaf_hip_pairing_push (self->pairing, ref_side, &f);
 }
 
 static GstFlowReturn
-score_pair (GstVmafHipCompare * self, GstBuffer * ref, GstBuffer * dist)
+score_pair (GstVmafHipCompare * self, const GstVmafHipFrame * ref_frame,
+    const GstVmafHipFrame * dist_frame)
 {
-  const GstVideoInfo *rinfo = &self->ref_pad->info;
-  const GstVideoInfo *dinfo = &self->dist_pad->info;
-  GstVideoAggregatorPad *pass_pad;
+  const GstVideoInfo *rinfo = &ref_frame->info;
+  const GstVideoInfo *dinfo = &dist_frame->info;
+  GstBuffer *ref = ref_frame->buffer, *dist = dist_frame->buffer;
+  const GstVmafHipFrame *pass;
   VhPictureInfo rpi, dpi;
   VhPicture *ref_pic, *dist_pic;
   GstVmafHipStamp stamp;
@@ -826,8 +840,12 @@ score_pair (GstVmafHipCompare * self, GstBuffer * ref, GstBuffer * dist)
     return GST_FLOW_ERROR;
   }
 
-  pass_pad = passthrough_pad (self, self->run_passthrough);
-  fill_stamp (self, &stamp, pass_pad, pass_pad == self->ref_pad ? ref : dist);
+  pass = self->run_passthrough == GST_VMAF_HIP_PASSTHROUGH_REFERENCE ?
+      ref_frame : dist_frame;
+  stamp.pts = pass->pts;
+  stamp.duration = pass->duration;
+  stamp.stream_time = pass->stream_time;
+  stamp.running_time = pass->running_time;
   stamp.ctx_index = vh_context_n_frames (self->ctx);
   stamp.index = self->ctx_base + stamp.ctx_index;
   if (self->first_submit_us == 0)
@@ -853,26 +871,22 @@ score_pair (GstVmafHipCompare * self, GstBuffer * ref, GstBuffer * dist)
   return GST_FLOW_OK;
 }
 
-/* Only one pad had a new frame for this output slot. */
+/* A frame whose moment the other side never showed. */
 static GstFlowReturn
-count_unpaired (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf)
+count_unpaired (GstVmafHipCompare * self, gboolean ref_side,
+    const GstVmafHipFrame * f, gboolean other_over)
 {
-  GstVideoAggregatorPad *other = ref_side ? self->dist_pad : self->ref_pad;
-  gboolean other_ended =
-      gst_aggregator_pad_is_eos (GST_AGGREGATOR_PAD (other)) &&
-      !gst_video_aggregator_pad_has_current_buffer (other);
-
   g_mutex_lock (&self->count_lock);
   if (ref_side)
     self->ref_count.unpaired++;
   else
     self->dist_count.unpaired++;
   g_mutex_unlock (&self->count_lock);
-  GST_DEBUG_OBJECT (self, "%s frame %" GST_TIME_FORMAT " has no partner",
-      ref_side ? "reference" : "distorted",
-      GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
+  GST_DEBUG_OBJECT (self, "%s frame at %" GST_TIME_FORMAT " (running time %"
+      GST_TIME_FORMAT ") has no partner", ref_side ? "reference" : "distorted",
+      GST_TIME_ARGS (f->pts), GST_TIME_ARGS (f->running_time));
 
-  if (other_ended) {
+  if (other_over) {
     /* The other side is over: let the last pair's values become final
      * now rather than at EOS. */
     return finish_context (self) ? GST_FLOW_OK : GST_FLOW_ERROR;
@@ -880,65 +894,50 @@ count_unpaired (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf)
   if (!self->warned_out_of_step) {
     self->warned_out_of_step = TRUE;
     GST_ELEMENT_WARNING (self, STREAM, FAILED,
-        ("The %s frame at %" GST_TIME_FORMAT " has no %s frame to be "
-            "compared with; it is not scored. Unpaired frames are counted "
-            "in the vmaf-summary message.",
+        ("The %s frame at %" GST_TIME_FORMAT " (running time) has no %s "
+            "frame of the same moment; it is not scored. Either the %s "
+            "branch skipped that moment, or it reaches the element more "
+            "than %u frames late: then raise the element's latency "
+            "property (e.g. latency=200000000) so that it waits for it. "
+            "Unpaired frames are counted in the vmaf-summary message.",
             ref_side ? "reference" : "distorted",
-            GST_TIME_ARGS (GST_BUFFER_PTS (buf)),
-            ref_side ? "distorted" : "reference"), (NULL));
+            GST_TIME_ARGS (f->running_time),
+            ref_side ? "distorted" : "reference",
+            ref_side ? "distorted" : "reference", MAX_WAITING_FRAMES), (NULL));
   }
   return GST_FLOW_OK;
 }
 
-static GstClockTime
-running_time (GstVideoAggregatorPad * pad, GstBuffer * buf)
+/* A side brings no more frames once its pad is at EOS with nothing
+ * current. */
+static gboolean
+side_over (GstVideoAggregatorPad * pad)
 {
-  GstAggregatorPad *apad = GST_AGGREGATOR_PAD (pad);
-  GstClockTime t;
-
-  GST_OBJECT_LOCK (apad);
-  t = gst_segment_to_running_time (&apad->segment, GST_FORMAT_TIME,
-      GST_BUFFER_PTS (buf));
-  GST_OBJECT_UNLOCK (apad);
-  return t;
+  return gst_aggregator_pad_is_eos (GST_AGGREGATOR_PAD (pad)) &&
+      !gst_video_aggregator_pad_has_current_buffer (pad);
 }
 
-/* Two new frames are a pair only if they show the same moment. A branch
- * that reaches the element a slot late (an encoder slower than the
- * latency the pipeline allows for) would otherwise pair every frame with
- * the other side's previous one, and the scores would be wrong without a
- * word. */
-static gboolean
-check_same_moment (GstVmafHipCompare * self, GstBuffer * ref,
-    GstBuffer * dist)
+/* Scores every pair the waiting frames make and counts the frames that
+ * can have no partner. @at_end: no frame comes any more. */
+static GstFlowReturn
+decide_pairs (GstVmafHipCompare * self, gboolean at_end)
 {
-  GstClockTime r = running_time (self->ref_pad, ref);
-  GstClockTime d = running_time (self->dist_pad, dist);
-  GstClockTime duration = GST_BUFFER_DURATION (ref);
+  gboolean ref_over = at_end || side_over (self->ref_pad);
+  gboolean dist_over = at_end || side_over (self->dist_pad);
+  GstVmafHipPairingResult r;
+  GstFlowReturn ret = GST_FLOW_OK;
 
-  if (!GST_CLOCK_TIME_IS_VALID (r) || !GST_CLOCK_TIME_IS_VALID (d) ||
-      !GST_CLOCK_TIME_IS_VALID (duration) ||
-      (r > d ? r - d : d - r) < duration / 2)
-    return TRUE;
-  self->ref_count.unpaired++;
-  self->dist_count.unpaired++;
-  GST_DEBUG_OBJECT (self, "reference at %" GST_TIME_FORMAT " and distorted "
-      "at %" GST_TIME_FORMAT " (running time) are not a pair",
-      GST_TIME_ARGS (r), GST_TIME_ARGS (d));
-  if (!self->warned_out_of_step) {
-    self->warned_out_of_step = TRUE;
-    GST_ELEMENT_WARNING (self, STREAM, FAILED,
-        ("The %s frame at %" GST_TIME_FORMAT " came with the %s frame at %"
-            GST_TIME_FORMAT " (running time): they are not scored together. "
-            "The %s branch reaches the element late: raise the element's "
-            "latency property (e.g. latency=200000000) so that it waits "
-            "for it. Unpaired frames are counted in the vmaf-summary "
-            "message.", r < d ? "reference" : "distorted",
-            GST_TIME_ARGS (MIN (r, d)), r < d ? "distorted" : "reference",
-            GST_TIME_ARGS (MAX (r, d)), r < d ? "reference" : "distorted"),
-        (NULL));
+  while (ret == GST_FLOW_OK && gst_vmaf_hip_pairing_next (self->pairing,
+          ref_over, dist_over, &r)) {
+    if (r.has_ref && r.has_dist)
+      ret = score_pair (self, &r.ref, &r.dist);
+    else if (r.has_ref)
+      ret = count_unpaired (self, TRUE, &r.ref, dist_over);
+    else
+      ret = count_unpaired (self, FALSE, &r.dist, ref_over);
+    gst_vmaf_hip_pairing_result_clear (&r);
   }
-  return FALSE;
+  return ret;
 }
 
 static GstFlowReturn
@@ -966,12 +965,11 @@ gst_vmaf_hip_compare_create_output_buffer (GstVideoAggregator * vagg,
       ref_new ? " (new)" : "",
       GST_TIME_ARGS (dist ? GST_BUFFER_PTS (dist) : GST_CLOCK_TIME_NONE),
       dist_new ? " (new)" : "");
-  if (ref_new && dist_new) {
-    if (check_same_moment (self, ref, dist))
-      ret = score_pair (self, ref, dist);
-  }
-  else if (ref_new || dist_new)
-    ret = count_unpaired (self, ref_new, ref_new ? ref : dist);
+  if (ref_new)
+    push_frame (self, TRUE, ref);
+  if (dist_new)
+    push_frame (self, FALSE, dist);
+  ret = decide_pairs (self, FALSE);
   track_set (&self->ref_count.track, ref);
   track_set (&self->dist_count.track, dist);
   if (ret != GST_FLOW_OK)
@@ -1075,7 +1073,8 @@ end_of_stream (GstVmafHipCompare * self)
   guint64 dropped_ref = count_dropped (self, &self->ref_count);
   guint64 dropped_dist = count_dropped (self, &self->dist_count);
 
-  if (!finish_context (self))
+  /* Frames still waiting for a partner get none now. */
+  if (decide_pairs (self, TRUE) != GST_FLOW_OK || !finish_context (self))
     return FALSE;
   /* At the end every frame that never became current was dropped. */
   g_mutex_lock (&self->count_lock);
@@ -1746,6 +1745,7 @@ gst_vmaf_hip_compare_finalize (GObject * object)
   g_mutex_clear (&self->count_lock);
   g_array_unref (self->ref_count.waiting);
   g_array_unref (self->dist_count.waiting);
+  gst_vmaf_hip_pairing_free (self->pairing);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -1789,6 +1789,7 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   g_mutex_init (&self->count_lock);
   self->ref_count.waiting = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
   self->dist_count.waiting = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+  self->pairing = gst_vmaf_hip_pairing_new (MAX_WAITING_FRAMES);
 
   self->ref_pad = add_sink_pad (self, &ref_sink_template);
   self->dist_pad = add_sink_pad (self, &dist_sink_template);

@@ -376,18 +376,24 @@ GST_START_TEST (test_conf_interval)
 
 GST_END_TEST;
 
-/* Frames are scored together only when they show the same moment: a
- * distorted branch half a frame or more off the reference is not paired
- * with its neighbours (wrong scores), it is counted as unpaired and the
- * warning says how to fix a late branch. */
+/* Frames are scored together only when they show the same moment, by
+ * running time, whatever output slot the aggregator gave them: a distorted
+ * stream whose timestamps sit 10 ms off pairs with the same frames; 25 ms
+ * off (of 40 ms frames), each distorted frame pairs with the nearest
+ * reference frame, the next one; exactly half a frame off, no frame is
+ * nearer than the other and none is paired with a neighbour (that would be
+ * a wrong score): they are counted as unpaired and the warning says how to
+ * fix a late branch. */
 static GList *
 run_offset (gint64 offset)
 {
+  /* The reference passes through: its timestamps stamp the messages. */
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=6 ! "
       "video/x-raw,format=I420,framerate=25/1 ! c.ref_sink "
       "videotestsrc num-buffers=6 pattern=ball timestamp-offset=%"
       G_GINT64_FORMAT " ! video/x-raw,format=I420,framerate=25/1 ! "
-      "c.dist_sink vmafhipcompare name=c features=psnr ! fakesink", offset);
+      "c.dist_sink vmafhipcompare name=c features=psnr passthrough=reference ! "
+      "fakesink", offset);
   GList *msgs = vh_gst_run_launch (desc, 60 * GST_SECOND);
 
   g_free (desc);
@@ -397,28 +403,51 @@ run_offset (gint64 offset)
 GST_START_TEST (test_pairs_show_one_moment)
 {
   GList *near = run_offset (10 * GST_MSECOND);
-  GList *far = run_offset (25 * GST_MSECOND);
+  GList *half = run_offset (20 * GST_MSECOND);
+  GList *next = run_offset (25 * GST_MSECOND);
   GPtrArray *s_near = vh_gst_structures (near, "vmaf-summary");
-  GPtrArray *s_far = vh_gst_structures (far, "vmaf-summary");
-  GError *warning = vh_gst_first_error (far, GST_MESSAGE_WARNING);
+  GPtrArray *s_half = vh_gst_structures (half, "vmaf-summary");
+  GPtrArray *s_next = vh_gst_structures (next, "vmaf-summary");
+  GPtrArray *f_next = vh_gst_structures (next, "vmaf");
+  GError *warning = vh_gst_first_error (half, GST_MESSAGE_WARNING);
+  const GstStructure *sum;
 
   fail_unless_equals_int (s_near->len, 1);
-  fail_unless_equals_int (s_far->len, 1);
+  fail_unless_equals_int (s_half->len, 1);
+  fail_unless_equals_int (s_next->len, 1);
   fail_unless_equals_uint64 (vh_gst_get_uint64 (g_ptr_array_index (s_near,
               0), "scored"), 6);
-  fail_unless_equals_int (vh_gst_count (far, "vmaf"), 0);
-  fail_unless_equals_uint64 (vh_gst_get_uint64 (g_ptr_array_index (s_far, 0),
-          "scored"), 0);
-  fail_unless (vh_gst_get_uint64 (g_ptr_array_index (s_far, 0),
-          "unpaired-distorted") >= 5);
+
+  sum = g_ptr_array_index (s_half, 0);
+  fail_unless_equals_int (vh_gst_count (half, "vmaf"), 0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "scored"), 0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-distorted"),
+      6);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-reference"),
+      6);
   fail_unless (warning != NULL);
   fail_unless (strstr (warning->message, "latency") != NULL, "%s",
       warning->message);
+
+  /* Reference 1 (40 ms) with distorted 0 (25 ms), and so on. */
+  sum = g_ptr_array_index (s_next, 0);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "scored"), 5);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-reference"),
+      1);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "unpaired-distorted"),
+      1);
+  fail_unless_equals_int (f_next->len, 5);
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (g_ptr_array_index (f_next,
+              0), "timestamp"), 40 * GST_MSECOND);
+
   g_error_free (warning);
   g_ptr_array_unref (s_near);
-  g_ptr_array_unref (s_far);
+  g_ptr_array_unref (s_half);
+  g_ptr_array_unref (s_next);
+  g_ptr_array_unref (f_next);
   free_messages (near);
-  free_messages (far);
+  free_messages (half);
+  free_messages (next);
 }
 
 GST_END_TEST;
