@@ -32,8 +32,8 @@ ceil_log2 (guint32 n)
   return bits;
 }
 
-static guint
-flat_threshold (guint w, guint h)
+guint
+vh_cambi_flat_threshold (guint w, guint h)
 {
   gint blocks_log2 = ceil_log2 ((w >> 6) * (h >> 6));
 
@@ -81,7 +81,7 @@ vh_cambi_spatial_mask (const VhCambiPlanes * p, guint w, guint h,
   guint8 *ring = scratch;
   guint8 *colsum = scratch + RING * w;  /* HALF zeros on each side */
   guint8 *sums = colsum + HALF;
-  guint8 threshold = flat_threshold (w, h);
+  guint8 threshold = vh_cambi_flat_threshold (w, h);
   gsize s = p->stride;
 
   memset (colsum, 0, w + 2 * HALF);

@@ -72,8 +72,8 @@ convert_row (const VhPicture * pic, guint y, const guint * cols,
 
 /* Source index of each output position, with libvmaf's float stepping so
  * that the same samples are picked. */
-static void
-nearest_positions (guint in_n, guint out_n, guint * pos)
+void
+vh_cambi_nearest_positions (guint in_n, guint out_n, guint * pos)
 {
   gfloat ratio = (gfloat) in_n / (gfloat) out_n;
   gfloat x = ratio / 2 - 0.5;
@@ -99,8 +99,8 @@ vh_cambi_load_luma (const VhPicture * pic, const VhCambiPlanes * out,
   }
   cols = g_new (guint, out_w + out_h);
   rows = cols + out_w;
-  nearest_positions (pic->width[0], out_w, cols);
-  nearest_positions (pic->height[0], out_h, rows);
+  vh_cambi_nearest_positions (pic->width[0], out_w, cols);
+  vh_cambi_nearest_positions (pic->height[0], out_h, rows);
   for (guint i = 0; i < out_h; i++)
     convert_row (pic, rows[i], cols, out->image + i * out->stride, out_w);
   g_free (cols);

@@ -19,6 +19,7 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "../feature-extractor.h"
 #include "../picture.h"
 
 G_BEGIN_DECLS
@@ -54,6 +55,19 @@ typedef struct
   guint32 steps[VH_CAMBI_MAX_BAND];
 } VhCambiContrast;
 
+/* One instance's options, resolved for its picture size (cambi-setup.c). */
+typedef struct
+{
+  guint enc_w, enc_h, enc_bitdepth;
+  guint src_w, src_h;
+  guint window, src_window;
+  gdouble topk;
+  gdouble max_val;
+  gboolean full_ref;
+  gboolean speedup;
+  VhCambiContrast contrast;
+} VhCambiParams;
+
 /* One planar working buffer pair: 10-bit image and 0/1 mask. */
 typedef struct
 {
@@ -61,6 +75,26 @@ typedef struct
   guint8 *mask;
   gsize stride;                 /* in samples, shared by both planes */
 } VhCambiPlanes;
+
+/* cambi-setup.c: shared by the CPU twin and the HIP twin. */
+extern const VhOptionSpec vh_cambi_options[];
+extern const gchar *const vh_cambi_provides[];
+
+gboolean     vh_cambi_params_init       (VhCambiParams * p,
+                                         VhFeatureExtractor * fex,
+                                         const VhPictureInfo * info,
+                                         GError ** error);
+
+/* The frame's score from the pooled value of each scale. */
+gdouble      vh_cambi_combine_scales    (const gdouble * per_scale,
+                                         guint window);
+
+/* Appends "cambi" (and with full_ref the source and difference scores). */
+gboolean     vh_cambi_append            (VhFeatureExtractor * fex,
+                                         const VhCambiParams * p,
+                                         VhFeatureCollector * fc, guint index,
+                                         gdouble dist_score,
+                                         gdouble src_score, GError ** error);
 
 /* cambi-contrast.c */
 void         vh_cambi_contrast_init     (VhCambiContrast * c,
@@ -78,6 +112,10 @@ gboolean     vh_cambi_load_luma         (const VhPicture * pic,
                                          guint out_w, guint out_h,
                                          GError ** error);
 
+/* Source index of each of @out_n output positions (nearest neighbour). */
+void         vh_cambi_nearest_positions (guint in_n, guint out_n,
+                                         guint * pos);
+
 void         vh_cambi_anti_dither       (const VhCambiPlanes * p, guint w,
                                          guint h);
 
@@ -90,6 +128,9 @@ void         vh_cambi_mode_filter       (const VhCambiPlanes * p, guint w,
 
 /* cambi-mask.c */
 gsize        vh_cambi_mask_scratch_size (guint w);
+
+/* Flat pixels a 7x7 box needs, more than this, at a @w x @h picture. */
+guint        vh_cambi_flat_threshold    (guint w, guint h);
 
 void         vh_cambi_spatial_mask      (const VhCambiPlanes * p, guint w,
                                          guint h, guint8 * scratch);
@@ -104,10 +145,46 @@ void         vh_cambi_c_values          (const VhCambiPlanes * p,
                                          guint h, guint window,
                                          guint16 * work, gfloat * c_values);
 
-/* Mean of the (gint) (@topk * @n) largest values, at least one; reorders
- * @values. */
+/* cambi-pool.c. Top-k mean pooling, computed exactly: every c value is 0
+ * or a float in [2^-13, 2^14) (a product of at most 9 * 4225^2 and a
+ * reciprocal of at most 4225), so it is an integer number of units of
+ * 2^-VH_CAMBI_UNIT_BITS below 2^50, and sums of them are exact integers
+ * whatever the order; only the final mean is rounded, once. Both twins
+ * pool this way, so they agree bit for bit (libvmaf sums in double, in an
+ * order its selection leaves: within 1e-15 of the exact value). */
+#define VH_CAMBI_UNIT_BITS 36
+
+/* The number of values pooled out of @n: (gint) (@topk * @n), at least 1. */
+gsize        vh_cambi_topk_count        (gsize n, gdouble topk);
+
+/* The mean of the @k largest values from: the sum of the values above the
+ * k-th largest @t, in units, split as sum (units >> 32) and sum (units &
+ * 0xffffffff), and how many they are (@above). */
+gdouble      vh_cambi_topk_finish       (guint64 sum_hi, guint64 sum_lo,
+                                         guint64 above, gfloat t, guint64 k);
+
+/* Mean of the vh_cambi_topk_count() largest values; reorders @values. */
 gdouble      vh_cambi_topk_mean         (gfloat * values, gsize n,
                                          gdouble topk);
+
+/* @v (a c value) in units of 2^-VH_CAMBI_UNIT_BITS. */
+static inline guint64
+vh_cambi_units (gfloat v)
+{
+  union
+  {
+    gfloat f;
+    guint32 u;
+  } bits = {.f = v };
+  guint32 exponent = bits.u >> 23;
+  guint64 mantissa = (bits.u & 0x7fffff) | 0x800000;
+  /* 2^(exponent - 150) * mantissa = units * 2^-36 */
+  gint shift = (gint) exponent - (150 - VH_CAMBI_UNIT_BITS);
+
+  if (v == 0.0f)
+    return 0;
+  return shift >= 0 ? mantissa << shift : mantissa >> -shift;
+}
 
 /* cambi-heatmap.c */
 typedef struct
