@@ -14,7 +14,7 @@
  *  - CPU, on every core;
  *
  * then each HIP twin alone (frames in HIP memory), as milliseconds per
- * frame. Frames are made by scaling up the in-tree golden clip (8-bit
+ * frame, and cambi with the options of the vmaf_v1.0.16 models. Frames are made by scaling up the in-tree golden clip (8-bit
  * 321x241, tests/data/golden), so nothing outside the tree is needed. Every
  * submission wraps the samples in a new picture, so the system-memory runs
  * upload every frame (a picture keeps its device copy).
@@ -55,6 +55,8 @@ static guint n_threads = 0;
 static gchar *golden_dir = NULL;
 static gchar *sizes = NULL;
 static gboolean no_cpu = FALSE;
+/* Options of the one feature run() scores, NULL for its defaults. */
+static const gchar *const *feature_options = NULL;
 
 static GOptionEntry entries[] = {
   {"frames", 0, 0, G_OPTION_ARG_INT, &n_frames_hip,
@@ -176,7 +178,7 @@ run (Frames * fr, Mode mode, VhPictureTransfer * transfer, guint n,
     VhFeatureCollector *fc;
 
     if (feature) {
-      if (!vh_context_add_feature (ctx, feature, NULL, &error))
+      if (!vh_context_add_feature (ctx, feature, feature_options, &error))
         g_error ("%s: %s", feature, error->message);
     } else if (!vh_context_add_model (ctx, vh_model_new_builtin
             ("vmaf_v0.6.1", NULL, &error), &error)) {
@@ -331,6 +333,19 @@ main (int argc, char **argv)
       }
     }
     g_print ("\n");
+    {
+      /* cambi as the vmaf_v1.0.16 models run it. */
+      static const gchar *const v1016[] = { "cambi_high_res_speedup", "1080",
+        "cambi_vis_lum_threshold", "1", "cambi_max_val", "5", NULL
+      };
+      Result t;
+      feature_options = v1016;
+      t = run (&fr, MODE_HIP_DEVICE, transfer, MIN (nh, 600), 1, "cambi");
+      feature_options = NULL;
+      g_print ("  cambi with vmaf_v1.0.16's options (HIP memory): %.3f ms "
+          "per frame, %.1f fps\n", 1000.0 / t.fps, t.fps);
+      g_free (t.dispatch);
+    }
     for (guint i = 0; i < 3; i++)
       g_free (r[i].dispatch);
     free_frames (&fr);
