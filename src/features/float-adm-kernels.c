@@ -89,6 +89,12 @@ adm_div_row (const gfloat * n, const gfloat * d, gfloat eps, gfloat * out,
 #endif
 }
 
+gfloat
+vh_fadm_cos_1deg_sq (void)
+{
+  return cos (1.0 * G_PI / 180.0) * cos (1.0 * G_PI / 180.0);
+}
+
 static inline gfloat
 clamp01 (gfloat k)
 {
@@ -121,8 +127,7 @@ decouple_row (const gfloat * restrict oh, const gfloat * restrict ov,
     gfloat * restrict rd, gfloat * restrict ah, gfloat * restrict av,
     gfloat * restrict ad, gint n, gdouble limit)
 {
-  const gfloat cos_1deg_sq = cos (1.0 * G_PI / 180.0) *
-      cos (1.0 * G_PI / 180.0);
+  const gfloat cos_1deg_sq = vh_fadm_cos_1deg_sq ();
 
   for (gint j = 0; j < n; j++) {
     gfloat h = clamp01 (kh[j]) * oh[j];
@@ -209,6 +214,19 @@ noise_floor (gint w, gint h, gdouble weight, gdouble p)
   return powf (w * h * weight, 1.0f / p);
 }
 
+gfloat
+vh_fadm_pool_bands (const gfloat acc[3], gint n, gint n_rows,
+    const VhFadmPool * pool)
+{
+  const gfloat noise = noise_floor (n, n_rows, pool->noise_weight,
+      pool->p_norm);
+  gfloat result = 0.0f;
+
+  for (guint t = 0; t < 3; t++)
+    result += powf (acc[t], 1.0f / pool->p_norm) + noise;
+  return result;
+}
+
 /* Masking sum of one band at one pixel: the 3x3 neighbourhood of @f with
  * the centre replaced by |@c| / 15, added in raster order. The centre's
  * weight is a double, so that add is done in double. */
@@ -288,7 +306,7 @@ vh_fadm_cm (const VhFadmBands * src, const VhFadmBands * flt,
   const gfloat *f[3] = { flt->h, flt->v, flt->d };
   const gfloat *c[3] = { csf->h, csf->v, csf->d };
   gfloat *thr = scratch, *terms = scratch + w;
-  gfloat acc[3] = { 0.0f, 0.0f, 0.0f }, result = 0.0f, noise;
+  gfloat acc[3] = { 0.0f, 0.0f, 0.0f };
   const gint iw = (gint) w, ih = (gint) h;
   VhFadmRect rc;
   gint n, j0, j1;
@@ -333,10 +351,7 @@ vh_fadm_cm (const VhFadmBands * src, const VhFadmBands * flt,
     }
   }
 
-  noise = noise_floor (n, rc.bottom - rc.top, pool->noise_weight, p);
-  for (guint t = 0; t < 3; t++)
-    result += powf (acc[t], 1.0f / p) + noise;
-  return result;
+  return vh_fadm_pool_bands (acc, n, rc.bottom - rc.top, pool);
 }
 
 gfloat
@@ -345,7 +360,7 @@ vh_fadm_den_scale (const VhFadmBands * src, gsize stride, guint w, guint h,
 {
   const gfloat *s[3] = { src->h, src->v, src->d };
   gfloat *zero = scratch, *terms = scratch + w;
-  gfloat acc[3] = { 0.0f, 0.0f, 0.0f }, result = 0.0f, noise;
+  gfloat acc[3] = { 0.0f, 0.0f, 0.0f };
   VhFadmRect rc;
   gint n;
 
@@ -365,8 +380,5 @@ vh_fadm_den_scale (const VhFadmBands * src, gsize stride, guint w, guint h,
       acc[t] += row;
     }
   }
-  noise = noise_floor (n, rc.bottom - rc.top, pool->noise_weight, pool->p_norm);
-  for (guint t = 0; t < 3; t++)
-    result += powf (acc[t], 1.0f / pool->p_norm) + noise;
-  return result;
+  return vh_fadm_pool_bands (acc, n, rc.bottom - rc.top, pool);
 }

@@ -96,6 +96,15 @@ gfloat       vh_fadm_cm                 (const VhFadmBands * src,
                                          const VhFadmPool * pool,
                                          gfloat * scratch);
 
+/* A scale's value from its three bands' sums of p-th powers over an
+ * @n x @n_rows region: each band's p-th root plus the noise floor. */
+gfloat       vh_fadm_pool_bands         (const gfloat acc[3], gint n,
+                                         gint n_rows,
+                                         const VhFadmPool * pool);
+
+/* cos^2 (1 degree), as libvmaf rounds it: decoupling's angle test. */
+gfloat       vh_fadm_cos_1deg_sq        (void);
+
 G_END_DECLS
 
 #endif /* __VH_FLOAT_ADM_PRIVATE_H__ */

@@ -15,9 +15,8 @@
  * frame minus a 10 % border. adm2 is detail kept over reference detail,
  * aim the impairment over the same denominator, adm3 a blend of the two. */
 
-#include "feature-extractor.h"
+#include "float-adm.h"
 #include "errors.h"
-#include "float-adm-private.h"
 #include "float-picture.h"
 #include "adm-private.h"
 
@@ -28,8 +27,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-/* The coarsest level needs two samples each way for its masking. */
-#define FADM_MIN_SIZE 17
+#define FADM_MIN_SIZE VH_FLOAT_ADM_MIN_SIZE
 
 /* Planes of the band buffers. */
 enum
@@ -45,25 +43,15 @@ enum
 
 typedef struct
 {
-  guint w, h;
+  VhFloatAdm adm;
   gfloat *luma[2];              /* reference, distorted */
   gsize band_stride;
   gfloat *planes;
   VhFadmBands ref, dis, r, a, csf_a, csf_f;
   gfloat *scratch;
-  gfloat rf[VH_FADM_N_SCALES][3];       /* CSF weights of h, v, d */
-
-  gboolean debug;
-  gdouble gain_limit;
-  gboolean adm3_hm;
-  gdouble dlm_weight;
-  gdouble min_val;
-  gint skip_aim_scale;
-  gboolean skip_scale0;
-  VhFadmPool pool;
 } FadmState;
 
-static const VhOptionSpec fadm_options[] = {
+const VhOptionSpec vh_float_adm_options[] = {
   {"debug", NULL,
         "also output the pooled ADM and the numerator and denominator of "
         "every scale",
@@ -126,7 +114,7 @@ static const VhOptionSpec fadm_options[] = {
   {NULL}
 };
 
-static const gchar *const fadm_provides[] = {
+const gchar *const vh_float_adm_provides[] = {
   "adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2",
   "adm_scale3", NULL
 };
@@ -159,7 +147,7 @@ watson_step (gint lambda, gint theta, gdouble view_dist, gint disp_height)
 }
 
 static void
-fadm_set_factors (VhFeatureExtractor * fex, FadmState * s)
+fadm_set_factors (const VhFeatureExtractor * fex, VhFloatAdm * s)
 {
   gdouble nvd = vh_feature_extractor_get_option (fex, "adm_norm_view_dist");
   gint rdh = (gint) vh_feature_extractor_get_option (fex,
@@ -212,14 +200,10 @@ fadm_bands (gfloat * a, gfloat * h, gfloat * v, gfloat * d)
   return b;
 }
 
-static gboolean
-fadm_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
-    GError ** error)
+gboolean
+vh_float_adm_setup (VhFloatAdm * s, const VhFeatureExtractor * fex,
+    const VhPictureInfo * info, GError ** error)
 {
-  FadmState *s = fex->priv;
-  const gsize bw = (info->width + 1) / 2, bh = (info->height + 1) / 2;
-  gfloat *p[N_PLANES];
-
   (void) error;
   s->w = info->width;
   s->h = info->height;
@@ -239,9 +223,29 @@ fadm_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   s->pool.bypass_cm = vh_feature_extractor_get_option (fex,
       "adm_bypass_cm") != 0.0;
   fadm_set_factors (fex, s);
+  return TRUE;
+}
 
+void
+vh_float_adm_skipped_scale (VhFloatAdmSums * sums, guint scale)
+{
+  sums->num[scale] = 0.0f;
+  sums->den[scale] = 1e-10;     /* libvmaf's guard against 0 / 0 */
+  sums->aim[scale] = 0.0f;
+}
+
+static gboolean
+fadm_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+    GError ** error)
+{
+  FadmState *s = fex->priv;
+  const gsize bw = (info->width + 1) / 2, bh = (info->height + 1) / 2;
+  gfloat *p[N_PLANES];
+
+  if (!vh_float_adm_setup (&s->adm, fex, info, error))
+    return FALSE;
   for (guint i = 0; i < 2; i++)
-    s->luma[i] = g_new (gfloat, (gsize) s->w * s->h);
+    s->luma[i] = g_new (gfloat, (gsize) info->width * info->height);
   s->band_stride = bw;
   s->planes = g_new0 (gfloat, N_PLANES * bw * bh);
   for (guint i = 0; i < N_PLANES; i++)
@@ -252,7 +256,7 @@ fadm_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   s->a = fadm_bands (NULL, p[A_H], p[A_V], p[A_D]);
   s->csf_a = fadm_bands (NULL, p[CSF_A_H], p[CSF_A_V], p[CSF_A_D]);
   s->csf_f = fadm_bands (NULL, p[CSF_F_H], p[CSF_F_V], p[CSF_F_D]);
-  s->scratch = g_new (gfloat, 4 * (gsize) s->w);
+  s->scratch = g_new (gfloat, 4 * (gsize) info->width);
   return TRUE;
 }
 
@@ -267,24 +271,17 @@ fadm_close (VhFeatureExtractor * fex)
   g_clear_pointer (&s->scratch, g_free);
 }
 
-/* Numerators and denominators of the four scales, and of AIM. */
-typedef struct
-{
-  gfloat num[VH_FADM_N_SCALES];
-  gfloat den[VH_FADM_N_SCALES];
-  gfloat aim[VH_FADM_N_SCALES];
-} FadmSums;
-
 static void
-fadm_scales (FadmState * s, FadmSums * sums)
+fadm_scales (FadmState * s, VhFloatAdmSums * sums)
 {
+  const VhFloatAdm *adm = &s->adm;
   const gfloat *cur[2] = { s->luma[0], s->luma[1] };
-  gsize stride = s->w;
-  guint w = s->w, h = s->h;
+  gsize stride = adm->w;
+  guint w = adm->w, h = adm->h;
 
   for (guint scale = 0; scale < VH_FADM_N_SCALES; scale++) {
-    const gfloat *rf = s->rf[scale];
-    const gboolean lo_only = scale == 0 && s->skip_scale0;
+    const gfloat *rf = adm->rf[scale];
+    const gboolean lo_only = scale == 0 && adm->skip_scale0;
     const gsize bs = s->band_stride;
 
     vh_fadm_dwt2 (cur[0], stride, w, h, &s->ref, bs, lo_only, s->scratch);
@@ -296,23 +293,21 @@ fadm_scales (FadmState * s, FadmSums * sums)
     stride = bs;
 
     if (lo_only) {
-      sums->num[scale] = 0.0f;
-      sums->den[scale] = 1e-10; /* libvmaf's guard against 0 / 0 */
-      sums->aim[scale] = 0.0f;
+      vh_float_adm_skipped_scale (sums, scale);
       continue;
     }
     vh_fadm_decouple (&s->ref, &s->dis, &s->r, &s->a, bs, w, h,
-        s->gain_limit, s->scratch);
-    sums->den[scale] = vh_fadm_den_scale (&s->ref, bs, w, h, rf, &s->pool,
+        adm->gain_limit, s->scratch);
+    sums->den[scale] = vh_fadm_den_scale (&s->ref, bs, w, h, rf, &adm->pool,
         s->scratch);
 
     /* Detail kept, masked by the impairment... */
     vh_fadm_csf (&s->a, &s->csf_a, &s->csf_f, bs, w, h, rf);
     sums->num[scale] = vh_fadm_cm (&s->r, &s->csf_f, &s->csf_a, bs, w, h,
-        rf, &s->pool, s->scratch);
+        rf, &adm->pool, s->scratch);
 
     /* ...and the impairment, masked by the detail kept, without noise. */
-    VhFadmPool aim_pool = s->pool;
+    VhFadmPool aim_pool = adm->pool;
     aim_pool.noise_weight = 0.0;
     vh_fadm_csf (&s->r, &s->csf_f, &s->csf_a, bs, w, h, rf);
     sums->aim[scale] = vh_fadm_cm (&s->a, &s->csf_a, &s->csf_f, bs, w, h,
@@ -322,7 +317,7 @@ fadm_scales (FadmState * s, FadmSums * sums)
 
 static gboolean
 fadm_emit_debug (VhFeatureExtractor * fex, VhFeatureCollector * fc,
-    guint index, const FadmSums * sums, gdouble score, gdouble num,
+    guint index, const VhFloatAdmSums * sums, gdouble score, gdouble num,
     gdouble den, GError ** error)
 {
   /* libvmaf leaves "adm" out of its list of outputs, so options do not
@@ -346,33 +341,21 @@ fadm_emit_debug (VhFeatureExtractor * fex, VhFeatureCollector * fc,
   return TRUE;
 }
 
-static gboolean
-fadm_extract (VhFeatureExtractor * fex, const VhPicture * ref,
-    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+gboolean
+vh_float_adm_append (const VhFloatAdm * s, VhFeatureExtractor * fex,
+    const VhFloatAdmSums * sums, guint index, VhFeatureCollector * fc,
     GError ** error)
 {
-  FadmState *s = fex->priv;
   const gdouble limit = 1e-10 * (s->w * s->h) / (1920.0 * 1080.0);
   gdouble num = 0.0, den = 0.0, aim_num = 0.0, aim_den = 0.0;
   gdouble score, aim = 0.0, adm3;
-  FadmSums sums;
-
-  if (!vh_float_check_picture ("float_adm", &fex->info, ref, "reference",
-          error) ||
-      !vh_float_check_picture ("float_adm", &fex->info, dist, "distorted",
-          error))
-    return FALSE;
-
-  vh_float_load_luma (ref, s->luma[0], s->w);
-  vh_float_load_luma (dist, s->luma[1], s->w);
-  fadm_scales (s, &sums);
 
   for (gint i = 0; i < VH_FADM_N_SCALES; i++) {
-    num += sums.num[i];
-    den += sums.den[i];
+    num += sums->num[i];
+    den += sums->den[i];
     if (i != s->skip_aim_scale) {
-      aim_den += sums.den[i];
-      aim_num += sums.aim[i];
+      aim_den += sums->den[i];
+      aim_num += sums->aim[i];
     }
   }
   num = num < limit ? 0 : num;
@@ -400,17 +383,37 @@ fadm_extract (VhFeatureExtractor * fex, const VhPicture * ref,
 
     g_snprintf (name, sizeof (name), "adm_scale%u", i);
     if (!vh_feature_extractor_append (fex, fc, name, index,
-            (gdouble) sums.num[i] / sums.den[i], error))
+            (gdouble) sums->num[i] / sums->den[i], error))
       return FALSE;
   }
-  return !s->debug || fadm_emit_debug (fex, fc, index, &sums, score, num,
+  return !s->debug || fadm_emit_debug (fex, fc, index, sums, score, num,
       den, error);
+}
+
+static gboolean
+fadm_extract (VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  FadmState *s = fex->priv;
+  VhFloatAdmSums sums;
+
+  if (!vh_float_check_picture ("float_adm", &fex->info, ref, "reference",
+          error) ||
+      !vh_float_check_picture ("float_adm", &fex->info, dist, "distorted",
+          error))
+    return FALSE;
+
+  vh_float_load_luma (ref, s->luma[0], s->adm.w);
+  vh_float_load_luma (dist, s->luma[1], s->adm.w);
+  fadm_scales (s, &sums);
+  return vh_float_adm_append (&s->adm, fex, &sums, index, fc, error);
 }
 
 const VhFeatureExtractorClass vh_fex_float_adm = {
   .name = "float_adm",
-  .provides = fadm_provides,
-  .options = fadm_options,
+  .provides = vh_float_adm_provides,
+  .options = vh_float_adm_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
   .flags = 0,

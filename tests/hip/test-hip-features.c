@@ -23,9 +23,11 @@
  * odd-size clips of 8 to 16 bits in every chroma layout (and semi-planar
  * chroma): integer features and the float ones listed in
  * exact_float_features exactly, those in bounded_features (GPU libm) within
- * 1e-6, other float ones within 1e-4; the motion
- * twin, started at a frame index other than 0, holds the last frame's
- * motion2 until flush, which emits it equal to the CPU twin's. */
+ * 1e-6, those in relative_bounded_features within 1e-6 relative, other
+ * float ones within 1e-4; the motion twins (motion, float_motion),
+ * started at a frame index other than 0, hold the last frame's motion2
+ * until flush, which emits it equal to the CPU twin's; a twin that refuses
+ * some options leaves that feature to its CPU twin and says why. */
 
 #include "context.h"
 #include "errors.h"
@@ -386,6 +388,14 @@ static const gchar *const bounded_features[] = {
 
 #define BOUNDED_TOLERANCE 1e-6
 
+/* Twins held within 1e-6 relative to the CPU twin's value (at least 1):
+ * float_adm, whose CPU twin divides by x86's reciprocal estimate (its last
+ * bits differ between processor makers) and whose p-norms other than 3
+ * use powf; its debug sums run to the thousands. */
+static const gchar *const relative_bounded_features[] = {
+  "float_adm", NULL
+};
+
 static gboolean
 is_float_feature (const gchar * name)
 {
@@ -399,6 +409,8 @@ tolerance_for (const gchar * feature, gdouble v)
 {
   if (g_strv_contains (bounded_features, feature))
     return BOUNDED_TOLERANCE;
+  if (g_strv_contains (relative_bounded_features, feature))
+    return BOUNDED_TOLERANCE * MAX (1.0, fabs (v));
   if (is_float_feature (feature))
     return FLOAT_TOLERANCE * MAX (1.0, fabs (v));
   return 0;
@@ -486,6 +498,14 @@ static const Variant variants[] = {
           "max_log_contrast", "5", "window_size", "127", NULL}},
   {"cambi", {"full_ref", "1", "cambi_topk", "1", "max_log_contrast", "0",
           "cambi_vis_lum_threshold", "300", NULL}},
+  {"float_adm", {"adm_csf_mode", "1", "adm_enhn_gain_limit", "1.2",
+          "debug", "1", NULL}},
+  {"float_adm", {"adm_csf_mode", "2", "adm_skip_scale0", "1",
+          "adm_adm3_apply_hm", "1", NULL}},
+  {"float_adm", {"adm_p_norm", "2.5", "adm_skip_aim_scale", "1",
+          "adm_noise_weight", "0.5", "adm_min_val", "0.3", NULL}},
+  {"float_adm", {"adm_bypass_cm", "1", "adm_f1s0", "0.5", "adm_f2s3", "2",
+          "adm_norm_view_dist", "1.5", NULL}},
 };
 
 static void
