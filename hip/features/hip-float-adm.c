@@ -213,7 +213,7 @@ hip_fadm_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
               info->bpc == 8 ? "vh_fvif_load_u8" : "vh_fvif_load_u16",
               error)) &&
       (s->dwt_fn = vh_hip_fex_function (&s->hip, k, "vh_fadm_dwt", error)) &&
-      (s->decouple_fn = vh_hip_fex_function (&s->hip, k, "vh_fadm_decouple",
+      (s->decouple_fn = vh_hip_fex_function (&s->hip, k, "vh_fadm_decouple_bands",
               error)) &&
       (s->terms_fn = vh_hip_fex_function (&s->hip, k, "vh_fadm_terms",
               error)) &&

@@ -14,7 +14,7 @@
  *    vertical pass of the four columns it needs, then the horizontal, each
  *    a sum of four products in order; edges reflected as the CPU twin
  *    does.
- *  - vh_fadm_decouple, one thread per sample of the filter region: the
+ *  - vh_fadm_decouple_bands, one thread per sample of the filter region: the
  *    distorted bands split into restored (r) and additive (a) parts.
  *  - vh_fadm_terms, one thread per sample of the scored region: the
  *    contrast-masking thresholds (3x3 neighbourhoods of the weighted bands,
@@ -171,7 +171,7 @@ fadm_enhance (float rst, float t, int aligned, double limit)
 }
 
 extern "C" __global__ void
-vh_fadm_decouple (struct vh_fadm_args a)
+vh_fadm_decouple_bands (struct vh_fadm_args a)
 {
   const int j = a.fl + blockIdx.x * blockDim.x + threadIdx.x;
   const int i = a.ft + blockIdx.y * blockDim.y + threadIdx.y;
