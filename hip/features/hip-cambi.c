@@ -23,6 +23,8 @@
 extern const VhHipKernelSource vh_hip_kernel_cambi;
 
 #define CAMBI_TILE 16                   /* VH_CAMBI_TILE */
+#define CAMBI_SLOT_TILE 32              /* VH_CAMBI_STILE, 32x8 threads */
+#define CAMBI_SLOT_DIFFS 4              /* VH_CAMBI_SLOT_DIFFS */
 #define CAMBI_THREADS 256               /* VH_CAMBI_THREADS */
 #define CAMBI_MASK_BX 32                /* VH_CAMBI_MASK_BX */
 #define CAMBI_MASK_BY 8
@@ -147,6 +149,7 @@ typedef struct
   guint pitch;                  /* of the full-size planes, in samples */
 
   VhHipFunction *load_fn, *range_fn, *mask_fn, *mode_fn, *c_values_fn;
+  VhHipFunction *c_slots_fn;
   VhHipFunction *hist_fn, *select_fn, *sum_fn;
   guint16 *d_image;
   guint16 *d_scaled[2];
@@ -280,7 +283,9 @@ hip_cambi_functions (HipCambi * s, GError ** error)
   } fns[] = {
     {&s->load_fn, "vh_cambi_load"}, {&s->range_fn, "vh_cambi_range"},
     {&s->mask_fn, "vh_cambi_mask"}, {&s->mode_fn, "vh_cambi_mode"},
-    {&s->c_values_fn, "vh_cambi_c_values_tile"}, {&s->hist_fn, "vh_cambi_hist"},
+    {&s->c_values_fn, "vh_cambi_c_values_tile"},
+    {&s->c_slots_fn, "vh_cambi_c_values_slots"},
+    {&s->hist_fn, "vh_cambi_hist"},
     {&s->select_fn, "vh_cambi_select"}, {&s->sum_fn, "vh_cambi_sum"},
   };
 
@@ -409,9 +414,14 @@ hip_cambi_scales (HipCambi * s, const CambiPlan * pl, GError ** error)
 {
   const VhCambiContrast *c = &s->p.contrast;
   guint pad = pl->window / 2;
-  guint side = CAMBI_TILE + 2 * pad;
-  guint shared = ((side * side + 1) & ~1u) * sizeof (guint16) +
-      (2 * c->num_diffs + 1) * CAMBI_THREADS * sizeof (guint16);
+  gboolean slots = c->num_diffs <= CAMBI_SLOT_DIFFS;
+  guint tile = slots ? CAMBI_SLOT_TILE : CAMBI_TILE;
+  guint side = tile + 2 * pad;
+  /* The padded tile's rows, then column sums (slots) or per-thread
+   * counters. */
+  guint shared = ((side * side + 1) & ~1u) * sizeof (guint16) + (slots ?
+      CAMBI_SLOT_TILE * side : (2 * c->num_diffs + 1) * CAMBI_THREADS) *
+      sizeof (guint16);
   CambiCValuesArgs cv = {
     .mask = s->d_mask,.steps = s->d_steps,.recip = s->d_recip,
     .mask_pitch = s->pitch,.pad = pad,.band_base = c->band_base,
@@ -437,9 +447,9 @@ hip_cambi_scales (HipCambi * s, const CambiPlan * pl, GError ** error)
     if (!launch (s, s->mode_fn, vh_hip_div_up (w, CAMBI_MASK_BX),
             vh_hip_div_up (h, CAMBI_MASK_BY), CAMBI_MASK_BX, CAMBI_MASK_BY, 0,
             &m, error) ||
-        !launch (s, s->c_values_fn, vh_hip_div_up (w, CAMBI_TILE),
-            vh_hip_div_up (h, CAMBI_TILE), CAMBI_TILE, CAMBI_TILE, shared,
-            &cv, error))
+        !launch (s, slots ? s->c_slots_fn : s->c_values_fn,
+            vh_hip_div_up (w, tile), vh_hip_div_up (h, tile), tile,
+            CAMBI_THREADS / tile, shared, &cv, error))
       return FALSE;
   }
   return TRUE;

@@ -19,10 +19,12 @@
  *     neighbours), counted in a 7x7 box from a shared-memory tile.
  *  3. vh_cambi_mode, per scale: 2:1 decimation of the previous scale (or
  *     none) fused with the 3x3 separable mode filter, out of place.
- *  4. vh_cambi_c_values_tile, per scale: 16x16 pixels per block; the block's
- *     window-padded tile of histogram rows (value - band base of masked
- *     pixels in the band) in shared memory, and per thread one counter per
- *     value within the contrast range of its own value.
+ *  4. C values per scale, from the block's window-padded tile of
+ *     histogram rows (value - band base of masked pixels in the band) in
+ *     shared memory: vh_cambi_c_values_slots (up to 4 contrasts, the
+ *     default) counts by running box sums per value present (few in a
+ *     tile); vh_cambi_c_values_tile (any contrast) looks at every pixel of
+ *     each window.
  *  5. Pooling of all scales at once (grid y = scale): the k-th largest c
  *     value by a three-level radix select on its bits (positive floats
  *     order as their bits do), vh_cambi_hist + vh_cambi_select for bits
@@ -274,8 +276,70 @@ struct vh_cambi_c_values_args
   int weight[32];
 };
 
-/* Dynamic shared memory: the tile's histogram rows, (16 + 2 pad)^2, then
- * 2 * num_diffs + 1 counters of 16 bits per thread. */
+/* The c value of a pixel of histogram row @row from the window's counts
+ * of rows row - num_diffs .. row + num_diffs (count[d * stride]), as
+ * pixel_c_value() in the CPU twin. */
+static __device__ __forceinline__ float
+cambi_c_value (const vh_cambi_c_values_args & a, unsigned int row,
+    const unsigned short *count, unsigned int stride)
+{
+  const int nd = (int) a.num_diffs;
+  const unsigned int steps = a.steps[row];
+  const int p0 = count[nd * stride];
+  float best = 0.0f;
+
+  for (int d = 0; d < nd; d++) {
+    if (!(steps & (1u << d)))
+      continue;
+    const int p1 = row + d + 1 < a.band_size ? count[(nd + d + 1) * stride] :
+        0;
+    const int p2 = (int) row > d ? count[(nd - d - 1) * stride] : 0;
+    const int pm = p1 > p2 ? p1 : p2;
+    const float c = FMUL ((float) (a.weight[d] * p0 * pm), a.recip[pm + p0]);
+    best = c > best ? c : best;
+  }
+  return best;
+}
+
+/* The histogram row of a pixel: its value minus the band's base when it
+ * is masked and in the band, else VH_CAMBI_NONE. */
+static __device__ __forceinline__ unsigned int
+cambi_level (const vh_cambi_c_values_args & a, int y, int x)
+{
+  if (y < 0 || y >= (int) a.h || x < 0 || x >= (int) a.w ||
+      !a.mask[(vh_u64) ((unsigned int) y << a.mask_shift) * a.mask_pitch +
+          ((unsigned int) x << a.mask_shift)])
+    return VH_CAMBI_NONE;
+  /* 16-bit wrap as in the CPU twin: values below the band become large
+   * and are left out with those above it. */
+  const unsigned int r = (unsigned short) (a.image[(vh_u64) y * a.w + x] -
+      a.band_base);
+  return r < a.band_size ? r : VH_CAMBI_NONE;
+}
+
+/* Counts, for the pixel of row @row whose window's rows start at @l
+ * (row pitch @side), its masked neighbours of rows within num_diffs: one
+ * look at every pixel of the window. */
+static __device__ __forceinline__ void
+cambi_count_window (const unsigned short *l, int side, int pad, int nd,
+    unsigned int row, unsigned short *count, unsigned int stride)
+{
+  const unsigned int span = 2 * nd;
+
+  for (unsigned int d = 0; d <= span; d++)
+    count[d * stride] = 0;
+  for (int dy = 0; dy <= 2 * pad; dy++, l += side) {
+    for (int dx = 0; dx <= 2 * pad; dx++) {
+      const unsigned int d = (unsigned int) ((int) l[dx] - (int) row + nd);
+      if (d <= span)
+        count[d * stride]++;
+    }
+  }
+}
+
+/* Any contrast (num_diffs up to 32). Dynamic shared memory: the tile's
+ * histogram rows, (16 + 2 pad)^2, then 2 * num_diffs + 1 counters of 16
+ * bits per thread. */
 extern "C" __global__ void
 vh_cambi_c_values_tile (vh_cambi_c_values_args a)
 {
@@ -288,20 +352,8 @@ vh_cambi_c_values_tile (vh_cambi_c_values_args a)
   const int x0 = blockIdx.x * VH_CAMBI_TILE - pad;
   const int y0 = blockIdx.y * VH_CAMBI_TILE - pad;
 
-  for (int k = tid; k < side * side; k += VH_CAMBI_THREADS) {
-    const int y = y0 + k / side, x = x0 + k % side;
-    unsigned int level = VH_CAMBI_NONE;
-    if (y >= 0 && y < (int) a.h && x >= 0 && x < (int) a.w &&
-        a.mask[(vh_u64) ((unsigned int) y << a.mask_shift) * a.mask_pitch +
-            ((unsigned int) x << a.mask_shift)]) {
-      /* 16-bit wrap as in the CPU twin: values below the band become
-       * large and are left out with those above it. */
-      const unsigned int r = (unsigned short) (a.image[(vh_u64) y * a.w + x] -
-          a.band_base);
-      level = r < a.band_size ? r : VH_CAMBI_NONE;
-    }
-    levels[k] = (unsigned short) level;
-  }
+  for (int k = tid; k < side * side; k += VH_CAMBI_THREADS)
+    levels[k] = (unsigned short) cambi_level (a, y0 + k / side, x0 + k % side);
   __syncthreads ();
 
   const unsigned int x = blockIdx.x * VH_CAMBI_TILE + threadIdx.x;
@@ -312,35 +364,168 @@ vh_cambi_c_values_tile (vh_cambi_c_values_args a)
       pad];
   float best = 0.0f;
   if (row != VH_CAMBI_NONE) {
-    unsigned short *count = counters + tid;
-    const unsigned int span = 2 * nd;
-    for (unsigned int d = 0; d <= span; d++)
-      count[d * VH_CAMBI_THREADS] = 0;
-    /* Every masked pixel of the window within the contrast range. */
-    for (int dy = 0; dy <= 2 * pad; dy++) {
-      const unsigned short *l = levels + (threadIdx.y + dy) * side +
-          threadIdx.x;
-      for (int dx = 0; dx <= 2 * pad; dx++) {
-        const unsigned int d = (unsigned int) ((int) l[dx] - (int) row + nd);
-        if (d <= span)
-          count[d * VH_CAMBI_THREADS]++;
-      }
-    }
-    const unsigned int steps = a.steps[row];
-    const int p0 = count[nd * VH_CAMBI_THREADS];
-    for (int d = 0; d < nd; d++) {
-      if (!(steps & (1u << d)))
-        continue;
-      const int p1 = row + d + 1 < a.band_size ?
-          count[(nd + d + 1) * VH_CAMBI_THREADS] : 0;
-      const int p2 = (int) row > d ? count[(nd - d - 1) * VH_CAMBI_THREADS] :
-          0;
-      const int pm = p1 > p2 ? p1 : p2;
-      const float c = FMUL ((float) (a.weight[d] * p0 * pm), a.recip[pm + p0]);
-      best = c > best ? c : best;
-    }
+    cambi_count_window (levels + threadIdx.y * side + threadIdx.x, side, pad,
+        nd, row, counters + tid, VH_CAMBI_THREADS);
+    best = cambi_c_value (a, row, counters + tid, VH_CAMBI_THREADS);
   }
   a.out[(vh_u64) y * a.w + x] = best;
+}
+
+#define VH_CAMBI_STILE 32
+#define VH_CAMBI_SLOT_DIFFS 4
+#define VH_CAMBI_SLOT_COUNTS (2 * VH_CAMBI_SLOT_DIFFS + 1)
+#define VH_CAMBI_MAX_SLOTS 256
+#define VH_CAMBI_BAND_WORDS 34  /* bits for 1024 + 32 + 1 rows */
+
+/* Marks @level in the bitmap @bits. */
+static __device__ __forceinline__ void
+cambi_mark (unsigned int *bits, unsigned int level)
+{
+  atomicOr (&bits[level >> 5], 1u << (level & 31));
+}
+
+/* num_diffs up to 4, 32x32 pixels per block of 32x8 threads (4 pixels
+ * each). The window counts a pixel needs are those of the few values near
+ * its own, and a tile holds few distinct values: per value that occurs in
+ * the window-padded tile within num_diffs of a value of the tile itself
+ * ("slots"), box counts over the tile by running sums, down the columns
+ * then along the rows, each pixel keeping the counts of the values near its
+ * own. A tile with more than VH_CAMBI_MAX_SLOTS such values counts each
+ * window pixel by pixel instead. Dynamic shared memory: the histogram rows
+ * of the padded tile, (32 + 2 pad)^2, then the column sums, 32 rows of
+ * 32 + 2 pad. */
+extern "C" __global__ void
+vh_cambi_c_values_slots (vh_cambi_c_values_args a)
+{
+  VH_CAMBI_DYNAMIC_SHARED unsigned int vh_cambi_shared[];
+  __shared__ unsigned int region_bits[VH_CAMBI_BAND_WORDS];
+  __shared__ unsigned int tile_bits[VH_CAMBI_BAND_WORDS];
+  __shared__ unsigned short slots[VH_CAMBI_MAX_SLOTS];
+  __shared__ unsigned int word_start[VH_CAMBI_BAND_WORDS + 1];
+  __shared__ unsigned int n_slots;
+  __shared__ unsigned short counts[VH_CAMBI_STILE * VH_CAMBI_STILE *
+      VH_CAMBI_SLOT_COUNTS];
+  const int pad = (int) a.pad, nd = (int) a.num_diffs;
+  const unsigned int span = 2 * nd;
+  const int side = VH_CAMBI_STILE + 2 * pad;
+  unsigned short *levels = (unsigned short *) vh_cambi_shared;
+  unsigned short *colsum = levels + ((side * side + 1) & ~1);
+  const int tid = threadIdx.y * VH_CAMBI_STILE + threadIdx.x;
+  const int x0 = blockIdx.x * VH_CAMBI_STILE - pad;
+  const int y0 = blockIdx.y * VH_CAMBI_STILE - pad;
+
+  for (int k = tid; k < VH_CAMBI_BAND_WORDS; k += VH_CAMBI_THREADS) {
+    region_bits[k] = 0;
+    tile_bits[k] = 0;
+  }
+  for (int k = tid; k < VH_CAMBI_STILE * VH_CAMBI_STILE *
+      VH_CAMBI_SLOT_COUNTS; k += VH_CAMBI_THREADS)
+    counts[k] = 0;
+  __syncthreads ();
+  for (int k = tid; k < side * side; k += VH_CAMBI_THREADS) {
+    const int ry = k / side, rx = k % side;
+    const unsigned int level = cambi_level (a, y0 + ry, x0 + rx);
+    levels[k] = (unsigned short) level;
+    if (level == VH_CAMBI_NONE)
+      continue;
+    cambi_mark (region_bits, level);
+    if (ry >= pad && ry < pad + VH_CAMBI_STILE && rx >= pad &&
+        rx < pad + VH_CAMBI_STILE)
+      cambi_mark (tile_bits, level);
+  }
+  __syncthreads ();
+  /* The padded tile's values within num_diffs of one of the tile's: one
+   * thread per bitmap word, then their places in the slot list. */
+  unsigned int mine = 0;
+  if (tid < VH_CAMBI_BAND_WORDS) {
+    const unsigned int cur = tile_bits[tid];
+    const unsigned int lower = tid > 0 ? tile_bits[tid - 1] : 0;
+    const unsigned int upper = tid + 1 < VH_CAMBI_BAND_WORDS ?
+        tile_bits[tid + 1] : 0;
+    unsigned int near = cur;
+    for (int d = 1; d <= nd; d++)
+      near |= cur << d | lower >> (32 - d) | cur >> d | upper << (32 - d);
+    mine = region_bits[tid] & near;
+    word_start[tid + 1] = __popc (mine);
+  }
+  __syncthreads ();
+  if (tid == 0) {
+    word_start[0] = 0;
+    for (int w = 0; w < VH_CAMBI_BAND_WORDS; w++)
+      word_start[w + 1] += word_start[w];
+    n_slots = word_start[VH_CAMBI_BAND_WORDS];
+  }
+  __syncthreads ();
+  if (tid < VH_CAMBI_BAND_WORDS) {
+    for (unsigned int n = word_start[tid]; mine && n < VH_CAMBI_MAX_SLOTS;
+        n++) {
+      slots[n] = (unsigned short) (tid * 32 + __ffs (mine) - 1);
+      mine &= mine - 1;
+    }
+  }
+  __syncthreads ();
+
+  const unsigned int ns = n_slots;
+  if (ns <= VH_CAMBI_MAX_SLOTS) {
+    /* Columns split into segments of output rows, as many as fit. */
+    int parts = 8;
+    while (parts > 1 && side * parts > VH_CAMBI_THREADS)
+      parts >>= 1;
+    const int seg = VH_CAMBI_STILE / parts;
+    for (unsigned int si = 0; si < ns; si++) {
+      const unsigned int level = slots[si];
+      if (tid < side * parts) {
+        const int c = tid % side, r0 = (tid / side) * seg;
+        unsigned int run = 0;
+        for (int k = 0; k < 2 * pad; k++)
+          run += levels[(r0 + k) * side + c] == level;
+        for (int r = r0; r < r0 + seg; r++) {
+          run += levels[(r + 2 * pad) * side + c] == level;
+          colsum[r * side + c] = (unsigned short) run;
+          run -= levels[r * side + c] == level;
+        }
+      }
+      __syncthreads ();
+      {
+        /* 32 rows of 8 runs of 4 pixels. */
+        const int r = tid >> 3, xs = (tid & 7) * 4;
+        const unsigned short *cs = colsum + r * side;
+        const unsigned short *own = levels + (r + pad) * side + pad;
+        unsigned int run = 0;
+        for (int k = 0; k < 2 * pad; k++)
+          run += cs[xs + k];
+        for (int x = xs; x < xs + 4; x++) {
+          run += cs[x + 2 * pad];
+          const unsigned int d = level - own[x] + nd;
+          if (d <= span)
+            counts[(r * VH_CAMBI_STILE + x) * VH_CAMBI_SLOT_COUNTS + d] =
+                (unsigned short) run;
+          run -= cs[x];
+        }
+      }
+      __syncthreads ();
+    }
+  } else {
+    for (int q = 0; q < VH_CAMBI_STILE / 8; q++) {
+      const int r = threadIdx.y + 8 * q, x = threadIdx.x;
+      const unsigned int row = levels[(r + pad) * side + x + pad];
+      if (row != VH_CAMBI_NONE)
+        cambi_count_window (levels + r * side + x, side, pad, nd, row,
+            counts + (r * VH_CAMBI_STILE + x) * VH_CAMBI_SLOT_COUNTS, 1);
+    }
+  }
+
+  for (int q = 0; q < VH_CAMBI_STILE / 8; q++) {
+    const int r = threadIdx.y + 8 * q, x = threadIdx.x;
+    const unsigned int gx = blockIdx.x * VH_CAMBI_STILE + x;
+    const unsigned int gy = blockIdx.y * VH_CAMBI_STILE + r;
+    if (gx >= a.w || gy >= a.h)
+      continue;
+    const unsigned int row = levels[(r + pad) * side + x + pad];
+    a.out[(vh_u64) gy * a.w + gx] = row == VH_CAMBI_NONE ? 0.0f :
+        cambi_c_value (a, row, counts + (r * VH_CAMBI_STILE + x) *
+        VH_CAMBI_SLOT_COUNTS, 1);
+  }
 }
 
 /* Pooling state of one scale; zeroed before each picture. */
