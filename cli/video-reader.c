@@ -397,11 +397,12 @@ raw_frame_bytes (const VhPictureInfo * info)
       * (info->bpc > 8 ? 2 : 1);
 }
 
-/* What is not a video file is said with its name before anything is
- * allocated for its frames: a directory, an empty file, a raw file shorter
- * than one frame of the size given (-w 32768 -h 32768 on a 1 MB file). */
+/* What is not a video file is said with its name before anything is read
+ * from it: a directory, or a character device (/dev/null reads as empty
+ * and /dev/zero as endless black: neither is a clip, and the scoring would
+ * only say "no frames" or never end). */
 static gboolean
-check_file (VhVideoReader * r, const VhPictureInfo * raw_info, GError ** error)
+check_file_kind (VhVideoReader * r, GError ** error)
 {
   struct stat st;
 
@@ -412,12 +413,25 @@ check_file (VhVideoReader * r, const VhPictureInfo * raw_info, GError ** error)
         r->path);
     return FALSE;
   }
-  if (!S_ISREG (st.st_mode))
-    return TRUE;                /* a pipe or device: read as it comes */
-  if (st.st_size == 0) {
-    g_set_error (error, VH_ERROR, VH_ERROR_IO, "%s is empty", r->path);
+  if (S_ISCHR (st.st_mode)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "%s is a character device, "
+        "not a regular file or pipe holding video", r->path);
     return FALSE;
   }
+  return TRUE;
+}
+
+/* A raw file shorter than one frame of the size given (-w 32768 -h 32768
+ * on a 1 MB file) is said before anything is allocated for its frames.
+ * Pipes are read as they come. */
+static gboolean
+check_file_size (VhVideoReader * r, const VhPictureInfo * raw_info,
+    GError ** error)
+{
+  struct stat st;
+
+  if (fstat (fileno (r->file), &st) != 0 || !S_ISREG (st.st_mode))
+    return TRUE;
   if (!r->y4m && raw_info && (guint64) st.st_size < raw_frame_bytes (raw_info)) {
     g_set_error (error, VH_ERROR, VH_ERROR_IO, "%s holds %" G_GUINT64_FORMAT
         " bytes, less than one %ux%u %s %u-bit frame (%" G_GUINT64_FORMAT
@@ -426,6 +440,35 @@ check_file (VhVideoReader * r, const VhPictureInfo * raw_info, GError ** error)
         vh_pix_fmt_to_string (raw_info->pix_fmt), raw_info->bpc,
         raw_frame_bytes (raw_info));
     return FALSE;
+  }
+  return TRUE;
+}
+
+/* Reads the first bytes to tell Y4M from raw, and puts them back: a pipe
+ * cannot be rewound (raw frames read from one were 9 bytes off). An input
+ * that gives no byte at all is said to be empty here, with its name. */
+static gboolean
+peek_signature (VhVideoReader * r, gchar * sig, GError ** error)
+{
+  gsize n = fread (sig, 1, sizeof (Y4M_SIGNATURE) - 1, r->file);
+
+  if (n == 0) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "%s is empty%s", r->path,
+        ferror (r->file) ? " (unreadable)" : ": it ended before any data");
+    return FALSE;
+  }
+  if (n < sizeof (Y4M_SIGNATURE) - 1)
+    memset (sig + n, 0, sizeof (Y4M_SIGNATURE) - 1 - n);
+  if (fseek (r->file, 0, SEEK_SET) == 0)
+    return TRUE;
+  clearerr (r->file);
+  /* glibc keeps any number of pushed-back bytes (C promises one). */
+  while (n > 0) {
+    if (ungetc ((guchar) sig[--n], r->file) == EOF) {
+      g_set_error (error, VH_ERROR, VH_ERROR_IO, "%s: cannot put back the "
+          "first bytes read from a pipe", r->path);
+      return FALSE;
+    }
   }
   return TRUE;
 }
@@ -445,11 +488,13 @@ vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
     vh_video_reader_free (r);
     return NULL;
   }
+  if (!check_file_kind (r, error) || !peek_signature (r, sig, error)) {
+    vh_video_reader_free (r);
+    return NULL;
+  }
   r->y4m = g_str_has_suffix (path, ".y4m") ||
-      (fread (sig, 1, sizeof (sig), r->file) == sizeof (sig) &&
-      !memcmp (sig, Y4M_SIGNATURE, sizeof (sig)));
-  rewind (r->file);
-  if (!check_file (r, raw_info, error)) {
+      !memcmp (sig, Y4M_SIGNATURE, sizeof (sig));
+  if (!check_file_size (r, raw_info, error)) {
     vh_video_reader_free (r);
     return NULL;
   }

@@ -443,6 +443,96 @@ test_bad_input (void)
   expect_error (run_score ("-r", wide, "-d", wide, "-q", NULL), width);
 }
 
+/* Character devices are no clips: /dev/null read as empty ("no frames to
+ * score") and /dev/zero as endless black. */
+static void
+test_devices (void)
+{
+  g_autofree gchar *ok = write_y4m ("dev.y4m", 64, 64, 8, 2);
+  const gchar *null_dev[] = { "/dev/null is a character device", NULL };
+  const gchar *zero_dev[] = { "/dev/zero is a character device", NULL };
+
+  expect_error (run_score ("-r", "/dev/null", "-d", ok, "-w", "64", "-h",
+          "64", "-p", "420", "-b", "8", "-q", NULL), null_dev);
+  expect_error (run_score ("-r", ok, "-d", "/dev/zero", "-w", "64", "-h",
+          "64", "-p", "420", "-b", "8", "-q", NULL), zero_dev);
+}
+
+typedef struct
+{
+  const gchar *fifo;
+  const gchar *data;
+  gsize len;
+} FifoFeed;
+
+/* Opening for writing waits for the reader; closing ends its input. */
+static gpointer
+feed_fifo (gpointer data)
+{
+  FifoFeed *f = data;
+  gint fd = open (f->fifo, O_WRONLY);
+
+  g_assert_cmpint (fd, >=, 0);
+  if (f->len)
+    g_assert_cmpint (write (fd, f->data, f->len), ==, (gssize) f->len);
+  close (fd);
+  return NULL;
+}
+
+/* Raw frames through a pipe score as from the file (the bytes read to
+ * tell Y4M from raw are put back: they were lost, shifting every frame),
+ * and a pipe that closes at once is said to be empty. */
+static void
+test_pipes (void)
+{
+  g_autofree gchar *y4m = write_y4m ("pipe.y4m", 64, 64, 8, 3);
+  g_autofree gchar *raw = g_build_filename (tmpdir, "pipe.yuv", NULL);
+  g_autofree gchar *fifo = g_build_filename (tmpdir, "raw-fifo", NULL);
+  g_autofree gchar *from_file = g_build_filename (tmpdir, "file.csv", NULL);
+  g_autofree gchar *from_pipe = g_build_filename (tmpdir, "pipe.csv", NULL);
+  g_autofree gchar *data = NULL, *a = NULL, *b = NULL;
+  gsize header, frame = 64 * 64 * 3 / 2;
+  GString *frames_only = g_string_new (NULL);
+  const gchar *is_empty[] = { "raw-fifo is empty", NULL };
+  FifoFeed feed;
+  GThread *thread;
+  gsize len;
+  Result r;
+
+  /* The raw file is the Y4M file without its header and FRAME lines. */
+  g_assert_true (g_file_get_contents (y4m, &data, &len, NULL));
+  header = strchr (data, '\n') - data + 1;
+  for (guint i = 0; i < 3; i++)
+    g_string_append_len (frames_only, data + header + i * (6 + frame) + 6,
+        frame);
+  g_assert_true (g_file_set_contents (raw, frames_only->str,
+          frames_only->len, NULL));
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  feed = (FifoFeed) { fifo, frames_only->str, frames_only->len };
+  thread = g_thread_new ("feed", feed_fifo, &feed);
+  r = run_score ("-r", raw, "-d", fifo, "-w", "64", "-h", "64", "-p", "420",
+      "-b", "8", "-q", "--feature", "psnr", "--csv", "-o", from_pipe, NULL);
+  g_thread_join (thread);
+  g_assert_true (exited_with (&r, 0));
+  result_clear (&r);
+  r = run_score ("-r", raw, "-d", raw, "-w", "64", "-h", "64", "-p", "420",
+      "-b", "8", "-q", "--feature", "psnr", "--csv", "-o", from_file, NULL);
+  g_assert_true (exited_with (&r, 0));
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (from_pipe, &a, NULL, NULL));
+  g_assert_true (g_file_get_contents (from_file, &b, NULL, NULL));
+  g_assert_nonnull (strstr (a, "\n2,"));
+  g_assert_cmpstr (a, ==, b);
+
+  feed = (FifoFeed) { fifo, NULL, 0 };
+  thread = g_thread_new ("feed", feed_fifo, &feed);
+  r = run_score ("-r", fifo, "-d", raw, "-w", "64", "-h", "64", "-p", "420",
+      "-b", "8", "-q", NULL);
+  g_thread_join (thread);
+  expect_error (r, is_empty);
+  g_string_free (frames_only, TRUE);
+}
+
 /* SIGTERM halfway: the frames scored until then are in a valid results
  * file, and the message says so. The input comes through pipes so that
  * the run is halfway for as long as the test wants. */
@@ -546,6 +636,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/unknown-feature", test_unknown_feature);
   g_test_add_func ("/cli/shorter-reference", test_shorter_reference);
   g_test_add_func ("/cli/bad-input", test_bad_input);
+  g_test_add_func ("/cli/devices", test_devices);
+  g_test_add_func ("/cli/pipes", test_pipes);
   g_test_add_func ("/cli/sigterm-keeps-results", test_sigterm_keeps_results);
 run:
   ret = g_test_run ();
