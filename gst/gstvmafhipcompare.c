@@ -84,6 +84,7 @@ GST_DEBUG_CATEGORY (gst_vmaf_hip_compare_debug);
 #define DEFAULT_RESULTS_FILENAME  NULL
 #define DEFAULT_RESULTS_FORMAT    GST_VMAF_HIP_RESULTS_JSON
 #define DEFAULT_TAG_INTERVAL      30
+#define DEFAULT_RESULTS_INTERVAL  1000
 #define DEFAULT_PASSTHROUGH       GST_VMAF_HIP_PASSTHROUGH_DISTORTED
 #define DEFAULT_BACKEND           GST_VMAF_HIP_BACKEND_AUTO
 #define DEFAULT_MESSAGE_LAYOUT    GST_VMAF_HIP_MESSAGE_LAYOUT_VMAFHIP
@@ -117,6 +118,7 @@ enum
   PROP_MESSAGE_LAYOUT,
   PROP_DEVICE_ID,
   PROP_STATS,
+  PROP_RESULTS_INTERVAL,
 };
 
 /* How many frames of one side wait for the other side's frame of the
@@ -162,6 +164,7 @@ struct _GstVmafHipCompare
   gint pool_method;             /* GstVmafHipPoolMethod */
   gint frame_message;           /* gboolean */
   gint tag_interval;            /* guint */
+  guint results_interval;       /* ms */
   gchar *results_filename;
   GstVmafHipResultsFormat results_format;
   GstVmafHipPassthrough passthrough;
@@ -174,6 +177,11 @@ struct _GstVmafHipCompare
   gchar *run_results_filename;
   GstVmafHipResultsFormat run_results_format;
   GstVmafHipPassthrough run_passthrough;
+  /* Rewritten as frames are scored (on the worker that reports them), so
+   * that a kill leaves what was scored; made with the first frame. */
+  VhResultsFile *results_file;
+  guint run_results_interval;   /* ms */
+  gint results_failed;          /* atomic: a rewrite failed, said once */
   VhContext *ctx;
   gboolean ctx_started;
   gboolean ctx_drained;         /* finished, nothing submitted since */
@@ -380,6 +388,8 @@ post_tags (GstVmafHipCompare * self, GstTagList * tags)
       gst_message_new_tag (GST_OBJECT_CAST (self), gst_tag_list_copy (tags)));
 }
 
+static gboolean update_results (GstVmafHipCompare * self, gboolean force);
+
 /* ---------------------------------------------------------------------- */
 /* Frame-ready callback: runs on an engine worker, in frame order.         */
 
@@ -408,6 +418,8 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
     gst_element_post_message (GST_ELEMENT_CAST (self),
         gst_message_new_element (GST_OBJECT_CAST (self), s));
   }
+  if (self->run_results_filename)
+    update_results (self, FALSE);
   if (scored && tag_interval > 0 && n_scored % tag_interval == 0) {
     GstVmafHipPoolMethod method = g_atomic_int_get (&self->pool_method);
     GstTagList *tags = gst_vmaf_hip_report_make_tags (self->report, method);
@@ -1037,29 +1049,47 @@ output_format (GstVmafHipResultsFormat f)
   }
 }
 
+/* Writes the results file: every frame reported so far, pooled over them,
+ * when the interval since the last rewrite has passed, or at once with
+ * @force (end of stream, stop). Runs on the worker reporting frames or on
+ * the streaming thread, never both at once (the engine is idle when the
+ * streaming thread writes). */
 static gboolean
-write_results (GstVmafHipCompare * self)
+update_results (GstVmafHipCompare * self, gboolean force)
 {
   VhOutputInfo info = { 0 };
   GError *err = NULL;
   gdouble secs = (g_get_monotonic_time () - self->first_submit_us) / 1e6;
+  gboolean ok;
 
-  info.n_frames = self->n_pairs;
+  if (g_atomic_int_get (&self->results_failed))
+    return FALSE;
+  /* During the run, pooled over the frames reported; at the end, over all
+   * frames numbered (the engine is idle then). */
+  info.n_frames = force ? self->n_pairs : 0;
   info.subsample = MAX (self->run.subsample, 1);
-  info.fps = secs > 0 ? self->n_pairs / secs : 0.0;
   info.width = self->ctx_info.width;
   info.height = self->ctx_info.height;
   info.dispatch = self->dispatch;
-  if (!gst_vmaf_hip_report_write_results (self->report,
-          self->run_results_filename,
-          output_format (self->run_results_format), &info, &err)) {
+  if (!self->results_file) {
+    self->results_file = vh_results_file_new (self->run_results_filename,
+        output_format (self->run_results_format), &err);
+    if (self->results_file) {
+      vh_results_file_set_interval (self->results_file,
+          (gint64) self->run_results_interval * 1000);
+      force = TRUE;             /* the first frames at once */
+    }
+  }
+  ok = self->results_file && gst_vmaf_hip_report_update_results
+      (self->report, self->results_file, &info, secs, force, &err);
+  if (!ok) {
+    g_atomic_int_set (&self->results_failed, 1);
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
         ("Could not write the results file \"%s\".",
             self->run_results_filename), ("%s", err->message));
     g_error_free (err);
-    return FALSE;
   }
-  return TRUE;
+  return ok;
 }
 
 /* Runs once the base class decided on EOS and before EOS leaves. */
@@ -1087,7 +1117,7 @@ end_of_stream (GstVmafHipCompare * self)
     GST_ELEMENT_WARNING (self, STREAM, FAILED,
         ("No frame pair was scored."), (NULL));
   } else if (self->run_results_filename) {
-    if (!write_results (self))
+    if (!update_results (self, TRUE))
       return FALSE;
     wrote = TRUE;
   }
@@ -1440,6 +1470,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   g_free (self->run_results_filename);
   self->run_results_filename = g_strdup (self->results_filename);
   self->run_results_format = self->results_format;
+  self->run_results_interval = self->results_interval;
   self->run_passthrough = self->passthrough;
   GST_OBJECT_UNLOCK (self);
 
@@ -1455,6 +1486,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   g_mutex_unlock (&self->count_lock);
   self->warned_out_of_step = FALSE;
   self->eos_done = FALSE;
+  g_atomic_int_set (&self->results_failed, 0);
   g_atomic_int_set (&self->caps_refused, 0);
   self->output_started = FALSE;
   self->first_submit_us = 0;
@@ -1483,7 +1515,8 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
   /* Stopped without EOS (an upstream error, a state change): what was
    * scored is written all the same, and said so. */
   if (self->run_results_filename && self->report && !self->eos_done &&
-      gst_vmaf_hip_report_n_scored (self->report) > 0 && write_results (self))
+      gst_vmaf_hip_report_n_scored (self->report) > 0 &&
+      update_results (self, TRUE))
     GST_ELEMENT_WARNING (self, RESOURCE, WRITE, ("Stopped before the end of "
             "the stream: the scores of the %" G_GUINT64_FORMAT " frames "
             "scored are in \"%s\".",
@@ -1491,6 +1524,7 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
             self->run_results_filename), (NULL));
   g_clear_pointer (&self->ctx, vh_context_free);
   self->ctx_started = FALSE;
+  g_clear_pointer (&self->results_file, vh_results_file_free);
   /* After the context: its GPU features used the device. */
   close_hip_device (self);
   clear_report (self);
@@ -1630,6 +1664,9 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
     case PROP_TAG_INTERVAL:
       g_atomic_int_set (&self->tag_interval, (gint) g_value_get_uint (value));
       break;
+    case PROP_RESULTS_INTERVAL:
+      self->results_interval = g_value_get_uint (value);
+      break;
     case PROP_PASSTHROUGH:
       self->passthrough = g_value_get_enum (value);
       break;
@@ -1707,6 +1744,9 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
     case PROP_TAG_INTERVAL:
       g_value_set_uint (value, (guint) g_atomic_int_get (&self->tag_interval));
       break;
+    case PROP_RESULTS_INTERVAL:
+      g_value_set_uint (value, self->results_interval);
+      break;
     case PROP_PASSTHROUGH:
       g_value_set_enum (value, self->passthrough);
       break;
@@ -1781,6 +1821,7 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->pool_method = DEFAULT_POOL_METHOD;
   self->frame_message = DEFAULT_FRAME_MESSAGE;
   self->tag_interval = DEFAULT_TAG_INTERVAL;
+  self->results_interval = DEFAULT_RESULTS_INTERVAL;
   self->results_filename = DEFAULT_RESULTS_FILENAME;
   self->results_format = DEFAULT_RESULTS_FORMAT;
   self->passthrough = DEFAULT_PASSTHROUGH;
@@ -1879,9 +1920,17 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_RESULTS_FILENAME,
       g_param_spec_string ("results-filename", "Results filename",
-          "Write every frame's values and the pooled values to this file at "
-          "end of stream, in libvmaf's layout (NULL: no file)",
-          DEFAULT_RESULTS_FILENAME, ready));
+          "Write every frame's values and the pooled values to this file, "
+          "in libvmaf's layout: rewritten whole (atomically) as frames are "
+          "scored, so that it is valid at every moment, and completed at "
+          "end of stream (NULL: no file)", DEFAULT_RESULTS_FILENAME, ready));
+
+  g_object_class_install_property (gobject_class, PROP_RESULTS_INTERVAL,
+      g_param_spec_uint ("results-interval", "Results interval",
+          "Least time in milliseconds between two rewrites of the results "
+          "file while frames are scored (a rewrite also waits ten times as "
+          "long as the last one took; 0: written only at end of stream or "
+          "stop)", 0, G_MAXINT, DEFAULT_RESULTS_INTERVAL, ready));
 
   g_object_class_install_property (gobject_class, PROP_RESULTS_FORMAT,
       g_param_spec_enum ("results-format", "Results format",

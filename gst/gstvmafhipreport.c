@@ -31,6 +31,7 @@ struct _GstVmafHipReport
   GHashTable *in_order;         /* the same names, as a set */
   guint64 n_scored;
   guint64 n_skipped;
+  guint n_reported;             /* element frame number after the last */
 };
 
 GstVmafHipReport *
@@ -156,6 +157,7 @@ gst_vmaf_hip_report_frame_ready (GstVmafHipReport * report,
     GST_ERROR ("no stamp for frame %u", ctx_index);
     return NULL;
   }
+  report->n_reported = (guint) MIN (stamp->index + 1, G_MAXUINT);
   if (!scored) {
     report->n_skipped++;
     goto done;
@@ -277,15 +279,19 @@ gst_vmaf_hip_report_make_summary (GstVmafHipReport * report,
 }
 
 gboolean
-gst_vmaf_hip_report_write_results (GstVmafHipReport * report,
-    const gchar * path, VhOutputFormat format, const VhOutputInfo * info,
-    GError ** error)
+gst_vmaf_hip_report_update_results (GstVmafHipReport * report,
+    VhResultsFile * file, const VhOutputInfo * info, gdouble secs,
+    gboolean force, GError ** error)
 {
+  VhOutputInfo at = *info;
   gboolean ok;
 
   g_return_val_if_fail (report->results != NULL, FALSE);
   g_mutex_lock (&report->lock);
-  ok = vh_output_write_info_file (report->results, format, info, path, error);
+  if (at.n_frames == 0)
+    at.n_frames = report->n_reported;
+  at.fps = secs > 0 ? at.n_frames / secs : 0.0;
+  ok = vh_results_file_update (file, report->results, &at, force, error);
   g_mutex_unlock (&report->lock);
   return ok;
 }

@@ -14,6 +14,7 @@
 
 #include "feature-collector.h"
 #include "output.h"
+#include "results-file.h"
 #include "gstvmafhipenums.h"
 
 G_BEGIN_DECLS
@@ -85,12 +86,14 @@ GstTagList  *gst_vmaf_hip_report_make_tags (GstVmafHipReport * report,
 GstStructure *gst_vmaf_hip_report_make_summary (GstVmafHipReport * report,
                                             GstVmafHipPoolMethod method);
 
-/* Writes every value kept, frames 0..@info->n_frames-1, in libvmaf's
- * layout. Needs keep_results. */
-gboolean     gst_vmaf_hip_report_write_results (GstVmafHipReport * report,
-                                            const gchar * path,
-                                            VhOutputFormat format,
+/* Rewrites @file (see vh_results_file_update()) with every value kept,
+ * frames 0..@info->n_frames-1, in libvmaf's layout; @info->n_frames 0:
+ * the frames reported so far. @secs since scoring began gives the fps.
+ * Needs keep_results. */
+gboolean     gst_vmaf_hip_report_update_results (GstVmafHipReport * report,
+                                            VhResultsFile * file,
                                             const VhOutputInfo * info,
+                                            gdouble secs, gboolean force,
                                             GError ** error);
 
 G_END_DECLS

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-/* The first rewrite comes after this long; later ones wait at least ten
- * times as long as the last rewrite took. */
+/* By default the first rewrite comes after this long; later ones wait at
+ * least ten times as long as the last rewrite took. */
 #define MIN_INTERVAL_US (2 * G_USEC_PER_SEC)
 
 struct _VhResultsFile
@@ -25,6 +25,7 @@ struct _VhResultsFile
   VhOutputFormat format;
   gint64 last_write;            /* monotonic, us */
   gint64 last_cost;             /* how long the last write took, us */
+  gint64 interval;              /* least time between rewrites, us */
 };
 
 /* Writes to a temporary file in the same directory, then renames it over
@@ -90,6 +91,7 @@ vh_results_file_new (const gchar * path, VhOutputFormat format,
 
   rf->path = g_strdup (path);
   rf->format = format;
+  rf->interval = MIN_INTERVAL_US;
   if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode)) {
     g_set_error (error, VH_ERROR, VH_ERROR_IO, "cannot write '%s': not a "
         "regular file", path);
@@ -113,13 +115,19 @@ vh_results_file_update (VhResultsFile * rf, VhFeatureCollector * fc,
   gint64 now = g_get_monotonic_time ();
   gboolean ok;
 
-  if (!force && now - rf->last_write < MAX (MIN_INTERVAL_US,
-          10 * rf->last_cost))
+  if (!force && (rf->interval <= 0 || now - rf->last_write < MAX
+          (rf->interval, 10 * rf->last_cost)))
     return TRUE;
   ok = write_atomically (rf, fc, info, error);
   rf->last_write = g_get_monotonic_time ();
   rf->last_cost = rf->last_write - now;
   return ok;
+}
+
+void
+vh_results_file_set_interval (VhResultsFile * rf, gint64 interval_us)
+{
+  rf->interval = interval_us;
 }
 
 const gchar *

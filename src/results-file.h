@@ -34,6 +34,12 @@ gboolean     vh_results_file_update     (VhResultsFile * rf,
                                          const VhOutputInfo * info,
                                          gboolean force, GError ** error);
 
+/* The least time between two rewrites during a run (2 s by default); 0
+ * or less: rewritten only when forced. Rewrites also wait ten times as
+ * long as the last one took. */
+void         vh_results_file_set_interval (VhResultsFile * rf,
+                                         gint64 interval_us);
+
 const gchar *vh_results_file_get_path   (const VhResultsFile * rf);
 
 void         vh_results_file_free       (VhResultsFile * rf);
