@@ -271,7 +271,6 @@ hvs_plane_impl (const VhPsnrHvsPlane * ref, const VhPsnrHvsPlane * dis,
     guint width, guint height, guint bpc, const VhPsnrHvsTables * t)
 {
   const gboolean deep = bpc > 8;
-  const gint32 peak = (1 << bpc) - 1;
   const guint n_across = width >= 8 ? (width - 8) / 7 + 1 : 0;
   gfloat sum = 0;
   gint pixels = 0;
@@ -314,6 +313,14 @@ hvs_plane_impl (const VhPsnrHvsPlane * ref, const VhPsnrHvsPlane * dis,
       pixels += 64 * n;
     }
   }
+  return vh_psnr_hvs_plane_score (sum, pixels, bpc);
+}
+
+gdouble
+vh_psnr_hvs_plane_score (gfloat sum, gint pixels, guint bpc)
+{
+  const gint32 peak = (1 << bpc) - 1;
+
   sum /= pixels;
   sum /= peak * peak;
   return sum;

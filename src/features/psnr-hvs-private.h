@@ -41,6 +41,11 @@ gdouble      vh_psnr_hvs_plane_c        (const VhPsnrHvsPlane * ref,
                                          guint width, guint height, guint bpc,
                                          const VhPsnrHvsTables * t);
 
+/* A plane's score from the float sum of its blocks' terms (in libvmaf's
+ * order) over @pixels samples: the sum divided by them, then by the
+ * peak's square, in single precision. */
+gdouble      vh_psnr_hvs_plane_score    (gfloat sum, gint pixels, guint bpc);
+
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define VH_PSNR_HVS_HAVE_AVX2 1
 gdouble      vh_psnr_hvs_plane_avx2     (const VhPsnrHvsPlane * ref,

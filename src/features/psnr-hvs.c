@@ -15,30 +15,26 @@
  * chroma; its float sums are kept in the same order here so the values
  * are equal. */
 
-#include "feature-extractor.h"
+#include "psnr-hvs.h"
 #include "errors.h"
-#include "psnr-hvs-private.h"
 #include "simd.h"
 
 #include <math.h>
 
-static const gchar *const psnr_hvs_provides[] = {
+const gchar *const vh_psnr_hvs_provides[] = {
   "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs", NULL
 };
 
 typedef struct
 {
-  guint width[3];               /* libvmaf's plane sizes: chroma floored */
-  guint height[3];
-  VhPsnrHvsTables tables[3];
+  VhPsnrHvs hvs;
   gboolean use_avx2;
 } VhPsnrHvsState;
 
-static gboolean
-psnr_hvs_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+gboolean
+vh_psnr_hvs_setup (VhPsnrHvs * s, const VhPictureInfo * info,
     GError ** error)
 {
-  VhPsnrHvsState *s = fex->priv;
   guint ssx, ssy;
 
   if (info->bpc > 12) {
@@ -61,8 +57,45 @@ psnr_hvs_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
      * subsampling. */
     vh_psnr_hvs_tables_init (&s->tables[p], p);
   }
-  s->use_avx2 = vh_simd_use_avx2 ();
   return TRUE;
+}
+
+guint
+vh_psnr_hvs_n_blocks (guint width, guint height, guint * n_across,
+    guint * n_down)
+{
+  *n_across = width >= 8 ? (width - 8) / 7 + 1 : 0;
+  *n_down = height >= 8 ? (height - 8) / 7 + 1 : 0;
+  return *n_across * *n_down;
+}
+
+gboolean
+vh_psnr_hvs_append (VhFeatureExtractor * fex, const gdouble score[3],
+    guint index, VhFeatureCollector * fc, GError ** error)
+{
+  static const gchar *const names[3] = {
+    "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr"
+  };
+  gdouble blend;
+
+  for (guint p = 0; p < 3; p++) {
+    if (!vh_feature_extractor_append (fex, fc, names[p], index,
+            -10 * log10 (score[p]), error))
+      return FALSE;
+  }
+  blend = score[0] * .8 + .1 * (score[1] + score[2]);
+  return vh_feature_extractor_append (fex, fc, "psnr_hvs", index,
+      -10 * log10 (blend), error);
+}
+
+static gboolean
+psnr_hvs_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+    GError ** error)
+{
+  VhPsnrHvsState *s = fex->priv;
+
+  s->use_avx2 = vh_simd_use_avx2 ();
+  return vh_psnr_hvs_setup (&s->hvs, info, error);
 }
 
 static gboolean
@@ -70,11 +103,9 @@ psnr_hvs_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     const VhPicture * dist, guint index, VhFeatureCollector * fc,
     GError ** error)
 {
-  static const gchar *const names[3] = {
-    "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr"
-  };
   VhPsnrHvsState *s = fex->priv;
-  gdouble score[3], blend;
+  const VhPsnrHvs *h = &s->hvs;
+  gdouble score[3];
 
   if (ref->mem_type != VH_MEMORY_HOST || dist->mem_type != VH_MEMORY_HOST ||
       !vh_picture_info_equal (&ref->info, &fex->info) ||
@@ -96,25 +127,20 @@ psnr_hvs_extract (VhFeatureExtractor * fex, const VhPicture * ref,
 
 #ifdef VH_PSNR_HVS_HAVE_AVX2
     if (s->use_avx2)
-      score[p] = vh_psnr_hvs_plane_avx2 (&rp, &dp, s->width[p], s->height[p],
-          fex->info.bpc, &s->tables[p]);
+      score[p] = vh_psnr_hvs_plane_avx2 (&rp, &dp, h->width[p], h->height[p],
+          fex->info.bpc, &h->tables[p]);
     else
 #endif
-      score[p] = vh_psnr_hvs_plane_c (&rp, &dp, s->width[p], s->height[p],
-          fex->info.bpc, &s->tables[p]);
-    if (!vh_feature_extractor_append (fex, fc, names[p], index,
-            -10 * log10 (score[p]), error))
-      return FALSE;
+      score[p] = vh_psnr_hvs_plane_c (&rp, &dp, h->width[p], h->height[p],
+          fex->info.bpc, &h->tables[p]);
   }
-  blend = score[0] * .8 + .1 * (score[1] + score[2]);
-  return vh_feature_extractor_append (fex, fc, "psnr_hvs", index,
-      -10 * log10 (blend), error);
+  return vh_psnr_hvs_append (fex, score, index, fc, error);
 }
 
 /* One 8x8 block of every plane; smaller planes give libvmaf's NaN. */
 const VhFeatureExtractorClass vh_fex_psnr_hvs = {
   .name = "psnr_hvs",
-  .provides = psnr_hvs_provides,
+  .provides = vh_psnr_hvs_provides,
   .options = NULL,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
