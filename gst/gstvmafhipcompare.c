@@ -126,28 +126,21 @@ enum
  * other one and keep that lag. */
 #define MAX_WAITING_FRAMES 4
 
-/* The last buffer seen on a pad, to tell a new frame from a repeat. */
+/* Frame accounting of one sink pad since start or its last flush, under
+ * count_lock. Every frame inside the segment that arrives goes to the
+ * pairing at once, on the pad's thread, whatever the base class later
+ * does with it (a live aggregator passes over frames that come after
+ * their output slot): it is scored with its partner or counted unpaired.
+ * Frames that arrive without caps or past the segment's stop are
+ * dropped. */
 typedef struct
 {
-  gconstpointer buffer;
-  GstClockTime pts;
-} PadTrack;
-
-/* Frame accounting of one sink pad since start or its last flush: every
- * frame that arrives is paired, left unpaired, or dropped by the base
- * class before it could be paired (late in live mode, outside the
- * segment). */
-typedef struct
-{
-  guint64 arrived;              /* under count_lock, from the pad's thread */
-  guint64 seen;                 /* became the pad's current frame */
-  guint64 unpaired;             /* written under count_lock (stats) */
-  /* Under count_lock: the timestamps of frames that arrived and did not
-   * become current yet, and how many the base class passed over, so that
-   * the stats count drops while frames still wait in the pad's queue. */
-  GArray *waiting;              /* GstClockTime */
-  guint64 passed;
-  PadTrack track;
+  guint64 arrived;              /* frames inside the segment's start */
+  guint64 decided;              /* left the pairing: scored or unpaired */
+  guint64 unpaired;
+  GstVideoInfo info;            /* the pad's caps, as its thread saw them */
+  gboolean have_info;
+  gboolean over;                /* EOS: no frame comes any more */
   GstSegment segment;           /* the pad's, as the pad's thread saw it */
 } SideCount;
 
@@ -272,81 +265,62 @@ passthrough_pad (GstVmafHipCompare * self, GstVmafHipPassthrough which)
       self->dist_pad;
 }
 
-static gboolean
-track_is_new (const PadTrack * t, GstBuffer * buf)
+static SideCount *
+side_count (GstVmafHipCompare * self, gboolean ref_side)
 {
-  return buf && (t->buffer != (gconstpointer) buf ||
-      t->pts != GST_BUFFER_PTS (buf));
+  return ref_side ? &self->ref_count : &self->dist_count;
 }
 
-static void
-track_set (PadTrack * t, GstBuffer * buf)
-{
-  t->buffer = buf;
-  t->pts = buf ? GST_BUFFER_PTS (buf) : GST_CLOCK_TIME_NONE;
-}
-
-/* Forgets which frames were seen (after a flush or at start). */
-static void
-counts_reset_seen (GstVmafHipCompare * self)
-{
-  g_mutex_lock (&self->count_lock);
-  self->ref_count.seen = self->dist_count.seen = 0;
-  g_mutex_unlock (&self->count_lock);
-  track_set (&self->ref_count.track, NULL);
-  track_set (&self->dist_count.track, NULL);
-  gst_vmaf_hip_pairing_clear (self->pairing);
-}
-
-/* Frames that arrived on a pad but never became its current frame. */
+/* Frames that arrived and neither are waiting for a partner nor left the
+ * pairing. Called with count_lock held. */
 static guint64
-count_dropped (GstVmafHipCompare * self, const SideCount * c)
+count_dropped (GstVmafHipCompare * self, gboolean ref_side)
 {
-  guint64 n;
+  SideCount *c = side_count (self, ref_side);
+  guint64 done = c->decided +
+      gst_vmaf_hip_pairing_n_waiting (self->pairing, ref_side);
 
-  g_mutex_lock (&self->count_lock);
-  n = c->arrived > c->seen ? c->arrived - c->seen : 0;
-  g_mutex_unlock (&self->count_lock);
-  return n;
+  return c->arrived > done ? c->arrived - done : 0;
 }
 
-/* Frames that waited on the pad before the new current frame (@pts) were
- * passed over by the base class: dropped. Called with count_lock held. */
+/* Forgets a side's frames and counts (at start, stop, or its flush).
+ * Called with count_lock held. */
 static void
-mark_seen (SideCount * c, GstClockTime pts)
+side_reset (GstVmafHipCompare * self, gboolean ref_side)
 {
-  guint before = 0;
+  SideCount *c = side_count (self, ref_side);
 
-  c->seen++;
-  while (before < c->waiting->len &&
-      g_array_index (c->waiting, GstClockTime, before) < pts)
-    before++;
-  if (before < c->waiting->len &&
-      g_array_index (c->waiting, GstClockTime, before) == pts) {
-    c->passed += before;
-    g_array_remove_range (c->waiting, 0, before + 1);
-  } else if (before > 0) {
-    /* Clipping moved this frame's timestamp: the last one before is it. */
-    c->passed += before - 1;
-    g_array_remove_range (c->waiting, 0, before);
-  }
+  c->arrived = c->decided = 0;
+  c->over = FALSE;
+  gst_vmaf_hip_pairing_clear_side (self->pairing, ref_side);
 }
 
+/* Frame time in the pad's segment, as its thread saw it. */
 static void
-forget_waiting (SideCount * c)
+push_frame (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf)
 {
-  c->arrived = 0;
-  c->passed = 0;
-  g_array_set_size (c->waiting, 0);
+  SideCount *c = side_count (self, ref_side);
+  GstVmafHipFrame f;
+
+  f.buffer = buf;
+  f.info = c->info;
+  f.pts = GST_BUFFER_PTS (buf);
+  f.duration = GST_BUFFER_DURATION (buf);
+  f.stream_time = gst_segment_to_stream_time (&c->segment, GST_FORMAT_TIME,
+      f.pts);
+  f.running_time = gst_segment_to_running_time (&c->segment,
+      GST_FORMAT_TIME, f.pts);
+  gst_vmaf_hip_pairing_push (self->pairing, ref_side, &f);
 }
 
-/* On each sink pad, in the upstream thread: counts arriving frames. */
+/* On each sink pad, in the upstream thread: every frame goes to the
+ * pairing as it arrives. */
 static GstPadProbeReturn
-count_arrivals (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+on_pad_data (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   GstVmafHipCompare *self = user_data;
-  SideCount *c = pad == GST_PAD (self->ref_pad) ? &self->ref_count :
-      &self->dist_count;
+  gboolean ref_side = pad == GST_PAD (self->ref_pad);
+  SideCount *c = side_count (self, ref_side);
 
   g_mutex_lock (&self->count_lock);
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
@@ -354,27 +328,41 @@ count_arrivals (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     GstClockTime pts = GST_BUFFER_PTS (buf);
     GstClockTime end = GST_BUFFER_DURATION_IS_VALID (buf) ?
         pts + GST_BUFFER_DURATION (buf) : pts;
+    gboolean inside = c->segment.format != GST_FORMAT_TIME ||
+        !GST_CLOCK_TIME_IS_VALID (pts) ||
+        gst_segment_clip (&c->segment, GST_FORMAT_TIME, pts, end, NULL, NULL);
 
     /* Frames before the segment's start (what a parser sends ahead of an
      * accurate seek's position) are clipped by design, not dropped: they
-     * do not count. Frames past its stop still do. */
-    if (c->segment.format != GST_FORMAT_TIME || !GST_CLOCK_TIME_IS_VALID (pts)
-        || pts >= c->segment.start || gst_segment_clip (&c->segment,
-            GST_FORMAT_TIME, pts, end, NULL, NULL)) {
+     * do not count. Frames past its stop do. */
+    if (inside || pts >= c->segment.start) {
       c->arrived++;
-      /* A queue cannot hold that many: timestamps that never match. */
-      if (c->waiting->len >= 4096)
-        g_array_set_size (c->waiting, 0);
-      g_array_append_val (c->waiting, pts);
+      if (inside && c->have_info)
+        push_frame (self, ref_side, buf);
     }
   } else {
     GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
 
-    if (GST_EVENT_TYPE (ev) == GST_EVENT_FLUSH_STOP) {
-      forget_waiting (c);
-      gst_segment_init (&c->segment, GST_FORMAT_UNDEFINED);
-    } else if (GST_EVENT_TYPE (ev) == GST_EVENT_SEGMENT) {
-      gst_event_copy_segment (ev, &c->segment);
+    switch (GST_EVENT_TYPE (ev)) {
+      case GST_EVENT_FLUSH_STOP:
+        side_reset (self, ref_side);
+        gst_segment_init (&c->segment, GST_FORMAT_UNDEFINED);
+        break;
+      case GST_EVENT_SEGMENT:
+        gst_event_copy_segment (ev, &c->segment);
+        break;
+      case GST_EVENT_CAPS:{
+        GstCaps *caps;
+
+        gst_event_parse_caps (ev, &caps);
+        c->have_info = gst_video_info_from_caps (&c->info, caps);
+        break;
+      }
+      case GST_EVENT_EOS:
+        c->over = TRUE;
+        break;
+      default:
+        break;
     }
   }
   g_mutex_unlock (&self->count_lock);
@@ -777,27 +765,6 @@ post_mismatch (GstVmafHipCompare * self, const GstVideoInfo * ref,
   g_free (d);
 }
 
-/* Becomes a waiting frame of one side, stamped in its pad's segment. */
-static void
-push_frame (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf)
-{
-  GstVideoAggregatorPad *pad = ref_side ? self->ref_pad : self->dist_pad;
-  GstAggregatorPad *apad = GST_AGGREGATOR_PAD (pad);
-  GstVmafHipFrame f;
-
-  f.buffer = buf;
-  f.info = pad->info;
-  f.pts = GST_BUFFER_PTS (buf);
-  f.duration = GST_BUFFER_DURATION (buf);
-  GST_OBJECT_LOCK (apad);
-  f.stream_time = gst_segment_to_stream_time (&apad->segment,
-      GST_FORMAT_TIME, f.pts);
-  f.running_time = gst_segment_to_running_time (&apad->segment,
-      GST_FORMAT_TIME, f.pts);
-  GST_OBJECT_UNLOCK (apad);
-  gst_vmaf_hip_pairing_push (self->pairing, ref_side, &f);
-}
-
 static GstFlowReturn
 score_pair (GstVmafHipCompare * self, const GstVmafHipFrame * ref_frame,
     const GstVmafHipFrame * dist_frame)
@@ -888,12 +855,6 @@ static GstFlowReturn
 count_unpaired (GstVmafHipCompare * self, gboolean ref_side,
     const GstVmafHipFrame * f, gboolean other_over)
 {
-  g_mutex_lock (&self->count_lock);
-  if (ref_side)
-    self->ref_count.unpaired++;
-  else
-    self->dist_count.unpaired++;
-  g_mutex_unlock (&self->count_lock);
   GST_DEBUG_OBJECT (self, "%s frame at %" GST_TIME_FORMAT " (running time %"
       GST_TIME_FORMAT ") has no partner", ref_side ? "reference" : "distorted",
       GST_TIME_ARGS (f->pts), GST_TIME_ARGS (f->running_time));
@@ -908,39 +869,61 @@ count_unpaired (GstVmafHipCompare * self, gboolean ref_side,
     GST_ELEMENT_WARNING (self, STREAM, FAILED,
         ("The %s frame at %" GST_TIME_FORMAT " (running time) has no %s "
             "frame of the same moment; it is not scored. Either the %s "
-            "branch skipped that moment, or it reaches the element more "
-            "than %u frames late: then raise the element's latency "
+            "branch skipped that moment, or it reaches the element later "
+            "than the pipeline's latency allows: then raise the element's latency "
             "property (e.g. latency=200000000) so that it waits for it. "
             "Unpaired frames are counted in the vmaf-summary message.",
             ref_side ? "reference" : "distorted",
             GST_TIME_ARGS (f->running_time),
             ref_side ? "distorted" : "reference",
-            ref_side ? "distorted" : "reference", MAX_WAITING_FRAMES), (NULL));
+            ref_side ? "distorted" : "reference"), (NULL));
   }
   return GST_FLOW_OK;
 }
 
-/* A side brings no more frames once its pad is at EOS with nothing
- * current. */
-static gboolean
-side_over (GstVideoAggregatorPad * pad)
+/* How many frames of one side wait for the other side's frame of the
+ * same moment: a few, plus what the latency lets a live branch lag. */
+static guint
+max_waiting (GstVmafHipCompare * self)
 {
-  return gst_aggregator_pad_is_eos (GST_AGGREGATOR_PAD (pad)) &&
-      !gst_video_aggregator_pad_has_current_buffer (pad);
+  GstClockTime latency = gst_aggregator_get_latency (GST_AGGREGATOR (self));
+  const GstVideoInfo *vinfo = &self->ref_pad->info;
+  GstClockTime frame;
+
+  if (!GST_CLOCK_TIME_IS_VALID (latency) || GST_VIDEO_INFO_FPS_N (vinfo) <= 0)
+    return MAX_WAITING_FRAMES;
+  frame = gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (vinfo),
+      GST_VIDEO_INFO_FPS_N (vinfo));
+  return MAX_WAITING_FRAMES + (guint) MIN (latency / MAX (frame, 1), 1024);
 }
 
-/* Scores every pair the waiting frames make and counts the frames that
- * can have no partner. @at_end: no frame comes any more. */
+/* Scores every pair the frames that arrived make and counts the frames
+ * that can have no partner. @at_end: no frame comes any more. */
 static GstFlowReturn
 decide_pairs (GstVmafHipCompare * self, gboolean at_end)
 {
-  gboolean ref_over = at_end || side_over (self->ref_pad);
-  gboolean dist_over = at_end || side_over (self->dist_pad);
   GstVmafHipPairingResult r;
   GstFlowReturn ret = GST_FLOW_OK;
+  gboolean ref_over, dist_over, more;
 
-  while (ret == GST_FLOW_OK && gst_vmaf_hip_pairing_next (self->pairing,
-          ref_over, dist_over, &r)) {
+  gst_vmaf_hip_pairing_set_max_waiting (self->pairing, max_waiting (self));
+  do {
+    /* The pads' threads add frames meanwhile: decide one at a time. */
+    g_mutex_lock (&self->count_lock);
+    ref_over = at_end || self->ref_count.over;
+    dist_over = at_end || self->dist_count.over;
+    more = gst_vmaf_hip_pairing_next (self->pairing, ref_over, dist_over, &r);
+    if (more) {
+      if (r.has_ref)
+        self->ref_count.decided++;
+      if (r.has_dist)
+        self->dist_count.decided++;
+      if (r.has_ref != r.has_dist)
+        side_count (self, r.has_ref)->unpaired++;
+    }
+    g_mutex_unlock (&self->count_lock);
+    if (!more)
+      break;
     if (r.has_ref && r.has_dist)
       ret = score_pair (self, &r.ref, &r.dist);
     else if (r.has_ref)
@@ -948,7 +931,7 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
     else
       ret = count_unpaired (self, FALSE, &r.dist, ref_over);
     gst_vmaf_hip_pairing_result_clear (&r);
-  }
+  } while (ret == GST_FLOW_OK);
   return ret;
 }
 
@@ -957,33 +940,12 @@ gst_vmaf_hip_compare_create_output_buffer (GstVideoAggregator * vagg,
     GstBuffer ** outbuf)
 {
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (vagg);
-  GstBuffer *ref = gst_video_aggregator_pad_get_current_buffer (self->ref_pad);
-  GstBuffer *dist =
-      gst_video_aggregator_pad_get_current_buffer (self->dist_pad);
-  gboolean ref_new = track_is_new (&self->ref_count.track, ref);
-  gboolean dist_new = track_is_new (&self->dist_count.track, dist);
   GstBuffer *pass;
-  GstFlowReturn ret = GST_FLOW_OK;
+  GstFlowReturn ret;
 
   *outbuf = NULL;
-  g_mutex_lock (&self->count_lock);
-  if (ref_new)
-    mark_seen (&self->ref_count, GST_BUFFER_PTS (ref));
-  if (dist_new)
-    mark_seen (&self->dist_count, GST_BUFFER_PTS (dist));
-  g_mutex_unlock (&self->count_lock);
-  GST_LOG_OBJECT (self, "ref %" GST_TIME_FORMAT "%s, dist %" GST_TIME_FORMAT
-      "%s", GST_TIME_ARGS (ref ? GST_BUFFER_PTS (ref) : GST_CLOCK_TIME_NONE),
-      ref_new ? " (new)" : "",
-      GST_TIME_ARGS (dist ? GST_BUFFER_PTS (dist) : GST_CLOCK_TIME_NONE),
-      dist_new ? " (new)" : "");
-  if (ref_new)
-    push_frame (self, TRUE, ref);
-  if (dist_new)
-    push_frame (self, FALSE, dist);
+  /* Scoring follows the frames that arrived, not this output slot. */
   ret = decide_pairs (self, FALSE);
-  track_set (&self->ref_count.track, ref);
-  track_set (&self->dist_count.track, dist);
   if (ret != GST_FLOW_OK)
     return ret;
 
@@ -1028,7 +990,7 @@ warn_unscored (GstVmafHipCompare * self, guint64 dropped_ref,
     GST_ELEMENT_WARNING_WITH_DETAILS (self, STREAM, FAILED,
         ("%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
             " distorted frames were dropped before they could be paired "
-            "(too late in a live pipeline, or outside the segment).",
+            "(they came without caps, or past the segment's end).",
             dropped_ref, dropped_dist), (NULL),
         ("dropped-reference", G_TYPE_UINT64, dropped_ref,
             "dropped-distorted", G_TYPE_UINT64, dropped_dist, NULL));
@@ -1100,16 +1062,14 @@ end_of_stream (GstVmafHipCompare * self)
   GstStructure *summary;
   GstTagList *tags;
   gboolean wrote = FALSE;
-  guint64 dropped_ref = count_dropped (self, &self->ref_count);
-  guint64 dropped_dist = count_dropped (self, &self->dist_count);
+  guint64 dropped_ref, dropped_dist;
 
   /* Frames still waiting for a partner get none now. */
   if (decide_pairs (self, TRUE) != GST_FLOW_OK || !finish_context (self))
     return FALSE;
-  /* At the end every frame that never became current was dropped. */
   g_mutex_lock (&self->count_lock);
-  self->ref_count.passed = dropped_ref;
-  self->dist_count.passed = dropped_dist;
+  dropped_ref = count_dropped (self, TRUE);
+  dropped_dist = count_dropped (self, FALSE);
   g_mutex_unlock (&self->count_lock);
   warn_unscored (self, dropped_ref, dropped_dist);
 
@@ -1483,6 +1443,8 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   self->have_info_used = FALSE;
   g_mutex_lock (&self->count_lock);
   self->ref_count.unpaired = self->dist_count.unpaired = 0;
+  side_reset (self, TRUE);
+  side_reset (self, FALSE);
   g_mutex_unlock (&self->count_lock);
   self->warned_out_of_step = FALSE;
   self->eos_done = FALSE;
@@ -1490,7 +1452,6 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   g_atomic_int_set (&self->caps_refused, 0);
   self->output_started = FALSE;
   self->first_submit_us = 0;
-  counts_reset_seen (self);
 
   /* Build the models now so that bad settings fail the state change. */
   if (!check_results_file (self) || !open_hip_device (self) ||
@@ -1531,10 +1492,10 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&self->pending_tags, gst_tag_list_unref);
   GST_OBJECT_UNLOCK (self);
-  counts_reset_seen (self);
   g_mutex_lock (&self->count_lock);
-  forget_waiting (&self->ref_count);
-  forget_waiting (&self->dist_count);
+  side_reset (self, TRUE);
+  side_reset (self, FALSE);
+  self->ref_count.have_info = self->dist_count.have_info = FALSE;
   gst_segment_init (&self->ref_count.segment, GST_FORMAT_UNDEFINED);
   gst_segment_init (&self->dist_count.segment, GST_FORMAT_UNDEFINED);
   g_mutex_unlock (&self->count_lock);
@@ -1553,9 +1514,8 @@ gst_vmaf_hip_compare_flush (GstAggregator * agg)
   /* Frames scored before the seek are still reported. */
   if (!finish_context (self))
     ret = GST_FLOW_ERROR;
-  /* Frames still queued were flushed, not lost: count afresh. The pads
-   * reset their arrival counts at their own FLUSH_STOP. */
-  counts_reset_seen (self);
+  /* Frames still queued were flushed, not lost: the pads forgot them and
+   * their counts at their own FLUSH_STOP. */
   self->eos_done = FALSE;
   self->output_started = FALSE;
   self->warned_out_of_step = FALSE;
@@ -1584,8 +1544,8 @@ make_stats (GstVmafHipCompare * self)
   g_mutex_lock (&self->count_lock);
   ur = self->ref_count.unpaired;
   ud = self->dist_count.unpaired;
-  dr = self->ref_count.passed;
-  dd = self->dist_count.passed;
+  dr = count_dropped (self, TRUE);
+  dd = count_dropped (self, FALSE);
   g_mutex_unlock (&self->count_lock);
   gst_structure_set (s,
       "unpaired-reference", G_TYPE_UINT64, ur,
@@ -1783,8 +1743,6 @@ gst_vmaf_hip_compare_finalize (GObject * object)
   gst_clear_object (&self->hip_device);
   g_free (self->dispatch);
   g_mutex_clear (&self->count_lock);
-  g_array_unref (self->ref_count.waiting);
-  g_array_unref (self->dist_count.waiting);
   gst_vmaf_hip_pairing_free (self->pairing);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -1802,7 +1760,7 @@ add_sink_pad (GstVmafHipCompare * self, GstStaticPadTemplate * st)
   gst_object_unref (templ);
   gst_pad_add_probe (GST_PAD (pad), GST_PAD_PROBE_TYPE_BUFFER |
       GST_PAD_PROBE_TYPE_EVENT_FLUSH | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
-      count_arrivals, self, NULL);
+      on_pad_data, self, NULL);
   gst_element_add_pad (GST_ELEMENT (self), GST_PAD (pad));
   return pad;
 }
@@ -1828,8 +1786,6 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->log_level = DEFAULT_LOG_LEVEL;
   self->message_layout = DEFAULT_MESSAGE_LAYOUT;
   g_mutex_init (&self->count_lock);
-  self->ref_count.waiting = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
-  self->dist_count.waiting = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
   self->pairing = gst_vmaf_hip_pairing_new (MAX_WAITING_FRAMES);
 
   self->ref_pad = add_sink_pad (self, &ref_sink_template);

@@ -48,10 +48,23 @@ gst_vmaf_hip_pairing_new (guint max_waiting)
 }
 
 void
+gst_vmaf_hip_pairing_set_max_waiting (GstVmafHipPairing * p,
+    guint max_waiting)
+{
+  p->max_waiting = MAX (max_waiting, 1);
+}
+
+void
+gst_vmaf_hip_pairing_clear_side (GstVmafHipPairing * p, gboolean ref_side)
+{
+  g_queue_clear_full (side (p, ref_side), frame_free);
+}
+
+void
 gst_vmaf_hip_pairing_clear (GstVmafHipPairing * p)
 {
-  g_queue_clear_full (&p->waiting[0], frame_free);
-  g_queue_clear_full (&p->waiting[1], frame_free);
+  gst_vmaf_hip_pairing_clear_side (p, TRUE);
+  gst_vmaf_hip_pairing_clear_side (p, FALSE);
 }
 
 void

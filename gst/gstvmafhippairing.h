@@ -46,9 +46,10 @@ typedef struct
  * the GPU) has its frame N current next to the other side's frame N+1 for
  * as long as the pipeline runs; each side's frames wait here until the
  * other side's frame of the same moment comes, so such a skew costs
- * nothing. Frames whose moment the other side passed, or that waited
+ * nothing. The element feeds it every frame as it arrives on its pad,
+ * so that frames the base class passes over still count. Frames whose moment the other side passed, or that waited
  * @max_waiting frames of their own side, have no partner. Not
- * thread-safe: the aggregate thread owns it.
+ * thread-safe: the element locks it.
  */
 typedef struct _GstVmafHipPairing GstVmafHipPairing;
 
@@ -73,7 +74,13 @@ gboolean     gst_vmaf_hip_pairing_next        (GstVmafHipPairing * pairing,
 guint        gst_vmaf_hip_pairing_n_waiting   (GstVmafHipPairing * pairing,
                                                gboolean ref_side);
 
-/* Drops every waiting frame (a flush). */
+void         gst_vmaf_hip_pairing_set_max_waiting (GstVmafHipPairing * pairing,
+                                               guint max_waiting);
+
+/* Drops every waiting frame (a flush), of one side or of both. */
+void         gst_vmaf_hip_pairing_clear_side  (GstVmafHipPairing * pairing,
+                                               gboolean ref_side);
+
 void         gst_vmaf_hip_pairing_clear       (GstVmafHipPairing * pairing);
 
 void         gst_vmaf_hip_pairing_result_clear (GstVmafHipPairingResult * result);
