@@ -641,6 +641,8 @@ vh_cambi_select (vh_cambi_pool_args a)
 
   if (st->done)
     return;
+  /* Read before the barriers: the thread that finds the bin rewrites it. */
+  const unsigned int rank = a.pass == 0 ? a.k[scale] : st->remaining;
   for (unsigned int b = top - run; b < top; b++)
     mine += h[b];
   scan[tid] = mine;
@@ -655,7 +657,6 @@ vh_cambi_select (vh_cambi_pool_args a)
     total = scan[tid];
   __syncthreads ();
 
-  const unsigned int rank = a.pass == 0 ? a.k[scale] : st->remaining;
   if (a.pass == 0 && total <= rank) {
     /* No more positive values than k: the k-th largest is 0. */
     if (tid == 0) {
