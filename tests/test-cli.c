@@ -158,17 +158,29 @@ test_gpu_memory_freed (void)
   VhGoldenPair *pair = vh_golden_pair_find (pairs, "d_321x241_8bit_x264");
   g_autofree gchar *out = g_build_filename (tmpdir, "d.json", NULL);
   const gchar *threads[] = { "0", "2" };
+  gchar *json = NULL;
+  const gchar *twins[] = { "float_motion: hip", "float_vif: hip",
+    "float_adm: hip", "psnr_hvs: hip"
+  };
 
   g_assert_nonnull (pair);
   for (guint i = 0; i < G_N_ELEMENTS (threads); i++) {
     Result r = run_score ("-r", pair->ref_path, "-d", pair->dist_path,
         "-w", "321", "-h", "241", "-p", "420", "-b", "8", "--feature", "psnr",
+        "--feature", "float_motion=motion_add_uv=1:motion_add_scale1=1",
+        "--feature", "float_vif=vif_prescale=1.5:vif_prescale_method=bicubic",
+        "--feature", "float_adm", "--feature", "psnr_hvs",
         "--threads", threads[i], "--frame_cnt", "4", "--json", "-o", out, "-q",
         "--backend", "hip", NULL);
     if (!exited_with (&r, 0))
       g_error ("--backend hip --threads %s on the fake driver: %s",
           threads[i], r.err);
     g_assert_null (strstr (r.err, "fake CUDA driver"));
+    g_assert_true (g_file_get_contents (out, &json, NULL, NULL));
+    /* Every feature asked for ran on its twin. */
+    for (guint f = 0; f < G_N_ELEMENTS (twins); f++)
+      g_assert_nonnull (strstr (json, twins[f]));
+    g_clear_pointer (&json, g_free);
     result_clear (&r);
   }
 }
