@@ -53,6 +53,7 @@ G_STATIC_ASSERT (sizeof (HvsSumArgs) == 40);
 
 #define HVS_BLOCK_X 16
 #define HVS_BLOCK_Y 4
+#define HVS_SUM_THREADS 128     /* VH_HVS_SUM_THREADS in the kernel */
 
 typedef struct
 {
@@ -194,8 +195,8 @@ hip_psnr_hvs_extract (VhFeatureExtractor * fex, const VhPicture * ref,
             0, args, error))
       return FALSE;
   }
-  return vh_hip_fex_launch (&s->hip, s->sum_fn, 1, 1, 32, 1, 0, sum_args,
-      error) && vh_hip_fex_end (&s->hip, ref, dist, fc, error);
+  return vh_hip_fex_launch (&s->hip, s->sum_fn, 3, 1, HVS_SUM_THREADS, 1, 0,
+      sum_args, error) && vh_hip_fex_end (&s->hip, ref, dist, fc, error);
 }
 
 const VhFeatureExtractorClass vh_hip_fex_psnr_hvs = {

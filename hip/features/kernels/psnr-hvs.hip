@@ -14,9 +14,9 @@
  *    wraps as the C code's), the masking of each in the C code's float
  *    order, and the block's 64 weighted squared errors, stored in block
  *    order.
- *  - vh_hvs_sum, one thread per plane: libvmaf adds every term of every
- *    block to one float in raster order, so one thread does the same (a
- *    block's 64 terms loaded before they are added).
+ *  - vh_hvs_sum, one block per plane: libvmaf adds every term of every
+ *    block to one float in raster order, so one thread does the same,
+ *    from shared memory that other threads fill ahead of it.
  *
  * No contraction into fused multiply-adds. */
 
@@ -243,21 +243,50 @@ struct vh_hvs_sum_args
   unsigned int pad;
 };
 
-/* One block of (at least) three threads; @out: each plane's sum. */
+#define VH_HVS_CHUNK 2048       /* floats staged at a time */
+#define VH_HVS_SUM_THREADS 128  /* half sums (thread 0), half loads */
+
+/* The loading threads' part: chunk @c of the @n terms into @buf. */
+static __device__ __forceinline__ void
+hvs_stage (float *buf, const float *terms, vh_u64 n, vh_u64 c, int lane,
+    int n_lanes)
+{
+  const vh_u64 base = c * VH_HVS_CHUNK;
+
+  for (int i = lane; i < VH_HVS_CHUNK && base + i < n; i += n_lanes)
+    buf[i] = terms[base + i];
+}
+
+/* One block of VH_HVS_SUM_THREADS per plane; @out: each plane's sum.
+ * Thread 0 adds the terms in order from shared memory while the threads
+ * of the other half stage the next chunk, so the serial adds do not wait
+ * for memory. */
 extern "C" __global__ void
 vh_hvs_sum (struct vh_hvs_sum_args a, float *out)
 {
-  const unsigned int p = threadIdx.x;
-  float sum = 0.0f, t[64];
+  __shared__ float buf[2][VH_HVS_CHUNK];
+  const unsigned int p = blockIdx.x;
+  const int tid = threadIdx.x, half = VH_HVS_SUM_THREADS / 2;
+  const vh_u64 n = (vh_u64) a.n_blocks[p] * 64;
+  const vh_u64 n_chunks = (n + VH_HVS_CHUNK - 1) / VH_HVS_CHUNK;
+  const float *terms = a.terms[p];
+  float sum = 0.0f;
 
-  if (p >= 3)
-    return;
-  for (unsigned int k = 0; k < a.n_blocks[p]; k++) {
-    const float *block = a.terms[p] + (vh_u64) k * 64;
-    for (int i = 0; i < 64; i++)
-      t[i] = block[i];
-    for (int i = 0; i < 64; i++)
-      sum = FADD (sum, t[i]);
+  if (tid >= half)
+    hvs_stage (buf[0], terms, n, 0, tid - half, half);
+  __syncthreads ();
+  for (vh_u64 c = 0; c < n_chunks; c++) {
+    if (tid >= half && c + 1 < n_chunks) {
+      hvs_stage (buf[(c + 1) & 1], terms, n, c + 1, tid - half, half);
+    } else if (tid == 0) {
+      const float *f = buf[c & 1];
+      const vh_u64 left = n - c * VH_HVS_CHUNK;
+      const int m = left < VH_HVS_CHUNK ? (int) left : VH_HVS_CHUNK;
+      for (int i = 0; i < m; i++)
+        sum = FADD (sum, f[i]);
+    }
+    __syncthreads ();
   }
-  out[p] = sum;
+  if (tid == 0)
+    out[p] = sum;
 }
