@@ -394,7 +394,8 @@ cambi_mark (unsigned int *bits, unsigned int level)
  * the window-padded tile within num_diffs of a value of the tile itself
  * ("slots"), box counts over the tile by running sums, down the columns
  * then along the rows, each pixel keeping the counts of the values near its
- * own. A tile with more than VH_CAMBI_MAX_SLOTS such values counts each
+ * own. A tile with more such values than pay (a slot costs about as much
+ * as looking at window^2 / 16 pixels; VH_CAMBI_MAX_SLOTS at most) counts each
  * window pixel by pixel instead. Dynamic shared memory: the histogram rows
  * of the padded tile, (32 + 2 pad)^2, then the column sums, 32 rows of
  * 32 + 2 pad. */
@@ -470,7 +471,9 @@ vh_cambi_c_values_slots (vh_cambi_c_values_args a)
   __syncthreads ();
 
   const unsigned int ns = n_slots;
-  if (ns <= VH_CAMBI_MAX_SLOTS) {
+  const unsigned int window_area = (2 * pad + 1) * (2 * pad + 1);
+  const unsigned int worth = window_area / 16 > 8 ? window_area / 16 : 8;
+  if (ns <= (worth < VH_CAMBI_MAX_SLOTS ? worth : VH_CAMBI_MAX_SLOTS)) {
     /* Columns split into segments of output rows, as many as fit. */
     int parts = 8;
     while (parts > 1 && side * parts > VH_CAMBI_THREADS)
