@@ -315,6 +315,8 @@ select_backend (const Settings * s, VhContextConfig * config,
     if (!vh_hip_select_backend (request, VH_HIP_VENDOR_UNKNOWN, 0,
             &config->backends, &config->transfer, &reason, error))
       return FALSE;
+    /* auto: a GPU that fails while scoring hands over to the CPU. */
+    config->gpu_fallback = request == VH_HIP_BACKEND_REQUEST_AUTO;
     if (reason && !s->quiet)
       g_printerr ("vmafhip-score: %s\n", reason);
     g_free (reason);
@@ -352,14 +354,22 @@ host_free (gpointer mem, gpointer device)
 }
 #endif
 
-/* The readers' reused pictures: enough for the frames in flight and a few
- * read ahead; page-locked when a GPU scores, so that uploads copy from
+/* The GPU failed and scoring goes on on the CPU: said whatever -q says,
+ * as the other warnings are; the results file's dispatch says it too. */
+static void
+on_gpu_fallback (VhContext * ctx, const gchar * message, gpointer user_data)
+{
+  g_printerr ("vmafhip-score: warning: %s\n", message);
+}
+
+/* The readers' reused pictures: enough for the frames the context holds
+ * (in flight, kept for a GPU fall-back) and a few read ahead; page-locked when a GPU scores, so that uploads copy from
  * them directly. */
 static void
-setup_reader_memory (VhVideoReader * reader, const VhContextConfig * config,
+setup_reader_memory (VhVideoReader * reader, VhContext * ctx,
     gpointer device)
 {
-  guint max_frames = 2 * config->n_threads + 5;
+  guint max_frames = vh_context_n_frames_held (ctx) + 3;
 
 #ifdef VH_HAVE_HIP
   if (device) {
@@ -582,9 +592,8 @@ run (Settings * s, GError ** error)
   if (!select_backend (s, &config, error))
     return FALSE;
   ctx = vh_context_new (&config);
+  vh_context_set_fallback_func (ctx, on_gpu_fallback, NULL);
   device = vh_picture_transfer_get_device (config.transfer);
-  setup_reader_memory (ref_reader, &config, device);
-  setup_reader_memory (dist_reader, &config, device);
 
   if (!s->no_prediction) {
     const gchar *default_models[] = { "version=vmaf_v0.6.1", NULL };
@@ -614,6 +623,11 @@ run (Settings * s, GError ** error)
   vh_context_set_frame_ready_func (ctx, on_frame_ready, &n_final, NULL);
   if (!vh_context_start (ctx, vh_video_reader_get_info (ref_reader), error))
     goto out;
+  setup_reader_memory (ref_reader, ctx, device);
+  setup_reader_memory (dist_reader, ctx, device);
+  /* A GPU that failed to start is in it now. */
+  g_free (dispatch);
+  dispatch = vh_context_describe_dispatch (ctx);
   catch_stop_signals ();
 
   if (!skip_frames (ref_reader, s->frame_skip_ref, error) ||
@@ -663,6 +677,9 @@ run (Settings * s, GError ** error)
   }
   if (!vh_context_finish (ctx, error))
     goto out;
+  /* Where features ran, with a fall-back to the CPU if there was one. */
+  g_free (dispatch);
+  dispatch = vh_context_describe_dispatch (ctx);
   if (s->tty && !s->quiet)
     g_printerr ("\n");
   if (n_frames == 0 && !stop_signal) {

@@ -188,6 +188,7 @@ struct _GstVmafHipCompare
   SideCount ref_count;
   SideCount dist_count;
   gboolean warned_out_of_step;
+  gboolean warned_upload;       /* a failed upload was said (auto) */
   GstVmafHipPairing *pairing;   /* aggregate thread */
   gboolean eos_done;
   /* The base class queues a caps event and lets the buffers after it in
@@ -423,6 +424,18 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
   }
 }
 
+/* backend=auto: the GPU failed and the engine went over to the CPU (on
+ * the thread that saw the failure). Said on the bus; the results file's
+ * dispatch says it too (log_dispatch() at the end). */
+static void
+on_gpu_fallback (VhContext * ctx, const gchar * message, gpointer user_data)
+{
+  GstVmafHipCompare *self = user_data;
+
+  GST_ELEMENT_WARNING (self, RESOURCE, FAILED, ("Scoring goes on on the "
+          "CPU: %s.", message), ("backend=auto"));
+}
+
 /* ---------------------------------------------------------------------- */
 /* Backend: the GPU and its twins                                          */
 
@@ -573,10 +586,32 @@ wrap_input (GstVmafHipCompare * self, const GstVideoInfo * vinfo,
     GstBuffer * buf, GError ** error)
 {
 #ifdef VH_HAVE_HIP
-  if (buffer_is_hip (self, buf)) {
-    VhPicture *pic = gst_vmaf_hip_picture_wrap_device (vinfo, buf, error);
-    if (pic || (error && *error))
+  /* After a fall-back to the CPU, frames are read on the CPU. */
+  if (buffer_is_hip (self, buf) && !vh_context_on_cpu (self->ctx)) {
+    GError *err = NULL;
+    VhPicture *pic = gst_vmaf_hip_memory_sync_device
+        (GST_VMAF_HIP_MEMORY_CAST (gst_buffer_peek_memory (buf, 0)), &err) ?
+        gst_vmaf_hip_picture_wrap_device (vinfo, buf, &err) : NULL;
+
+    if (pic)
       return pic;
+    /* Its upload failed: with backend=auto the frame is read on the CPU
+     * (from the page-locked copy it was uploaded from), said once; else
+     * the error names the device and the call. */
+    if (err && self->run.backend != GST_VMAF_HIP_BACKEND_AUTO) {
+      g_prefix_error (&err, "its upload to the GPU: ");
+      g_propagate_error (error, err);
+      return NULL;
+    }
+    if (err) {
+      if (!self->warned_upload)
+        GST_ELEMENT_WARNING (self, RESOURCE, FAILED, ("A frame's upload to "
+                "the GPU failed: it is read on the CPU: %s.", err->message),
+            ("backend=auto"));
+      self->warned_upload = TRUE;
+      g_error_free (err);
+      return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
+    }
   }
   /* CUDA memory: its device address, never a copy in system memory. */
   if (gst_vmaf_hip_cuda_buffer_is_ours (buf, hip_device (self), error)) {
@@ -672,6 +707,7 @@ build_context (GstVmafHipCompare * self)
     return FALSE;
   }
   vh_context_set_frame_ready_func (self->ctx, on_frame_ready, self, NULL);
+  vh_context_set_fallback_func (self->ctx, on_gpu_fallback, self);
   log_dispatch (self);
   names = vh_context_output_names (self->ctx);
   gst_vmaf_hip_report_set_order (self->report, names);
@@ -1067,6 +1103,8 @@ end_of_stream (GstVmafHipCompare * self)
   /* Frames still waiting for a partner get none now. */
   if (decide_pairs (self, TRUE) != GST_FLOW_OK || !finish_context (self))
     return FALSE;
+  /* A fall-back to the CPU shows in the results file. */
+  log_dispatch (self);
   g_mutex_lock (&self->count_lock);
   dropped_ref = count_dropped (self, TRUE);
   dropped_dist = count_dropped (self, FALSE);
@@ -1447,6 +1485,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   side_reset (self, FALSE);
   g_mutex_unlock (&self->count_lock);
   self->warned_out_of_step = FALSE;
+  self->warned_upload = FALSE;
   self->eos_done = FALSE;
   g_atomic_int_set (&self->results_failed, 0);
   g_atomic_int_set (&self->caps_refused, 0);
@@ -1472,6 +1511,7 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
     /* Frames still in flight are reported before the context goes. */
     if (self->ctx_started && !vh_context_finish (self->ctx, NULL))
       GST_WARNING_OBJECT (self, "scoring failed while stopping");
+    log_dispatch (self);
   }
   /* Stopped without EOS (an upstream error, a state change): what was
    * scored is written all the same, and said so. */
@@ -1519,6 +1559,7 @@ gst_vmaf_hip_compare_flush (GstAggregator * agg)
   self->eos_done = FALSE;
   self->output_started = FALSE;
   self->warned_out_of_step = FALSE;
+  self->warned_upload = FALSE;
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&self->pending_tags, gst_tag_list_unref);
   GST_OBJECT_UNLOCK (self);

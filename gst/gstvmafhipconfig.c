@@ -130,6 +130,8 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, VhBackend backends,
   }
   config.backends = backends;
   config.transfer = backends & VH_BACKEND_HIP ? transfer : NULL;
+  /* auto: a GPU that fails while scoring hands over to the CPU. */
+  config.gpu_fallback = s->backend == GST_VMAF_HIP_BACKEND_AUTO;
   ctx = vh_context_new (&config);
 
   for (guint i = 0; models[i]; i++) {

@@ -22,13 +22,25 @@ typedef struct
   VhFeatureExtractor *proto;
   VhFeatureExtractor *temporal;  /* live instance when temporal */
   const gchar *refused;         /* why the HIP twin did not take it, or NULL */
+  /* With gpu_fallback, for a HIP class: its CPU twin, same options. */
+  VhFeatureExtractor *cpu_proto;
 } ExtractorSlot;
 
 /* The parallel extractors one worker uses, borrowed from a queue. */
 typedef struct
 {
   GPtrArray *fexs;              /* VhFeatureExtractor*, parallel to ctx->parallel */
+  gboolean on_cpu;              /* made or turned after the GPU failed */
 } WorkerSet;
+
+/* A frame the temporal lane went through, kept for a CPU twin to take
+ * over from a GPU twin that fails (see temporal_slot_to_cpu()). */
+typedef struct
+{
+  guint index;
+  VhPicture *ref;
+  VhPicture *dist;
+} HistoryFrame;
 
 typedef struct
 {
@@ -68,6 +80,14 @@ struct _VhContext
   guint n_running;              /* tasks queued or running */
   GError *error;                /* first worker failure */
   GMutex finalize_lock;
+
+  /* GPU fall-back (config.gpu_fallback) */
+  VhFallbackFunc fallback_func;
+  gpointer fallback_data;
+  gint on_cpu;                  /* atomic: the GPU failed, CPU from now on */
+  GQueue history;               /* HistoryFrame*, temporal lane only */
+  guint history_len;            /* how many it keeps; 0: none */
+  guint seq_start;              /* first frame of the temporal sequence */
 };
 
 static void
@@ -75,7 +95,22 @@ slot_free (ExtractorSlot * slot)
 {
   vh_feature_extractor_free (slot->temporal);
   vh_feature_extractor_free (slot->proto);
+  vh_feature_extractor_free (slot->cpu_proto);
   g_free (slot);
+}
+
+static void
+history_frame_free (HistoryFrame * h)
+{
+  vh_picture_unref (h->ref);
+  vh_picture_unref (h->dist);
+  g_free (h);
+}
+
+static void
+history_clear (VhContext * ctx)
+{
+  g_queue_clear_full (&ctx->history, (GDestroyNotify) history_frame_free);
 }
 
 static void
@@ -139,6 +174,7 @@ vh_context_free (VhContext * ctx)
   vh_feature_collector_free (ctx->fc);
   g_hash_table_unref (ctx->lanes_done);
   g_clear_error (&ctx->error);
+  history_clear (ctx);
   /* After the extractors: their GPU state lives on its device. */
   vh_picture_transfer_unref (ctx->config.transfer);
   g_mutex_clear (&ctx->lock);
@@ -229,6 +265,12 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
   slot = g_new0 (ExtractorSlot, 1);
   slot->proto = fex;
   slot->refused = refused;
+  if (ctx->config.gpu_fallback && (klass->backend & VH_BACKEND_HIP)) {
+    const VhFeatureExtractorClass *cpu_klass =
+        vh_feature_extractor_find (name, VH_BACKEND_CPU);
+    if (cpu_klass)
+      slot->cpu_proto = vh_feature_extractor_clone_as (fex, cpu_klass);
+  }
   g_ptr_array_add (lane, slot);
   return TRUE;
 }
@@ -247,6 +289,14 @@ vh_context_add_model (VhContext * ctx, VhModel * model, GError ** error)
   }
   g_ptr_array_add (ctx->models, model);
   return TRUE;
+}
+
+void
+vh_context_set_fallback_func (VhContext * ctx, VhFallbackFunc func,
+    gpointer user_data)
+{
+  ctx->fallback_func = func;
+  ctx->fallback_data = user_data;
 }
 
 void
@@ -283,7 +333,10 @@ context_finalize_ready (VhContext * ctx)
 
     g_mutex_lock (&ctx->lock);
     index = ctx->n_final;
-    if (index >= ctx->n_submitted || index >= ctx->temporal_final ||
+    /* After a failure no frame is final: the frames reported are those
+     * scored in full before it. */
+    if (ctx->error || index >= ctx->n_submitted ||
+        index >= ctx->temporal_final ||
         !g_hash_table_contains (ctx->lanes_done, GUINT_TO_POINTER (index))) {
       g_mutex_unlock (&ctx->lock);
       break;
@@ -339,6 +392,49 @@ context_failed (VhContext * ctx)
   return failed;
 }
 
+/* What a slot runs as now: its CPU twin once the GPU failed. */
+static VhFeatureExtractor *
+slot_proto (VhContext * ctx, ExtractorSlot * slot)
+{
+  return g_atomic_int_get (&ctx->on_cpu) && slot->cpu_proto ?
+      slot->cpu_proto : slot->proto;
+}
+
+static gboolean
+on_gpu (const VhFeatureExtractor * fex)
+{
+  return (fex->klass->backend & VH_BACKEND_HIP) != 0;
+}
+
+/* Whether a failure of @fex is the GPU's, for the CPU to take over. */
+static gboolean
+can_fall_back (VhContext * ctx, const VhFeatureExtractor * fex)
+{
+  return ctx->config.gpu_fallback && on_gpu (fex);
+}
+
+/* The GPU failed (@cause): every HIP extractor goes over to its CPU twin,
+ * each the next time it is used; said once. @frame: the frame it failed
+ * on, G_MAXUINT when starting. */
+static void
+context_fall_back (VhContext * ctx, guint frame, const GError * cause)
+{
+  gchar *message;
+
+  if (!g_atomic_int_compare_and_exchange (&ctx->on_cpu, 0, 1))
+    return;
+  if (frame == G_MAXUINT)
+    message = g_strdup_printf ("the GPU failed (%s): every feature runs on "
+        "the CPU", cause->message);
+  else
+    message = g_strdup_printf ("the GPU failed (%s): features go on on "
+        "the CPU, and the frames the GPU had in hand are scored again there",
+        cause->message);
+  if (ctx->fallback_func)
+    ctx->fallback_func (ctx, message, ctx->fallback_data);
+  g_free (message);
+}
+
 /* The one place where pictures meet extractors: each extractor gets the
  * frame in the memory it declares (host or HIP device), moved at most once
  * per picture and kept with it for the others. */
@@ -353,32 +449,39 @@ context_extract (VhContext * ctx, VhFeatureExtractor * fex, FrameTask * task,
       error);
   dist = ref ? vh_picture_get_in_memory (task->dist, mem_type,
       ctx->config.transfer, error) : NULL;
-  if (!dist) {
-    g_prefix_error (error, "frame %u, feature '%s': ", task->index,
-        fex->klass->name);
+  if (!dist || !vh_feature_extractor_extract (fex, ref, dist, task->index,
+          ctx->fc, error)) {
+    /* The GPU's errors name neither: the CPU's name the frame already. */
+    if (!dist || on_gpu (fex))
+      g_prefix_error (error, "frame %u, feature '%s': ", task->index,
+          fex->klass->name);
     return FALSE;
   }
-  return vh_feature_extractor_extract (fex, ref, dist, task->index, ctx->fc,
-      error);
+  return TRUE;
 }
 
 static void context_assign_device (VhContext * ctx,
     VhFeatureExtractor * fex);
 
-/* A worker's own instances of the parallel extractors. */
+/* A worker's own instances of the parallel extractors; @gpu_failed says
+ * whether a HIP one failed to start. */
 static WorkerSet *
-worker_set_new (VhContext * ctx, GError ** error)
+worker_set_new (VhContext * ctx, gboolean * gpu_failed, GError ** error)
 {
   WorkerSet *set = g_new0 (WorkerSet, 1);
 
+  *gpu_failed = FALSE;
+  set->on_cpu = g_atomic_int_get (&ctx->on_cpu);
   set->fexs = g_ptr_array_new_with_free_func ((GDestroyNotify)
       vh_feature_extractor_free);
   for (guint i = 0; i < ctx->parallel->len; i++) {
     ExtractorSlot *slot = g_ptr_array_index (ctx->parallel, i);
-    VhFeatureExtractor *fex = vh_feature_extractor_clone (slot->proto);
+    VhFeatureExtractor *fex =
+        vh_feature_extractor_clone (slot_proto (ctx, slot));
     context_assign_device (ctx, fex);
     g_ptr_array_add (set->fexs, fex);
     if (!vh_feature_extractor_init (fex, &ctx->info, error)) {
+      *gpu_failed = on_gpu (fex);
       worker_set_free (set);
       return NULL;
     }
@@ -386,10 +489,58 @@ worker_set_new (VhContext * ctx, GError ** error)
   return set;
 }
 
+/* A new worker set; when the GPU fails to start one, with gpu_fallback, a
+ * CPU one (device memory exhausted by other streams, say). */
+static WorkerSet *
+worker_set_new_or_cpu (VhContext * ctx, guint frame, GError ** error)
+{
+  GError *err = NULL;
+  gboolean gpu_failed;
+  WorkerSet *set = worker_set_new (ctx, &gpu_failed, &err);
+
+  if (!set && gpu_failed && ctx->config.gpu_fallback) {
+    context_fall_back (ctx, frame, err);
+    g_clear_error (&err);
+    set = worker_set_new (ctx, &gpu_failed, &err);
+  }
+  if (err)
+    g_propagate_error (error, err);
+  return set;
+}
+
+/* Turns @set's HIP extractors into their CPU twins once the GPU failed,
+ * freeing their GPU state. */
+static gboolean
+worker_set_to_cpu (VhContext * ctx, WorkerSet * set, GError ** error)
+{
+  for (guint i = 0; i < set->fexs->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (ctx->parallel, i);
+    VhFeatureExtractor *gpu = g_ptr_array_index (set->fexs, i);
+    VhFeatureExtractor *cpu;
+
+    if (!on_gpu (gpu))
+      continue;
+    if (!slot->cpu_proto) {
+      g_set_error (error, VH_ERROR, VH_ERROR_BACKEND, "feature '%s' has no "
+          "CPU twin to go on with after the GPU failed", gpu->klass->name);
+      return FALSE;
+    }
+    cpu = vh_feature_extractor_clone (slot->cpu_proto);
+    if (!vh_feature_extractor_init (cpu, &ctx->info, error)) {
+      vh_feature_extractor_free (cpu);
+      return FALSE;
+    }
+    g_ptr_array_index (set->fexs, i) = cpu;
+    vh_feature_extractor_free (gpu);
+  }
+  set->on_cpu = TRUE;
+  return TRUE;
+}
+
 /* An idle worker set; a new one while fewer than n_threads exist (so that
  * start-up makes one, and a GPU pipeline only as many as it keeps busy). */
 static WorkerSet *
-context_take_worker_set (VhContext * ctx, GError ** error)
+context_take_worker_set (VhContext * ctx, guint frame, GError ** error)
 {
   WorkerSet *set = g_async_queue_try_pop (ctx->worker_sets);
   gboolean make = FALSE;
@@ -405,7 +556,7 @@ context_take_worker_set (VhContext * ctx, GError ** error)
   g_mutex_unlock (&ctx->lock);
   if (!make)
     return g_async_queue_pop (ctx->worker_sets);
-  set = worker_set_new (ctx, error);
+  set = worker_set_new_or_cpu (ctx, frame, error);
   g_mutex_lock (&ctx->lock);
   g_ptr_array_remove_fast (ctx->all_worker_sets, NULL);
   if (set)
@@ -420,7 +571,7 @@ run_parallel_lane (gpointer data, gpointer user_data)
   FrameTask *task = data;
   VhContext *ctx = user_data;
   GError *set_error = NULL;
-  WorkerSet *set = context_take_worker_set (ctx, &set_error);
+  WorkerSet *set = context_take_worker_set (ctx, task->index, &set_error);
 
   if (!set) {
     context_set_error (ctx, set_error);
@@ -433,13 +584,26 @@ run_parallel_lane (gpointer data, gpointer user_data)
   }
 
   if (task->scored && !context_failed (ctx)) {
-    for (guint i = 0; i < set->fexs->len; i++) {
-      GError *err = NULL;
-      if (!context_extract (ctx, g_ptr_array_index (set->fexs, i), task,
-              &err)) {
-        context_set_error (ctx, err);
-        break;
+    GError *err = NULL;
+    if (g_atomic_int_get (&ctx->on_cpu) && !set->on_cpu &&
+        !worker_set_to_cpu (ctx, set, &err))
+      context_set_error (ctx, err);
+    for (guint i = 0; !err && i < set->fexs->len; i++) {
+      VhFeatureExtractor *fex = g_ptr_array_index (set->fexs, i);
+      if (context_extract (ctx, fex, task, &err))
+        continue;
+      /* The GPU failed: this frame's feature, and those after it, again
+       * on the CPU (the ones before wrote their values). */
+      if (can_fall_back (ctx, fex)) {
+        context_fall_back (ctx, task->index, err);
+        g_clear_error (&err);
+        if (worker_set_to_cpu (ctx, set, &err) &&
+            context_extract (ctx, g_ptr_array_index (set->fexs, i), task,
+                &err))
+          continue;
       }
+      context_set_error (ctx, err);
+      break;
     }
   }
   g_async_queue_push (ctx->worker_sets, set);
@@ -449,6 +613,100 @@ run_parallel_lane (gpointer data, gpointer user_data)
   g_mutex_unlock (&ctx->lock);
   context_finalize_ready (ctx);
   frame_task_release (ctx, task);
+}
+
+/* Replaces @slot's GPU twin by its CPU twin, after the GPU failed, before
+ * frame @frame. Frames below temporal_final have all their values; the CPU
+ * twin is fed again the frames kept (ctx->history), from far enough back
+ * for its values to be exact (its class's history) or from the start of
+ * the sequence, writing only the values still missing: frames the GPU
+ * twin had in flight, and those waiting for later frames. */
+static gboolean
+temporal_slot_to_cpu (VhContext * ctx, ExtractorSlot * slot, guint frame,
+    GError ** error)
+{
+  HistoryFrame *oldest = g_queue_peek_head (&ctx->history);
+  guint first = oldest ? oldest->index : frame;
+  guint from, history;
+  VhFeatureExtractor *cpu;
+
+  if (!slot->cpu_proto) {
+    g_set_error (error, VH_ERROR, VH_ERROR_BACKEND, "feature '%s' has no "
+        "CPU twin to go on with after the GPU failed",
+        slot->proto->klass->name);
+    return FALSE;
+  }
+  history = slot->cpu_proto->klass->history;
+  g_mutex_lock (&ctx->lock);
+  from = MAX (MIN (ctx->temporal_final, frame), ctx->seq_start);
+  g_mutex_unlock (&ctx->lock);
+  if (first > ctx->seq_start && (history == 0 || first + history > from)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_BACKEND, "feature '%s' cannot go "
+        "on on the CPU from frame %u: its values depend on frames no longer "
+        "held (frames from %u on are)", slot->proto->klass->name, from,
+        first);
+    return FALSE;
+  }
+  cpu = vh_feature_extractor_clone (slot->cpu_proto);
+  if (!vh_feature_extractor_init (cpu, &ctx->info, error)) {
+    vh_feature_extractor_free (cpu);
+    return FALSE;
+  }
+  /* Frees the GPU twin and its device memory; its frames in flight are
+   * scored again below. */
+  vh_feature_extractor_free (slot->temporal);
+  slot->temporal = cpu;
+  cpu->replaying = TRUE;
+  cpu->replay_from = from;
+  for (GList * l = ctx->history.head; l; l = l->next) {
+    HistoryFrame *h = l->data;
+    FrameTask again = { h->index, h->ref, h->dist, TRUE, 0 };
+    if (!context_extract (ctx, cpu, &again, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Keeps the frame for temporal_slot_to_cpu(). */
+static void
+history_push (VhContext * ctx, FrameTask * task)
+{
+  HistoryFrame *h;
+
+  if (!ctx->history_len)
+    return;
+  h = g_new (HistoryFrame, 1);
+  h->index = task->index;
+  h->ref = vh_picture_ref (task->ref);
+  h->dist = vh_picture_ref (task->dist);
+  g_queue_push_tail (&ctx->history, h);
+  while (ctx->history.length > ctx->history_len)
+    history_frame_free (g_queue_pop_head (&ctx->history));
+}
+
+/* One temporal extractor on one frame, going over to the CPU twin when
+ * the GPU failed, here or elsewhere. */
+static gboolean
+temporal_extract (VhContext * ctx, ExtractorSlot * slot, FrameTask * task,
+    GError ** error)
+{
+  GError *err = NULL;
+  gboolean ok;
+
+  if (g_atomic_int_get (&ctx->on_cpu) && on_gpu (slot->temporal) &&
+      !temporal_slot_to_cpu (ctx, slot, task->index, error))
+    return FALSE;
+  ok = context_extract (ctx, slot->temporal, task, &err);
+  if (!ok && can_fall_back (ctx, slot->temporal)) {
+    context_fall_back (ctx, task->index, err);
+    g_clear_error (&err);
+    ok = temporal_slot_to_cpu (ctx, slot, task->index, &err) &&
+        context_extract (ctx, slot->temporal, task, &err);
+  }
+  slot->temporal->replaying = FALSE;
+  if (err)
+    g_propagate_error (error, err);
+  return ok;
 }
 
 static void
@@ -461,11 +719,12 @@ run_temporal_lane (gpointer data, gpointer user_data)
     for (guint i = 0; i < ctx->temporal->len; i++) {
       ExtractorSlot *slot = g_ptr_array_index (ctx->temporal, i);
       GError *err = NULL;
-      if (!context_extract (ctx, slot->temporal, task, &err)) {
+      if (!temporal_extract (ctx, slot, task, &err)) {
         context_set_error (ctx, err);
         break;
       }
     }
+    history_push (ctx, task);
   }
   g_mutex_lock (&ctx->lock);
   if (task->index + 1 > ctx->lookahead)
@@ -483,18 +742,45 @@ context_assign_device (VhContext * ctx, VhFeatureExtractor * fex)
     fex->device = vh_picture_transfer_get_device (ctx->config.transfer);
 }
 
+/* A new temporal sequence from frame n_submitted on. */
 static gboolean
-context_init_temporal (VhContext * ctx, GError ** error)
+context_init_temporal (VhContext * ctx, gboolean * gpu_failed,
+    GError ** error)
 {
+  *gpu_failed = FALSE;
+  history_clear (ctx);
+  ctx->seq_start = ctx->n_submitted;
   for (guint i = 0; i < ctx->temporal->len; i++) {
     ExtractorSlot *slot = g_ptr_array_index (ctx->temporal, i);
     g_clear_pointer (&slot->temporal, vh_feature_extractor_free);
-    slot->temporal = vh_feature_extractor_clone (slot->proto);
+    slot->temporal = vh_feature_extractor_clone (slot_proto (ctx, slot));
     context_assign_device (ctx, slot->temporal);
-    if (!vh_feature_extractor_init (slot->temporal, &ctx->info, error))
+    if (!vh_feature_extractor_init (slot->temporal, &ctx->info, error)) {
+      *gpu_failed = on_gpu (slot->temporal);
       return FALSE;
+    }
   }
   return TRUE;
+}
+
+/* The same; when the GPU fails to start a twin, with gpu_fallback, all on
+ * the CPU. */
+static gboolean
+context_init_temporal_or_cpu (VhContext * ctx, GError ** error)
+{
+  GError *err = NULL;
+  gboolean gpu_failed;
+
+  if (context_init_temporal (ctx, &gpu_failed, &err))
+    return TRUE;
+  if (gpu_failed && ctx->config.gpu_fallback) {
+    context_fall_back (ctx, G_MAXUINT, err);
+    g_clear_error (&err);
+    if (context_init_temporal (ctx, &gpu_failed, &err))
+      return TRUE;
+  }
+  g_propagate_error (error, err);
+  return FALSE;
 }
 
 /* Features in extractor order, then every model's score, then bootstrap
@@ -610,8 +896,19 @@ vh_context_start (VhContext * ctx, const VhPictureInfo * info,
     ExtractorSlot *slot = g_ptr_array_index (ctx->temporal, i);
     ctx->lookahead = MAX (ctx->lookahead, slot->proto->klass->lookahead);
   }
-  if (!context_init_temporal (ctx, error))
+  if (!context_init_temporal_or_cpu (ctx, error))
     return FALSE;
+  /* A GPU temporal twin that fails mid-stream is replaced by its CPU twin
+   * fed again from far enough back: its frames in flight, then its CPU
+   * twin's history (or, without one, a few frames, enough near the
+   * start of a sequence). */
+  ctx->history_len = 0;
+  for (guint i = 0; ctx->config.gpu_fallback && i < ctx->temporal->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (ctx->temporal, i);
+    if (slot->cpu_proto)
+      ctx->history_len = MAX (ctx->history_len, slot->proto->klass->lookahead
+          + MAX (slot->cpu_proto->klass->history, 1) + 1);
+  }
 
   if (ctx->config.max_gpu_threads && context_parallel_all_hip (ctx))
     n_threads = MIN (n_threads, ctx->config.max_gpu_threads);
@@ -622,7 +919,7 @@ vh_context_start (VhContext * ctx, const VhPictureInfo * info,
   /* One worker set now, so that settings the extractors refuse fail here;
    * the others when the workers need them. */
   {
-    WorkerSet *set = worker_set_new (ctx, error);
+    WorkerSet *set = worker_set_new_or_cpu (ctx, G_MAXUINT, error);
     if (!set) {
       context_stop_pools (ctx);
       return FALSE;
@@ -719,7 +1016,23 @@ vh_context_finish (VhContext * ctx, GError ** error)
   for (guint i = 0; !context_failed (ctx) && i < ctx->temporal->len; i++) {
     ExtractorSlot *slot = g_ptr_array_index (ctx->temporal, i);
     GError *err = NULL;
-    if (!vh_feature_extractor_flush (slot->temporal, ctx->fc, &err))
+    guint end = ctx->n_submitted;
+    gboolean ok;
+
+    if (g_atomic_int_get (&ctx->on_cpu) && on_gpu (slot->temporal) &&
+        !temporal_slot_to_cpu (ctx, slot, end, &err)) {
+      context_set_error (ctx, err);
+      break;
+    }
+    ok = vh_feature_extractor_flush (slot->temporal, ctx->fc, &err);
+    if (!ok && can_fall_back (ctx, slot->temporal)) {
+      context_fall_back (ctx, end, err);
+      g_clear_error (&err);
+      ok = temporal_slot_to_cpu (ctx, slot, end, &err) &&
+          vh_feature_extractor_flush (slot->temporal, ctx->fc, &err);
+    }
+    slot->temporal->replaying = FALSE;
+    if (!ok)
       context_set_error (ctx, err);
   }
   g_mutex_lock (&ctx->lock);
@@ -733,9 +1046,21 @@ vh_context_finish (VhContext * ctx, GError ** error)
   g_mutex_unlock (&ctx->lock);
 
   /* Later frames start a new temporal sequence. */
-  if (ok && !context_init_temporal (ctx, error))
+  if (ok && !context_init_temporal_or_cpu (ctx, error))
     ok = FALSE;
   return ok;
+}
+
+gboolean
+vh_context_on_cpu (VhContext * ctx)
+{
+  return g_atomic_int_get (&ctx->on_cpu);
+}
+
+guint
+vh_context_n_frames_held (VhContext * ctx)
+{
+  return ctx->config.max_in_flight + ctx->history_len;
 }
 
 guint
@@ -802,13 +1127,15 @@ vh_context_output_names (VhContext * ctx)
 }
 
 static void
-describe_slots (GString * s, GPtrArray * slots)
+describe_slots (GString * s, GPtrArray * slots, gboolean on_cpu)
 {
   for (guint i = 0; i < slots->len; i++) {
     ExtractorSlot *slot = g_ptr_array_index (slots, i);
     const VhFeatureExtractorClass *k = slot->proto->klass;
     g_string_append_printf (s, "%s%s: %s", s->len ? ", " : "", k->name,
         (k->backend & VH_BACKEND_HIP) ? "hip" : "cpu");
+    if ((k->backend & VH_BACKEND_HIP) && on_cpu)
+      g_string_append (s, ", then cpu (the GPU failed)");
     if (slot->refused)
       g_string_append_printf (s, " (%s)", slot->refused);
   }
@@ -837,7 +1164,7 @@ vh_context_describe_dispatch (VhContext * ctx)
 {
   GString *s = g_string_new (NULL);
 
-  describe_slots (s, ctx->parallel);
-  describe_slots (s, ctx->temporal);
+  describe_slots (s, ctx->parallel, g_atomic_int_get (&ctx->on_cpu));
+  describe_slots (s, ctx->temporal, g_atomic_int_get (&ctx->on_cpu));
   return g_string_free (s, FALSE);
 }

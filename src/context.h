@@ -49,7 +49,18 @@ typedef struct
   gboolean log_pooled_order;    /* logs list features as libvmaf's with a
                                  * thread pool (its --threads 1 and up)
                                  * rather than single-threaded */
+  gboolean gpu_fallback;        /* when the GPU fails (at start or
+                                 * mid-stream), its features go on on the
+                                 * CPU, the frames it had in hand scored
+                                 * again there, instead of an error; said
+                                 * through the fallback func
+                                 * (docs/hip.md, "When the GPU fails") */
 } VhContextConfig;
+
+/* The GPU failed and features went over to the CPU: @message says where
+ * and why. Called once, on the thread that saw the failure. */
+typedef void (*VhFallbackFunc) (VhContext * ctx, const gchar * message,
+    gpointer user_data);
 
 /* Called from a worker thread, in frame order, once frame @index is final
  * (its features and model scores are in the collector). Skipped frames of
@@ -78,6 +89,10 @@ void         vh_context_set_frame_ready_func (VhContext * ctx,
 
 /* Initialises the extractors for pictures of @info (checks each feature's
  * minimum size). */
+void         vh_context_set_fallback_func (VhContext * ctx,
+                                          VhFallbackFunc func,
+                                          gpointer user_data);
+
 gboolean     vh_context_start            (VhContext * ctx,
                                           const VhPictureInfo * info,
                                           GError ** error);
@@ -96,6 +111,13 @@ gboolean     vh_context_finish           (VhContext * ctx, GError ** error);
 
 /* Frames submitted so far. */
 guint        vh_context_n_frames         (VhContext * ctx);
+
+/* Whether the GPU failed and features went over to the CPU. */
+gboolean     vh_context_on_cpu           (VhContext * ctx);
+
+/* After start: how many submitted frames' pictures the context may hold
+ * at once (frames in flight, and those kept for a GPU fall-back). */
+guint        vh_context_n_frames_held    (VhContext * ctx);
 
 VhFeatureCollector *vh_context_get_collector (VhContext * ctx);
 

@@ -50,6 +50,24 @@ vh_feature_extractor_clone (const VhFeatureExtractor * src)
   return fex;
 }
 
+VhFeatureExtractor *
+vh_feature_extractor_clone_as (const VhFeatureExtractor * src,
+    const VhFeatureExtractorClass * klass)
+{
+  VhFeatureExtractor *fex;
+
+  if (klass->options != src->klass->options ||
+      g_strcmp0 (klass->name, src->klass->name))
+    return NULL;
+  fex = vh_feature_extractor_new (klass);
+  vh_option_values_copy (&fex->options, &src->options);
+  g_free (fex->suffix);
+  fex->suffix = g_strdup (src->suffix);
+  fex->log_slot = src->log_slot;
+  fex->log_pooled = src->log_pooled;
+  return fex;
+}
+
 gboolean
 vh_feature_extractor_init (VhFeatureExtractor * fex,
     const VhPictureInfo * info, GError ** error)
@@ -67,6 +85,10 @@ vh_feature_extractor_init (VhFeatureExtractor * fex,
   fex->info = *info;
   fex->priv = klass->priv_size ? g_malloc0 (klass->priv_size) : NULL;
   if (klass->init && !klass->init (fex, info, error)) {
+    /* A GPU twin that failed halfway (device memory short) frees what it
+     * got: its close takes a state left halfway. */
+    if ((klass->backend & VH_BACKEND_HIP) && klass->close)
+      klass->close (fex);
     g_clear_pointer (&fex->priv, g_free);
     return FALSE;
   }
@@ -144,7 +166,13 @@ append_named (VhFeatureExtractor * fex, VhFeatureCollector * fc,
     GError ** error)
 {
   VhLogKey key;
+  gdouble held;
 
+  if (fex->replaying && (index < fex->replay_from ||
+          vh_feature_collector_get (fc, name, index, &held))) {
+    fex->log_seq++;
+    return TRUE;
+  }
   if (fex->log_slot == G_MAXUINT)
     return vh_feature_collector_append (fc, name, index, value, error);
   vh_log_key_init (&key, fex->klass->name, base_name, index, fex->log_slot,

@@ -46,6 +46,11 @@ typedef struct _VhFeatureExtractorClass VhFeatureExtractorClass;
  * @priv_size: bytes of zeroed private state allocated per instance
  * @lookahead: frames after frame i that must be extracted before frame i's
  *   values are final; 0 for most (the most any option setting needs)
+ * @history: temporal classes: how many frames before frame i its values
+ *   depend on, where a sequence starts included: an instance fed frames
+ *   from frame i - @history on gives frame i's values exactly, whatever
+ *   came before. What lets a CPU twin take over from a GPU twin that
+ *   failed mid-stream (context.c); 0: only from the start of the sequence
  * @init: set up for pictures of @info
  * @extract: score one (reference, distorted) pair, frame @index; append
  *   values with vh_feature_extractor_append()
@@ -65,6 +70,7 @@ struct _VhFeatureExtractorClass
   guint min_height;
   gsize priv_size;
   guint lookahead;
+  guint history;
 
   gboolean (*init) (VhFeatureExtractor * fex, const VhPictureInfo * info,
       GError ** error);
@@ -100,6 +106,11 @@ struct _VhFeatureExtractor
   guint log_slot;
   gboolean log_pooled;
   guint log_seq;
+  /* While a CPU twin takes over from a GPU twin that failed (context.c):
+   * values of frames below @replay_from, and values the collector holds
+   * already, are dropped instead of written twice. */
+  gboolean replaying;
+  guint replay_from;
 };
 
 /* Creates an instance with default options. */
@@ -112,6 +123,11 @@ gboolean     vh_feature_extractor_set_option      (VhFeatureExtractor * fex,
 
 /* Copies @src's options into a fresh, uninitialised instance. */
 VhFeatureExtractor *vh_feature_extractor_clone    (const VhFeatureExtractor * src);
+
+/* The same, of @klass, a twin of @src's class with the same options (the
+ * CPU twin of a HIP class); NULL when their options differ. */
+VhFeatureExtractor *vh_feature_extractor_clone_as (const VhFeatureExtractor * src,
+                                                   const VhFeatureExtractorClass * klass);
 
 /* Checks the size against the class minimum, then calls init. */
 gboolean     vh_feature_extractor_init            (VhFeatureExtractor * fex,

@@ -92,9 +92,16 @@ gst_vmaf_hip_buffer_pool_alloc_buffer (GstBufferPool * pool,
 
   mem = gst_vmaf_hip_allocator_alloc (self->device, &self->info, &error);
   if (!mem) {
-    GST_ERROR_OBJECT (self, "cannot allocate a frame: %s", error->message);
+    /* Device memory is short (other streams hold it): a frame in system
+     * memory of the same layout does as well, read or uploaded by its
+     * user; a pool that fails here only stops upstream with "internal
+     * data stream error". */
+    GST_WARNING_OBJECT (self, "cannot allocate a frame in device memory, "
+        "using system memory: %s", error->message);
     g_error_free (error);
-    return GST_FLOW_ERROR;
+    mem = gst_allocator_alloc (NULL, l->size, NULL);
+    if (!mem)
+      return GST_FLOW_ERROR;
   }
   buf = gst_buffer_new ();
   gst_buffer_append_memory (buf, mem);

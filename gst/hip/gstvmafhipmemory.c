@@ -34,6 +34,11 @@ struct _GstVmafHipMemoryPrivate
   gpointer staging;             /* page-locked host copy, made on demand */
   VhHipEvent *event;            /* end of the last asynchronous transfer */
   gboolean pending;             /* event recorded and not waited for */
+  gboolean pending_up;          /* it copies the staging to the device */
+  /* A transfer that left no good copy failed (the device did): the
+   * contents are unknown, so neither a mapping nor a copy (which GStreamer
+   * makes when a mapping fails) may read them. */
+  gchar *failed;
 };
 
 struct _GstVmafHipAllocator
@@ -64,11 +69,26 @@ static gboolean
 wait_pending (GstVmafHipMemory * mem, GError ** error)
 {
   GstVmafHipMemoryPrivate *priv = mem->priv;
+  GError *err = NULL;
 
+  if (priv->failed) {
+    g_set_error (error, VH_HIP_ERROR, VH_HIP_ERROR_CALL, "its contents are "
+        "lost: %s", priv->failed);
+    return FALSE;
+  }
   if (!priv->pending)
     return TRUE;
   priv->pending = FALSE;
-  return vh_hip_event_synchronize (priv->event, error);
+  if (vh_hip_event_synchronize (priv->event, &err))
+    return TRUE;
+  /* An upload from the staging leaves the staging good: the device copy
+   * is stale again. Otherwise nothing is left. */
+  if (priv->pending_up)
+    GST_MINI_OBJECT_FLAG_SET (mem, NEED_UPLOAD);
+  else
+    priv->failed = g_strdup (err->message);
+  g_propagate_error (error, err);
+  return FALSE;
 }
 
 static gboolean
@@ -107,6 +127,7 @@ transfer (GstVmafHipMemory * mem, VhHipCopyKind kind, gboolean wait,
   if (!vh_hip_event_record (priv->event, mem_stream (mem), error))
     return FALSE;
   priv->pending = TRUE;
+  priv->pending_up = up;
   return wait ? wait_pending (mem, error) : TRUE;
 }
 
@@ -160,6 +181,22 @@ gst_vmaf_hip_memory_unmap (GstMemory * gmem)
 }
 
 gboolean
+gst_vmaf_hip_memory_sync_device (GstVmafHipMemory * mem, GError ** error)
+{
+  gboolean ok;
+
+  g_mutex_lock (&mem->priv->lock);
+  ok = wait_pending (mem, error);
+  if (ok && FLAG_IS_SET (mem, NEED_UPLOAD)) {
+    ok = transfer (mem, VH_HIP_COPY_HOST_TO_DEVICE, TRUE, error);
+    if (ok)
+      GST_MEMORY_FLAG_UNSET (mem, NEED_UPLOAD);
+  }
+  g_mutex_unlock (&mem->priv->lock);
+  return ok;
+}
+
+gboolean
 gst_vmaf_hip_memory_upload_async (GstVmafHipMemory * mem, GError ** error)
 {
   GstVmafHipMemoryPrivate *priv = mem->priv;
@@ -210,6 +247,7 @@ gst_vmaf_hip_memory_upload_frame (GstVmafHipMemory * mem,
     ok = vh_hip_event_record (priv->event, mem_stream (mem), error);
   if (ok) {
     priv->pending = TRUE;
+    priv->pending_up = FALSE;
     /* the device holds the frame; a host copy, if any, is stale */
     GST_MEMORY_FLAG_UNSET (mem, NEED_UPLOAD);
     GST_MINI_OBJECT_FLAG_SET (mem, NEED_DOWNLOAD);
@@ -314,6 +352,7 @@ gst_vmaf_hip_allocator_free (GstAllocator * allocator, GstMemory * gmem)
   VhHipDevice *handle = mem_handle (mem);
 
   wait_pending (mem, NULL);
+  g_free (priv->failed);
   vh_hip_event_free (priv->event);
   vh_hip_free (handle, priv->device_ptr);
   vh_hip_host_free (handle, priv->staging);

@@ -109,6 +109,13 @@ GstMemory   *gst_vmaf_hip_allocator_alloc     (GstVmafHipDevice * device,
 
 /* Starts bringing the device copy up to date (when the host copy is newer)
  * without waiting; the next mapping, of either kind, waits for it. */
+/* Makes the device copy current: waits for the last asynchronous
+ * transfer, and uploads the host copy if it is newer; FALSE with @error
+ * naming the device and the call when one failed (a mapping only says
+ * that it failed). */
+gboolean     gst_vmaf_hip_memory_sync_device (GstVmafHipMemory * mem,
+                                              GError ** error);
+
 gboolean     gst_vmaf_hip_memory_upload_async (GstVmafHipMemory * mem,
                                           GError ** error);
 

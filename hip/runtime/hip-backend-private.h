@@ -117,13 +117,18 @@ struct _VhHipEvent
       return (ret);                                   \
   } G_STMT_END
 
-/* Pops @device, then checks @code like vh_hip_backend_check(). */
+/* Pops @device, then checks @code like vh_hip_backend_check(), naming the
+ * device in the error ("device 0 (NAME): hipMalloc failed: ..."). */
 static inline gboolean
 vh_hip_device_call_done (VhHipDevice * device, gint code, const gchar * what,
     GError ** error)
 {
   vh_hip_device_pop (device);
-  return vh_hip_backend_check (device->backend, code, what, error);
+  if (vh_hip_backend_check (device->backend, code, what, error))
+    return TRUE;
+  g_prefix_error (error, "device %d (%s): ", device->ordinal,
+      device->info.name);
+  return FALSE;
 }
 
 G_END_DECLS

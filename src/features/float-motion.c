@@ -438,6 +438,9 @@ const VhFeatureExtractorClass vh_fex_float_motion = {
   .priv_size = sizeof (FmotionState),
   /* motion2 and motion3 of frame i wait for frame i + 1. */
   .lookahead = 1,
+  /* Frame i's score compares it with frame i - 1 only; the first frame of
+   * a sequence is special. */
+  .history = 1,
   .init = fmotion_init,
   .extract = fmotion_extract,
   .flush = fmotion_flush,

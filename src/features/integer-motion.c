@@ -729,6 +729,10 @@ const VhFeatureExtractorClass vh_fex_integer_motion = {
   /* One frame by default; the five-frame window finalises frames 0 and 1
    * only when frame 2 arrives. */
   .lookahead = 2,
+  /* sad(i) reads frame i - 2 at most (five-frame window); motion2 and
+   * motion3 of i read the sads of i - 1 and i - 2, and frames min_idx and
+   * min_idx + 1 of a sequence are special: 4 frames before are enough. */
+  .history = 4,
   .init = motion_init,
   .extract = motion_extract,
   .flush = motion_flush,

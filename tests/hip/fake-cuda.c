@@ -36,13 +36,29 @@
  * VH_FAKE_CUDA_EXIT_CHECK=1: at process exit, device or page-locked memory
  * still allocated (or lost with its context) is reported on stderr and the
  * process exits with status 86, as compute-sanitizer's leak check does in
- * scripts/gpu-tests.sh. */
+ * scripts/gpu-tests.sh.
+ *
+ * Faults, for the tests of what the engine does when the GPU fails:
+ * VH_FAKE_CUDA_FAIL="KIND:N[,KIND:N...]" makes the Nth call (from 1,
+ * counted over the process) of a kind fail, once:
+ *   alloc    cuMemAlloc_v2 / cuMemAllocPitch_v2: CUDA_ERROR_OUT_OF_MEMORY
+ *   launch   cuLaunchKernel: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+ *   sync     cuStreamSynchronize / cuEventSynchronize: CUDA_ERROR_LAUNCH_FAILED
+ *   illegal  the same synchronisations: CUDA_ERROR_ILLEGAL_ADDRESS, which is
+ *            sticky as on a GPU: every later launch, copy, memset and
+ *            synchronisation fails with it too (frees still work)
+ * VH_FAKE_CUDA_MEMORY=BYTES: the device holds this much; an allocation that
+ * would pass it fails with CUDA_ERROR_OUT_OF_MEMORY (many streams at once
+ * exhaust it). Both show in vh_fake_cuda_n_faults() and, with the exit
+ * check or a fault asked for, in a line on stderr at exit;
+ * VH_FAKE_CUDA_TRACE=1 prints the stack of each fault when it happens. */
 
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <execinfo.h>
 
 #define CUDA_SUCCESS 0
 #define CUDA_ERROR_INVALID_VALUE 1
@@ -51,6 +67,9 @@
 #define CUDA_ERROR_INVALID_DEVICE 101
 #define CUDA_ERROR_INVALID_IMAGE 200
 #define CUDA_ERROR_INVALID_CONTEXT 201
+#define CUDA_ERROR_ILLEGAL_ADDRESS 700
+#define CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES 701
+#define CUDA_ERROR_LAUNCH_FAILED 719
 
 #define MAX_DEVICES 16
 
@@ -98,8 +117,114 @@ static guint n_host_allocs_made;        /* page-locked, ever */
 static guint n_device_allocs_made;      /* ever */
 static guint n_host_waits;              /* stream and event synchronisations */
 static gsize device_copied[MAX_DEVICES];
+static gsize device_bytes;              /* device memory alive */
+static guint n_faults;                  /* faults injected */
+static gint sticky_error;               /* the context is lost */
+
+typedef enum
+{
+  FAULT_ALLOC,
+  FAULT_LAUNCH,
+  FAULT_SYNC,
+  FAULT_ILLEGAL,
+  N_FAULT_KINDS
+} FaultKind;
+
+static const gchar *const fault_names[N_FAULT_KINDS] = {
+  "alloc", "launch", "sync", "illegal"
+};
+
+static guint fault_at[N_FAULT_KINDS];   /* call number that fails; 0: none */
+static guint fault_calls[N_FAULT_KINDS];
 
 #define EXPORT __attribute__ ((visibility ("default")))
+
+static void
+parse_faults (void)
+{
+  static gsize once;
+
+  if (g_once_init_enter (&once)) {
+    gchar **specs = g_strsplit (g_getenv ("VH_FAKE_CUDA_FAIL") ?
+        g_getenv ("VH_FAKE_CUDA_FAIL") : "", ",", -1);
+    for (guint i = 0; specs[i]; i++) {
+      gchar **kv = g_strsplit (specs[i], ":", 2);
+      for (guint k = 0; kv[0] && kv[1] && k < N_FAULT_KINDS; k++) {
+        if (!strcmp (kv[0], fault_names[k]))
+          fault_at[k] = (guint) atoi (kv[1]);
+      }
+      g_strfreev (kv);
+    }
+    g_strfreev (specs);
+    g_once_init_leave (&once, 1);
+  }
+}
+
+/* Counts a call of @kind; TRUE when this one is to fail. */
+static gboolean
+fault_now (FaultKind kind)
+{
+  gboolean fail;
+
+  parse_faults ();
+  g_mutex_lock (&lock);
+  fail = fault_at[kind] && ++fault_calls[kind] == fault_at[kind];
+  if (fail)
+    n_faults++;
+  g_mutex_unlock (&lock);
+  if (fail && g_getenv ("VH_FAKE_CUDA_TRACE")) {
+    gpointer frames[32];
+    backtrace_symbols_fd (frames, backtrace (frames, 32), 2);
+  }
+  return fail;
+}
+
+/* The error of a lost context, or 0. */
+static gint
+sticky (void)
+{
+  return g_atomic_int_get (&sticky_error);
+}
+
+/* A synchronisation: LAUNCH_FAILED or a sticky ILLEGAL_ADDRESS when one is
+ * due. */
+static gint
+sync_result (void)
+{
+  if (sticky ())
+    return sticky ();
+  if (fault_now (FAULT_SYNC))
+    return CUDA_ERROR_LAUNCH_FAILED;
+  if (fault_now (FAULT_ILLEGAL)) {
+    g_atomic_int_set (&sticky_error, CUDA_ERROR_ILLEGAL_ADDRESS);
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+  }
+  return 0;
+}
+
+/* Whether @size more bytes of device memory fit (VH_FAKE_CUDA_MEMORY), and
+ * the allocation fault. */
+static gboolean
+device_alloc_ok (gsize size)
+{
+  static gsize limit;
+  static gsize once;
+  gboolean ok;
+
+  if (g_once_init_enter (&once)) {
+    const gchar *env = g_getenv ("VH_FAKE_CUDA_MEMORY");
+    limit = env ? (gsize) g_ascii_strtoull (env, NULL, 10) : 0;
+    g_once_init_leave (&once, 1);
+  }
+  if (fault_now (FAULT_ALLOC))
+    return FALSE;
+  g_mutex_lock (&lock);
+  ok = limit == 0 || device_bytes + size <= limit;
+  if (!ok)
+    n_faults++;
+  g_mutex_unlock (&lock);
+  return ok;
+}
 
 static gint
 devices (void)
@@ -146,6 +271,8 @@ alloc (gsize size, gboolean device)
     n_foreign++;
   else if (device)
     device_allocs[a->ctx]++;
+  if (device)
+    device_bytes += size;
   allocations = g_list_prepend (allocations, a);
   g_mutex_unlock (&lock);
   return a->base;
@@ -161,6 +288,8 @@ release (gpointer p, gboolean device)
     Allocation *a = l->data;
     if (a->base == p && a->device == device) {
       allocations = g_list_delete_link (allocations, l);
+      if (device)
+        device_bytes -= a->size;
       g_free (a->base);
       g_free (a);
       ret = CUDA_SUCCESS;
@@ -217,7 +346,13 @@ cuGetErrorString (gint code, const gchar ** s)
 {
   *s = code == CUDA_ERROR_INVALID_VALUE ? "invalid argument" :
       code == CUDA_ERROR_INVALID_IMAGE ? "device kernel image is invalid" :
-      "fake error";
+      code == CUDA_ERROR_OUT_OF_MEMORY ? "out of memory" :
+      code == CUDA_ERROR_ILLEGAL_ADDRESS ?
+      "an illegal memory access was encountered" :
+      code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ?
+      "too many resources requested for launch" :
+      code == CUDA_ERROR_LAUNCH_FAILED ?
+      "unspecified launch failure" : "fake error";
   return 0;
 }
 
@@ -225,6 +360,11 @@ EXPORT gint
 cuGetErrorName (gint code, const gchar ** s)
 {
   *s = code == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" :
+      code == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY" :
+      code == CUDA_ERROR_ILLEGAL_ADDRESS ? "CUDA_ERROR_ILLEGAL_ADDRESS" :
+      code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ?
+      "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES" :
+      code == CUDA_ERROR_LAUNCH_FAILED ? "CUDA_ERROR_LAUNCH_FAILED" :
       "CUDA_ERROR_FAKE";
   return 0;
 }
@@ -355,6 +495,8 @@ cuMemAllocPitch_v2 (CUdeviceptr * p, gsize * pitch, gsize width,
 {
   /* an unusual alignment, so that nobody assumes one */
   *pitch = (width + 383) / 384 * 384;
+  if (!device_alloc_ok (*pitch * height))
+    return CUDA_ERROR_OUT_OF_MEMORY;
   *p = to_device (alloc (*pitch * height, TRUE));
   g_atomic_int_inc (&n_device_allocs_made);
   return 0;
@@ -363,6 +505,8 @@ cuMemAllocPitch_v2 (CUdeviceptr * p, gsize * pitch, gsize width,
 EXPORT gint
 cuMemAlloc_v2 (CUdeviceptr * p, gsize size)
 {
+  if (!device_alloc_ok (size))
+    return CUDA_ERROR_OUT_OF_MEMORY;
   *p = to_device (alloc (size, TRUE));
   g_atomic_int_inc (&n_device_allocs_made);
   return 0;
@@ -394,6 +538,8 @@ cuMemcpy2DAsync_v2 (const FakeMemcpy2D * c, gpointer stream)
   const guint8 *src;
   guint8 *dst;
 
+  if (sticky ())
+    return sticky ();
   if (c->srcMemoryType == 2) {
     src = to_host (c->srcDevice);
     if (!device_region_ok (src, c->srcPitch, c->WidthInBytes, c->Height))
@@ -427,6 +573,8 @@ cuMemsetD2D8Async (CUdeviceptr p, gsize pitch, guint8 value, gsize width,
 {
   guint8 *d = to_host (p);
 
+  if (sticky ())
+    return sticky ();
   if (!device_region_ok (d, pitch, width, height))
     return CUDA_ERROR_INVALID_VALUE;
   for (gsize y = 0; y < height; y++)
@@ -452,7 +600,7 @@ EXPORT gint
 cuStreamSynchronize (gpointer s)
 {
   g_atomic_int_inc (&n_host_waits);
-  return 0;
+  return sync_result ();
 }
 
 EXPORT gint
@@ -478,14 +626,14 @@ cuEventDestroy_v2 (gpointer e)
 EXPORT gint
 cuEventRecord (gpointer e, gpointer s)
 {
-  return 0;
+  return sticky ();
 }
 
 EXPORT gint
 cuEventSynchronize (gpointer e)
 {
   g_atomic_int_inc (&n_host_waits);
-  return 0;
+  return sync_result ();
 }
 
 EXPORT gint
@@ -540,7 +688,11 @@ cuLaunchKernel (gpointer f, guint gx, guint gy, guint gz, guint bx,
     guint by, guint bz, guint shared, gpointer s, gpointer * args,
     gpointer * extra)
 {
-  return noop_kernels ()? 0 : CUDA_ERROR_INVALID_VALUE;
+  if (!noop_kernels ())
+    return CUDA_ERROR_INVALID_VALUE;
+  if (sticky ())
+    return sticky ();
+  return fault_now (FAULT_LAUNCH) ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES : 0;
 }
 
 /* For tests: how often the code allocated and waited for the "GPU" from
@@ -552,6 +704,19 @@ vh_fake_cuda_call_counts (guint * host_allocs, guint * device_allocs,
   *host_allocs = g_atomic_int_get (&n_host_allocs_made);
   *device_allocs = g_atomic_int_get (&n_device_allocs_made);
   *host_waits = g_atomic_int_get (&n_host_waits);
+}
+
+/* For tests: how many faults were injected (VH_FAKE_CUDA_FAIL, and
+ * allocations refused by VH_FAKE_CUDA_MEMORY). */
+EXPORT guint
+vh_fake_cuda_n_faults (void)
+{
+  guint n;
+
+  g_mutex_lock (&lock);
+  n = n_faults;
+  g_mutex_unlock (&lock);
+  return n;
 }
 
 /* For tests: what is still allocated, and how much was copied. */
@@ -720,6 +885,8 @@ check_at_exit (void)
     n++;
   }
   g_mutex_unlock (&lock);
+  if (g_getenv ("VH_FAKE_CUDA_FAIL") || g_getenv ("VH_FAKE_CUDA_MEMORY"))
+    fprintf (stderr, "fake CUDA driver: %u faults injected\n", n_faults);
   if (n == 0 && n_lost == 0)
     return;
   fprintf (stderr, "fake CUDA driver: %u allocations (%" G_GSIZE_FORMAT
