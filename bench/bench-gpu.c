@@ -13,8 +13,10 @@
  *  - HIP, frames in system memory (the engine uploads each one);
  *  - CPU, on every core;
  *
- * then each HIP twin alone (frames in HIP memory), as milliseconds per
- * frame, and cambi with the options of the vmaf_v1.0.16 models. Frames are made by scaling up the in-tree golden clip (8-bit
+ * then vmaf_v1.0.16_3d0h (vmaf_v1.0.16_3d0h_2160 at 2160p) from HIP memory
+ * and on the CPU, then each HIP twin alone (frames in HIP memory), as
+ * milliseconds per frame, and cambi with the options of the vmaf_v1.0.16
+ * models. Frames are made by scaling up the in-tree golden clip (8-bit
  * 321x241, tests/data/golden), so nothing outside the tree is needed. Every
  * submission wraps the samples in a new picture, so the system-memory runs
  * upload every frame (a picture keeps its device copy).
@@ -153,11 +155,10 @@ typedef struct
 
 /* Scores @n frames (after a warm-up context of a few frames, which loads
  * the kernels) and returns the throughput. @feature: one feature instead of
- * the model. */
+ * the model (NULL: vmaf_v0.6.1). */
 static Result
-run (Frames * fr, Mode mode, VhPictureTransfer * transfer, guint n,
-    guint n_mean,
-    const gchar * feature)
+run_model (Frames * fr, Mode mode, VhPictureTransfer * transfer, guint n,
+    guint n_mean, const gchar * model, const gchar * feature)
 {
   Result res = { 0, 0, NULL };
   VhContextConfig cfg = { 0 };
@@ -181,7 +182,7 @@ run (Frames * fr, Mode mode, VhPictureTransfer * transfer, guint n,
       if (!vh_context_add_feature (ctx, feature, feature_options, &error))
         g_error ("%s: %s", feature, error->message);
     } else if (!vh_context_add_model (ctx, vh_model_new_builtin
-            ("vmaf_v0.6.1", NULL, &error), &error)) {
+            (model ? model : "vmaf_v0.6.1", NULL, &error), &error)) {
       g_error ("model: %s", error->message);
     }
     if (!vh_context_start (ctx, info, &error))
@@ -221,6 +222,13 @@ run (Frames * fr, Mode mode, VhPictureTransfer * transfer, guint n,
     vh_context_free (ctx);
   }
   return res;
+}
+
+static Result
+run (Frames * fr, Mode mode, VhPictureTransfer * transfer, guint n,
+    guint n_mean, const gchar * feature)
+{
+  return run_model (fr, mode, transfer, n, n_mean, NULL, feature);
 }
 
 static void
@@ -317,6 +325,21 @@ main (int argc, char **argv)
     if (r[2].dispatch)
       g_print ("  %s: %s\n", mode_name (MODE_CPU), r[2].dispatch);
 
+    /* The newest model (CAMBI, SpEED, ADM, motion). */
+    {
+      const gchar *model = big ? "vmaf_v1.0.16_3d0h_2160" :
+          "vmaf_v1.0.16_3d0h";
+      Result m[2] = { {0} };
+      m[0] = run_model (&fr, MODE_HIP_DEVICE, transfer, nh, nc, model, NULL);
+      if (!no_cpu)
+        m[1] = run_model (&fr, MODE_CPU, NULL, nc, nc, model, NULL);
+      g_print ("  %s: %.1f fps HIP (HIP mem), %.1f fps CPU; mean %.4f / "
+          "%.4f\n", model, m[0].fps, m[1].fps, m[0].mean, m[1].mean);
+      g_print ("    %s: %s\n", mode_name (MODE_HIP_DEVICE), m[0].dispatch);
+      g_free (m[0].dispatch);
+      g_free (m[1].dispatch);
+    }
+
     /* Each HIP twin alone, from HIP memory. */
     g_print ("  each HIP twin alone (HIP memory), ms per frame:");
     {
@@ -344,6 +367,27 @@ main (int argc, char **argv)
       feature_options = NULL;
       g_print ("  cambi with vmaf_v1.0.16's options (HIP memory): %.3f ms "
           "per frame, %.1f fps\n", 1000.0 / t.fps, t.fps);
+      g_free (t.dispatch);
+    }
+    {
+      /* speed_chroma as vmaf_v1.0.16_3d0h (_2160: prescaled) runs it. */
+      static const gchar *const v1016[] = { "speed_nn_floor", "0.1",
+        "speed_sigma_nn", "0.19", "speed_weight_var_mode", "5",
+        "speed_max_val", "45.0", NULL
+      };
+      static const gchar *const v1016_2160[] = { "speed_nn_floor", "0.1",
+        "speed_sigma_nn", "0.19", "speed_weight_var_mode", "5",
+        "speed_max_val", "45.0", "speed_prescale", "0.5",
+        "speed_prescale_method", "bilinear", NULL
+      };
+      Result t;
+      feature_options = big ? v1016_2160 : v1016;
+      t = run (&fr, MODE_HIP_DEVICE, transfer, MIN (nh, 600), 1,
+          "speed_chroma");
+      feature_options = NULL;
+      g_print ("  speed_chroma with %s's options (HIP memory): %.3f ms per "
+          "frame, %.1f fps\n", big ? "vmaf_v1.0.16_3d0h_2160" :
+          "vmaf_v1.0.16_3d0h", 1000.0 / t.fps, t.fps);
       g_free (t.dispatch);
     }
     for (guint i = 0; i < 3; i++)

@@ -228,3 +228,43 @@ vh_float_scale (VhFloatScaleMethod method, const gfloat * src, guint sw,
   vh_float_scale_at (method, src, sw, sh, ss, dst, dw, dh, ds, NULL, 0, NULL,
       0);
 }
+
+guint
+vh_float_scale_axis (VhFloatScaleMethod method, guint src_n, guint dst_n,
+    guint i, gint pos[VH_FLOAT_SCALE_MAX_TAPS],
+    gfloat weight[VH_FLOAT_SCALE_MAX_TAPS])
+{
+  const gfloat ratio = (gfloat) src_n / dst_n;
+  const gfloat p = source_pos (i, ratio);
+  gint p0;
+  gfloat d;
+
+  switch (method) {
+    case VH_FLOAT_SCALE_NEAREST:
+      pos[0] = (gint) (i * ratio);
+      weight[0] = 1;
+      return 1;
+    case VH_FLOAT_SCALE_BILINEAR:
+      pos[0] = reflect (floor (p), 0, src_n - 1);
+      pos[1] = reflect (ceil (p), 0, src_n - 1);
+      weight[0] = p - pos[0];
+      return 2;
+    case VH_FLOAT_SCALE_BICUBIC:
+      p0 = floor (p);
+      d = p - p0;
+      for (gint k = -1; k <= 2; k++) {
+        pos[k + 1] = reflect (p0 + k, 0, src_n - 1);
+        weight[k + 1] = cubic_weight (k - d);
+      }
+      return 4;
+    case VH_FLOAT_SCALE_LANCZOS4:
+    default:
+      p0 = floor (p);
+      d = p - p0;
+      for (gint k = -4; k <= 4; k++) {
+        pos[k + 4] = reflect (p0 + k, 0, src_n - 1);
+        weight[k + 4] = lanczos_weight (k - d, 4.0f);
+      }
+      return 9;
+  }
+}

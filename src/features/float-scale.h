@@ -50,6 +50,21 @@ void         vh_float_scale_at          (VhFloatScaleMethod method,
                                          const guint * rows, guint n_rows,
                                          const guint * cols, guint n_cols);
 
+/* The most source samples one destination sample reads along one axis
+ * (lanczos4). */
+#define VH_FLOAT_SCALE_MAX_TAPS 9
+
+/* Along one axis of @src_n samples resampled to @dst_n: the source
+ * positions destination sample @i reads (edges reflected) and their
+ * weights, as the functions above compute them; returns how many (1 for
+ * nearest, whose weight is unused; bilinear: the two positions and the
+ * fraction in @weight[0]; bicubic 4; lanczos4 9). For a resampler that
+ * repeats vh_float_scale's arithmetic elsewhere (the GPU). */
+guint        vh_float_scale_axis        (VhFloatScaleMethod method,
+                                         guint src_n, guint dst_n, guint i,
+                                         gint pos[VH_FLOAT_SCALE_MAX_TAPS],
+                                         gfloat weight[VH_FLOAT_SCALE_MAX_TAPS]);
+
 /* libvmaf's size of a prescaled side: (int) (n * scale + 0.5). */
 guint        vh_float_scale_size        (guint n, gdouble scale);
 

@@ -24,18 +24,6 @@ typedef struct
   gdouble max_val;
 } SpeedChromaState;
 
-static const VhOptionSpec speed_chroma_options[] = {
-  VH_SPEED_COMMON_OPTIONS,
-  {"speed_weight_var_mode", "wvm", "variance weighting of the entropies "
-        "(0 to 6)",
-      VH_OPTION_INT, 0.0, 0.0, 6.0, VH_OPTION_FLAG_FEATURE_PARAM},
-  {NULL}
-};
-
-static const gchar *const speed_chroma_provides[] = {
-  "speed_chroma_u", "speed_chroma_v", "speed_chroma_uv", NULL
-};
-
 static gboolean
 speed_chroma_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     GError ** error)
@@ -129,8 +117,8 @@ speed_chroma_extract (VhFeatureExtractor * fex, const VhPicture * ref,
 
 const VhFeatureExtractorClass vh_fex_speed_chroma = {
   .name = "speed_chroma",
-  .provides = speed_chroma_provides,
-  .options = speed_chroma_options,
+  .provides = vh_speed_chroma_provides,
+  .options = vh_speed_chroma_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
   .min_width = 1,

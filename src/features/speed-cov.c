@@ -132,14 +132,29 @@ cov_avx512 (const gfloat * x, const gfloat * y, gsize stride, gsize h,
 }
 #endif
 
-VhSpeedCovFn
-vh_speed_cov_kernel (void)
+VhSpeedCovOrder
+vh_speed_cov_order (void)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
   if (vh_simd_use_avx512 ())
-    return cov_avx512;
+    return VH_SPEED_COV_AVX512;
   if (vh_simd_use_avx2 () && __builtin_cpu_supports ("fma"))
-    return cov_avx2;
+    return VH_SPEED_COV_AVX2;
 #endif
-  return vh_speed_cov_scalar;
+  return VH_SPEED_COV_SCALAR;
+}
+
+VhSpeedCovFn
+vh_speed_cov_kernel (void)
+{
+  switch (vh_speed_cov_order ()) {
+#if defined(__GNUC__) && defined(__x86_64__)
+    case VH_SPEED_COV_AVX512:
+      return cov_avx512;
+    case VH_SPEED_COV_AVX2:
+      return cov_avx2;
+#endif
+    default:
+      return vh_speed_cov_scalar;
+  }
 }

@@ -11,6 +11,30 @@
 
 #include "speed-options.h"
 
+const VhOptionSpec vh_speed_chroma_options[] = {
+  VH_SPEED_COMMON_OPTIONS,
+  {"speed_weight_var_mode", "wvm", "variance weighting of the entropies "
+        "(0 to 6)",
+      VH_OPTION_INT, 0.0, 0.0, 6.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {NULL}
+};
+
+const gchar *const vh_speed_chroma_provides[] = {
+  "speed_chroma_u", "speed_chroma_v", "speed_chroma_uv", NULL
+};
+
+const VhOptionSpec vh_speed_temporal_options[] = {
+  VH_SPEED_COMMON_OPTIONS,
+  {"speed_use_ref_diff", "urd", "take the distorted difference against "
+        "the current reference frame",
+      VH_OPTION_BOOL, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
+  {NULL}
+};
+
+const gchar *const vh_speed_temporal_provides[] = {
+  "speed_temporal", NULL
+};
+
 void
 vh_speed_params_from_options (VhFeatureExtractor * fex,
     VhSpeedParams * params)

@@ -36,6 +36,13 @@ G_BEGIN_DECLS
   {"speed_max_val", "mxv", "clip the scores to this value", \
       VH_OPTION_DOUBLE, 1000.0, 0.0, 1000.0, VH_OPTION_FLAG_FEATURE_PARAM}
 
+/* The options and outputs of the two extractors, shared with their GPU
+ * twins. */
+extern const VhOptionSpec vh_speed_chroma_options[];
+extern const gchar *const vh_speed_chroma_provides[];
+extern const VhOptionSpec vh_speed_temporal_options[];
+extern const gchar *const vh_speed_temporal_provides[];
+
 /* The SpEED parameters of @fex's options (weight_var_mode 0 where the
  * extractor has none). */
 void         vh_speed_params_from_options (VhFeatureExtractor * fex,

@@ -46,13 +46,48 @@ typedef struct _VhSpeed VhSpeed;
 typedef gdouble (*VhSpeedCovFn) (const gfloat * x, const gfloat * y,
     gsize stride, gsize h, gsize w, gdouble mean_x, gdouble mean_y);
 
-/* The summation order libvmaf takes on this CPU (its AVX-512, AVX2 or
- * plain C kernel), so that the sums round alike. */
+/* The summation orders of libvmaf's covariance kernels: plain C (one
+ * running sum); AVX2 (per row: 8-column chunks into two 4-lane fused
+ * accumulators, then one 4-column chunk, the rest in a plain running sum;
+ * lanes added pairwise, then in order, then the rest); AVX-512 (the same
+ * with 16 and 8 columns, 8 lanes folded 8 -> 4 -> 2 -> 1). */
+typedef enum
+{
+  VH_SPEED_COV_SCALAR,
+  VH_SPEED_COV_AVX2,
+  VH_SPEED_COV_AVX512,
+} VhSpeedCovOrder;
+
+/* The summation order libvmaf takes on this CPU, so that the sums round
+ * alike, and its kernel. */
+VhSpeedCovOrder vh_speed_cov_order       (void);
+
 VhSpeedCovFn vh_speed_cov_kernel         (void);
 
 gdouble      vh_speed_cov_scalar         (const gfloat * x, const gfloat * y,
                                           gsize stride, gsize h, gsize w,
                                           gdouble mean_x, gdouble mean_y);
+
+/* What a SpEED computation elsewhere (the GPU) needs to repeat this one:
+ * sizes, filters and constants as vh_speed_new made them. */
+typedef struct
+{
+  guint w, h;                   /* input planes */
+  gboolean rescale;
+  VhFloatScaleMethod prescale_method;
+  guint sw, sh;                 /* after prescaling */
+  guint ow, oh;                 /* decimated by 16 */
+  guint nbh, nbv, nb;           /* 5x5 blocks across, down, in all */
+  guint subw, subh;             /* window of the covariance sums */
+  const gfloat *aa;             /* anti-alias filter before decimation */
+  guint aa_taps;
+  const gfloat *lm;             /* local mean filter after it */
+  guint lm_taps;
+  gfloat sigma_nn;
+  gfloat noise_entropy;         /* pooling skips blocks below it */
+  gdouble log2_2pie;
+  gint weight_var_mode;
+} VhSpeedLayout;
 
 /* Set up for @w x @h planes; @what names them in errors ("speed_chroma:
  * the 960x540 U and V planes"). Fails on an unsupported kernel scale and
@@ -63,6 +98,10 @@ VhSpeed     *vh_speed_new                (const VhSpeedParams * params,
                                           GError ** error);
 
 void         vh_speed_free               (VhSpeed * s);
+
+/* @s's layout; the filters point into @s. */
+void         vh_speed_layout             (const VhSpeed * s,
+                                          VhSpeedLayout * layout);
 
 /* The rows of the input planes that scoring reads (in order), or NULL
  * when it reads them all (prescaled planes); callers may leave the others

@@ -28,18 +28,6 @@ typedef struct
   guint last;
 } SpeedTemporalState;
 
-static const VhOptionSpec speed_temporal_options[] = {
-  VH_SPEED_COMMON_OPTIONS,
-  {"speed_use_ref_diff", "urd", "take the distorted difference against "
-        "the current reference frame",
-      VH_OPTION_BOOL, 0.0, 0.0, 1.0, VH_OPTION_FLAG_FEATURE_PARAM},
-  {NULL}
-};
-
-static const gchar *const speed_temporal_provides[] = {
-  "speed_temporal", NULL
-};
-
 static gboolean
 speed_temporal_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     GError ** error)
@@ -138,8 +126,8 @@ speed_temporal_extract (VhFeatureExtractor * fex, const VhPicture * ref,
 
 const VhFeatureExtractorClass vh_fex_speed_temporal = {
   .name = "speed_temporal",
-  .provides = speed_temporal_provides,
-  .options = speed_temporal_options,
+  .provides = vh_speed_temporal_provides,
+  .options = vh_speed_temporal_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
   .flags = VH_EXTRACTOR_FLAG_TEMPORAL,

@@ -241,6 +241,34 @@ vh_speed_free (VhSpeed * s)
   g_free (s);
 }
 
+static gfloat noise_entropy (const VhSpeed * s);
+
+void
+vh_speed_layout (const VhSpeed * s, VhSpeedLayout * l)
+{
+  l->w = s->w;
+  l->h = s->h;
+  l->rescale = s->rescale;
+  l->prescale_method = s->p.prescale_method;
+  l->sw = s->sw;
+  l->sh = s->sh;
+  l->ow = s->ow;
+  l->oh = s->oh;
+  l->nbh = s->nbh;
+  l->nbv = s->nbv;
+  l->nb = s->nb;
+  l->subw = s->subw;
+  l->subh = s->subh;
+  l->aa = s->aa;
+  l->aa_taps = s->aa_taps;
+  l->lm = s->lm;
+  l->lm_taps = s->lm_taps;
+  l->sigma_nn = s->sigma_nn;
+  l->noise_entropy = noise_entropy (s);
+  l->log2_2pie = LOG2_2PIE;
+  l->weight_var_mode = s->p.weight_var_mode;
+}
+
 const guint *
 vh_speed_input_rows (const VhSpeed * s, guint * n_rows)
 {
@@ -419,12 +447,19 @@ weighted (const VhSpeed * s, gsize i, gfloat * ref_out, gfloat * dis_out)
   }
 }
 
+/* The entropy of a block of neural noise alone. */
+static gfloat
+noise_entropy (const VhSpeed * s)
+{
+  return VH_SPEED_BLOCK_ELEMENTS *
+      (log2 ((1 + s->nn_floor) * s->sigma_nn) + LOG2_2PIE);
+}
+
 static gfloat
 pool (const VhSpeed * s)
 {
   gfloat score = 0;
-  const gfloat base = VH_SPEED_BLOCK_ELEMENTS *
-      (log2 ((1 + s->nn_floor) * s->sigma_nn) + LOG2_2PIE);
+  const gfloat base = noise_entropy (s);
 
   for (gsize i = 0; i < s->nb; i++) {
     gfloat r, d;

@@ -27,7 +27,9 @@
  * float ones within 1e-4; the motion twins (motion, float_motion),
  * started at a frame index other than 0, hold the last frame's motion2
  * until flush, which emits it equal to the CPU twin's; a twin that refuses
- * some options leaves that feature to its CPU twin and says why. */
+ * some options leaves that feature to its CPU twin and says why; the
+ * vmaf_v1.0.16 models score alike on HIP (within 1e-4) with no feature
+ * that has a twin left on the CPU. */
 
 #include "context.h"
 #include "errors.h"
@@ -268,6 +270,8 @@ make_clips (void)
     {VH_PIX_FMT_YUV400, 16, 250, 97, FALSE, TRUE, 3},
     /* cambi_high_res_speedup=1080 applies from 1920x1080 up. */
     {VH_PIX_FMT_YUV420, 10, 1920, 1080, FALSE, TRUE, 2},
+    /* Chroma planes big enough for SpEED (80x80 and more), 10-bit. */
+    {VH_PIX_FMT_YUV420, 10, 355, 291, FALSE, FALSE, 6},
   };
   GPtrArray *clips = g_ptr_array_new_with_free_func ((GDestroyNotify)
       clip_free);
@@ -381,9 +385,10 @@ static const gchar *const exact_float_features[] = {
 };
 
 /* Twins whose only difference from the CPU twin is the GPU's pow, sin,
- * cos, exp and atan2 (last-place differences): documented bound 1e-6. */
+ * cos, exp, atan2 or log2 (last-place differences of a double, which
+ * rarely survive the rounding to float): documented bound 1e-6. */
 static const gchar *const bounded_features[] = {
-  "ciede", NULL
+  "ciede", "speed_chroma", "speed_temporal", NULL
 };
 
 #define BOUNDED_TOLERANCE 1e-6
@@ -403,10 +408,16 @@ is_float_feature (const gchar * name)
       !g_strv_contains (exact_float_features, name);
 }
 
-/* Largest |HIP - CPU| accepted for @feature at CPU value @v. */
+/* Model scores: features as above, the score within libvmaf's 1e-4. */
+#define MODEL_TOLERANCE 1e-4
+
+/* Largest |HIP - CPU| accepted for @feature (NULL: a model run) at CPU
+ * value @v. */
 static gdouble
 tolerance_for (const gchar * feature, gdouble v)
 {
+  if (!feature)
+    return MODEL_TOLERANCE;
   if (g_strv_contains (bounded_features, feature))
     return BOUNDED_TOLERANCE;
   if (g_strv_contains (relative_bounded_features, feature))
@@ -458,7 +469,7 @@ compare_runs (const gchar * what, VhContext * cpu, VhContext * hip,
 typedef struct
 {
   const gchar *feature;
-  const gchar *opts[11];
+  const gchar *opts[15];
 } Variant;
 
 /* Option settings tried besides the defaults, for the twins that have
@@ -506,6 +517,46 @@ static const Variant variants[] = {
           "adm_noise_weight", "0.5", "adm_min_val", "0.3", NULL}},
   {"float_adm", {"adm_bypass_cm", "1", "adm_f1s0", "0.5", "adm_f2s3", "2",
           "adm_norm_view_dist", "1.5", NULL}},
+  /* vmaf_v1.0.16's options (1080p and 2160p), then other CSF modes. */
+  {"adm", {"adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1.0",
+          "adm_noise_weight", "0.02", "adm_norm_view_dist", "3.0",
+          "adm_ref_display_height", "1080", "adm_min_val", "0.5",
+          "adm_csf_mode", "2", NULL}},
+  {"adm", {"adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1.0",
+          "adm_noise_weight", "0.02", "adm_norm_view_dist", "1.5",
+          "adm_ref_display_height", "2160", "adm_min_val", "0.5",
+          "adm_csf_mode", "2", NULL}},
+  {"adm", {"adm_csf_mode", "1", "adm_csf_scale", "1.2",
+          "adm_csf_diag_scale", "0.8", NULL}},
+  {"adm", {"adm_csf_mode", "3", NULL}},
+  {"adm", {"adm_skip_scale0", "1", "adm_skip_aim", "1", NULL}},
+  {"motion", {"motion_max_val", "18.0", "motion_five_frame_window", "1",
+          "motion_moving_average", "1", NULL}},
+  /* SpEED: the v1.0.16 settings, each resampler, kernel scale and
+   * weighting mode. */
+  {"speed_chroma", {"speed_kernelscale", "1.0", "speed_nn_floor", "0.1",
+          "speed_sigma_nn", "0.19", "speed_weight_var_mode", "5",
+          "speed_max_val", "45.0", NULL}},
+  {"speed_chroma", {"speed_nn_floor", "0.1", "speed_sigma_nn", "0.19",
+          "speed_weight_var_mode", "5", "speed_prescale", "0.5",
+          "speed_prescale_method", "bilinear", "speed_max_val", "45.0",
+          NULL}},
+  {"speed_chroma", {"speed_prescale", "1.5", "speed_prescale_method",
+          "bicubic", "speed_weight_var_mode", "3", NULL}},
+  {"speed_chroma", {"speed_prescale", "0.8", "speed_prescale_method",
+          "lanczos4", "speed_kernelscale", "0.5", "speed_weight_var_mode",
+          "4", NULL}},
+  {"speed_chroma", {"speed_prescale", "0.9", "speed_prescale_method",
+          "nearest", "speed_weight_var_mode", "6", NULL}},
+  {"speed_chroma", {"speed_kernelscale", "2", "speed_weight_var_mode", "1",
+          "speed_max_val", "0.5", NULL}},
+  {"speed_chroma", {"speed_kernelscale", "0.711111", "speed_weight_var_mode",
+          "2", NULL}},
+  {"speed_temporal", {"speed_use_ref_diff", "1", "speed_kernelscale", "1.5",
+          NULL}},
+  {"speed_temporal", {"speed_prescale", "0.6", "speed_prescale_method",
+          "bilinear", "speed_sigma_nn", "0.5", "speed_nn_floor", "0.2",
+          NULL}},
 };
 
 static void
@@ -586,6 +637,107 @@ test_twins_against_cpu (void)
 /* A motion twin (@feature, outputs @motion2 and @motion3) alone, driven
  * directly: frames from index 5, the last frame's motion2 held back until
  * flush. */
+/* ---- models ----------------------------------------------------------- */
+
+/* Every feature of @dispatch ("name: backend, ...") that runs on the CPU
+ * must be one without a HIP twin; returns how many run on the CPU. */
+static guint
+check_dispatch (const gchar * what, const gchar * dispatch)
+{
+  g_auto (GStrv) parts = g_strsplit (dispatch, ", ", -1);
+  guint n_cpu = 0;
+
+  for (guint i = 0; parts[i]; i++) {
+    g_auto (GStrv) kv = g_strsplit (parts[i], ": ", 2);
+    if (!kv[0] || !kv[1] || strcmp (kv[1], "cpu"))
+      continue;
+    n_cpu++;
+    CHECK (vh_feature_extractor_find (kv[0], VH_BACKEND_HIP) == NULL,
+        "%s: %s runs on the CPU although it has a HIP twin", what, kv[0]);
+  }
+  return n_cpu;
+}
+
+/* A model on HIP and CPU allowed against the CPU alone: the same features
+ * and score, and no feature with a twin left on the CPU. */
+static VhContext *
+score_model (const Clip * clip, const gchar * model_name, VhBackend backends,
+    GError ** error)
+{
+  VhContextConfig cfg = { 0 };
+  VhContext *ctx;
+  VhModel *model;
+  const VhPicture *first = g_ptr_array_index (clip->refs, 0);
+
+  cfg.n_threads = 2;
+  cfg.backends = backends;
+  cfg.transfer = (backends & VH_BACKEND_HIP) ? transfer : NULL;
+  ctx = vh_context_new (&cfg);
+  model = vh_model_new_builtin (model_name, NULL, error);
+  if (!model || !vh_context_add_model (ctx, model, error) ||
+      !vh_context_start (ctx, &first->info, error))
+    goto fail;
+  for (guint i = 0; i < clip->refs->len; i++) {
+    g_autoptr (VhPicture) r = rewrap (g_ptr_array_index (clip->refs, i));
+    g_autoptr (VhPicture) d = rewrap (g_ptr_array_index (clip->dists, i));
+    if (!vh_context_submit (ctx, r, d, NULL, error))
+      goto fail;
+  }
+  if (!vh_context_finish (ctx, error))
+    goto fail;
+  return ctx;
+
+fail:
+  vh_context_free (ctx);
+  return NULL;
+}
+
+static void
+test_models_on_hip (void)
+{
+  static const gchar *const models[] = {
+    "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_hfr_3d0h",
+  };
+  g_autoptr (GPtrArray) clips = make_clips ();
+
+  for (guint m = 0; m < G_N_ELEMENTS (models); m++) {
+    gdouble max_diff = 0;
+    guint n_run = 0;
+    g_autofree gchar *dispatch = NULL;
+    for (guint c = 0; c < clips->len; c++) {
+      const Clip *clip = g_ptr_array_index (clips, c);
+      g_autofree gchar *what = g_strdup_printf ("%s on %s", models[m],
+          clip->label);
+      g_autoptr (GError) cpu_err = NULL;
+      g_autoptr (GError) hip_err = NULL;
+      VhContext *cpu = score_model (clip, models[m], VH_BACKEND_CPU, &cpu_err);
+      VhContext *hip = score_model (clip, models[m],
+          VH_BACKEND_HIP | VH_BACKEND_CPU, &hip_err);
+      if (!cpu) {
+        /* Too small for a feature (SpEED, ADM): the twins refuse too. */
+        CHECK (!hip, "%s: the CPU refuses (%s) but HIP scores", what,
+            cpu_err->message);
+      } else {
+        CHECK (hip != NULL, "%s: %s", what, hip_err ? hip_err->message : "?");
+      }
+      if (cpu && hip) {
+        g_free (dispatch);
+        dispatch = vh_context_describe_dispatch (hip);
+        check_dispatch (what, dispatch);
+        max_diff = MAX (max_diff, compare_runs (what, cpu, hip, NULL));
+        n_run++;
+      }
+      g_clear_pointer (&cpu, vh_context_free);
+      g_clear_pointer (&hip, vh_context_free);
+    }
+    CHECK (n_run > 0, "%s: no clip could be scored", models[m]);
+    printf ("# %s on %u clips: max |HIP - CPU| %.3g; dispatch %s\n",
+        models[m], n_run, max_diff, dispatch ? dispatch : "-");
+  }
+}
+
+/* The motion twin alone, driven directly: frames from index 5, the last
+ * frame's motion2 held back until flush. */
 static void
 test_motion_flush (const gchar * feature, const gchar * motion2,
     const gchar * motion3)
@@ -813,6 +965,7 @@ main (int argc, char **argv)
     test_motion_flush ("motion", "integer_motion2", "integer_motion3");
     test_motion_flush ("float_motion", "motion2", "motion3");
     test_twins_against_cpu ();
+    test_models_on_hip ();
     /* Empties the upload pool: nothing left on the device at exit. */
     vh_picture_transfer_unref (transfer);
   }
