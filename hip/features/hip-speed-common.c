@@ -86,7 +86,9 @@ vh_hip_speed_init (VhHipSpeed * s, VhHipFex * hip,
       &vh_hip_kernel_speed_filter, "vh_speed_cov", error) : NULL;
   s->estimate = s->cov ? vh_hip_fex_function (hip,
       &vh_hip_kernel_speed_solve, "vh_speed_estimate", error) : NULL;
-  s->pool = s->estimate ? vh_hip_fex_function (hip,
+  s->entropy = s->estimate ? vh_hip_fex_function (hip,
+      &vh_hip_kernel_speed_solve, "vh_speed_entropy", error) : NULL;
+  s->pool = s->entropy ? vh_hip_fex_function (hip,
       &vh_hip_kernel_speed_solve, "vh_speed_pool", error) : NULL;
   if (!s->pool)
     return FALSE;
@@ -100,7 +102,8 @@ vh_hip_speed_init (VhHipSpeed * s, VhHipFex * hip,
   rows_n = ALIGN64 ((gsize) 2 * SCALE_TAPS * l->sh);
   cols_n = ALIGN64 ((gsize) 2 * SCALE_TAPS * l->sw);
   total = n_planes * (vt_n + 2 * plane_n + ALIGN64 (N * N) + 3 * block_n +
-      2 * ALIGN64 (l->nb)) + ALIGN64 (n_planes) + rows_n + cols_n;
+      2 * ALIGN64 (l->nb) + ALIGN64 (N)) + ALIGN64 (2 * n_planes) + rows_n +
+      cols_n;
   if (!vh_hip_malloc (hip->device, total * sizeof (gfloat), &s->d_mem, error))
     return FALSE;
   base = s->d_mem;
@@ -151,8 +154,10 @@ vh_hip_speed_init (VhHipSpeed * s, VhHipFex * hip,
   base += n_planes * ALIGN64 (l->nb);
   v->variance = base;
   base += n_planes * ALIGN64 (l->nb);
+  v->eig = base;
+  base += n_planes * ALIGN64 (N);
   v->ok = (gint32 *) base;
-  base += ALIGN64 (n_planes);
+  base += ALIGN64 (2 * n_planes);
   g_assert ((gsize) (base - (gfloat *) s->d_mem) == total);
   v->n_planes = n_planes;
   v->ow = l->ow;
@@ -200,8 +205,10 @@ vh_hip_speed_enqueue (VhHipSpeed * s, VhHipFex * hip,
       1, 0, fargs, error) &&
       vh_hip_fex_launch (hip, s->cov, s->n_planes, 1, COV_THREADS, 1, 0,
       fargs, error) &&
-      vh_hip_fex_launch (hip, s->estimate, s->n_planes, 1, SOLVE_THREADS, 1, 0,
-      vargs, error) &&
+      vh_hip_fex_launch (hip, s->estimate, 2 * s->n_planes, 1, SOLVE_THREADS,
+      1, 0, vargs, error) &&
+      vh_hip_fex_launch (hip, s->entropy, s->n_planes, 1, SOLVE_THREADS, 1,
+      0, vargs, error) &&
       vh_hip_fex_launch (hip, s->pool, 1, 1, s->n_planes / 2, 1, 0, vargs,
       error);
 }

@@ -76,6 +76,7 @@ typedef struct
   gfloat *qtb;
   gfloat *entropy;
   gfloat *variance;
+  gfloat *eig;
   gint32 *ok;
   gfloat *out;
   guint32 n_planes;
@@ -87,7 +88,7 @@ typedef struct
   gdouble log2_2pie;
 } VhHipSpeedSolveArgs;
 
-G_STATIC_ASSERT (sizeof (VhHipSpeedSolveArgs) == 120);
+G_STATIC_ASSERT (sizeof (VhHipSpeedSolveArgs) == 128);
 
 typedef struct
 {
@@ -97,7 +98,7 @@ typedef struct
   gpointer d_mem;               /* every device buffer, one allocation */
   VhHipSpeedFilterArgs filter;  /* filled at init but for the planes */
   VhHipSpeedSolveArgs solve;    /* filled at init but for out */
-  VhHipFunction *vpass, *decimate, *cov, *estimate, *pool;
+  VhHipFunction *vpass, *decimate, *cov, *estimate, *entropy, *pool;
 } VhHipSpeed;
 
 /* Sets up for @n_planes (2 or 4) planes of @w x @h, @bpc bits, on @hip's

@@ -11,14 +11,16 @@
  * CPU twin's single-precision order (src/features/speed.c,
  * speed-linalg.c).
  *
- *  1. vh_speed_estimate, one block per plane: eigenvalues of the covariance
- *     (Householder tridiagonalisation with the matrix-vector products and
- *     the rank-two update spread over the threads, each element still one
- *     sum in the CPU's order; implicit QR steps on one thread), the
- *     Householder QR factorisation (each matrix product element on its
- *     own thread), one back substitution per block of the plane, then
- *     each block's variance and entropy.
- *  2. vh_speed_pool, one thread per (reference, distorted) pair of
+ *  1. vh_speed_estimate, two blocks per plane, side by side: one finds
+ *     the eigenvalues of the covariance (Householder tridiagonalisation
+ *     with the matrix-vector products and the rank-two update spread over
+ *     the threads, each element still one sum in the CPU's order;
+ *     implicit QR steps on one thread), the other solves with it (the
+ *     Householder QR factorisation, each matrix product element on its
+ *     own thread; one back substitution per 5x5 block of the plane).
+ *  2. vh_speed_entropy, one block per plane: each 5x5 block's variance
+ *     and entropy.
+ *  3. vh_speed_pool, one thread per (reference, distorted) pair of
  *     planes: libvmaf's pooling, the score and the error flag into the
  *     frame's result slot.
  *
@@ -65,7 +67,9 @@ struct vh_speed_solve_args
   float *qtb;                   /* per plane: 25 x nb */
   float *entropy;               /* per plane: nb */
   float *variance;              /* per plane: nb */
-  int *ok;                      /* per plane */
+  float *eig;                   /* per plane: 25 */
+  int *ok;                      /* per plane: eigenvalues regular, then
+                                 * per plane: solved */
   float *out;                   /* result slot: per pair, score then flag */
   unsigned int n_planes;
   unsigned int ow, oh;
@@ -392,99 +396,131 @@ qr_factor (const float *a, float *q, float *r, float *h, float *z,
   __syncthreads ();
 }
 
-/* One block per plane, 256 threads. */
-extern "C" __global__ void
-vh_speed_estimate (struct vh_speed_solve_args a)
+/* Eigenvalues of plane @pl's covariance into a.eig; a.ok[pl]: all of
+ * them at least 1e-6 (the CPU solves only then). */
+static __device__ void
+estimate_eigen (const struct vh_speed_solve_args *a, unsigned int pl)
 {
-  __shared__ float m0[N * N], m1[N * N], m2[N * N], m3[N * N], m4[N * N];
-  __shared__ float cov[N * N];
-  __shared__ float d[N], sd[N], v[N], x[N], eig[N];
+  __shared__ float m[N * N];
+  __shared__ float d[N], sd[N], v[N], x[N];
   __shared__ float scalars[2];
-  __shared__ int regular;
   const int t = threadIdx.x, nt = blockDim.x;
-  const unsigned int pl = blockIdx.x;
-  const int nb = a.nb, ow = a.ow;
-  const float *op = a.op + (vh_u64) pl * ow * a.oh;
-  float *indep = a.indep + (vh_u64) pl * N * nb;
-  float *sol = a.sol + (vh_u64) pl * N * nb;
-  float *qtb = a.qtb + (vh_u64) pl * N * nb;
-  float *entropy = a.entropy + (vh_u64) pl * nb;
-  float *variance = a.variance + (vh_u64) pl * nb;
 
-  if (pl >= a.n_planes)
-    return;
-
-  for (int e = t; e < N * N; e += nt) {
-    cov[e] = a.cov[pl * N * N + e];
-    m0[e] = cov[e];
+  for (int e = t; e < N * N; e += nt)
+    m[e] = a->cov[pl * N * N + e];
+  __syncthreads ();
+  tridiagonalize (m, d, sd, v, x, scalars);
+  if (t == 0) {
+    int regular = 1;
+    symmetric_qr (d, sd);
+    for (int k = 0; k < N; k++) {
+      a->eig[pl * N + k] = d[k];
+      if ((double) d[k] < EIG_EPS)
+        regular = 0;
+    }
+    a->ok[pl] = regular;
   }
-  /* Row k of the right-hand side: sample k of every block. */
+}
+
+/* The right-hand side (sample k of every block in row k) and the solution
+ * of cov x = it into a.sol; a.ok[n_planes + pl]: solved. */
+static __device__ void
+estimate_solve (const struct vh_speed_solve_args *a, unsigned int pl)
+{
+  __shared__ float cov[N * N], q[N * N], r[N * N], h[N * N], z[N * N];
+  __shared__ float tmp[N * N], v[N];
+  __shared__ int solved;
+  const int t = threadIdx.x, nt = blockDim.x;
+  const int nb = a->nb, ow = a->ow;
+  const float *op = a->op + (vh_u64) pl * ow * a->oh;
+  float *indep = a->indep + (vh_u64) pl * N * nb;
+  float *sol = a->sol + (vh_u64) pl * N * nb;
+  float *qtb = a->qtb + (vh_u64) pl * N * nb;
+
+  for (int e = t; e < N * N; e += nt)
+    cov[e] = a->cov[pl * N * N + e];
   for (int e = t; e < N * nb; e += nt) {
     const int k = e / nb, blk = e % nb;
     const int si = k / 5, sj = k % 5;
-    const int bi = blk / a.nbh, bj = blk % a.nbh;
+    const int bi = blk / a->nbh, bj = blk % a->nbh;
     indep[e] = op[(bi * 5 + si) * ow + bj * 5 + sj];
   }
   __syncthreads ();
 
-  tridiagonalize (m0, d, sd, v, x, scalars);
+  qr_factor (cov, q, r, h, z, tmp, v);
+  /* q' b, with q' b = (the reflections) b. */
+  mat_mul (qtb, q, indep, nb);
   if (t == 0) {
-    symmetric_qr (d, sd);
-    regular = 1;
-    for (int k = 0; k < N; k++) {
-      eig[k] = d[k];
-      if ((double) d[k] < EIG_EPS)
-        regular = 0;
+    solved = 1;
+    for (int i = N - 1; i >= 0; i--) {
+      if ((double) fabsf (r[i * N + i]) < EIG_EPS) {
+        solved = 0;
+        break;
+      }
     }
   }
   __syncthreads ();
-
-  if (regular) {
-    qr_factor (cov, m0, m1, m2, m3, m4, v);
-    /* q' b, with q' b = (the reflections) b. */
-    mat_mul (qtb, m0, indep, nb);
-    if (t == 0) {
-      for (int i = N - 1; i >= 0; i--) {
-        if ((double) fabsf (m1[i * N + i]) < EIG_EPS) {
-          regular = 0;
-          break;
-        }
-      }
-    }
-    __syncthreads ();
-  }
-  if (regular) {
+  if (solved) {
     for (int j = t; j < nb; j += nt) {
       for (int i = N - 1; i >= 0; i--) {
-        const float den = m1[i * N + i];
+        const float den = r[i * N + i];
         float s = qtb[i * nb + j];
         for (int k = i + 1; k < N; k++)
-          s = FSUB (s, FMUL (sol[k * nb + j], m1[i * N + k]));
+          s = FSUB (s, FMUL (sol[k * nb + j], r[i * N + k]));
         sol[i * nb + j] = FDIV (s, den);
       }
     }
-  } else {
-    for (int e = t; e < N * nb; e += nt)
-      sol[e] = 0.0f;
   }
-  __syncthreads ();
+  if (t == 0)
+    a->ok[a->n_planes + pl] = solved;
+}
 
-  for (int j = t; j < nb; j += nt) {
-    float var = FDIV (FMUL (sol[j], indep[j]), (float) N);
-    for (int k = 1; k < N; k++)
-      var = FADD (var, FDIV (FMUL (sol[k * nb + j], indep[k * nb + j]),
-              (float) N));
-    float e = 0.0f;
+/* Blocks 0 .. n_planes - 1: the eigenvalues of each plane; the next
+ * n_planes blocks: the linear solves, at the same time (they only share
+ * the covariance). 256 threads. */
+extern "C" __global__ void
+vh_speed_estimate (struct vh_speed_solve_args a)
+{
+  if (blockIdx.x < a.n_planes)
+    estimate_eigen (&a, blockIdx.x);
+  else if (blockIdx.x < 2 * a.n_planes)
+    estimate_solve (&a, blockIdx.x - a.n_planes);
+}
+
+/* Whether plane @pl could be estimated (libvmaf's ok). */
+static __device__ __forceinline__ int
+plane_ok (const struct vh_speed_solve_args *a, unsigned int pl)
+{
+  return a->ok[pl] && a->ok[a->n_planes + pl];
+}
+
+/* One block per plane: each block's variance (sum over k of x y / 25,
+ * x = 0 where the plane could not be estimated) and entropy. */
+extern "C" __global__ void
+vh_speed_entropy (struct vh_speed_solve_args a)
+{
+  const unsigned int pl = blockIdx.x;
+  const int nb = a.nb;
+  const float *indep = a.indep + (vh_u64) pl * N * nb;
+  const float *sol = a.sol + (vh_u64) pl * N * nb;
+  const float *eig = a.eig + pl * N;
+  const int ok = plane_ok (&a, pl);
+
+  for (int j = threadIdx.x; j < nb; j += blockDim.x) {
+    float var = 0.0f, e = 0.0f;
+    for (int k = 0; k < N; k++) {
+      const float x = ok ? sol[k * nb + j] : 0.0f;
+      const float term = FDIV (FMUL (x, indep[k * nb + j]), (float) N);
+      var = k == 0 ? term : FADD (var, term);
+    }
     for (int k = 0; k < N; k++) {
       const float l = eig[k] < 0 ? 0.0f : eig[k];
       e = (float) DADD (e, DADD (log2 ((double) FADD (FMUL (l, var),
                       a.sigma_nn)), a.log2_2pie));
     }
-    entropy[j] = e;
-    variance[j] = var;
+    a.entropy[pl * nb + j] = e;
+    a.variance[pl * nb + j] = var;
   }
-  if (t == 0)
-    a.ok[pl] = regular;
 }
 
 /* ---- pooling -------------------------------------------------------- */
@@ -549,8 +585,8 @@ vh_speed_pool (struct vh_speed_solve_args a)
 
   if (pd >= a.n_planes)
     return;
-  ok_ref = a.ok[pr];
-  ok_dis = a.ok[pd];
+  ok_ref = plane_ok (&a, pr);
+  ok_dis = plane_ok (&a, pd);
   if (ok_ref != ok_dis) {
     /* One side numerically unstable: 0 rather than an inflated score. */
     score = 0.0f;
