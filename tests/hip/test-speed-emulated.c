@@ -1,0 +1,255 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The speed_chroma and speed_temporal HIP twins without a GPU: their host
+ * code (hip-speed-*.c) runs as built, their kernels' source runs on the
+ * host (kernel-emu.h, speed-kernels-emu.cpp), and every value must equal the CPU
+ * twins' exactly (the host's log2 is glibc's, so the only GPU difference,
+ * its log2, is not in play). Synthetic clips of 8 to 12 bits in three
+ * chroma layouts, semi-planar chroma, odd sizes, the v1.0.16 settings,
+ * every resampler and weighting mode, and the three covariance orders
+ * (VH_DISABLE_AVX512, VH_DISABLE_SIMD; those this CPU can take). */
+
+#include "feature-collector.h"
+#include "feature-extractor.h"
+#include "picture.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+extern const VhFeatureExtractorClass vh_fex_speed_chroma;
+extern const VhFeatureExtractorClass vh_fex_speed_temporal;
+extern const VhFeatureExtractorClass vh_hip_fex_speed_chroma;
+extern const VhFeatureExtractorClass vh_hip_fex_speed_temporal;
+
+/* speed_temporal scores frames 1 and 2. */
+#define N_FRAMES 3
+
+static gint failures;
+
+typedef struct
+{
+  VhPixFmt fmt;
+  guint bpc, w, h;
+  gboolean semi;                /* interleaved chroma (4:2:0, 8 bits) */
+} ClipSpec;
+
+typedef struct
+{
+  const VhFeatureExtractorClass *cpu, *hip;
+  guint clips;                  /* bit i: clips[i] */
+  const gchar *opts[15];
+} Case;
+
+/* A moving smooth pattern with noise; @dist adds more. */
+static void
+fill (VhPicture * pic, guint t, gboolean dist)
+{
+  const guint maxv = (1u << pic->info.bpc) - 1;
+  GRand *rand = g_rand_new_with_seed (t * 31 + (dist ? 1 : 0));
+
+  for (guint p = 0; p < pic->n_planes; p++) {
+    for (guint y = 0; y < pic->height[p]; y++) {
+      guint8 *row = vh_picture_row (pic, p, y);
+      for (guint x = 0; x < pic->width[p]; x++) {
+        gdouble v = 0.5 + 0.35 * sin ((x + 3.0 * t) * 0.05 + p) *
+            cos ((y + 2.0 * t) * 0.03);
+        gint64 s;
+        v += (g_rand_double (rand) - 0.5) * (dist ? 0.2 : 0.05);
+        s = CLAMP ((gint64) llround (v * maxv), 0, (gint64) maxv);
+        if (pic->info.bpc > 8)
+          ((guint16 *) row)[(gsize) x * pic->step[p]] = (guint16) s;
+        else
+          row[(gsize) x * pic->step[p]] = (guint8) s;
+      }
+    }
+  }
+  g_rand_free (rand);
+}
+
+/* 4:2:0 with U and V interleaved in one plane. */
+static VhPicture *
+new_semi_planar (const VhPictureInfo * info)
+{
+  const guint cw = (info->width + 1) / 2, ch = (info->height + 1) / 2;
+  gsize stride[3] = { info->width + 3, 2 * cw + 5, 2 * cw + 5 };
+  const guint step[3] = { 1, 2, 2 };
+  guint8 *mem = g_malloc0 (stride[0] * info->height + stride[1] * ch);
+  gpointer data[3] = { mem, mem + stride[0] * info->height,
+    mem + stride[0] * info->height + 1
+  };
+
+  return vh_picture_new_wrapped (info, data, stride, step, VH_MEMORY_HOST,
+      mem, g_free);
+}
+
+/* @pic's samples as a picture in "device" memory (the emulation's). */
+static VhPicture *
+as_device (VhPicture * pic)
+{
+  return vh_picture_new_wrapped (&pic->info, pic->data, pic->stride,
+      pic->step, VH_MEMORY_HIP_DEVICE, vh_picture_ref (pic),
+      (GDestroyNotify) vh_picture_unref);
+}
+
+static VhFeatureExtractor *
+make (const VhFeatureExtractorClass * klass, const gchar * const *opts)
+{
+  VhFeatureExtractor *fex = vh_feature_extractor_new (klass);
+
+  for (guint i = 0; opts[i]; i += 2) {
+    g_autoptr (GError) error = NULL;
+    if (!vh_feature_extractor_set_option (fex, opts[i], opts[i + 1], &error))
+      g_error ("%s=%s: %s", opts[i], opts[i + 1], error->message);
+  }
+  return fex;
+}
+
+static void
+run_case (const ClipSpec * spec, const Case * c)
+{
+  VhPictureInfo info;
+  VhFeatureExtractor *cpu = make (c->cpu, c->opts);
+  VhFeatureExtractor *hip = make (c->hip, c->opts);
+  VhFeatureCollector *fc_cpu = vh_feature_collector_new ();
+  VhFeatureCollector *fc_hip = vh_feature_collector_new ();
+  g_autoptr (GError) cpu_err = NULL;
+  g_autoptr (GError) hip_err = NULL;
+  g_autofree gchar *opts = g_strjoinv (" ", (gchar **) c->opts);
+  g_autofree gchar *what = g_strdup_printf ("%s %s on %ux%u %s %u-bit%s",
+      c->cpu->name, opts, spec->w, spec->h, vh_pix_fmt_to_string (spec->fmt),
+      spec->bpc, spec->semi ? " semi-planar" : "");
+  gboolean ok_cpu, ok_hip;
+  guint n_values = 0, n_nonzero = 0;
+
+  vh_picture_info_init (&info, spec->fmt, spec->bpc, spec->w, spec->h, NULL);
+  ok_cpu = vh_feature_extractor_init (cpu, &info, &cpu_err);
+  ok_hip = vh_feature_extractor_init (hip, &info, &hip_err);
+  if (ok_cpu != ok_hip) {
+    printf ("FAIL %s: CPU twin %s, HIP twin %s\n", what,
+        ok_cpu ? "sets up" : cpu_err->message,
+        ok_hip ? "sets up" : hip_err->message);
+    failures++;
+    goto out;
+  }
+  if (!ok_cpu)
+    goto out;                   /* refused alike (too small) */
+
+  for (guint t = 0; t < N_FRAMES; t++) {
+    g_autoptr (GError) error = NULL;
+    VhPicture *pics[2];
+    for (guint s = 0; s < 2; s++) {
+      pics[s] = spec->semi ? new_semi_planar (&info) : vh_picture_new (&info);
+      fill (pics[s], t, s == 1);
+    }
+    g_autoptr (VhPicture) dref = as_device (pics[0]);
+    g_autoptr (VhPicture) ddis = as_device (pics[1]);
+    if (!vh_feature_extractor_extract (cpu, pics[0], pics[1], t, fc_cpu,
+            &error) ||
+        !vh_feature_extractor_extract (hip, dref, ddis, t, fc_hip, &error))
+      g_error ("%s: %s", what, error->message);
+    vh_picture_unref (pics[0]);
+    vh_picture_unref (pics[1]);
+  }
+  vh_feature_extractor_flush (cpu, fc_cpu, NULL);
+  vh_feature_extractor_flush (hip, fc_hip, NULL);
+
+  for (guint j = 0; j < vh_feature_collector_n_features (fc_cpu); j++) {
+    const gchar *name = vh_feature_collector_feature_name (fc_cpu, j);
+    for (guint t = 0; t < N_FRAMES; t++) {
+      gdouble a, b;
+      if (!vh_feature_collector_get (fc_cpu, name, t, &a))
+        continue;
+      n_values++;
+      n_nonzero += a != 0;
+      if (!vh_feature_collector_get (fc_hip, name, t, &b) || a != b) {
+        printf ("FAIL %s: %s of frame %u: CPU %.17g, HIP %.17g\n", what,
+            name, t, a, b);
+        failures++;
+      }
+    }
+  }
+  printf ("# %s: %u values, %u not 0, equal\n", what, n_values, n_nonzero);
+
+out:
+  vh_feature_extractor_free (cpu);
+  vh_feature_extractor_free (hip);
+  vh_feature_collector_free (fc_cpu);
+  vh_feature_collector_free (fc_hip);
+}
+
+int
+main (void)
+{
+  static const ClipSpec clips[] = {
+    {VH_PIX_FMT_YUV420, 8, 704, 400, FALSE},
+    {VH_PIX_FMT_YUV420, 8, 675, 353, TRUE},
+    {VH_PIX_FMT_YUV444, 10, 353, 241, FALSE},
+    {VH_PIX_FMT_YUV422, 12, 363, 337, FALSE},
+    /* Room for 5x5 blocks after prescaling by 0.5. */
+    {VH_PIX_FMT_YUV444, 8, 720, 480, FALSE},
+  };
+  /* Each option setting on one clip or a few (the emulation is slow). */
+  static const Case cases[] = {
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0xf, {NULL}},
+    /* vmaf_v1.0.16_3d0h, then _2160 (prescaled) */
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x1,
+          {"speed_kernelscale", "1.0", "speed_nn_floor", "0.1",
+            "speed_sigma_nn", "0.19", "speed_weight_var_mode", "5",
+          "speed_max_val", "45.0", NULL}},
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x10,
+          {"speed_nn_floor", "0.1", "speed_sigma_nn", "0.19",
+            "speed_weight_var_mode", "5", "speed_prescale", "0.5",
+          "speed_prescale_method", "bilinear", NULL}},
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x4,
+          {"speed_prescale", "1.5", "speed_prescale_method", "bicubic",
+          "speed_weight_var_mode", "3", NULL}},
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x1,
+          {"speed_prescale", "0.8", "speed_prescale_method", "lanczos4",
+          "speed_kernelscale", "0.5", "speed_weight_var_mode", "4", NULL}},
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x8,
+          {"speed_prescale", "1.2", "speed_prescale_method", "nearest",
+          "speed_weight_var_mode", "6", NULL}},
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x2,
+          {"speed_kernelscale", "1.5", "speed_weight_var_mode", "1",
+          "speed_max_val", "1", NULL}},
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x4,
+          {"speed_kernelscale", "0.711111", "speed_weight_var_mode", "2",
+          NULL}},
+    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x9, {NULL}},
+    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x4,
+          {"speed_use_ref_diff", "1", "speed_kernelscale", "1.5", NULL}},
+    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x1,
+          {"speed_prescale", "0.6", "speed_prescale_method", "bilinear",
+          "speed_sigma_nn", "0.5", "speed_nn_floor", "0.2", NULL}},
+  };
+  /* Each covariance order this CPU can take. */
+  static const gchar *const orders[][2] = {
+    {NULL, NULL}, {"VH_DISABLE_AVX512", "1"}, {"VH_DISABLE_SIMD", "1"},
+  };
+
+  for (guint o = 0; o < G_N_ELEMENTS (orders); o++) {
+    if (orders[o][0]) {
+      g_setenv (orders[o][0], orders[o][1], TRUE);
+      printf ("# with %s=%s\n", orders[o][0], orders[o][1]);
+    }
+    for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+      /* The other orders with the default options on the first clip. */
+      for (guint k = 0; k < (o ? 1 : G_N_ELEMENTS (clips)); k++) {
+        if ((o && cases[c].opts[0]) || !(cases[c].clips & (1u << k)))
+          continue;
+        run_case (&clips[k], &cases[c]);
+      }
+    }
+  }
+  printf ("%s: %d failure%s\n", failures ? "FAIL" : "PASS", failures,
+      failures == 1 ? "" : "s");
+  return failures ? 1 : 0;
+}
