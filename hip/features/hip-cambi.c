@@ -417,11 +417,11 @@ hip_cambi_scales (HipCambi * s, const CambiPlan * pl, GError ** error)
   gboolean slots = c->num_diffs <= CAMBI_SLOT_DIFFS;
   guint tile = slots ? CAMBI_SLOT_TILE : CAMBI_TILE;
   guint side = tile + 2 * pad;
-  /* The padded tile's rows, then column sums (slots) or per-thread
-   * counters. */
+  guint counters = (2 * c->num_diffs + 1) * CAMBI_THREADS * sizeof (guint16);
+  /* The padded tile's rows, then per-thread counters or (slots) the
+   * larger of them and the column sums. */
   guint shared = ((side * side + 1) & ~1u) * sizeof (guint16) + (slots ?
-      CAMBI_SLOT_TILE * side : (2 * c->num_diffs + 1) * CAMBI_THREADS) *
-      sizeof (guint16);
+      MAX (CAMBI_SLOT_TILE * side * sizeof (guint32), counters) : counters);
   CambiCValuesArgs cv = {
     .mask = s->d_mask,.steps = s->d_steps,.recip = s->d_recip,
     .mask_pitch = s->pitch,.pad = pad,.band_base = c->band_base,

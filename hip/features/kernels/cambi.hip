@@ -375,7 +375,11 @@ vh_cambi_c_values_tile (vh_cambi_c_values_args a)
 
 #define VH_CAMBI_STILE 32
 #define VH_CAMBI_SLOT_DIFFS 4
-#define VH_CAMBI_SLOT_COUNTS (2 * VH_CAMBI_SLOT_DIFFS + 1)
+/* Per pixel: the count of its own value, then per contrast d + 1 the
+ * larger count of value +- (d + 1), as pixel_c_value() takes them. */
+#define VH_CAMBI_SLOT_COUNTS (1 + VH_CAMBI_SLOT_DIFFS)
+#define VH_CAMBI_SLOT_GROUP 4   /* slots counted at once, a byte each */
+#define VH_CAMBI_NO_SLOT 0xfffeu        /* no histogram row, nor NONE */
 #ifndef VH_CAMBI_MAX_SLOTS      /* a test lowers it */
 #define VH_CAMBI_MAX_SLOTS 256
 #endif
@@ -388,33 +392,71 @@ cambi_mark (unsigned int *bits, unsigned int level)
   atomicOr (&bits[level >> 5], 1u << (level & 31));
 }
 
-/* num_diffs up to 4, 32x32 pixels per block of 32x8 threads (4 pixels
- * each). The window counts a pixel needs are those of the few values near
- * its own, and a tile holds few distinct values: per value that occurs in
- * the window-padded tile within num_diffs of a value of the tile itself
+/* The pixel of histogram row @row has @count pixels of row @level in its
+ * window: kept as its own count, or folded into the larger of the two at
+ * that distance (the order of the slots does not matter). */
+static __device__ __forceinline__ void
+cambi_keep_count (unsigned short *counts, unsigned int row,
+    unsigned int level, unsigned int count, int nd)
+{
+  const int dist = (int) level - (int) row;
+  const int away = dist < 0 ? -dist : dist;
+
+  if (away > nd)
+    return;
+  if (away == 0)
+    counts[0] = (unsigned short) count;
+  else if (count > counts[away])
+    counts[away] = (unsigned short) count;
+}
+
+/* As cambi_c_value(), from kept counts. */
+static __device__ __forceinline__ float
+cambi_c_value_kept (const vh_cambi_c_values_args & a, unsigned int row,
+    const unsigned short *counts)
+{
+  const unsigned int steps = a.steps[row];
+  const int p0 = counts[0];
+  float best = 0.0f;
+
+  for (int d = 0; d < (int) a.num_diffs; d++) {
+    if (!(steps & (1u << d)))
+      continue;
+    const int pm = counts[d + 1];
+    const float c = FMUL ((float) (a.weight[d] * p0 * pm), a.recip[pm + p0]);
+    best = c > best ? c : best;
+  }
+  return best;
+}
+
+/* num_diffs up to 4, 32x32 pixels per block of 32x8 threads. The window
+ * counts a pixel needs are those of the few values near its own, and a
+ * tile holds few distinct values: per value that occurs in the
+ * window-padded tile within num_diffs of a value of the tile itself
  * ("slots"), box counts over the tile by running sums, down the columns
- * then along the rows, each pixel keeping the counts of the values near its
- * own. A tile with more such values than pay (a slot costs about as much
- * as looking at window^2 / 16 pixels; VH_CAMBI_MAX_SLOTS at most) counts each
+ * (four slots at once, a byte each) then along the rows (two 16-bit lanes
+ * a word), each pixel keeping the counts of the values near its own. A
+ * tile with more such values than pay (a slot costs about as much as
+ * looking at window^2 / 16 pixels; VH_CAMBI_MAX_SLOTS at most) counts each
  * window pixel by pixel instead. Dynamic shared memory: the histogram rows
- * of the padded tile, (32 + 2 pad)^2, then the column sums, 32 rows of
- * 32 + 2 pad. */
+ * of the padded tile, (32 + 2 pad)^2 16-bit, then the column sums, 32 rows
+ * of 32 + 2 pad words, or the per-pixel path's counters (2 num_diffs + 1
+ * of 16 bits per thread), whichever is larger. */
 extern "C" __global__ void
 vh_cambi_c_values_slots (vh_cambi_c_values_args a)
 {
   VH_CAMBI_DYNAMIC_SHARED unsigned int vh_cambi_shared[];
   __shared__ unsigned int region_bits[VH_CAMBI_BAND_WORDS];
   __shared__ unsigned int tile_bits[VH_CAMBI_BAND_WORDS];
-  __shared__ unsigned short slots[VH_CAMBI_MAX_SLOTS];
+  __shared__ unsigned short slots[VH_CAMBI_MAX_SLOTS + VH_CAMBI_SLOT_GROUP];
   __shared__ unsigned int word_start[VH_CAMBI_BAND_WORDS + 1];
   __shared__ unsigned int n_slots;
   __shared__ unsigned short counts[VH_CAMBI_STILE * VH_CAMBI_STILE *
       VH_CAMBI_SLOT_COUNTS];
   const int pad = (int) a.pad, nd = (int) a.num_diffs;
-  const unsigned int span = 2 * nd;
   const int side = VH_CAMBI_STILE + 2 * pad;
   unsigned short *levels = (unsigned short *) vh_cambi_shared;
-  unsigned short *colsum = levels + ((side * side + 1) & ~1);
+  unsigned int *colsum = vh_cambi_shared + (side * side + 1) / 2;
   const int tid = threadIdx.y * VH_CAMBI_STILE + threadIdx.x;
   const int x0 = blockIdx.x * VH_CAMBI_STILE - pad;
   const int y0 = blockIdx.y * VH_CAMBI_STILE - pad;
@@ -461,6 +503,7 @@ vh_cambi_c_values_slots (vh_cambi_c_values_args a)
     n_slots = word_start[VH_CAMBI_BAND_WORDS];
   }
   __syncthreads ();
+  const unsigned int ns = n_slots;
   if (tid < VH_CAMBI_BAND_WORDS) {
     for (unsigned int n = word_start[tid]; mine && n < VH_CAMBI_MAX_SLOTS;
         n++) {
@@ -468,9 +511,12 @@ vh_cambi_c_values_slots (vh_cambi_c_values_args a)
       mine &= mine - 1;
     }
   }
+  /* The last group's empty places. */
+  if (tid < VH_CAMBI_SLOT_GROUP && ns + tid < VH_CAMBI_MAX_SLOTS +
+      VH_CAMBI_SLOT_GROUP)
+    slots[ns + tid] = VH_CAMBI_NO_SLOT;
   __syncthreads ();
 
-  const unsigned int ns = n_slots;
   const unsigned int window_area = (2 * pad + 1) * (2 * pad + 1);
   const unsigned int worth = window_area / 16 > 8 ? window_area / 16 : 8;
   if (ns <= (worth < VH_CAMBI_MAX_SLOTS ? worth : VH_CAMBI_MAX_SLOTS)) {
@@ -479,46 +525,73 @@ vh_cambi_c_values_slots (vh_cambi_c_values_args a)
     while (parts > 1 && side * parts > VH_CAMBI_THREADS)
       parts >>= 1;
     const int seg = VH_CAMBI_STILE / parts;
-    for (unsigned int si = 0; si < ns; si++) {
-      const unsigned int level = slots[si];
+    for (unsigned int g = 0; g < ns; g += VH_CAMBI_SLOT_GROUP) {
+      const unsigned int s0 = slots[g], s1 = slots[g + 1];
+      const unsigned int s2 = slots[g + 2], s3 = slots[g + 3];
       if (tid < side * parts) {
         const int c = tid % side, r0 = (tid / side) * seg;
+        const unsigned short *col = levels + c;
         unsigned int run = 0;
+#define VH_CAMBI_HITS(l) ((unsigned int) ((l) == s0) | \
+    (unsigned int) ((l) == s1) << 8 | (unsigned int) ((l) == s2) << 16 | \
+    (unsigned int) ((l) == s3) << 24)
         for (int k = 0; k < 2 * pad; k++)
-          run += levels[(r0 + k) * side + c] == level;
+          run += VH_CAMBI_HITS (col[(r0 + k) * side]);
         for (int r = r0; r < r0 + seg; r++) {
-          run += levels[(r + 2 * pad) * side + c] == level;
-          colsum[r * side + c] = (unsigned short) run;
-          run -= levels[r * side + c] == level;
+          run += VH_CAMBI_HITS (col[(r + 2 * pad) * side]);
+          colsum[r * side + c] = run;
+          run -= VH_CAMBI_HITS (col[r * side]);
         }
+#undef VH_CAMBI_HITS
       }
       __syncthreads ();
       {
-        /* 32 rows of 8 runs of 4 pixels. */
+        /* 32 rows of 8 runs of 4 pixels; slots 0 and 2 in the 16-bit
+         * halves of one sum, 1 and 3 in the other. */
         const int r = tid >> 3, xs = (tid & 7) * 4;
-        const unsigned short *cs = colsum + r * side;
+        const unsigned int *cs = colsum + r * side;
         const unsigned short *own = levels + (r + pad) * side + pad;
-        unsigned int run = 0;
-        for (int k = 0; k < 2 * pad; k++)
-          run += cs[xs + k];
+        unsigned int even = 0, odd = 0;
+        for (int k = 0; k < 2 * pad; k++) {
+          even += cs[xs + k] & 0x00ff00ffu;
+          odd += cs[xs + k] >> 8 & 0x00ff00ffu;
+        }
         for (int x = xs; x < xs + 4; x++) {
-          run += cs[x + 2 * pad];
-          const unsigned int d = level - own[x] + nd;
-          if (d <= span)
-            counts[(r * VH_CAMBI_STILE + x) * VH_CAMBI_SLOT_COUNTS + d] =
-                (unsigned short) run;
-          run -= cs[x];
+          const unsigned int row = own[x];
+          even += cs[x + 2 * pad] & 0x00ff00ffu;
+          odd += cs[x + 2 * pad] >> 8 & 0x00ff00ffu;
+          if (row != VH_CAMBI_NONE) {
+            unsigned short *kept = counts + (r * VH_CAMBI_STILE + x) *
+                VH_CAMBI_SLOT_COUNTS;
+            cambi_keep_count (kept, row, s0, even & 0xffff, nd);
+            cambi_keep_count (kept, row, s1, odd & 0xffff, nd);
+            cambi_keep_count (kept, row, s2, even >> 16, nd);
+            cambi_keep_count (kept, row, s3, odd >> 16, nd);
+          }
+          even -= cs[x] & 0x00ff00ffu;
+          odd -= cs[x] >> 8 & 0x00ff00ffu;
         }
       }
       __syncthreads ();
     }
   } else {
+    /* Per thread, 2 num_diffs + 1 counters in the column sums' place. */
+    unsigned short *scratch = (unsigned short *) colsum + tid;
     for (int q = 0; q < VH_CAMBI_STILE / 8; q++) {
       const int r = threadIdx.y + 8 * q, x = threadIdx.x;
       const unsigned int row = levels[(r + pad) * side + x + pad];
-      if (row != VH_CAMBI_NONE)
-        cambi_count_window (levels + r * side + x, side, pad, nd, row,
-            counts + (r * VH_CAMBI_STILE + x) * VH_CAMBI_SLOT_COUNTS, 1);
+      if (row == VH_CAMBI_NONE)
+        continue;
+      unsigned short *kept = counts + (r * VH_CAMBI_STILE + x) *
+          VH_CAMBI_SLOT_COUNTS;
+      cambi_count_window (levels + r * side + x, side, pad, nd, row, scratch,
+          VH_CAMBI_THREADS);
+      kept[0] = scratch[nd * VH_CAMBI_THREADS];
+      for (int d = 1; d <= nd; d++) {
+        const unsigned int up = scratch[(nd + d) * VH_CAMBI_THREADS];
+        const unsigned int down = scratch[(nd - d) * VH_CAMBI_THREADS];
+        kept[d] = (unsigned short) (up > down ? up : down);
+      }
     }
   }
 
@@ -530,8 +603,8 @@ vh_cambi_c_values_slots (vh_cambi_c_values_args a)
       continue;
     const unsigned int row = levels[(r + pad) * side + x + pad];
     a.out[(vh_u64) gy * a.w + gx] = row == VH_CAMBI_NONE ? 0.0f :
-        cambi_c_value (a, row, counts + (r * VH_CAMBI_STILE + x) *
-        VH_CAMBI_SLOT_COUNTS, 1);
+        cambi_c_value_kept (a, row, counts + (r * VH_CAMBI_STILE + x) *
+        VH_CAMBI_SLOT_COUNTS);
   }
 }
 
