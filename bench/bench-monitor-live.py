@@ -12,8 +12,11 @@ memory?
 
 Starts vmafhip-monitor with --channels live channels (default 16 of
 1920x1080 at 30 fps): each compares a live videotestsrc with a distorted
-copy of itself (--distortion, a launch-line fragment), backend hip on
---device. Every --interval seconds (default 5) for --seconds (default 300)
+copy of itself (--distortion, a launch-line fragment, the channel's
+`distortion` key: one feed split by a tee), backend hip on --device. With
+--independent-sources the distorted input is a second live source drawing
+the same pattern (two feeds that start at different moments: the first
+frame of the one that starts earlier has no partner). Every --interval seconds (default 5) for --seconds (default 300)
 it fetches /metrics itself (no Prometheus needed) and samples the service's
 resident memory and CPU time (/proc) and the GPU's load and memory
 (nvidia-smi or rocm-smi, when present). Prints one line per sample and a
@@ -151,6 +154,9 @@ def main():
     ap.add_argument("--distortion",
                     default="videobalance contrast=0.9 brightness=0.03 "
                     "saturation=0.8")
+    ap.add_argument("--independent-sources", action="store_true",
+                    help="a second live source for the distorted input "
+                    "instead of a tee")
     ap.add_argument("--max-growth", type=float, default=32.0,
                     help="MiB of resident memory growth allowed over the "
                     "second half")
@@ -174,8 +180,11 @@ def main():
         for i in range(args.channels):
             src = (f"videotestsrc is-live=true pattern=smpte "
                    f"horizontal-speed={1 + i % 4} ! {caps}")
-            f.write(f"[channel ch{i:02d}]\nreference = {src}\n"
-                    f"distorted = {src} ! {args.distortion} ! {caps}\n")
+            f.write(f"[channel ch{i:02d}]\nreference = {src}\n")
+            if args.independent_sources:
+                f.write(f"distorted = {src} ! {args.distortion} ! {caps}\n")
+            else:
+                f.write(f"distortion = {args.distortion} ! {caps}\n")
 
     env = dict(os.environ)
     env.setdefault("GST_PLUGIN_PATH_1_0", os.path.join(build, "gst"))

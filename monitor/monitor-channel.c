@@ -89,14 +89,26 @@ gchar *
 monitor_channel_describe (const MonitorChannelConfig * config)
 {
   gchar *ref = source_fragment (config->reference);
-  gchar *dist = source_fragment (config->distorted);
-  gchar *desc = g_strdup_printf ("%s ! queue ! compare.ref_sink "
-      "%s ! queue ! compare.dist_sink "
-      "vmafhipcompare name=compare ! fakesink sync=false async=false",
-      ref, dist);
+  gchar *desc;
 
+  if (config->distortion && *config->distortion) {
+    /* One feed and what a processing chain makes of it: the frames of
+     * both inputs are the same frames, timestamps and all. */
+    desc = g_strdup_printf ("%s ! tee name=feed "
+        "feed. ! queue ! compare.ref_sink "
+        "feed. ! queue ! %s ! compare.dist_sink "
+        "vmafhipcompare name=compare ! fakesink sync=false async=false",
+        ref, config->distortion);
+  } else {
+    gchar *dist = source_fragment (config->distorted);
+
+    desc = g_strdup_printf ("%s ! queue ! compare.ref_sink "
+        "%s ! queue ! compare.dist_sink "
+        "vmafhipcompare name=compare ! fakesink sync=false async=false",
+        ref, dist);
+    g_free (dist);
+  }
   g_free (ref);
-  g_free (dist);
   return desc;
 }
 

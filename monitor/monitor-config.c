@@ -16,7 +16,7 @@
 /* Keys a channel takes; the [monitor] group takes them too, as defaults
  * (less reference and distorted), plus listen and port. */
 static const gchar *const channel_keys[] = {
-  "reference", "distorted", "model", "features", "backend", "device",
+  "reference", "distorted", "distortion", "model", "features", "backend", "device",
   "threads", "subsample", "latency", "restart-delay", "restart-delay-max",
   "restart-on-eos", "stall-timeout", NULL
 };
@@ -29,6 +29,7 @@ channel_config_free (MonitorChannelConfig * c)
   g_free (c->name);
   g_free (c->reference);
   g_free (c->distorted);
+  g_free (c->distortion);
   g_free (c->model);
   g_free (c->features);
   g_free (c->backend);
@@ -161,7 +162,7 @@ check_keys (Reader * r, gboolean is_monitor)
     const gchar *k = keys[i];
     gboolean known = in_list (channel_keys, k) &&
         !(is_monitor && (!strcmp (k, "reference") || !strcmp (k,
-                    "distorted")));
+                    "distorted") || !strcmp (k, "distortion")));
 
     if (is_monitor && in_list (monitor_only_keys, k))
       known = TRUE;
@@ -179,6 +180,7 @@ read_channel_keys (Reader * r, MonitorChannelConfig * c)
 
   read_string (r, "reference", &c->reference);
   read_string (r, "distorted", &c->distorted);
+  read_string (r, "distortion", &c->distortion);
   read_string (r, "model", &c->model);
   read_string (r, "features", &c->features);
   read_string (r, "backend", &c->backend);
@@ -211,6 +213,7 @@ channel_config_copy (const MonitorChannelConfig * src, const gchar * name)
   c->name = g_strdup (name);
   c->reference = g_strdup (src->reference);
   c->distorted = g_strdup (src->distorted);
+  c->distortion = g_strdup (src->distortion);
   c->model = g_strdup (src->model);
   c->features = g_strdup (src->features);
   c->backend = g_strdup (src->backend);
@@ -285,8 +288,12 @@ monitor_config_load (const gchar * path, GError ** error)
     g_hash_table_add (names, c->name);
     if (!c->reference || !*c->reference)
       fail (&r, "reference", "missing (a URI or a pipeline fragment)");
-    if (!c->distorted || !*c->distorted)
-      fail (&r, "distorted", "missing (a URI or a pipeline fragment)");
+    if (c->distorted && *c->distorted && c->distortion && *c->distortion)
+      fail (&r, "distortion", "give either distorted or distortion");
+    else if ((!c->distorted || !*c->distorted) &&
+        (!c->distortion || !*c->distortion))
+      fail (&r, "distorted", "missing (a URI or a pipeline fragment, or "
+          "distortion: what makes it from the reference)");
     if (c->restart_delay_max < c->restart_delay)
       fail (&r, "restart-delay-max", "less than restart-delay");
   }
@@ -296,6 +303,7 @@ monitor_config_load (const gchar * path, GError ** error)
   g_free (defaults.backend);
   g_free (defaults.reference);
   g_free (defaults.distorted);
+  g_free (defaults.distortion);
 
   if (!r.error && config->channels->len == 0)
     g_set_error (&r.error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND,

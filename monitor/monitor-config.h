@@ -26,6 +26,7 @@ typedef struct
   gchar *name;                  /* the "channel" label */
   gchar *reference;             /* a URI or a launch-line fragment */
   gchar *distorted;
+  gchar *distortion;            /* or the reference through this fragment */
   gchar *model;                 /* vmafhipcompare's model property */
   gchar *features;
   gchar *backend;               /* auto, cpu or hip */

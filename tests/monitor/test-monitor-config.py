@@ -41,6 +41,12 @@ CASES = [
     ("not a key file\n", 2, "monitor.conf"),
     (GOOD.replace("distorted = " + SOURCE, "distorted = nosuchelement"), 1,
      "no element \"nosuchelement\""),
+    (GOOD + "distortion = videobalance\n", 2,
+     "distortion: give either distorted or distortion"),
+    (GOOD.replace("distorted = " + SOURCE, "distortion = nosuchelement"), 1,
+     "no element \"nosuchelement\""),
+    (GOOD.replace("port = 0", "port = 0\ndistortion = videobalance"), 2,
+     "[monitor] distortion: unknown key"),
 ]
 
 
@@ -71,6 +77,17 @@ def main():
             "vmafhipcompare name=compare" in p.stdout
         print("%s --check on a good file: %s" % ("ok  " if ok else "FAIL",
                                                  p.stdout.strip()))
+        failed += not ok
+
+        # distortion: the reference itself, split by a tee.
+        with open(path, "w") as f:
+            f.write(GOOD.replace("distorted = " + SOURCE,
+                                 "distortion = videobalance"))
+        p = run(monitor, ["--check", "-c", path])
+        ok = p.returncode == 0 and "tee name=feed" in p.stdout and \
+            "videobalance ! compare.dist_sink" in p.stdout
+        print("%s --check with a distortion: %s" % ("ok  " if ok else "FAIL",
+                                                    p.stdout.strip()))
         failed += not ok
 
         p = run(monitor, ["--config", os.path.join(tmp, "missing.conf")])
