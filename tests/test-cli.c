@@ -168,7 +168,7 @@ test_gpu_memory_freed (void)
     Result r = run_score ("-r", pair->ref_path, "-d", pair->dist_path,
         "-w", "321", "-h", "241", "-p", "420", "-b", "8", "--feature", "psnr",
         "--feature", "float_motion=motion_add_uv=1:motion_add_scale1=1",
-        "--feature", "float_vif=vif_prescale=1.5:vif_prescale_method=bicubic",
+        "--feature", "float_vif=vif_prescale=1.5:vif_prescale_method=lanczos4",
         "--feature", "float_adm", "--feature", "psnr_hvs",
         "--threads", threads[i], "--frame_cnt", "4", "--json", "-o", out, "-q",
         "--backend", "hip", NULL);

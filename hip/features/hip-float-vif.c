@@ -12,9 +12,9 @@
  * and single-precision sums on the GPU in the CPU twin's order
  * (hip/features/kernels/float-vif.hip, float-scale.hip), one copy of the
  * eight sums back per frame, and the CPU twin's own arithmetic for the
- * scores (float-vif.h). Equal to the CPU twin bit for bit. lanczos4
- * prescaling (sin in double, which the GPU's libm may round otherwise)
- * is left to the CPU twin. */
+ * scores (float-vif.h). Equal to the CPU twin bit for bit; lanczos4
+ * prescaling weights come from the CPU's own code (the C library's sin),
+ * computed once. */
 
 #include "hip-fex-common.h"
 #include "errors.h"
@@ -65,6 +65,10 @@ typedef struct
   gfloat *stats[N_STATS];
   gfloat *num, *den;
   gfloat *rows;                 /* numerator rows, then denominator rows */
+  /* lanczos4 prescaling: per column, then per row, the source floor and
+   * the weights. */
+  gint *lanczos_origin[2];
+  gfloat *lanczos_weights[2];
 
   VhHipFunction *load_fn;
   VhHipFunction *prescale_fn;
@@ -77,16 +81,6 @@ typedef struct
 } HipFloatVif;
 
 VH_HIP_FEX_FIRST (HipFloatVif, hip);
-
-static const gchar *
-hip_fvif_unsupported (const VhFeatureExtractor * fex)
-{
-  if (vh_feature_extractor_get_option (fex, "vif_prescale") != 1.0 &&
-      vh_feature_extractor_get_option (fex, "vif_prescale_method") ==
-      VH_FLOAT_SCALE_LANCZOS4)
-    return "lanczos4 vif_prescale_method is not on the GPU";
-  return NULL;
-}
 
 static gboolean
 hip_fvif_collect (VhFeatureExtractor * fex, gconstpointer results,
@@ -105,7 +99,8 @@ hip_fvif_close (VhFeatureExtractor * fex)
   gfloat **bufs[] = {
     &s->input[0], &s->input[1], &s->filters, &s->tmp, &s->num, &s->den,
     &s->rows, &s->stats[0], &s->stats[1], &s->stats[2], &s->stats[3],
-    &s->stats[4],
+    &s->stats[4], &s->lanczos_weights[0], &s->lanczos_weights[1],
+    (gfloat **) & s->lanczos_origin[0], (gfloat **) & s->lanczos_origin[1],
   };
 
   if (!device)
@@ -135,6 +130,34 @@ alloc_floats (HipFloatVif * s, gfloat ** buf, gsize n, GError ** error)
       (gpointer *) buf, error);
 }
 
+/* lanczos4's origins and weights along both axes, from the CPU's code. */
+static gboolean
+hip_fvif_lanczos_tables (HipFloatVif * s, GError ** error)
+{
+  const VhFloatVif *v = &s->v;
+  const guint n_src[2] = { v->in_w, v->in_h }, n_dst[2] = { v->w[0], v->h[0] };
+  const guint taps = VH_FLOAT_SCALE_LANCZOS4_TAPS;
+  gboolean ok = TRUE;
+
+  for (guint d = 0; d < 2 && ok; d++) {
+    const gsize on = n_dst[d] * sizeof (gint);
+    const gsize wn = (gsize) n_dst[d] * taps * sizeof (gfloat);
+    g_autofree gint *origin = g_new (gint, n_dst[d]);
+    g_autofree gfloat *weights = g_new (gfloat, (gsize) n_dst[d] * taps);
+
+    vh_float_scale_lanczos4_weights (n_src[d], n_dst[d], origin, weights);
+    ok = vh_hip_malloc (s->hip.device, on,
+        (gpointer *) & s->lanczos_origin[d], error) &&
+        vh_hip_malloc (s->hip.device, wn,
+        (gpointer *) & s->lanczos_weights[d], error) &&
+        vh_hip_memcpy_2d (s->hip.device, VH_HIP_COPY_HOST_TO_DEVICE,
+        s->lanczos_origin[d], on, origin, on, on, 1, error) &&
+        vh_hip_memcpy_2d (s->hip.device, VH_HIP_COPY_HOST_TO_DEVICE,
+        s->lanczos_weights[d], wn, weights, wn, wn, 1, error);
+  }
+  return ok;
+}
+
 static gboolean
 hip_fvif_alloc (HipFloatVif * s, GError ** error)
 {
@@ -146,6 +169,9 @@ hip_fvif_alloc (HipFloatVif * s, GError ** error)
     if (!alloc_floats (s, &s->input[p], (gsize) v->in_w * v->in_h, error))
       return FALSE;
   }
+  if (v->prescale && v->prescale_method == VH_FLOAT_SCALE_LANCZOS4 &&
+      !hip_fvif_lanczos_tables (s, error))
+    return FALSE;
   for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
     for (guint p = 0; p < 2; p++) {
       if (!alloc_floats (s, &s->plane[i][p], (gsize) v->w[i] * v->h[i],
@@ -175,17 +201,14 @@ hip_fvif_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
 {
   HipFloatVif *s = fex->priv;
   const VhHipKernelSource *k = &vh_hip_kernel_float_vif;
+  /* Indexed by VhFloatScaleMethod. */
   static const gchar *const prescale_names[] = {
     "vh_fscale_nearest", "vh_fscale_bilinear", "vh_fscale_bicubic",
+    "vh_fscale_lanczos4",
   };
 
   if (!vh_float_vif_setup (&s->v, fex, info, error))
     return FALSE;
-  if (hip_fvif_unsupported (fex)) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "feature 'float_vif' on HIP: %s", hip_fvif_unsupported (fex));
-    return FALSE;
-  }
   if (!vh_hip_fex_init (&s->hip, fex,
           2 * VH_FVIF_N_SCALES * sizeof (gfloat), hip_fvif_collect, error))
     return FALSE;
@@ -245,7 +268,10 @@ queue_scale0 (HipFloatVif * s, const VhPicture * pic, guint p,
   gfloat *src = s->input[p], *dst = s->plane[0][p];
   guint64 ss = v->in_w, ds = v->w[0];
   guint sw = v->in_w, sh = v->in_h, dw = v->w[0], dh = v->h[0];
-  gpointer args[] = { &src, &ss, &sw, &sh, &dst, &ds, &dw, &dh };
+  gpointer args[] = { &src, &ss, &sw, &sh, &dst, &ds, &dw, &dh,
+    &s->lanczos_origin[0], &s->lanczos_weights[0], &s->lanczos_origin[1],
+    &s->lanczos_weights[1]
+  };
 
   if (!v->prescale)
     return queue_load (s, pic, dst, error);
@@ -362,5 +388,4 @@ const VhFeatureExtractorClass vh_hip_fex_float_vif = {
   .extract = hip_fvif_extract,
   .flush = vh_hip_fex_class_flush,
   .close = hip_fvif_close,
-  .unsupported = hip_fvif_unsupported,
 };

@@ -178,6 +178,25 @@ lanczos4_at (const gfloat * src, gsize ss, guint sw, guint sh, gfloat x,
 }
 
 void
+vh_float_scale_lanczos4_weights (guint n_src, guint n_dst, gint * origin,
+    gfloat * weights)
+{
+  const gint a = 4;
+  const gfloat ratio = (gfloat) n_src / n_dst;
+
+  /* As lanczos4_at () finds them for one axis. */
+  for (guint i = 0; i < n_dst; i++) {
+    gfloat pos = source_pos (i, ratio);
+    gint p0 = floor (pos);
+    gfloat d = pos - p0;
+
+    origin[i] = p0;
+    for (gint k = -a; k <= a; k++)
+      weights[i * (2 * a + 1) + k + a] = lanczos_weight (k - d, (gfloat) a);
+  }
+}
+
+void
 vh_float_scale_at (VhFloatScaleMethod method, const gfloat * src, guint sw,
     guint sh, gsize ss, gfloat * dst, guint dw, guint dh, gsize ds,
     const guint * rows, guint n_rows, const guint * cols, guint n_cols)

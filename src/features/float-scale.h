@@ -65,6 +65,16 @@ guint        vh_float_scale_axis        (VhFloatScaleMethod method,
                                          gint pos[VH_FLOAT_SCALE_MAX_TAPS],
                                          gfloat weight[VH_FLOAT_SCALE_MAX_TAPS]);
 
+/* lanczos4's weights along one axis, as the resampling computes them (in
+ * double with the C library's sin): for each destination index i, the
+ * source position's floor in @origin[i] and the weights of the samples
+ * origin[i] - 4 .. origin[i] + 4 in @weights[9 i ..]. Lets a GPU resample
+ * with the CPU's weights. */
+#define VH_FLOAT_SCALE_LANCZOS4_TAPS 9
+
+void         vh_float_scale_lanczos4_weights (guint n_src, guint n_dst,
+                                         gint * origin, gfloat * weights);
+
 /* libvmaf's size of a prescaled side: (int) (n * scale + 0.5). */
 guint        vh_float_scale_size        (guint n, gdouble scale);
 

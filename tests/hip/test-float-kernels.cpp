@@ -11,7 +11,7 @@
  * twins (hip/features/kernels/float-*.hip, psnr-hvs.hip) run on the host
  * through kernel-emu.h, step by step against the CPU twins' functions,
  * launched as the twins launch them: float_motion's blur and sums of
- * absolute differences, the three resamplings of float-scale.hip (strided
+ * absolute differences, the four resamplings of float-scale.hip (strided
  * sources, down and up), float_vif's decimation and per-scale sums at
  * several kernel scales, float_adm's wavelet bands (equal) and per-scale
  * sums (within 1e-6 relative: the CPU divides by x86's reciprocal
@@ -193,7 +193,14 @@ test_scale (unsigned int sw, unsigned int sh, unsigned int ss,
 {
   std::vector<float> src = make_plane (sw, sh, ss, r, 1.5f);
 
-  for (int m = VH_FLOAT_SCALE_NEAREST; m <= VH_FLOAT_SCALE_BICUBIC; m++) {
+  /* lanczos4's weights, as the float_vif twin uploads them. */
+  std::vector<int> x0 (dw), y0 (dh);
+  std::vector<float> wx ((size_t) dw * VH_FLOAT_SCALE_LANCZOS4_TAPS);
+  std::vector<float> wy ((size_t) dh * VH_FLOAT_SCALE_LANCZOS4_TAPS);
+
+  vh_float_scale_lanczos4_weights (sw, dw, x0.data (), wx.data ());
+  vh_float_scale_lanczos4_weights (sh, dh, y0.data (), wy.data ());
+  for (int m = VH_FLOAT_SCALE_NEAREST; m <= VH_FLOAT_SCALE_LANCZOS4; m++) {
     std::vector<float> cpu ((size_t) dw * dh), gpu ((size_t) dw * dh);
     char what[96];
 
@@ -206,9 +213,12 @@ test_scale (unsigned int sw, unsigned int sh, unsigned int ss,
           else if (m == VH_FLOAT_SCALE_BILINEAR)
             vh_fscale_bilinear (src.data (), ss, sw, sh, gpu.data (), dw, dw,
                 dh);
-          else
+          else if (m == VH_FLOAT_SCALE_BICUBIC)
             vh_fscale_bicubic (src.data (), ss, sw, sh, gpu.data (), dw, dw,
-                dh);});
+                dh);
+          else
+            vh_fscale_lanczos4 (src.data (), ss, sw, sh, gpu.data (), dw, dw,
+                dh, x0.data (), wx.data (), y0.data (), wy.data ());});
     snprintf (what, sizeof (what), "%s %ux%u (rows %u apart) to %ux%u",
         vh_float_scale_method_names[m], sw, sh, ss, dw, dh);
     compare (what, cpu.data (), gpu.data (), cpu.size (), 0);
@@ -554,7 +564,7 @@ main (void)
   test_scale (33, 22, 40, 17, 11, r);
   test_scale (97, 53, 97, 146, 80, r);
   test_scale (97, 53, 97, 194, 106, r);
-  printf ("# float-scale: nearest, bilinear, bicubic as the CPU\n");
+  printf ("# float-scale: nearest, bilinear, bicubic, lanczos4 as the CPU\n");
 
   test_vif (97, 53, 1.0f, r);
   test_vif (211, 119, 0.5f, r);

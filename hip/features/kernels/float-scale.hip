@@ -11,8 +11,9 @@
  * (libvmaf's float_vif vif_prescale and float_motion motion_add_scale1):
  * one thread per destination sample, every value in the C code's types
  * and order (double where it is double), no fused multiply-adds, so the
- * planes equal the CPU's bit for bit. Nearest, bilinear and bicubic;
- * lanczos4 (sin in double) stays on the CPU.
+ * planes equal the CPU's bit for bit. Nearest, bilinear, bicubic, and
+ * lanczos4 with weights the host computed (the C library's sin in double,
+ * which a GPU's may round otherwise; see vh_float_scale_lanczos4_weights).
  *
  * Each kernel: (src, src stride, sw, sh, dst, dst stride, dw, dh), strides
  * in floats, grid over dw x dh. */
@@ -134,4 +135,28 @@ vh_fscale_bicubic (const float *src, vh_u64 ss, unsigned int sw,
     }
   }
   dst[(vh_u64) y * ds + x] = v;
+}
+
+/* @x0, @wx: per destination column the source floor and its nine weights;
+ * @y0, @wy: per row. */
+extern "C" __global__ void
+vh_fscale_lanczos4 (const float *src, vh_u64 ss, unsigned int sw,
+    unsigned int sh, float *dst, vh_u64 ds, unsigned int dw, unsigned int dh,
+    const int *x0, const float *wx, const int *y0, const float *wy)
+{
+  FSCALE_THREAD_XY;
+  const float hx = (float) (sw - 1), hy = (float) (sh - 1);
+  const float *fx = wx + x * 9, *fy = wy + y * 9;
+  float v = 0.0f, wsum = 0.0f;
+
+  for (int iy = -4; iy <= 4; iy++) {
+    for (int ix = -4; ix <= 4; ix++) {
+      const float w = FMUL (fx[ix + 4], fy[iy + 4]);
+      const int xi = (int) fscale_reflect ((float) (x0[x] + ix), 0.0f, hx);
+      const int yi = (int) fscale_reflect ((float) (y0[y] + iy), 0.0f, hy);
+      wsum = FADD (wsum, w);
+      v = FADD (v, FMUL (src[(vh_u64) yi * ss + xi], w));
+    }
+  }
+  dst[(vh_u64) y * ds + x] = v / wsum;
 }
