@@ -213,14 +213,14 @@ hip_fadm_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
               info->bpc == 8 ? "vh_fvif_load_u8" : "vh_fvif_load_u16",
               error)) &&
       (s->dwt_fn = vh_hip_fex_function (&s->hip, k, "vh_fadm_dwt", error)) &&
-      (s->decouple_fn = vh_hip_fex_function (&s->hip, k, "vh_fadm_decouple_bands",
-              error)) &&
-      (s->terms_fn = vh_hip_fex_function (&s->hip, k, "vh_fadm_terms",
-              error)) &&
-      (s->rows_fn = vh_hip_fex_function (&s->hip, k, "vh_fadm_rows",
-              error)) &&
-      (s->total_fn = vh_hip_fex_function (&s->hip, k, "vh_fadm_total",
-              error)) && hip_fadm_alloc (s, error))
+      (s->decouple_fn =
+          vh_hip_fex_function (&s->hip, k, "vh_fadm_decouple_bands", error))
+      && (s->terms_fn =
+          vh_hip_fex_function (&s->hip, k, "vh_fadm_terms", error))
+      && (s->rows_fn = vh_hip_fex_function (&s->hip, k, "vh_fadm_rows", error))
+      && (s->total_fn =
+          vh_hip_fex_function (&s->hip, k, "vh_fadm_total", error))
+      && hip_fadm_alloc (s, error))
     return TRUE;
   hip_fadm_close (fex);
   return FALSE;

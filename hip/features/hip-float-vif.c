@@ -174,8 +174,7 @@ hip_fvif_alloc (HipFloatVif * s, GError ** error)
     return FALSE;
   for (guint i = 0; i < VH_FVIF_N_SCALES; i++) {
     for (guint p = 0; p < 2; p++) {
-      if (!alloc_floats (s, &s->plane[i][p], (gsize) v->w[i] * v->h[i],
-              error))
+      if (!alloc_floats (s, &s->plane[i][p], (gsize) v->w[i] * v->h[i], error))
         return FALSE;
     }
     memcpy (filters[i], v->filter[i], v->fw[i] * sizeof (gfloat));
@@ -261,8 +260,7 @@ queue_load (HipFloatVif * s, const VhPicture * pic, gfloat * dst,
 
 /* Queues scale 0 of @pic into @dst, through vif_prescale's resampling. */
 static gboolean
-queue_scale0 (HipFloatVif * s, const VhPicture * pic, guint p,
-    GError ** error)
+queue_scale0 (HipFloatVif * s, const VhPicture * pic, guint p, GError ** error)
 {
   const VhFloatVif *v = &s->v;
   gfloat *src = s->input[p], *dst = s->plane[0][p];

@@ -207,8 +207,7 @@ fvif_emit_debug (const VhFloatVif * v, VhFeatureExtractor * fex,
 
 gboolean
 vh_float_vif_append (const VhFloatVif * v, VhFeatureExtractor * fex,
-    const gfloat * sums, guint index, VhFeatureCollector * fc,
-    GError ** error)
+    const gfloat * sums, guint index, VhFeatureCollector * fc, GError ** error)
 {
   gdouble scores[2 * VH_FVIF_N_SCALES] = { 0 };
 

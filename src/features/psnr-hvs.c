@@ -32,8 +32,7 @@ typedef struct
 } VhPsnrHvsState;
 
 gboolean
-vh_psnr_hvs_setup (VhPsnrHvs * s, const VhPictureInfo * info,
-    GError ** error)
+vh_psnr_hvs_setup (VhPsnrHvs * s, const VhPictureInfo * info, GError ** error)
 {
   guint ssx, ssy;
 
