@@ -128,11 +128,16 @@ make_plane (unsigned int w, unsigned int h, unsigned int stride, GRand * r,
 
 /* ---- float_motion ------------------------------------------------------ */
 
+/* A @w x @h plane of @bpc-bit samples, @step apart (interleaved chroma),
+ * blurred into rows @stride floats apart. */
 static void
 test_motion (unsigned int w, unsigned int h, unsigned int stride,
-    const float *f, unsigned int fw, GRand * r)
+    unsigned int bpc, unsigned int step, const float *f, unsigned int fw,
+    GRand * r)
 {
-  std::vector<unsigned char> src ((size_t) w * h);
+  const unsigned int bps = bpc > 8 ? 2 : 1;
+  const size_t pitch = (size_t) w * step * bps;
+  std::vector<unsigned char> src (pitch * h);
   std::vector<float> in ((size_t) stride * h, 0.0f), cpu (in), gpu (in);
   std::vector<float> tmp ((size_t) w * h), scratch (w + VH_FCONV_MAX_TAPS);
   std::vector<float> rows (h);
@@ -140,32 +145,46 @@ test_motion (unsigned int w, unsigned int h, unsigned int stride,
   float cpu_sum = 0.0f, gpu_sum;
   char what[96];
 
-  for (size_t i = 0; i < src.size (); i++)
-    src[i] = (unsigned char) g_rand_int_range (r, 0, 256);
   for (unsigned int y = 0; y < h; y++)
-    for (unsigned int x = 0; x < w; x++)
-      in[(size_t) y * stride + x] = (float) src[(size_t) y * w + x] - 128.0f;
+    for (unsigned int x = 0; x < w * step; x++) {
+      const unsigned int v = g_rand_int_range (r, 0, 1 << bpc);
+      if (bps == 1)
+        src[y * pitch + x] = (unsigned char) v;
+      else
+        ((guint16 *) (src.data () + y * pitch))[x] = (guint16) v;
+    }
+  /* As the CPU twin loads it: sample / 2^(bpc - 8) - 128. */
+  for (unsigned int y = 0; y < h; y++)
+    for (unsigned int x = 0; x < w; x++) {
+      const unsigned int v = bps == 1 ? src[y * pitch + x * step] :
+          ((const guint16 *) (src.data () + y * pitch))[x * step];
+      in[(size_t) y * stride + x] = (float) v / (float) (1u << (bpc - 8)) +
+          -128.0f;
+    }
   vh_fconv_plane (f, fw, in.data (), stride, cpu.data (), stride, w, h,
       scratch.data ());
 
   memset (&a, 0, sizeof (a));
   a.src = src.data ();
-  a.pitch = w;
-  a.step = 1;
+  a.pitch = pitch;
+  a.step = step;
   a.width = w;
   a.height = h;
-  a.inv_scale = 1.0f;
+  a.inv_scale = 1.0f / (float) (1u << (bpc - 8));
   a.tmp = tmp.data ();
   a.dst = gpu.data ();
   a.dst_stride = stride;
   a.fw = fw;
   memcpy (a.f, f, fw * sizeof (float));
   vh_emu_launch (d3 (div_up (w, 32), div_up (h, 8)), d3 (32, 8), [&] {
-        vh_fmotion_vblur_u8 (a);});
+        if (bps == 1)
+          vh_fmotion_vblur_u8 (a);
+        else
+          vh_fmotion_vblur_u16 (a);});
   vh_emu_launch (d3 (div_up (w, 32), div_up (h, 8)), d3 (32, 8), [&] {
         vh_fmotion_hblur (a);});
-  snprintf (what, sizeof (what), "float_motion blur %ux%u, %u taps", w, h,
-      fw);
+  snprintf (what, sizeof (what), "float_motion blur %ux%u %u-bit (step %u), "
+      "%u taps", w, h, bpc, step, fw);
   compare (what, cpu.data (), gpu.data (), cpu.size (), 0);
 
   /* Each row's |a - b| left to right, then the rows in order. */
@@ -555,9 +574,10 @@ main (void)
   static const float blur3[3] = { 0.166378498, 0.667243004, 0.166378498 };
   GRand *r = g_rand_new_with_seed (11);
 
-  test_motion (67, 45, 67, blur5, 5, r);
-  test_motion (33, 22, 72, blur3, 3, r);
-  test_motion (3, 3, 3, blur5, 5, r);
+  test_motion (67, 45, 67, 8, 1, blur5, 5, r);
+  test_motion (33, 22, 72, 10, 2, blur3, 3, r);
+  test_motion (3, 3, 3, 16, 1, blur5, 5, r);
+  test_motion (41, 29, 48, 12, 2, blur5, 5, r);
   printf ("# float_motion: blur and SAD as the CPU twin\n");
 
   test_scale (67, 45, 67, 34, 23, r);
