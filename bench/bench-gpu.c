@@ -13,8 +13,8 @@
  *  - HIP, frames in system memory (the engine uploads each one);
  *  - CPU, on every core;
  *
- * then vmaf_v1.0.16_3d0h (vmaf_v1.0.16_3d0h_2160 at 2160p) from HIP memory
- * and on the CPU, then each HIP twin alone (frames in HIP memory), as
+ * then vmaf_v1.0.16_3d0h (vmaf_v1.0.16_3d0h_2160 at 2160p) and
+ * vmaf_float_v0.6.1 from HIP memory and on the CPU, then each HIP twin alone (frames in HIP memory), as
  * milliseconds per frame, and cambi with the options of the vmaf_v1.0.16
  * models. Frames are made by scaling up the in-tree golden clip (8-bit
  * 321x241, tests/data/golden), so nothing outside the tree is needed. Every
@@ -325,10 +325,11 @@ main (int argc, char **argv)
     if (r[2].dispatch)
       g_print ("  %s: %s\n", mode_name (MODE_CPU), r[2].dispatch);
 
-    /* The newest model (CAMBI, SpEED, ADM, motion). */
-    {
-      const gchar *model = big ? "vmaf_v1.0.16_3d0h_2160" :
-          "vmaf_v1.0.16_3d0h";
+    /* The newest model (CAMBI, SpEED, ADM, motion), and the float one
+     * (float_vif, float_adm, float_motion). */
+    for (guint k = 0; k < 2; k++) {
+      const gchar *model = k ? "vmaf_float_v0.6.1" :
+          big ? "vmaf_v1.0.16_3d0h_2160" : "vmaf_v1.0.16_3d0h";
       Result m[2] = { {0} };
       m[0] = run_model (&fr, MODE_HIP_DEVICE, transfer, nh, nc, model, NULL);
       if (!no_cpu)
