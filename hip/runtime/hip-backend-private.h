@@ -117,6 +117,18 @@ struct _VhHipEvent
       return (ret);                                   \
   } G_STMT_END
 
+/* Faults injected for tests (hip-fault.c, VH_HIP_FAULT). */
+typedef enum
+{
+  VH_HIP_FAULT_ALLOC,
+  VH_HIP_FAULT_LAUNCH,
+  VH_HIP_FAULT_SYNC,
+  VH_HIP_N_FAULTS
+} VhHipFaultKind;
+
+/* The error code the call of @kind is to fail with now, or 0. */
+gint         vh_hip_fault_code          (VhHipFaultKind kind);
+
 /* Pops @device, then checks @code like vh_hip_backend_check(), naming the
  * device in the error ("device 0 (NAME): hipMalloc failed: ..."). */
 static inline gboolean

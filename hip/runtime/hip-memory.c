@@ -26,7 +26,9 @@ vh_hip_malloc_pitch (VhHipDevice * device, gsize width_bytes, gsize height,
     return FALSE;
   }
   VH_HIP_PUSH_OR_RETURN (device, error, FALSE);
-  code = device->backend->malloc_pitch (ptr, pitch, width_bytes, height);
+  code = vh_hip_fault_code (VH_HIP_FAULT_ALLOC);
+  if (!code)
+    code = device->backend->malloc_pitch (ptr, pitch, width_bytes, height);
   return vh_hip_device_call_done (device, code, "hipMallocPitch", error);
 }
 
@@ -38,7 +40,9 @@ vh_hip_malloc (VhHipDevice * device, gsize size, gpointer * ptr,
 
   *ptr = NULL;
   VH_HIP_PUSH_OR_RETURN (device, error, FALSE);
-  code = device->backend->malloc (ptr, MAX (size, 1));
+  code = vh_hip_fault_code (VH_HIP_FAULT_ALLOC);
+  if (!code)
+    code = device->backend->malloc (ptr, MAX (size, 1));
   return vh_hip_device_call_done (device, code, "hipMalloc", error);
 }
 
@@ -115,6 +119,8 @@ vh_hip_memcpy_2d (VhHipDevice * device, VhHipCopyKind kind, gpointer dst,
     return FALSE;
   VH_HIP_PUSH_OR_RETURN (device, error, FALSE);
   code = device->backend->stream_synchronize (NULL);
+  if (!code)
+    code = vh_hip_fault_code (VH_HIP_FAULT_SYNC);
   return vh_hip_device_call_done (device, code, "hipStreamSynchronize",
       error);
 }

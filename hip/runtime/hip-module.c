@@ -266,8 +266,10 @@ vh_hip_launch (VhHipFunction * function, VhHipStream * stream,
     return FALSE;
   }
   VH_HIP_PUSH_OR_RETURN (device, error, FALSE);
-  code = device->backend->launch (function->handle, grid, block,
-      shared_bytes, stream ? stream->handle : NULL, args);
+  code = vh_hip_fault_code (VH_HIP_FAULT_LAUNCH);
+  if (!code)
+    code = device->backend->launch (function->handle, grid, block,
+        shared_bytes, stream ? stream->handle : NULL, args);
   return vh_hip_device_call_done (device, code, "hipModuleLaunchKernel",
       error);
 }

@@ -24,6 +24,12 @@ memory left allocated fails the run with status 86.
   meaningless values: from the frame that failed on (plus the frames other
   workers had in hand), every frame equals the CPU run exactly.
 
+The same faults come from the HIP layer itself with VH_HIP_FAULT
+(hip/runtime/hip-fault.c: alloc, launch, sync), on the fake driver here and
+on a real GPU with VH_TEST_MODE=gpu (exit 77 without one). There kernels
+run, so every frame equals the CPU run; with VH_COMPUTE_SANITIZER naming
+compute-sanitizer, each run goes through its memcheck with leak check.
+
 Environment: VH_SCORE (vmafhip-score), VH_FAKE_CUDA (the driver),
 GST_PLUGIN_PATH_1_0 (the plugin; element cases skip without gst-launch-1.0).
 """
@@ -36,7 +42,8 @@ import subprocess
 import sys
 import tempfile
 
-DEVICE = 'device 0 (vmafhip fake device 0)'
+GPU_MODE = os.environ.get('VH_TEST_MODE') == 'gpu'
+DEVICE = 'device 0 (' if GPU_MODE else 'device 0 (vmafhip fake device 0)'
 FRAMES = 24
 # frames another worker or lane may have had in hand when the GPU failed
 IN_HAND = 12
@@ -49,8 +56,13 @@ def fail(case, what, out=''):
     failures.append('%s: %s\n%s' % (case, what, out[-3000:]))
 
 
-def fake_env(fault=None, memory=None):
+def fake_env(fault=None, memory=None, hip_fault=None):
     env = dict(os.environ)
+    env.pop('VH_HIP_FAULT', None)
+    if hip_fault:
+        env['VH_HIP_FAULT'] = hip_fault
+    if GPU_MODE:
+        return env
     env.update({
         'VH_HIP_AMD_RUNTIME': 'libvh-missing-amd.so',
         'VH_HIP_NVIDIA_RUNTIME': os.environ['VH_FAKE_CUDA'],
@@ -68,6 +80,10 @@ def fake_env(fault=None, memory=None):
 
 
 def run(case, argv, env):
+    sanitizer = os.environ.get('VH_COMPUTE_SANITIZER')
+    if GPU_MODE and sanitizer:
+        argv = [sanitizer, '--tool', 'memcheck', '--leak-check', 'full',
+                '--error-exitcode', '86', '--print-limit', '20'] + argv
     try:
         p = subprocess.run(argv, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=TIME_LIMIT)
@@ -76,9 +92,10 @@ def run(case, argv, env):
         return None, ''
     out = p.stdout.decode(errors='replace')
     if p.returncode == 86 or 'alive at exit' in out:
-        fail(case, 'GPU memory left allocated at exit', out)
+        fail(case, 'GPU memory left allocated at exit (or a sanitizer '
+             'error)', out)
     m = re.search(r'fake CUDA driver: (\d+) faults injected', out)
-    if not m or int(m.group(1)) == 0:
+    if 'VH_HIP_FAULT: ' not in out and (not m or int(m.group(1)) == 0):
         fail(case, 'no fault was injected', out)
     return p.returncode, out
 
@@ -113,7 +130,8 @@ def check_fallback(case, log, cpu, n, out):
         return
     if 'then cpu (the GPU failed)' not in log.get('dispatch', ''):
         fail(case, 'the dispatch does not say: %s' % log.get('dispatch'))
-    start = min(first_frame(out) + IN_HAND, n)
+    # A GPU's kernels run: its frames equal the CPU's too.
+    start = 0 if GPU_MODE else min(first_frame(out) + IN_HAND, n)
     for i, (a, b) in enumerate(zip(frames, cpu['frames'])):
         if sorted(a['metrics']) != sorted(b['metrics']):
             fail(case, 'frame %d lacks values: %s' % (i, sorted(a['metrics'])))
@@ -138,14 +156,20 @@ def check_hip_error(case, rc, out, op, results):
                  % (m.group(1), n), out)
 
 
-# Faults: (name, VH_FAKE_CUDA_FAIL, the call named in a hip error)
+# Faults: (name, VH_FAKE_CUDA_FAIL, VH_HIP_FAULT, the call named in a
+# hip error)
 FAULTS = [
-    ('alloc at start', 'alloc:1', 'hipMalloc'),
-    ('alloc mid-stream', 'alloc:20', 'hipMalloc'),
-    ('launch', 'launch:60', 'hipModuleLaunchKernel'),
-    ('sync', 'sync:60', 'Synchronize'),
-    ('illegal address', 'illegal:60', 'CUDA_ERROR_ILLEGAL_ADDRESS'),
+    ('alloc at start', 'alloc:1', None, 'hipMalloc'),
+    ('alloc mid-stream', 'alloc:20', None, 'hipMalloc'),
+    ('launch', 'launch:60', None, 'hipModuleLaunchKernel'),
+    ('sync', 'sync:60', None, 'Synchronize'),
+    ('illegal address', 'illegal:60', None, 'CUDA_ERROR_ILLEGAL_ADDRESS'),
+    ('HIP layer: alloc', None, 'alloc:20', 'hipMalloc'),
+    ('HIP layer: launch', None, 'launch:60', 'hipModuleLaunchKernel'),
+    ('HIP layer: sync', None, 'sync:60', 'Synchronize'),
 ]
+if GPU_MODE:
+    FAULTS = [f for f in FAULTS if f[1] is None]
 
 
 def cli_cases(tmp):
@@ -162,10 +186,21 @@ def cli_cases(tmp):
         sys.exit('CPU run failed: %s' % p.stdout.decode(errors='replace'))
     cpu = load(cpu_log)
 
-    cases = [(n, f, None, op) for n, f, op in FAULTS]
-    cases.append(('memory', None, 400_000, 'hipMalloc'))
+    cases = [(n, f, h, None, op) for n, f, h, op in FAULTS]
+    if not GPU_MODE:
+        cases.append(('memory', None, None, 400_000, 'hipMalloc'))
+    else:
+        p = subprocess.run(base + ['-o', cpu_log + '.gpu', '--backend',
+                                   'hip', '-q'],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = p.stdout.decode(errors='replace')
+        if p.returncode != 0 and 'no usable GPU' in out:
+            print('SKIP:', out)
+            sys.exit(77)
+        if p.returncode != 0:
+            sys.exit('GPU run without a fault failed: %s' % out)
     for threads in ('1', '2'):
-        for name, fault, memory, op in cases:
+        for name, fault, hip_fault, memory, op in cases:
             for backend in ('hip', 'auto'):
                 case = 'cli --backend %s --threads %s, %s' % (backend,
                                                               threads, name)
@@ -174,7 +209,7 @@ def cli_cases(tmp):
                     os.unlink(log)
                 rc, out = run(case, base + ['-o', log, '--threads', threads,
                                             '--backend', backend],
-                              fake_env(fault, memory))
+                              fake_env(fault, memory, hip_fault))
                 if rc is None:
                     continue
                 if backend == 'hip':
@@ -210,16 +245,17 @@ def element_cases(tmp):
         sys.exit('CPU pipeline failed: %s' % p.stdout.decode(errors='replace'))
     cpu = load(cpu_log)
     log = os.path.join(tmp, 'element.json')
-    for name, fault, op in FAULTS:
+    for name, fault, hip_fault, op in FAULTS:
+        kind = fault or hip_fault
         for backend in ('hip', 'auto'):
             case = 'element backend=%s, %s' % (backend, name)
             if os.path.exists(log):
                 os.unlink(log)
             rc, out = run(case, [launch] + pipeline(log, backend, n),
-                          fake_env(fault))
+                          fake_env(fault, None, hip_fault))
             if rc is None:
                 continue
-            if fault.startswith('alloc') and rc == 0 and \
+            if kind.startswith('alloc') and rc == 0 and \
                     'GPU failed' not in out:
                 # the frame pool's allocation: system memory instead
                 if len(load(log)['frames']) != n:
@@ -230,7 +266,7 @@ def element_cases(tmp):
                    'GstVmafHipCompare:c' not in out:
                     fail(case, 'no error from the element', out)
                 check_hip_error(case, rc, out, op, log)
-            elif fault.startswith('illegal'):
+            elif kind.startswith('illegal'):
                 # The device is lost with the frames it held (HIP memory
                 # input): those cannot be scored again; an error says so.
                 if rc != 0 and (DEVICE not in out or 'ERROR' not in out):
@@ -250,7 +286,7 @@ def element_cases(tmp):
 
     # Three streams in one process and device memory for about one: the
     # others start on the CPU (auto) or fail naming the device (hip).
-    for backend in ('hip', 'auto'):
+    for backend in () if GPU_MODE else ('hip', 'auto'):
         case = 'element backend=%s, 3 streams, little memory' % backend
         logs = [os.path.join(tmp, 'stream%d.json' % i) for i in range(3)]
         argv = [launch]
