@@ -6,13 +6,19 @@
  * License as published by the Free Software Foundation; either
  * version 2.1 of the License, or (at your option) any later version.
  */
-/* vmaf_v0.6.1 throughput through the vmafhipcompare element on a GPU:
- * frames already in HIP memory (made by vmafhipupload beforehand), frames in
+/* Model throughput through the vmafhipcompare element on a GPU: frames
+ * already in HIP memory (made by vmafhipupload beforehand), frames in
  * system memory (the element uploads them), and the CPU path, at 1080p and
- * 2160p. Two appsrc elements feed the element as fast as it takes frames;
- * the time runs from PLAYING to EOS, per-frame messages on.
+ * 2160p, for each model in turn (default vmaf_v0.6.1, then
+ * vmaf_v1.0.16_3d0h at 1080p with vmaf_v1.0.16_3d0h_2160 at 2160p). Two
+ * appsrc elements feed the element as fast as it takes frames; the time
+ * runs from PLAYING to EOS, per-frame messages on. The dispatch line says
+ * where each feature ran.
  *
- *   GST_PLUGIN_PATH=gst bench/bench-element-gpu [FRAMES]   (default 3000)
+ *   GST_PLUGIN_PATH=gst bench/bench-element-gpu [FRAMES [MODEL...]]
+ *
+ * FRAMES defaults to 3000; a MODEL is a model property value, or
+ * A/B for model A at 1080p and model B at 2160p.
  *
  * Exits 77 where the element cannot open a GPU. */
 
@@ -82,14 +88,16 @@ feed (gpointer data)
 
 /* Frames per second, or a negative value if the pipeline failed. */
 static gdouble
-run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend)
+run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
+    const gchar * model, gchar ** dispatch)
 {
   GstCaps *ref_caps = NULL, *dist_caps = NULL;
   g_autoptr (GPtrArray) ref = make_frames (w, h, FALSE, hip_memory, &ref_caps);
   g_autoptr (GPtrArray) dist = make_frames (w, h, TRUE, hip_memory, &dist_caps);
   g_autofree gchar *desc = g_strdup_printf ("appsrc name=ref format=time ! "
       "c.ref_sink appsrc name=dist format=time ! c.dist_sink "
-      "vmafhipcompare name=c backend=%s ! fakesink sync=false", backend);
+      "vmafhipcompare name=c backend=%s model=\"%s\" ! fakesink sync=false",
+      backend, model);
   GstElement *pipe = gst_parse_launch (desc, NULL);
   Feeder feeders[2];
   GThread *threads[2];
@@ -110,8 +118,24 @@ run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend)
   gst_element_set_state (pipe, GST_STATE_PLAYING);
   for (guint k = 0; k < 2; k++)
     threads[k] = g_thread_new ("feed", feed, &feeders[k]);
-  msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  for (;;) {
+    msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT);
+    if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT)
+      break;
+    gst_message_unref (msg);
+  }
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS && dispatch) {
+    /* The stats hold it until the element stops. */
+    GstElement *c = gst_bin_get_by_name (GST_BIN (pipe), "c");
+    GstStructure *st = NULL;
+
+    g_object_get (c, "stats", &st, NULL);
+    if (st)
+      *dispatch = g_strdup (gst_structure_get_string (st, "dispatch"));
+    g_clear_pointer (&st, gst_structure_free);
+    gst_object_unref (c);
+  }
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
     fps = n / ((g_get_monotonic_time () - t0) / 1e6);
   } else {
@@ -137,22 +161,36 @@ int
 main (int argc, char **argv)
 {
   static const guint sizes[][2] = { {1920, 1080}, {3840, 2160} };
+  static const gchar *default_models[] = { "vmaf_v0.6.1",
+    "vmaf_v1.0.16_3d0h/vmaf_v1.0.16_3d0h_2160", NULL
+  };
   guint n = argc > 1 ? atoi (argv[1]) : 3000;
+  const gchar **models = argc > 2 ? (const gchar **) argv + 2 :
+      default_models;
 
   gst_init (&argc, &argv);
-  if (run (320, 240, 8, FALSE, "hip") < 0) {
+  if (run (320, 240, 8, FALSE, "hip", "vmaf_v0.6.1", NULL) < 0) {
     printf ("SKIP: vmafhipcompare backend=hip cannot run here (no GPU)\n");
     return 77;
   }
-  printf ("vmaf_v0.6.1 through vmafhipcompare, %u frames, per-frame "
-      "messages on\n%-10s %14s %14s %12s\n", n, "size", "HIP (HIP mem)",
-      "HIP (sys mem)", "CPU");
-  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
-    guint w = sizes[s][0], h = sizes[s][1];
-    gdouble dev = run (w, h, n, TRUE, "hip");
-    gdouble sys = run (w, h, n, FALSE, "hip");
-    gdouble cpu = run (w, h, MAX (n / 20, 30), FALSE, "cpu");
-    printf ("%ux%-5u %14.1f %14.1f %12.1f\n", w, h, dev, sys, cpu);
+  printf ("through vmafhipcompare, %u frames (CPU: %u), per-frame messages "
+      "on\n%-10s %-26s %14s %14s %12s\n", n, MAX (n / 20, 30), "size",
+      "model", "HIP (HIP mem)", "HIP (sys mem)", "CPU");
+  for (guint m = 0; models[m]; m++) {
+    g_auto (GStrv) per_size = g_strsplit (models[m], "/", 2);
+
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      guint w = sizes[s][0], h = sizes[s][1];
+      const gchar *model = s && per_size[1] ? per_size[1] : per_size[0];
+      g_autofree gchar *dispatch = NULL;
+      gdouble dev = run (w, h, n, TRUE, "hip", model, &dispatch);
+      gdouble sys = run (w, h, n, FALSE, "hip", model, NULL);
+      gdouble cpu = run (w, h, MAX (n / 20, 30), FALSE, "cpu", model, NULL);
+
+      printf ("%ux%-5u %-26s %14.1f %14.1f %12.1f\n", w, h, model, dev, sys,
+          cpu);
+      printf ("  dispatch (HIP memory): %s\n", dispatch ? dispatch : "?");
+    }
   }
   return 0;
 }
