@@ -8,7 +8,7 @@
  */
 
 /* What a HIP twin calls of the HIP layer (hip-fex-common.h, vhhip.h),
- * emulated on the host for test-speed-emulated: "device" memory is host
+ * emulated on the host for test-twins-emulated: "device" memory is host
  * memory (filled with NaN bytes, so that reading what no kernel wrote
  * shows), launches run the emulated kernels at once, and each frame's
  * slot is collected at the end of its extract. */
@@ -18,15 +18,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* speed-kernels-emu.cpp: FALSE for a name it does not know. */
-int          vh_emu_speed_launch        (const char *name, unsigned int gx,
-                                         unsigned int gy, unsigned int bx,
+/* The kernels on the host (*-kernels-emu.cpp): each launches the kernel
+ * @name of its module, or returns 0 for a name it does not know. */
+typedef int (*EmuLauncher) (const char *name, const unsigned int grid[3],
+    const unsigned int block[3], void **args);
+
+int          vh_emu_speed_launch        (const char *name,
+                                         const unsigned int grid[3],
+                                         const unsigned int block[3],
                                          void **args);
+int          vh_emu_adm_launch          (const char *name,
+                                         const unsigned int grid[3],
+                                         const unsigned int block[3],
+                                         void **args);
+int          vh_emu_motion_launch       (const char *name,
+                                         const unsigned int grid[3],
+                                         const unsigned int block[3],
+                                         void **args);
+
+static const EmuLauncher launchers[] = {
+  vh_emu_speed_launch, vh_emu_adm_launch, vh_emu_motion_launch,
+};
 
 const VhHipKernelSource vh_hip_kernel_speed_filter = { "speed-filter" };
 const VhHipKernelSource vh_hip_kernel_speed_solve = { "speed-solve" };
+const VhHipKernelSource vh_hip_kernel_adm = { "adm" };
+const VhHipKernelSource vh_hip_kernel_motion = { "motion" };
 
-#define SLOT_BYTES 4096
+#define SLOT_BYTES 65536
 
 gboolean
 vh_hip_fex_init (VhHipFex * h, VhFeatureExtractor * fex, gsize slot_size,
@@ -87,17 +106,30 @@ vh_hip_fex_function (VhHipFex * h, const VhHipKernelSource * source,
 }
 
 gboolean
-vh_hip_fex_launch (VhHipFex * h, VhHipFunction * function, guint grid_x,
-    guint grid_y, guint block_x, guint block_y, guint shared_bytes,
+vh_hip_launch (VhHipFunction * function, VhHipStream * stream,
+    const guint grid[3], const guint block[3], guint shared_bytes,
     gpointer * args, GError ** error)
 {
   const gchar *name = (const gchar *) function;
 
-  g_assert (block_y == 1);
-  if (vh_emu_speed_launch (name, grid_x, grid_y, block_x, args))
-    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (launchers); i++) {
+    if (launchers[i] (name, grid, block, args))
+      return TRUE;
+  }
   g_error ("no emulated kernel %s", name);
   return FALSE;
+}
+
+gboolean
+vh_hip_fex_launch (VhHipFex * h, VhHipFunction * function, guint grid_x,
+    guint grid_y, guint block_x, guint block_y, guint shared_bytes,
+    gpointer * args, GError ** error)
+{
+  const guint grid[3] = { grid_x, grid_y, 1 };
+  const guint block[3] = { block_x, block_y, 1 };
+
+  return vh_hip_launch (function, NULL, grid, block, shared_bytes, args,
+      error);
 }
 
 gboolean
@@ -141,6 +173,15 @@ vh_hip_memcpy_2d_async (VhHipStream * stream, VhHipCopyKind kind,
 {
   return vh_hip_memcpy_2d (NULL, kind, dst, dst_pitch, src, src_pitch,
       width_bytes, height, error);
+}
+
+gboolean
+vh_hip_memset_2d_async (VhHipStream * stream, gpointer ptr, gsize pitch,
+    guint8 value, gsize width_bytes, gsize height, GError ** error)
+{
+  for (gsize i = 0; i < height; i++)
+    memset ((guint8 *) ptr + i * pitch, value, width_bytes);
+  return TRUE;
 }
 
 gboolean

@@ -9,7 +9,7 @@
 
 /* The SpEED kernels (hip/features/kernels/speed-filter.hip and
  * speed-solve.hip) on the host through kernel-emu.h, launched by name for
- * test-speed-emulated (hip-fex-emu.c). Built without contraction, as the
+ * test-twins-emulated (hip-fex-emu.c). Built without contraction, as the
  * kernels' FMUL/FADD macros pin every rounding on a GPU. */
 
 #include <cmath>
@@ -20,10 +20,10 @@
 #include "speed-solve.hip"
 
 extern "C" int
-vh_emu_speed_launch (const char *name, unsigned int gx, unsigned int gy,
-    unsigned int bx, void **args)
+vh_emu_speed_launch (const char *name, const unsigned int g[3],
+    const unsigned int b[3], void **args)
 {
-  const dim3 grid = { gx, gy, 1 }, block = { bx, 1, 1 };
+  const dim3 grid = { g[0], g[1], g[2] }, block = { b[0], b[1], b[2] };
   const vh_speed_filter_args f = *(const vh_speed_filter_args *) args[0];
   const vh_speed_solve_args s = *(const vh_speed_solve_args *) args[0];
 

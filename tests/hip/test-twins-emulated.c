@@ -7,14 +7,19 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The speed_chroma and speed_temporal HIP twins without a GPU: their host
- * code (hip-speed-*.c) runs as built, their kernels' source runs on the
- * host (kernel-emu.h, speed-kernels-emu.cpp), and every value must equal the CPU
- * twins' exactly (the host's log2 is glibc's, so the only GPU difference,
- * its log2, is not in play). Synthetic clips of 8 to 12 bits in three
- * chroma layouts, semi-planar chroma, odd sizes, the v1.0.16 settings,
- * every resampler and weighting mode, and the three covariance orders
- * (VH_DISABLE_AVX512, VH_DISABLE_SIMD; those this CPU can take). */
+/* The HIP twins the vmaf_v1.0.16 models run besides cambi (speed_chroma,
+ * speed_temporal, integer adm and motion) without a GPU: their host code
+ * (hip-speed-*.c, hip-integer-adm*.c, hip-integer-motion.c) runs as built
+ * with the HIP layer emulated (hip-fex-emu.c), their kernels' source runs
+ * on the host (kernel-emu.h, *-kernels-emu.cpp), and every value must
+ * equal the CPU twins' exactly (the host's log2 is glibc's, so the one
+ * GPU difference of SpEED, its log2, is not in play). Synthetic clips of
+ * 8 to 12 bits in three chroma layouts, semi-planar chroma, odd sizes;
+ * the v1.0.16 settings of each (ADM's CSF mode 2 at both display heights,
+ * motion's five-frame window and moving average), other options, and for
+ * SpEED every resampler and weighting mode and the three covariance
+ * orders (VH_DISABLE_AVX512, VH_DISABLE_SIMD; those this CPU can take).
+ * The GPU's own rounding is the GPU test's (hip-features-gpu). */
 
 #include "feature-collector.h"
 #include "feature-extractor.h"
@@ -28,9 +33,15 @@ extern const VhFeatureExtractorClass vh_fex_speed_chroma;
 extern const VhFeatureExtractorClass vh_fex_speed_temporal;
 extern const VhFeatureExtractorClass vh_hip_fex_speed_chroma;
 extern const VhFeatureExtractorClass vh_hip_fex_speed_temporal;
+extern const VhFeatureExtractorClass vh_fex_integer_adm;
+extern const VhFeatureExtractorClass vh_hip_fex_integer_adm;
+extern const VhFeatureExtractorClass vh_fex_integer_motion;
+extern const VhFeatureExtractorClass vh_hip_fex_integer_motion;
 
-/* speed_temporal scores frames 1 and 2. */
+/* Frames per clip: speed_temporal scores frames 1 and 2; motion's
+ * five-frame window needs more (cases say). */
 #define N_FRAMES 3
+#define MAX_FRAMES 7
 
 static gint failures;
 
@@ -45,6 +56,7 @@ typedef struct
 {
   const VhFeatureExtractorClass *cpu, *hip;
   guint clips;                  /* bit i: clips[i] */
+  guint n_frames;               /* 0: N_FRAMES */
   const gchar *opts[15];
 } Case;
 
@@ -128,6 +140,7 @@ run_case (const ClipSpec * spec, const Case * c)
       spec->bpc, spec->semi ? " semi-planar" : "");
   gboolean ok_cpu, ok_hip;
   guint n_values = 0, n_nonzero = 0;
+  const guint n_frames = c->n_frames ? c->n_frames : N_FRAMES;
 
   vh_picture_info_init (&info, spec->fmt, spec->bpc, spec->w, spec->h, NULL);
   ok_cpu = vh_feature_extractor_init (cpu, &info, &cpu_err);
@@ -142,7 +155,7 @@ run_case (const ClipSpec * spec, const Case * c)
   if (!ok_cpu)
     goto out;                   /* refused alike (too small) */
 
-  for (guint t = 0; t < N_FRAMES; t++) {
+  for (guint t = 0; t < n_frames; t++) {
     g_autoptr (GError) error = NULL;
     VhPicture *pics[2];
     for (guint s = 0; s < 2; s++) {
@@ -163,7 +176,7 @@ run_case (const ClipSpec * spec, const Case * c)
 
   for (guint j = 0; j < vh_feature_collector_n_features (fc_cpu); j++) {
     const gchar *name = vh_feature_collector_feature_name (fc_cpu, j);
-    for (guint t = 0; t < N_FRAMES; t++) {
+    for (guint t = 0; t < n_frames; t++) {
       gdouble a, b;
       if (!vh_feature_collector_get (fc_cpu, name, t, &a))
         continue;
@@ -195,40 +208,74 @@ main (void)
     {VH_PIX_FMT_YUV422, 12, 363, 337, FALSE},
     /* Room for 5x5 blocks after prescaling by 0.5. */
     {VH_PIX_FMT_YUV444, 8, 720, 480, FALSE},
+    /* Small ones for ADM and motion (many blocks, many barriers). */
+    {VH_PIX_FMT_YUV420, 8, 161, 97, FALSE},
+    {VH_PIX_FMT_YUV422, 12, 197, 131, FALSE},
   };
   /* Each option setting on one clip or a few (the emulation is slow). */
   static const Case cases[] = {
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0xf, {NULL}},
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0xf, 0, {NULL}},
     /* vmaf_v1.0.16_3d0h, then _2160 (prescaled) */
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x1,
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x1, 0,
           {"speed_kernelscale", "1.0", "speed_nn_floor", "0.1",
             "speed_sigma_nn", "0.19", "speed_weight_var_mode", "5",
           "speed_max_val", "45.0", NULL}},
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x10,
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x10, 0,
           {"speed_nn_floor", "0.1", "speed_sigma_nn", "0.19",
             "speed_weight_var_mode", "5", "speed_prescale", "0.5",
           "speed_prescale_method", "bilinear", NULL}},
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x4,
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x4, 0,
           {"speed_prescale", "1.5", "speed_prescale_method", "bicubic",
           "speed_weight_var_mode", "3", NULL}},
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x1,
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x1, 0,
           {"speed_prescale", "0.8", "speed_prescale_method", "lanczos4",
           "speed_kernelscale", "0.5", "speed_weight_var_mode", "4", NULL}},
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x8,
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x8, 0,
           {"speed_prescale", "1.2", "speed_prescale_method", "nearest",
           "speed_weight_var_mode", "6", NULL}},
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x2,
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x2, 0,
           {"speed_kernelscale", "1.5", "speed_weight_var_mode", "1",
           "speed_max_val", "1", NULL}},
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x4,
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x4, 0,
           {"speed_kernelscale", "0.711111", "speed_weight_var_mode", "2",
           NULL}},
-    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x9, {NULL}},
-    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x4,
+    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x9, 0, {NULL}},
+    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x4, 0,
           {"speed_use_ref_diff", "1", "speed_kernelscale", "1.5", NULL}},
-    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x1,
+    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x1, 0,
           {"speed_prescale", "0.6", "speed_prescale_method", "bilinear",
           "speed_sigma_nn", "0.5", "speed_nn_floor", "0.2", NULL}},
+    {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x60, 2, {NULL}},
+    /* vmaf_v1.0.16_3d0h, _2160, _1d5h_2160 */
+    {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x20, 2,
+          {"adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1.0",
+            "adm_noise_weight", "0.02", "adm_norm_view_dist", "3.0",
+            "adm_ref_display_height", "1080", "adm_min_val", "0.5",
+          "adm_csf_mode", "2", NULL}},
+    {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x40, 2,
+          {"adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1.0",
+            "adm_noise_weight", "0.02", "adm_norm_view_dist", "3.0",
+            "adm_ref_display_height", "2160", "adm_min_val", "0.5",
+          "adm_csf_mode", "2", NULL}},
+    {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x20, 2,
+          {"adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1.0",
+            "adm_noise_weight", "0.02", "adm_norm_view_dist", "1.5",
+            "adm_ref_display_height", "2160", "adm_min_val", "0.5",
+          "adm_csf_mode", "2", NULL}},
+    {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x40, 2,
+          {"adm_csf_mode", "1", "adm_csf_scale", "1.2", "adm_csf_diag_scale",
+          "0.8", "debug", "1", NULL}},
+    {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x20, 2,
+          {"adm_csf_mode", "3", "adm_skip_scale0", "1", NULL}},
+    {&vh_fex_integer_motion, &vh_hip_fex_integer_motion, 0x60, MAX_FRAMES,
+          {NULL}},
+    /* vmaf_v1.0.16_hfr_* */
+    {&vh_fex_integer_motion, &vh_hip_fex_integer_motion, 0x60, MAX_FRAMES,
+          {"motion_max_val", "18.0", "motion_five_frame_window", "1",
+          "motion_moving_average", "1", NULL}},
+    {&vh_fex_integer_motion, &vh_hip_fex_integer_motion, 0x20, MAX_FRAMES,
+          {"motion_max_val", "18.0", "motion_five_frame_window", "1",
+          "debug", "1", NULL}},
   };
   /* Each covariance order this CPU can take. */
   static const gchar *const orders[][2] = {
@@ -241,9 +288,11 @@ main (void)
       printf ("# with %s=%s\n", orders[o][0], orders[o][1]);
     }
     for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
-      /* The other orders with the default options on the first clip. */
+      /* The other orders: SpEED, default options, the first clip. */
       for (guint k = 0; k < (o ? 1 : G_N_ELEMENTS (clips)); k++) {
-        if ((o && cases[c].opts[0]) || !(cases[c].clips & (1u << k)))
+        if ((o && (cases[c].opts[0] ||
+                    !g_str_has_prefix (cases[c].cpu->name, "speed"))) ||
+            !(cases[c].clips & (1u << k)))
           continue;
         run_case (&clips[k], &cases[c]);
       }
