@@ -14,10 +14,11 @@
  * frame, and the CPU twin's own code for each band's p-th root and the
  * scores (float-adm.h, vh_fadm_pool_bands()).
  *
- * Not bit for bit: the CPU twin divides by x86's reciprocal estimate
- * (whose last bits differ between processor makers) and the GPU by the
- * exact reciprocal refined the same way, and powf of a p-norm other than
- * 3 is the GPU's; values stay within 1e-6 of the CPU twin's. */
+ * The CPU twin divides by x86's reciprocal estimate, whose last bits
+ * differ between processor makers: the GPU looks it up in a table made on
+ * this processor (vh_fadm_rcp_table), so the values equal the CPU twin's
+ * bit for bit; only a p-norm other than 3 (powf, the GPU's) keeps them
+ * merely within 1e-6. */
 
 #include "hip-fex-common.h"
 #include "errors.h"
@@ -48,10 +49,11 @@ typedef struct
   gdouble gain_limit;
   gdouble p_norm;
   gint32 bypass_cm;
-  gint32 pad;
+  guint32 rcp_shift;
+  const guint32 *rcp_table;
 } FadmArgs;
 
-G_STATIC_ASSERT (sizeof (FadmArgs) == 200);
+G_STATIC_ASSERT (sizeof (FadmArgs) == 208);
 
 #define FADM_BLOCK_X 32
 #define FADM_BLOCK_Y 8
@@ -77,6 +79,8 @@ typedef struct
   gfloat *restored[3], *additive[3];    /* h, v, d */
   gfloat *terms;
   gfloat *rows;
+  guint32 *rcp_table;           /* NULL where the CPU divides exactly */
+  guint rcp_shift;
 
   VhHipFunction *load_fn;
   VhHipFunction *dwt_fn;
@@ -138,7 +142,7 @@ hip_fadm_close (VhFeatureExtractor * fex)
   HipFloatAdm *s = fex->priv;
   VhHipDevice *device = s->hip.device;
   gfloat **bufs[] = {
-    &s->luma[0], &s->luma[1], &s->terms, &s->rows,
+    &s->luma[0], &s->luma[1], &s->terms, &s->rows, (gfloat **) & s->rcp_table,
     &s->restored[0], &s->restored[1], &s->restored[2],
     &s->additive[0], &s->additive[1], &s->additive[2],
   };
@@ -170,6 +174,24 @@ alloc_floats (HipFloatAdm * s, gfloat ** buf, gsize n, GError ** error)
       (gpointer *) buf, error);
 }
 
+/* The CPU's reciprocal estimate, for the decoupling to divide as it does. */
+static gboolean
+hip_fadm_upload_rcp (HipFloatAdm * s, GError ** error)
+{
+  guint bits = 0;
+  const guint32 *table = vh_fadm_rcp_table (&bits);
+  gsize size;
+
+  if (!table)
+    return TRUE;
+  size = sizeof (guint32) << bits;
+  s->rcp_shift = 23 - bits;
+  return vh_hip_malloc (s->hip.device, size, (gpointer *) & s->rcp_table,
+      error) &&
+      vh_hip_memcpy_2d (s->hip.device, VH_HIP_COPY_HOST_TO_DEVICE,
+      s->rcp_table, size, table, size, size, 1, error);
+}
+
 static gboolean
 hip_fadm_alloc (HipFloatAdm * s, GError ** error)
 {
@@ -189,8 +211,10 @@ hip_fadm_alloc (HipFloatAdm * s, GError ** error)
         !alloc_floats (s, &s->additive[t], n, error))
       return FALSE;
   }
-  return alloc_floats (s, &s->terms, N_TERMS * n, error) &&
-      alloc_floats (s, &s->rows, N_TERMS * bh, error);
+  if (!alloc_floats (s, &s->terms, N_TERMS * n, error) ||
+      !alloc_floats (s, &s->rows, N_TERMS * bh, error))
+    return FALSE;
+  return hip_fadm_upload_rcp (s, error);
 }
 
 static gboolean
@@ -322,6 +346,8 @@ queue_sums (HipFloatAdm * s, guint scale, gfloat * out, GError ** error)
   a.gain_limit = adm->gain_limit;
   a.p_norm = adm->pool.p_norm;
   a.bypass_cm = adm->pool.bypass_cm;
+  a.rcp_shift = s->rcp_shift;
+  a.rcp_table = s->rcp_table;
   return launch_2d (s, s->decouple_fn, fr.right - fr.left,
       fr.bottom - fr.top, args, error) &&
       launch_2d (s, s->terms_fn, sr.right - sr.left, sr.bottom - sr.top,

@@ -102,6 +102,20 @@ gfloat       vh_fadm_pool_bands         (const gfloat acc[3], gint n,
                                          gint n_rows,
                                          const VhFadmPool * pool);
 
+/* The decoupling divides by x86's reciprocal estimate (refined by one
+ * Newton step) where SSE exists: that estimate of 1.m for every m, as a
+ * table of float bits indexed by the mantissa's leading @mantissa_bits
+ * bits, for a GPU to divide as this processor does. NULL where the CPU
+ * divides exactly (no SSE), or where the estimate does not scale with the
+ * exponent as vh_fadm_rcp_lookup () assumes. Built once per process. */
+const guint32 *vh_fadm_rcp_table         (guint * mantissa_bits);
+
+/* The estimate of the float with bits @x from @table (mantissa shifted
+ * right by @shift = 23 - mantissa_bits): zero and denormals give
+ * infinity, infinity zero, results below the normal range zero. */
+guint32      vh_fadm_rcp_lookup         (const guint32 * table, guint shift,
+                                         guint32 x);
+
 /* cos^2 (1 degree), as libvmaf rounds it: decoupling's angle test. */
 gfloat       vh_fadm_cos_1deg_sq        (void);
 

@@ -23,7 +23,8 @@
  * odd-size clips of 8 to 16 bits in every chroma layout (and semi-planar
  * chroma): integer features and the float ones listed in
  * exact_float_features exactly, those in bounded_features (GPU libm) within
- * 1e-6, those in relative_bounded_features within 1e-6 relative, other
+ * 1e-6, runs with options in libm_options (the GPU's powf) within 1e-6
+ * relative, other
  * float ones within 1e-4; the motion twins (motion, float_motion),
  * started at a frame index other than 0, hold the last frame's motion2
  * until flush, which emits it equal to the CPU twin's; a twin that refuses
@@ -381,7 +382,8 @@ fail:
 /* Float features whose twins keep the CPU twin's order of operations, so
  * are held to max difference 0 like the integer ones. */
 static const gchar *const exact_float_features[] = {
-  "float_moment", "float_ansnr", "float_motion", "float_vif", NULL
+  "float_moment", "float_ansnr", "float_motion", "float_vif", "float_adm",
+  NULL
 };
 
 /* Twins whose only difference from the CPU twin is the GPU's pow, sin,
@@ -393,13 +395,31 @@ static const gchar *const bounded_features[] = {
 
 #define BOUNDED_TOLERANCE 1e-6
 
-/* Twins held within 1e-6 relative to the CPU twin's value (at least 1):
- * float_adm, whose CPU twin divides by x86's reciprocal estimate (its last
- * bits differ between processor makers) and whose p-norms other than 3
- * use powf; its debug sums run to the thousands. */
-static const gchar *const relative_bounded_features[] = {
-  "float_adm", NULL
+/* Options that take a twin off the CPU's arithmetic: float_adm's p-norms
+ * other than 3 raise every term with the GPU's powf. Such runs are held
+ * within 1e-6 relative to the CPU twin's value (at least 1: the debug sums
+ * run to the thousands), under the name "<feature>+libm". */
+static const gchar *const libm_options[][2] = {
+  {"float_adm", "adm_p_norm"},
 };
+
+static const gchar *const relative_bounded_features[] = {
+  "float_adm+libm", NULL
+};
+
+/* The name whose tolerance applies to @feature run with @opts. */
+static const gchar *
+tolerance_key (const gchar * feature, const gchar * const *opts)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (libm_options); i++) {
+    if (!strcmp (feature, libm_options[i][0]) && opts &&
+        g_strv_contains (opts, libm_options[i][1])) {
+      g_autofree gchar *key = g_strconcat (feature, "+libm", NULL);
+      return g_intern_string (key);
+    }
+  }
+  return feature;
+}
 
 static gboolean
 is_float_feature (const gchar * name)
@@ -595,7 +615,7 @@ compare_one (const Clip * clip, const VhFeatureExtractorClass * klass,
     g_autofree gchar *dispatch = vh_context_describe_dispatch (hip);
     CHECK (strstr (dispatch, ": hip") != NULL, "%s: ran as %s", what,
         dispatch);
-    diff = compare_runs (what, cpu, hip, klass->name);
+    diff = compare_runs (what, cpu, hip, tolerance_key (klass->name, opts));
     slot = g_hash_table_lookup (max_diffs, klass->name);
     if (!slot) {
       slot = g_new0 (gdouble, 1);

@@ -23,11 +23,11 @@
  *  - vh_fadm_rows, one thread per row and term: the row's sum left to
  *    right; vh_fadm_total, one thread per term: the rows top to bottom.
  *
- * The host takes each band's p-th root. No fused multiply-adds. Two steps
- * cannot be the CPU's: the CPU divides by x86's reciprocal estimate (its
- * value differs between processor makers) refined by one Newton step, here
- * the exact reciprocal refined the same way; and powf of p-norms other
- * than 3 is the GPU's. */
+ * The host takes each band's p-th root. No fused multiply-adds. The CPU
+ * twin divides by x86's reciprocal estimate refined by one Newton step
+ * (exactly where it has no SSE): the estimate comes from a table the host
+ * made on its own processor (vh_fadm_rcp_table), so the division is the
+ * CPU twin's too. Only powf of p-norms other than 3 is the GPU's. */
 
 #if defined(__HIP__) && !defined(__HIPCC_RTC__) && !defined(VH_HIP_RTC)
 #include <hip/hip_runtime.h>
@@ -84,7 +84,8 @@ struct vh_fadm_args
   double gain_limit;
   double p_norm;
   int bypass_cm;
-  int pad;
+  unsigned int rcp_shift;       /* 23 - the table's mantissa bits */
+  const unsigned int *rcp_table;        /* NULL: divide exactly */
 };
 
 static __device__ __forceinline__ int
@@ -139,14 +140,38 @@ vh_fadm_dwt (const float *src, vh_u64 ss, int w, int h, float *a, float *v,
   d[o] = fadm_taps4 (vh_fadm_hi, hi[0], hi[1], hi[2], hi[3]);
 }
 
-/* n / (d + eps) in the CPU twin's steps: a reciprocal refined by one
- * Newton step, then the product. */
+/* x86's reciprocal estimate of @x (vh_fadm_rcp_lookup). */
 static __device__ __forceinline__ float
-fadm_div (float n, float d)
+fadm_rcp (float x, const unsigned int *table, unsigned int shift)
+{
+  const unsigned int u = __float_as_uint (x), sign = u & 0x80000000u;
+  const int e = (u >> 23) & 0xff;
+  unsigned int entry;
+  int re;
+
+  if (e == 0)
+    return __uint_as_float (sign | 0x7f800000u);
+  if (e == 255)
+    return (u & 0x7fffffu) ? x : __uint_as_float (sign);
+  entry = table[(u & 0x7fffffu) >> shift];
+  re = (int) ((entry >> 23) & 0xff) - (e - 127);
+  if (re <= 0)
+    return __uint_as_float (sign);
+  return __uint_as_float (sign | ((unsigned int) re << 23) |
+      (entry & 0x7fffffu));
+}
+
+/* n / (d + eps) in the CPU twin's steps: the reciprocal estimate refined
+ * by one Newton step, then the product; plain division without a table. */
+static __device__ __forceinline__ float
+fadm_div (float n, float d, const unsigned int *table, unsigned int shift)
 {
   const float x = FADD (d, 1e-30f);
-  const float r = 1.0f / x;
+  float r;
 
+  if (!table)
+    return n / x;
+  r = fadm_rcp (x, table, shift);
   return FMUL (n, FADD (r, FMUL (r, FSUB (1.0f, FMUL (x, r)))));
 }
 
@@ -188,9 +213,9 @@ vh_fadm_decouple_bands (struct vh_fadm_args a)
   th = a.th[o];
   tv = a.tv[o];
   td = a.td[o];
-  h = FMUL (fadm_clamp01 (fadm_div (th, oh)), oh);
-  v = FMUL (fadm_clamp01 (fadm_div (tv, ov)), ov);
-  d = FMUL (fadm_clamp01 (fadm_div (td, od)), od);
+  h = FMUL (fadm_clamp01 (fadm_div (th, oh, a.rcp_table, a.rcp_shift)), oh);
+  v = FMUL (fadm_clamp01 (fadm_div (tv, ov, a.rcp_table, a.rcp_shift)), ov);
+  d = FMUL (fadm_clamp01 (fadm_div (td, od, a.rcp_table, a.rcp_shift)), od);
   /* Angle test without trigonometry, as the CPU twin. */
   dot = FADD (FMUL (oh, th), FMUL (ov, tv));
   o_sq = FADD (FMUL (oh, oh), FMUL (ov, ov));
