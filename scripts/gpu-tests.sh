@@ -138,6 +138,13 @@ while IFS=$'\t' read -r name suites timeout envs cmd; do
       export "$k=$v"
     done
     eval "set -- $cmd"
+    # An interpreter recorded by absolute path on the build machine (a
+    # script test's python3) is taken from this machine's PATH.
+    if [ ! -x "$1" ] && command -v "${1##*/}" > /dev/null; then
+      first=$(command -v "${1##*/}")
+      shift
+      set -- "$first" "$@"
+    fi
     if [ -n "$cs" ]; then
       # Leaks of device memory at exit count too; 86 marks sanitizer errors.
       exec timeout $((timeout * 4)) "$cs" --tool memcheck --leak-check full \
