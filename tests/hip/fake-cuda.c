@@ -51,7 +51,16 @@
  * would pass it fails with CUDA_ERROR_OUT_OF_MEMORY (many streams at once
  * exhaust it). Both show in vh_fake_cuda_n_faults() and, with the exit
  * check or a fault asked for, in a line on stderr at exit;
- * VH_FAKE_CUDA_TRACE=1 prints the stack of each fault when it happens. */
+ * VH_FAKE_CUDA_TRACE=1 prints the stack of each fault when it happens.
+ *
+ * VH_FAKE_CUDA_COPIES=dma: for measuring the host's own work per frame
+ * (bench/bench-host-cost.sh), copies that a GPU's copy engine does
+ * without the CPU (device to device, and between the device and
+ * page-locked memory) are checked but not made; copies from or to
+ * pageable memory, which the driver stages through its own page-locked
+ * buffers on the CPU, are still made; device memsets are not made either.
+ * Only with VH_FAKE_CUDA_KERNELS=noop,
+ * where the numbers mean nothing anyway. */
 
 #include <glib.h>
 #include <stdio.h>
@@ -532,6 +541,39 @@ cuMemFreeHost (gpointer p)
   return release (p, FALSE);
 }
 
+static gboolean noop_kernels (void);
+
+static gboolean
+dma_mode (void)
+{
+  static gint dma = -1;
+
+  if (dma < 0)
+    dma = noop_kernels () &&
+        g_strcmp0 (g_getenv ("VH_FAKE_CUDA_COPIES"), "dma") == 0;
+  return dma;
+}
+
+/* VH_FAKE_CUDA_COPIES=dma: whether a GPU would make this copy without the
+ * CPU (page-locked or device memory on both sides). */
+static gboolean
+copy_is_dma (const FakeMemcpy2D * c, const guint8 * src, const guint8 * dst)
+{
+  gboolean pinned = TRUE;
+
+  if (!dma_mode ())
+    return FALSE;
+  g_mutex_lock (&lock);
+  if (c->srcMemoryType != 2)
+    pinned = find_allocation (src, (c->Height - 1) * c->srcPitch +
+        c->WidthInBytes, FALSE) != NULL;
+  if (pinned && c->dstMemoryType != 2)
+    pinned = find_allocation (dst, (c->Height - 1) * c->dstPitch +
+        c->WidthInBytes, FALSE) != NULL;
+  g_mutex_unlock (&lock);
+  return pinned;
+}
+
 EXPORT gint
 cuMemcpy2DAsync_v2 (const FakeMemcpy2D * c, gpointer stream)
 {
@@ -556,8 +598,10 @@ cuMemcpy2DAsync_v2 (const FakeMemcpy2D * c, gpointer stream)
   }
   if (c->WidthInBytes > c->srcPitch || c->WidthInBytes > c->dstPitch)
     return CUDA_ERROR_INVALID_VALUE;
-  for (gsize y = 0; y < c->Height; y++)
-    memcpy (dst + y * c->dstPitch, src + y * c->srcPitch, c->WidthInBytes);
+  if (c->Height && !copy_is_dma (c, src, dst)) {
+    for (gsize y = 0; y < c->Height; y++)
+      memcpy (dst + y * c->dstPitch, src + y * c->srcPitch, c->WidthInBytes);
+  }
   g_atomic_pointer_add (&bytes_copied, c->WidthInBytes * c->Height);
   if (current_device () >= 0) {
     g_mutex_lock (&lock);
@@ -577,7 +621,7 @@ cuMemsetD2D8Async (CUdeviceptr p, gsize pitch, guint8 value, gsize width,
     return sticky ();
   if (!device_region_ok (d, pitch, width, height))
     return CUDA_ERROR_INVALID_VALUE;
-  for (gsize y = 0; y < height; y++)
+  for (gsize y = 0; y < height && !dma_mode (); y++)
     memset (d + y * pitch, value, width);
   return 0;
 }
