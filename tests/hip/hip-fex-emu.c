@@ -36,14 +36,25 @@ int          vh_emu_motion_launch       (const char *name,
                                          const unsigned int block[3],
                                          void **args);
 
+int          vh_emu_float_launch        (const char *name,
+                                         const unsigned int grid[3],
+                                         const unsigned int block[3],
+                                         void **args);
+
 static const EmuLauncher launchers[] = {
   vh_emu_speed_launch, vh_emu_adm_launch, vh_emu_motion_launch,
+  vh_emu_float_launch,
 };
 
 const VhHipKernelSource vh_hip_kernel_speed_filter = { "speed-filter" };
 const VhHipKernelSource vh_hip_kernel_speed_solve = { "speed-solve" };
 const VhHipKernelSource vh_hip_kernel_adm = { "adm" };
 const VhHipKernelSource vh_hip_kernel_motion = { "motion" };
+const VhHipKernelSource vh_hip_kernel_float_motion = { "float-motion" };
+const VhHipKernelSource vh_hip_kernel_float_scale = { "float-scale" };
+const VhHipKernelSource vh_hip_kernel_float_vif = { "float-vif" };
+const VhHipKernelSource vh_hip_kernel_float_adm = { "float-adm" };
+const VhHipKernelSource vh_hip_kernel_psnr_hvs = { "psnr-hvs" };
 
 #define SLOT_BYTES 65536
 

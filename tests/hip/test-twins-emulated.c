@@ -9,7 +9,8 @@
 
 /* The HIP twins the vmaf_v1.0.16 models run besides cambi (speed_chroma,
  * speed_temporal, integer adm and motion) without a GPU: their host code
- * (hip-speed-*.c, hip-integer-adm*.c, hip-integer-motion.c) runs as built
+ * (hip-speed-*.c, hip-integer-adm*.c, hip-integer-motion.c; and the
+ * float_motion, float_vif, float_adm and psnr_hvs twins) runs as built
  * with the HIP layer emulated (hip-fex-emu.c), their kernels' source runs
  * on the host (kernel-emu.h, *-kernels-emu.cpp), and every value must
  * equal the CPU twins' exactly (the host's log2 is glibc's, so the one
@@ -37,6 +38,14 @@ extern const VhFeatureExtractorClass vh_fex_integer_adm;
 extern const VhFeatureExtractorClass vh_hip_fex_integer_adm;
 extern const VhFeatureExtractorClass vh_fex_integer_motion;
 extern const VhFeatureExtractorClass vh_hip_fex_integer_motion;
+extern const VhFeatureExtractorClass vh_fex_float_motion;
+extern const VhFeatureExtractorClass vh_hip_fex_float_motion;
+extern const VhFeatureExtractorClass vh_fex_float_vif;
+extern const VhFeatureExtractorClass vh_hip_fex_float_vif;
+extern const VhFeatureExtractorClass vh_fex_float_adm;
+extern const VhFeatureExtractorClass vh_hip_fex_float_adm;
+extern const VhFeatureExtractorClass vh_fex_psnr_hvs;
+extern const VhFeatureExtractorClass vh_hip_fex_psnr_hvs;
 
 /* Frames per clip: speed_temporal scores frames 1 and 2; motion's
  * five-frame window needs more (cases say). */
@@ -276,6 +285,30 @@ main (void)
     {&vh_fex_integer_motion, &vh_hip_fex_integer_motion, 0x20, MAX_FRAMES,
           {"motion_max_val", "18.0", "motion_five_frame_window", "1",
           "debug", "1", NULL}},
+    /* The float features and psnr_hvs (vmaf_float_v0.6.1 and others). */
+    {&vh_fex_float_motion, &vh_hip_fex_float_motion, 0x62, MAX_FRAMES,
+          {NULL}},
+    {&vh_fex_float_motion, &vh_hip_fex_float_motion, 0x60, MAX_FRAMES,
+          {"motion_add_uv", "1", "motion_add_scale1", "1", "debug", "1",
+          NULL}},
+    {&vh_fex_float_motion, &vh_hip_fex_float_motion, 0x20, 4,
+          {"motion_filter_size", "3", "motion_blend_factor", "0.5",
+          "motion_force_zero", "0", NULL}},
+    {&vh_fex_float_vif, &vh_hip_fex_float_vif, 0x62, 2, {NULL}},
+    {&vh_fex_float_vif, &vh_hip_fex_float_vif, 0x40, 2,
+          {"vif_kernelscale", "0.5", "vif_skip_scale0", "1", "debug", "1",
+          NULL}},
+    {&vh_fex_float_vif, &vh_hip_fex_float_vif, 0x20, 2,
+          {"vif_prescale", "1.5", "vif_prescale_method", "bicubic", NULL}},
+    {&vh_fex_float_vif, &vh_hip_fex_float_vif, 0x20, 2,
+          {"vif_prescale", "0.8", "vif_prescale_method", "lanczos4", NULL}},
+    {&vh_fex_float_adm, &vh_hip_fex_float_adm, 0x62, 2, {NULL}},
+    {&vh_fex_float_adm, &vh_hip_fex_float_adm, 0x40, 2,
+          {"adm_csf_mode", "2", "adm_p_norm", "2.5", "adm_enhn_gain_limit",
+          "1.2", "debug", "1", NULL}},
+    {&vh_fex_float_adm, &vh_hip_fex_float_adm, 0x20, 2,
+          {"adm_bypass_cm", "1", "adm_skip_scale0", "1", NULL}},
+    {&vh_fex_psnr_hvs, &vh_hip_fex_psnr_hvs, 0x62, 2, {NULL}},
   };
   /* Each covariance order this CPU can take. */
   static const gchar *const orders[][2] = {
