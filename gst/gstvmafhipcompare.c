@@ -138,6 +138,7 @@ typedef struct
   guint64 arrived;              /* frames inside the segment's start */
   guint64 decided;              /* left the pairing: scored or unpaired */
   guint64 unpaired;
+  guint64 unpaired_after_end;   /* of those, after the other side ended */
   GstVideoInfo info;            /* the pad's caps, as its thread saw them */
   gboolean have_info;
   gboolean over;                /* EOS: no frame comes any more */
@@ -896,6 +897,7 @@ count_unpaired (GstVmafHipCompare * self, gboolean ref_side,
       GST_TIME_ARGS (f->pts), GST_TIME_ARGS (f->running_time));
 
   if (other_over) {
+    side_count (self, ref_side)->unpaired_after_end++;
     /* The other side is over: let the last pair's values become final
      * now rather than at EOS. */
     return finish_context (self) ? GST_FLOW_OK : GST_FLOW_ERROR;
@@ -1012,13 +1014,18 @@ warn_unscored (GstVmafHipCompare * self, guint64 dropped_ref,
     guint64 dropped_dist)
 {
   guint64 ur = self->ref_count.unpaired, ud = self->dist_count.unpaired;
+  /* Said only when that is all there is to it. */
+  gboolean dist_ended = ur && !ud &&
+      self->ref_count.unpaired_after_end == ur;
+  gboolean ref_ended = ud && !ur &&
+      self->dist_count.unpaired_after_end == ud;
 
   if (ur || ud) {
     GST_ELEMENT_WARNING_WITH_DETAILS (self, STREAM, FAILED,
         ("%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
             " distorted frames had no partner and were not scored%s.", ur,
-            ud, ur && !ud ? " (dist_sink ended before ref_sink)" :
-            ud && !ur ? " (ref_sink ended before dist_sink)" : ""), (NULL),
+            ud, dist_ended ? " (dist_sink ended before ref_sink)" :
+            ref_ended ? " (ref_sink ended before dist_sink)" : ""), (NULL),
         ("unpaired-reference", G_TYPE_UINT64, ur,
             "unpaired-distorted", G_TYPE_UINT64, ud, NULL));
   }
@@ -1481,6 +1488,8 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   self->have_info_used = FALSE;
   g_mutex_lock (&self->count_lock);
   self->ref_count.unpaired = self->dist_count.unpaired = 0;
+  self->ref_count.unpaired_after_end = 0;
+  self->dist_count.unpaired_after_end = 0;
   side_reset (self, TRUE);
   side_reset (self, FALSE);
   g_mutex_unlock (&self->count_lock);
