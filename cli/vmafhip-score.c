@@ -663,6 +663,8 @@ run (Settings * s, GError ** error)
     }
     if (!vh_context_submit (ctx, ref, dist, NULL, error))
       goto out;
+    if (n_frames == 0)
+      g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "first pair submitted");
     n_frames++;
     if (results && !update_results (results, ctx, s, &config, dispatch,
             vh_video_reader_get_info (ref_reader), g_atomic_int_get (&n_final),
@@ -677,6 +679,7 @@ run (Settings * s, GError ** error)
   }
   if (!vh_context_finish (ctx, error))
     goto out;
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "%u pairs scored", n_frames);
   /* Where features ran, with a fall-back to the CPU if there was one. */
   g_free (dispatch);
   dispatch = vh_context_describe_dispatch (ctx);
@@ -799,6 +802,8 @@ main (int argc, char **argv)
 
   gchar **args = NULL, **parse_argv = NULL;
 
+  /* Start-up phases, timed by G_MESSAGES_DEBUG=vmafhip-startup. */
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "main");
   s.tty = isatty (fileno (stderr));
   /* -h is --height, as in libvmaf's tool. */
   g_option_context_set_help_enabled (octx, FALSE);

@@ -887,6 +887,8 @@ vh_context_start (VhContext * ctx, const VhPictureInfo * info,
   guint n_threads = ctx->config.n_threads;
 
   g_return_val_if_fail (!ctx->started, FALSE);
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "context start %ux%u",
+      info->width, info->height);
   /* Two writers of one name would fail on the first frame: say so now. */
   if (!vh_context_check_outputs (ctx, error))
     return FALSE;
@@ -938,6 +940,7 @@ vh_context_start (VhContext * ctx, const VhPictureInfo * info,
   ctx->temporal_final = ctx->temporal->len ? 0 : G_MAXUINT;
   context_declare_outputs (ctx);
   ctx->started = TRUE;
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "context started");
   return TRUE;
 }
 

@@ -181,6 +181,8 @@ module_create (VhHipDevice * device, const VhHipKernelSource * source,
   }
 
 done:
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "module %s loaded (%s)",
+      source->name, description ? description : "precompiled");
   module = g_new0 (VhHipModule, 1);
   module->device = vh_hip_device_ref (device);
   module->handle = handle;

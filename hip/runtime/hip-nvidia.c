@@ -230,7 +230,10 @@ nv_device_open (gint ordinal, gpointer * handle)
    * of the primary context) keeps its flags: the result does not matter. */
   if (api.cuDevicePrimaryCtxSetFlags_v2)
     api.cuDevicePrimaryCtxSetFlags_v2 (dev, nv_sync_flags ());
-  return api.cuDevicePrimaryCtxRetain (handle, dev);
+  code = api.cuDevicePrimaryCtxRetain (handle, dev);
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "device %d context ready",
+      ordinal);
+  return code;
 }
 
 static void
@@ -479,7 +482,10 @@ vh_hip_backend_nvidia_load (GError ** error)
         "%s lacks cuEventElapsedTime", library);
     goto fail;
   }
+  /* Start-up phases, timed by G_MESSAGES_DEBUG=vmafhip-startup. */
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "%s loaded", library);
   code = api.cuInit (0);
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "cuInit done");
   if (code != 0) {
     g_set_error (error, VH_HIP_ERROR, VH_HIP_ERROR_NO_DEVICE,
         "%s loaded, but cuInit failed: %s (%d)", library,
