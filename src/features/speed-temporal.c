@@ -134,6 +134,9 @@ const VhFeatureExtractorClass vh_fex_speed_temporal = {
   .min_width = 1,
   .min_height = 1,
   .priv_size = sizeof (SpeedTemporalState),
+  /* Frame i is scored against frame i - 1 only; the first frame of a
+   * sequence scores 0. */
+  .history = 1,
   .init = speed_temporal_init,
   .extract = speed_temporal_extract,
   .close = speed_temporal_close,

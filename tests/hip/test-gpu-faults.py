@@ -176,10 +176,13 @@ def cli_cases(tmp):
     score = os.environ['VH_SCORE']
     ref = os.path.join(tmp, 'ref.y4m')
     dist = os.path.join(tmp, 'dist.y4m')
-    write_y4m(ref, FRAMES, seed=1)
-    write_y4m(dist, FRAMES, seed=2)
+    write_y4m(ref, FRAMES, 96, 96, seed=1)
+    write_y4m(dist, FRAMES, 96, 96, seed=2)
     cpu_log = os.path.join(tmp, 'cpu.json')
-    base = [score, '-r', ref, '-d', dist, '--feature', 'psnr', '--json']
+    # Three temporal twins beside the model's per-frame ones: each must go
+    # on on the CPU with the state of a CPU run.
+    base = [score, '-r', ref, '-d', dist, '--feature', 'psnr', '--feature',
+            'float_motion', '--feature', 'speed_temporal', '--json']
     p = subprocess.run(base + ['-o', cpu_log, '--backend', 'cpu', '-q'],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if p.returncode != 0:
