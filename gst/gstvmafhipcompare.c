@@ -297,9 +297,11 @@ side_reset (GstVmafHipCompare * self, gboolean ref_side)
   gst_vmaf_hip_pairing_clear_side (self->pairing, ref_side);
 }
 
-/* Frame time in the pad's segment, as its thread saw it. */
+/* Frame time in the pad's segment, as its thread saw it; @start is the
+ * frame's start clipped to the segment, as the base class clips it. */
 static void
-push_frame (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf)
+push_frame (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf,
+    GstClockTime start)
 {
   SideCount *c = side_count (self, ref_side);
   GstVmafHipFrame f;
@@ -309,9 +311,9 @@ push_frame (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf)
   f.pts = GST_BUFFER_PTS (buf);
   f.duration = GST_BUFFER_DURATION (buf);
   f.stream_time = gst_segment_to_stream_time (&c->segment, GST_FORMAT_TIME,
-      f.pts);
+      start);
   f.running_time = gst_segment_to_running_time (&c->segment,
-      GST_FORMAT_TIME, f.pts);
+      GST_FORMAT_TIME, start);
   gst_vmaf_hip_pairing_push (self->pairing, ref_side, &f);
 }
 
@@ -330,9 +332,11 @@ on_pad_data (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     GstClockTime pts = GST_BUFFER_PTS (buf);
     GstClockTime end = GST_BUFFER_DURATION_IS_VALID (buf) ?
         pts + GST_BUFFER_DURATION (buf) : pts;
+    guint64 start = pts;
     gboolean inside = c->segment.format != GST_FORMAT_TIME ||
         !GST_CLOCK_TIME_IS_VALID (pts) ||
-        gst_segment_clip (&c->segment, GST_FORMAT_TIME, pts, end, NULL, NULL);
+        gst_segment_clip (&c->segment, GST_FORMAT_TIME, pts, end, &start,
+        NULL);
 
     /* Frames before the segment's start (what a parser sends ahead of an
      * accurate seek's position) are clipped by design, not dropped: they
@@ -340,7 +344,7 @@ on_pad_data (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     if (inside || pts >= c->segment.start) {
       c->arrived++;
       if (inside && c->have_info)
-        push_frame (self, ref_side, buf);
+        push_frame (self, ref_side, buf, start);
     }
   } else {
     GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
