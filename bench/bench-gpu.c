@@ -360,7 +360,7 @@ main (int argc, char **argv)
     {
       /* cambi as the vmaf_v1.0.16 models run it. */
       static const gchar *const v1016[] = { "cambi_high_res_speedup", "1080",
-        "cambi_vis_lum_threshold", "1", "cambi_max_val", "5", NULL
+        "cambi_vis_lum_threshold", "0.06", "cambi_max_val", "17", NULL
       };
       Result t;
       feature_options = v1016;

@@ -522,6 +522,8 @@ static const Variant variants[] = {
           NULL}},
   /* As the vmaf_v1.0.16 models pass them. */
   {"cambi", {"cambi_high_res_speedup", "1080", "cambi_vis_lum_threshold",
+          "0.06", "cambi_max_val", "17", NULL}},
+  {"cambi", {"cambi_high_res_speedup", "1080", "cambi_vis_lum_threshold",
           "1", "cambi_max_val", "5", NULL}},
   {"cambi", {"window_size", "33", "topk", "0.2", "tvi_threshold", "0.012",
           "max_log_contrast", "4", NULL}},
