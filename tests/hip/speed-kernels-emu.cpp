@@ -24,8 +24,9 @@ vh_emu_speed_launch (const char *name, const unsigned int g[3],
     const unsigned int b[3], void **args)
 {
   const dim3 grid = { g[0], g[1], g[2] }, block = { b[0], b[1], b[2] };
-  const vh_speed_filter_args f = *(const vh_speed_filter_args *) args[0];
-  const vh_speed_solve_args s = *(const vh_speed_solve_args *) args[0];
+  /* Read only once the name says which struct it is. */
+  const vh_speed_filter_args &f = *(const vh_speed_filter_args *) args[0];
+  const vh_speed_solve_args &s = *(const vh_speed_solve_args *) args[0];
 
   if (!strcmp (name, "vh_speed_vpass_u8"))
     vh_emu_launch (grid, block, [&] { vh_speed_vpass_u8 (f); });
