@@ -31,6 +31,10 @@
 #                       (device and page-locked memory); all makes them
 #                       on the CPU like any other copy
 #     --workdir DIR     where the clips go (default $TMPDIR/vmafhip-host-cost)
+#     --instructions    count instructions under valgrind's callgrind (one
+#                       run each) instead of timing: slow, but the same
+#                       on a busy machine; columns in millions and
+#                       thousands of instructions instead of seconds and ms
 #
 # Columns: "cpu N" and "cpu M" are user + system seconds of the long and
 # short runs (least of --runs), "per pair" is the steady CPU per frame
@@ -53,6 +57,7 @@ runs=3
 driver=fake
 copies=dma
 workdir=${TMPDIR:-/tmp}/vmafhip-host-cost
+instructions=0
 while [ $# -gt 0 ]; do
   case $1 in
     --build) builds+=("$(cd "$2" && pwd)") || exit 2; shift ;;
@@ -65,7 +70,8 @@ while [ $# -gt 0 ]; do
     --driver) driver=$2; shift ;;
     --copies) copies=$2; shift ;;
     --workdir) workdir=$2; shift ;;
-    -h|--help) sed -n '10,42p' "$0"; exit 0 ;;
+    --instructions) instructions=1 ;;
+    -h|--help) sed -n '10,46p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -114,9 +120,19 @@ pipeline () {
   done
 }
 
-# cpu KIND LENGTH: least user + system seconds over $runs runs.
+# cpu KIND LENGTH: least user + system seconds over $runs runs (or
+# millions of instructions, once, with --instructions).
 cpu () {
   local i u s t best='' TIMEFORMAT='%U %S'
+  if [ "$instructions" = 1 ]; then
+    # shellcheck disable=SC2046
+    valgrind --tool=callgrind --callgrind-out-file="$workdir/callgrind.out" \
+      "$launch" -q $(pipeline "$1" "$2") > "$log" 2>&1 ||
+      { echo "failed: $launch $(pipeline "$1" "$2")" >&2; tail -n 5 "$log" >&2; return 1; }
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$log" |
+      awk '{printf "%.3f\n", $1 / 1e6}'
+    return 0
+  fi
   for ((i = 0; i < runs; i++)); do
     # shellcheck disable=SC2046
     { time "$launch" -q $(pipeline "$1" "$2") > "$log" 2>&1; } 2> "$log.time" ||
@@ -143,10 +159,20 @@ with_driver () {
   fi
 }
 
-echo "vmafhip host cost: $size, $frames and $short distinct frames, $streams stream(s), least CPU of $runs runs"
+if [ "$instructions" = 1 ]; then
+  command -v valgrind > /dev/null || { echo "valgrind not found" >&2; exit 2; }
+  echo "vmafhip host cost: $size, $frames and $short distinct frames, $streams stream(s), instructions (callgrind): cpu in millions, per pair in thousands"
+else
+  echo "vmafhip host cost: $size, $frames and $short distinct frames, $streams stream(s), least CPU of $runs runs"
+fi
 echo "driver: $driver$([ "$driver" = fake ] && echo ", copies $copies, kernels noop"); cpu: $(nproc) cores; $("$launch" --version | head -1)"
 echo "element: $(pipeline hip long | head -n 1)"
-printf '%-28s %-8s %8s %8s %12s %10s %12s\n' build path "cpu $frames" "cpu $short" "per pair ms" "start-up s" "whole/pair ms"
+if [ "$instructions" = 1 ]; then
+  labels=("Mi $frames" "Mi $short" "per pair ki" "start-up Mi" "whole/pair ki")
+else
+  labels=("cpu $frames" "cpu $short" "per pair ms" "start-up s" "whole/pair ms")
+fi
+printf '%-28s %-8s %8s %8s %12s %10s %12s\n' build path "${labels[@]}"
 for b in "${builds[@]}"; do
   s_long=$(with_driver "$b" cpu sources long) || exit 1
   s_short=$(with_driver "$b" cpu sources short) || exit 1
