@@ -88,6 +88,9 @@ struct _VhContext
   GQueue history;               /* HistoryFrame*, temporal lane only */
   guint history_len;            /* how many it keeps; 0: none */
   guint seq_start;              /* first frame of the temporal sequence */
+  /* Planes a frame takes to the device: 1 when every extractor there
+   * reads the luma only, else all. */
+  guint device_planes;
 };
 
 static void
@@ -443,12 +446,13 @@ context_extract (VhContext * ctx, VhFeatureExtractor * fex, FrameTask * task,
     GError ** error)
 {
   VhMemoryType mem_type = fex->klass->mem_type;
+  guint n_planes = mem_type == VH_MEMORY_HIP_DEVICE ? ctx->device_planes : 3;
   const VhPicture *ref, *dist;
 
-  ref = vh_picture_get_in_memory (task->ref, mem_type, ctx->config.transfer,
-      error);
-  dist = ref ? vh_picture_get_in_memory (task->dist, mem_type,
-      ctx->config.transfer, error) : NULL;
+  ref = vh_picture_get_planes_in_memory (task->ref, mem_type, n_planes,
+      ctx->config.transfer, error);
+  dist = ref ? vh_picture_get_planes_in_memory (task->dist, mem_type,
+      n_planes, ctx->config.transfer, error) : NULL;
   if (!dist || !vh_feature_extractor_extract (fex, ref, dist, task->index,
           ctx->fc, error)) {
     /* The GPU's errors name neither: the CPU's name the frame already. */
@@ -868,6 +872,22 @@ vh_context_check_outputs (VhContext * ctx, GError ** error)
   return ok;
 }
 
+/* Whether every extractor of @slots that reads device memory reads the
+ * luma only. */
+static gboolean
+slots_device_luma_only (GPtrArray * slots)
+{
+  for (guint i = 0; i < slots->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (slots, i);
+    const VhFeatureExtractorClass *klass = slot->proto->klass;
+
+    if (klass->mem_type == VH_MEMORY_HIP_DEVICE &&
+        !(klass->flags & VH_EXTRACTOR_FLAG_LUMA_ONLY))
+      return FALSE;
+  }
+  return TRUE;
+}
+
 /* Whether every parallel extractor runs on HIP (and there is one). */
 static gboolean
 context_parallel_all_hip (VhContext * ctx)
@@ -911,6 +931,9 @@ vh_context_start (VhContext * ctx, const VhPictureInfo * info,
       ctx->history_len = MAX (ctx->history_len, slot->proto->klass->lookahead
           + MAX (slot->cpu_proto->klass->history, 1) + 1);
   }
+
+  ctx->device_planes = slots_device_luma_only (ctx->parallel) &&
+      slots_device_luma_only (ctx->temporal) ? 1 : 3;
 
   if (ctx->config.max_gpu_threads && context_parallel_all_hip (ctx))
     n_threads = MIN (n_threads, ctx->config.max_gpu_threads);

@@ -29,6 +29,10 @@ typedef enum
    * parallel across frames, and may emit values late (on a later frame or
    * in flush). */
   VH_EXTRACTOR_FLAG_TEMPORAL = 1 << 0,
+  /* @extract reads the luma plane only: when every extractor that reads
+   * device memory says so, frames go to the device without their chroma
+   * (a third less to stage and copy for 4:2:0). */
+  VH_EXTRACTOR_FLAG_LUMA_ONLY = 1 << 1,
 } VhExtractorFlags;
 
 typedef struct _VhFeatureExtractor VhFeatureExtractor;

@@ -65,8 +65,8 @@ memory_name (VhMemoryType mem_type)
 }
 
 static VhPicture *
-transfer (VhPicture * pic, VhMemoryType to, const VhPictureTransfer * t,
-    GError ** error)
+transfer (VhPicture * pic, VhMemoryType to, guint n_planes,
+    const VhPictureTransfer * t, GError ** error)
 {
   VhPicture *out;
 
@@ -80,7 +80,8 @@ transfer (VhPicture * pic, VhMemoryType to, const VhPictureTransfer * t,
     return NULL;
   }
   out = to == VH_MEMORY_HOST ? t->funcs.download (pic, t->user_data, error)
-      : t->funcs.upload (pic, t->user_data, error);
+      : t->funcs.upload (pic, MIN (n_planes, pic->n_planes), t->user_data,
+      error);
   if (out) {
     g_assert (out->mem_type == to);
     g_assert (vh_picture_info_equal (&out->info, &pic->info));
@@ -92,27 +93,36 @@ VhPicture *
 vh_picture_download (VhPicture * pic, const VhPictureTransfer * t,
     GError ** error)
 {
-  return transfer (pic, VH_MEMORY_HOST, t, error);
+  return transfer (pic, VH_MEMORY_HOST, pic->n_planes, t, error);
 }
 
 VhPicture *
 vh_picture_upload (VhPicture * pic, const VhPictureTransfer * t,
     GError ** error)
 {
-  return transfer (pic, VH_MEMORY_HIP_DEVICE, t, error);
+  return transfer (pic, VH_MEMORY_HIP_DEVICE, pic->n_planes, t, error);
 }
 
 const VhPicture *
 vh_picture_get_in_memory (VhPicture * pic, VhMemoryType mem_type,
     const VhPictureTransfer * t, GError ** error)
 {
+  return vh_picture_get_planes_in_memory (pic, mem_type, pic->n_planes, t,
+      error);
+}
+
+const VhPicture *
+vh_picture_get_planes_in_memory (VhPicture * pic, VhMemoryType mem_type,
+    guint n_planes, const VhPictureTransfer * t, GError ** error)
+{
   VhPicture *twin;
 
   if (pic->mem_type == mem_type)
     return pic;
+  n_planes = CLAMP (n_planes, 1, pic->n_planes);
   g_bit_lock (&pic->twin_lock, 0);
   if (!pic->twin) {
-    pic->twin = transfer (pic, mem_type, t, error);
+    pic->twin = transfer (pic, mem_type, n_planes, t, error);
     pic->twin_transfer = t;
   }
   twin = pic->twin;
@@ -121,6 +131,11 @@ vh_picture_get_in_memory (VhPicture * pic, VhMemoryType mem_type,
     g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
         "a picture in %s memory was already moved to %s memory by another "
         "scoring context's device", memory_name (pic->mem_type),
+        memory_name (mem_type));
+    twin = NULL;
+  } else if (twin && !twin->data[n_planes - 1]) {
+    g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
+        "a picture moved to %s memory without its chroma is needed with it",
         memory_name (mem_type));
     twin = NULL;
   }

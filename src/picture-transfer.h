@@ -27,9 +27,11 @@ typedef struct
   /* A new host picture with the samples of device picture @pic. */
   VhPicture *(*download) (const VhPicture * pic, gpointer user_data,
       GError ** error);
-  /* A new device picture with the samples of host picture @pic. */
-  VhPicture *(*upload) (const VhPicture * pic, gpointer user_data,
-      GError ** error);
+  /* A new device picture with the samples of host picture @pic's first
+   * @n_planes planes (at most its own); the planes left out have NULL
+   * data. */
+  VhPicture *(*upload) (const VhPicture * pic, guint n_planes,
+      gpointer user_data, GError ** error);
 } VhPictureTransferFuncs;
 
 typedef struct _VhPictureTransfer VhPictureTransfer;
@@ -68,6 +70,16 @@ VhPicture   *vh_picture_upload             (VhPicture * pic,
  * reused: that is an error. Thread-safe. */
 const VhPicture *vh_picture_get_in_memory  (VhPicture * pic,
                                             VhMemoryType mem_type,
+                                            const VhPictureTransfer * transfer,
+                                            GError ** error);
+
+/* The same, for a reader of the first @n_planes planes only (1: the luma):
+ * a device copy made for it carries those alone. Every reader of one
+ * picture must ask for the same planes: a copy without planes a later
+ * reader asks for is an error. */
+const VhPicture *vh_picture_get_planes_in_memory (VhPicture * pic,
+                                            VhMemoryType mem_type,
+                                            guint n_planes,
                                             const VhPictureTransfer * transfer,
                                             GError ** error);
 

@@ -240,16 +240,17 @@ uploader_give (PlanePool * pool, Uploader * u)
     uploader_free (u);
 }
 
-/* Through page-locked memory: rows packed into the staging buffer (or the
- * picture's own, when it is page-locked), one asynchronous copy per plane,
- * one wait. */
+/* Through page-locked memory: rows of the first @n_planes planes packed
+ * into the staging buffer (or the picture's own, when it is page-locked),
+ * one asynchronous copy per plane, one wait. */
 static gboolean
-upload_staged (const VhPicture * pic, DevicePlanes * dp, GError ** error)
+upload_staged (const VhPicture * pic, guint n_planes, DevicePlanes * dp,
+    GError ** error)
 {
   gsize offset[3], total = 0;
   Uploader *u;
 
-  for (guint p = 0; p < pic->n_planes; p++) {
+  for (guint p = 0; p < n_planes; p++) {
     offset[p] = total;
     total += dp->span[p] * pic->height[p];
   }
@@ -257,7 +258,7 @@ upload_staged (const VhPicture * pic, DevicePlanes * dp, GError ** error)
   u = uploader_take (dp->pool, pic->page_locked ? 0 : total, error);
   if (!u)
     return FALSE;
-  for (guint p = 0; p < pic->n_planes; p++) {
+  for (guint p = 0; p < n_planes; p++) {
     guint8 *dst;
     if (pic->page_locked) {
       if (!vh_hip_memcpy_2d_async (u->stream, VH_HIP_COPY_HOST_TO_DEVICE,
@@ -291,9 +292,11 @@ fail:
   return FALSE;
 }
 
+/* @pic's first @n_planes planes in new device memory; the others are
+ * left out (NULL). */
 static VhPicture *
-upload (VhHipDevice * device, const VhPicture * pic, PlanePool * pool,
-    GError ** error)
+upload (VhHipDevice * device, const VhPicture * pic, guint n_planes,
+    PlanePool * pool, GError ** error)
 {
   DevicePlanes *dp = g_new0 (DevicePlanes, 1);
   gpointer data[3] = { NULL, NULL, NULL };
@@ -302,7 +305,8 @@ upload (VhHipDevice * device, const VhPicture * pic, PlanePool * pool,
   g_return_val_if_fail (pic->mem_type == VH_MEMORY_HOST, NULL);
   dp->device = vh_hip_device_ref (device);
   dp->pool = pool ? plane_pool_ref (pool) : NULL;
-  for (guint p = 0; p < pic->n_planes; p++) {
+  n_planes = MIN (n_planes, pic->n_planes);
+  for (guint p = 0; p < n_planes; p++) {
     dp->span[p] = row_span (pic, p);
     dp->height[p] = pic->height[p];
     if (!plane_alloc (device, pool, dp->span[p], pic->height[p],
@@ -312,10 +316,10 @@ upload (VhHipDevice * device, const VhPicture * pic, PlanePool * pool,
     stride[p] = dp->pitch[p];
   }
   if (pool) {
-    if (!upload_staged (pic, dp, error))
+    if (!upload_staged (pic, n_planes, dp, error))
       goto fail;
   } else {
-    for (guint p = 0; p < pic->n_planes; p++) {
+    for (guint p = 0; p < n_planes; p++) {
       if (!vh_hip_memcpy_2d (device, VH_HIP_COPY_HOST_TO_DEVICE,
               dp->planes[p], dp->pitch[p], pic->data[p], pic->stride[p],
               dp->span[p], pic->height[p], error))
@@ -334,7 +338,7 @@ VhPicture *
 vh_hip_picture_upload (VhHipDevice * device, const VhPicture * pic,
     GError ** error)
 {
-  return upload (device, pic, NULL, error);
+  return upload (device, pic, pic->n_planes, NULL, error);
 }
 
 VhPicture *
@@ -346,13 +350,14 @@ vh_hip_picture_download (VhHipDevice * device, const VhPicture * pic,
   guint8 *host;
 
   g_return_val_if_fail (pic->mem_type == VH_MEMORY_HIP_DEVICE, NULL);
-  for (guint p = 0; p < pic->n_planes; p++) {
+  /* Planes an upload left out (NULL) stay out. */
+  for (guint p = 0; p < pic->n_planes && pic->data[p]; p++) {
     stride[p] = (row_span (pic, p) + 63) & ~(gsize) 63;
     offset[p] = total;
     total += stride[p] * pic->height[p];
   }
   host = g_malloc (total);
-  for (guint p = 0; p < pic->n_planes; p++) {
+  for (guint p = 0; p < pic->n_planes && pic->data[p]; p++) {
     data[p] = host + offset[p];
     if (!vh_hip_memcpy_2d (device, VH_HIP_COPY_DEVICE_TO_HOST, data[p],
             stride[p], pic->data[p], pic->stride[p], row_span (pic, p),
@@ -374,11 +379,12 @@ transfer_download (const VhPicture * pic, gpointer user_data, GError ** error)
 }
 
 static VhPicture *
-transfer_upload (const VhPicture * pic, gpointer user_data, GError ** error)
+transfer_upload (const VhPicture * pic, guint n_planes, gpointer user_data,
+    GError ** error)
 {
   PlanePool *pool = user_data;
 
-  return upload (pool->device, pic, pool, error);
+  return upload (pool->device, pic, n_planes, pool, error);
 }
 
 static void

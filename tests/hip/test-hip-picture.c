@@ -149,6 +149,43 @@ test_installed (void)
   vh_picture_transfer_unref (transfer);
 }
 
+/* A frame taken to the device for luma readers only: its chroma stays on
+ * the host, its luma arrives whole, from pageable and page-locked memory. */
+static void
+test_luma_only (void)
+{
+  static const guint bpcs[] = { 8, 10 };
+  VhPictureTransfer *transfer = vh_hip_picture_transfer_new (device);
+  GError *error = NULL;
+
+  for (guint b = 0; b < G_N_ELEMENTS (bpcs); b++) {
+    for (guint locked = 0; locked < 2; locked++) {
+      g_autoptr (VhPicture) host = random_picture (VH_PIX_FMT_YUV420,
+          bpcs[b], 641, 359);
+      g_autoptr (VhPicture) back = NULL;
+      const VhPicture *dev;
+
+      host->page_locked = locked;       /* the fake driver copies either */
+      dev = vh_picture_get_planes_in_memory (host, VH_MEMORY_HIP_DEVICE, 1,
+          transfer, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (dev->data[0]);
+      g_assert_null (dev->data[1]);
+      g_assert_null (dev->data[2]);
+      back = vh_hip_picture_download (device, dev, &error);
+      g_assert_no_error (error);
+      g_assert_null (back->data[1]);
+      for (guint y = 0; y < host->height[0]; y++) {
+        for (guint x = 0; x < host->width[0]; x++) {
+          guint want = sample (host, 0, x, y);
+          g_assert_cmpuint (sample (back, 0, x, y), ==, want);
+        }
+      }
+    }
+  }
+  vh_picture_transfer_unref (transfer);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -159,6 +196,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hip/picture/round-trip", test_round_trip);
   g_test_add_func ("/hip/picture/interleaved", test_interleaved);
   g_test_add_func ("/hip/picture/transfer", test_installed);
+  g_test_add_func ("/hip/picture/luma-only", test_luma_only);
   ret = g_test_run ();
   vh_hip_device_unref (device);
   return ret;

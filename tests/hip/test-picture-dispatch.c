@@ -23,6 +23,7 @@
 #define N_FRAMES 12
 
 static gint n_downloads, n_uploads;
+static gint upload_planes;      /* planes the last upload carried */
 
 static VhPicture *
 copy_picture (const VhPicture * pic, VhMemoryType mem_type)
@@ -48,11 +49,20 @@ fake_download (const VhPicture * pic, gpointer data, GError ** error)
 }
 
 static VhPicture *
-fake_upload (const VhPicture * pic, gpointer data, GError ** error)
+fake_upload (const VhPicture * pic, guint n_planes, gpointer data,
+    GError ** error)
 {
+  VhPicture *out = copy_picture (pic, VH_MEMORY_HIP_DEVICE);
+
   g_assert_cmpint (pic->mem_type, ==, VH_MEMORY_HOST);
+  g_assert_cmpuint (n_planes, >=, 1);
+  g_assert_cmpuint (n_planes, <=, pic->n_planes);
   g_atomic_int_inc (&n_uploads);
-  return copy_picture (pic, VH_MEMORY_HIP_DEVICE);
+  g_atomic_int_set (&upload_planes, n_planes);
+  /* The planes left out are not there, as in the HIP layer's upload. */
+  for (guint p = n_planes; p < out->n_planes; p++)
+    out->data[p] = NULL;
+  return out;
 }
 
 static const VhPictureTransferFuncs fake_funcs = {
@@ -98,6 +108,11 @@ DEFINE_SAD_CLASS (temporal, "dispatch_temporal", "dispatch_temporal_sad",
     VH_BACKEND_CPU, VH_MEMORY_HOST, VH_EXTRACTOR_FLAG_TEMPORAL)
 DEFINE_SAD_CLASS (device, "dispatch_device", "dispatch_device_sad",
     VH_BACKEND_HIP, VH_MEMORY_HIP_DEVICE, 0)
+DEFINE_SAD_CLASS (luma, "dispatch_luma", "dispatch_luma_sad",
+    VH_BACKEND_HIP, VH_MEMORY_HIP_DEVICE, VH_EXTRACTOR_FLAG_LUMA_ONLY)
+DEFINE_SAD_CLASS (luma_temporal, "dispatch_luma_temporal",
+    "dispatch_luma_temporal_sad", VH_BACKEND_HIP, VH_MEMORY_HIP_DEVICE,
+    VH_EXTRACTOR_FLAG_LUMA_ONLY | VH_EXTRACTOR_FLAG_TEMPORAL)
 
 static const gchar *outputs[] = { "dispatch_host_sad",
   "dispatch_temporal_sad", "dispatch_device_sad", "psnr_y", "psnr_cb", NULL
@@ -112,6 +127,8 @@ register_classes (void)
     vh_feature_extractor_register (&host_class);
     vh_feature_extractor_register (&temporal_class);
     vh_feature_extractor_register (&device_class);
+    vh_feature_extractor_register (&luma_class);
+    vh_feature_extractor_register (&luma_temporal_class);
     g_once_init_leave (&once, 1);
   }
 }
@@ -218,6 +235,80 @@ test_dispatch (void)
   vh_picture_transfer_unref (transfer);
 }
 
+/* Scores N_FRAMES host pairs with @features (NULL-terminated); returns the
+ * planes the uploads carried and each frame's value of @output. */
+static gint
+score_uploads (const gchar * const *features, const gchar * output,
+    gdouble values[N_FRAMES])
+{
+  VhPictureTransfer *transfer = vh_picture_transfer_new (&fake_funcs,
+      (gpointer) "fake device", (gpointer) "fake device", NULL);
+  VhContextConfig cfg = { 0 };
+  VhPictureInfo info;
+  VhContext *ctx;
+  GError *error = NULL;
+
+  cfg.n_threads = 2;
+  cfg.backends = VH_BACKEND_CPU | VH_BACKEND_HIP;
+  cfg.transfer = transfer;
+  ctx = vh_context_new (&cfg);
+  for (guint f = 0; features[f]; f++)
+    g_assert_true (vh_context_add_feature (ctx, features[f], NULL, NULL));
+  vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, 37, 23, NULL);
+  g_assert_true (vh_context_start (ctx, &info, NULL));
+  n_uploads = upload_planes = 0;
+  for (guint i = 0; i < N_FRAMES; i++) {
+    g_autoptr (VhPicture) ref = make_picture (2 * i, VH_MEMORY_HOST);
+    g_autoptr (VhPicture) dist = make_picture (2 * i + 1, VH_MEMORY_HOST);
+    g_assert_true (vh_context_submit (ctx, ref, dist, NULL, &error));
+  }
+  g_assert_true (vh_context_finish (ctx, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (n_uploads, ==, 2 * N_FRAMES);
+  for (guint i = 0; i < N_FRAMES; i++)
+    g_assert_true (vh_feature_collector_get (vh_context_get_collector (ctx),
+            output, i, &values[i]));
+  vh_context_free (ctx);
+  vh_picture_transfer_unref (transfer);
+  return upload_planes;
+}
+
+/* Frames go to the device without chroma only when every extractor there
+ * reads the luma alone; the values are the same. */
+static void
+test_luma_only (void)
+{
+  const gchar *luma[] = { "dispatch_luma", "dispatch_luma_temporal",
+    "dispatch_host", NULL
+  };
+  const gchar *mixed[] = { "dispatch_luma", "dispatch_device", NULL };
+  gdouble a[N_FRAMES], b[N_FRAMES];
+  g_autoptr (VhPicture) pic = make_picture (3, VH_MEMORY_HOST);
+  VhPictureTransfer *transfer;
+  GError *error = NULL;
+
+  register_classes ();
+  g_assert_cmpint (score_uploads (luma, "dispatch_luma_sad", a), ==, 1);
+  g_assert_cmpint (score_uploads (mixed, "dispatch_luma_sad", b), ==, 3);
+  for (guint i = 0; i < N_FRAMES; i++) {
+    g_assert_cmpfloat (a[i], >, 0);
+    g_assert_cmpfloat (a[i], ==, b[i]);
+  }
+
+  /* A copy without chroma is not taken for a reader of every plane. */
+  transfer = vh_picture_transfer_new (&fake_funcs, (gpointer) "fake device",
+      (gpointer) "fake device", NULL);
+  g_assert_nonnull (vh_picture_get_planes_in_memory (pic,
+          VH_MEMORY_HIP_DEVICE, 1, transfer, &error));
+  g_assert_no_error (error);
+  g_assert_null (vh_picture_get_in_memory (pic, VH_MEMORY_HIP_DEVICE,
+          transfer, &error));
+  g_assert_error (error, VH_ERROR, VH_ERROR_BACKEND);
+  g_assert_nonnull (strstr (error->message, "without its chroma"));
+  g_clear_error (&error);
+  vh_picture_transfer_unref (transfer);
+}
+
 static gint notified;
 
 static void
@@ -271,5 +362,6 @@ main (int argc, char **argv)
   g_test_add_func ("/picture/dispatch/no-transfer", test_no_transfer);
   g_test_add_func ("/picture/dispatch/host-and-device", test_dispatch);
   g_test_add_func ("/picture/dispatch/get-in-memory", test_get_in_memory);
+  g_test_add_func ("/picture/dispatch/luma-only", test_luma_only);
   return g_test_run ();
 }
