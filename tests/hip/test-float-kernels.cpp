@@ -503,7 +503,8 @@ test_psnr_hvs (unsigned int w, unsigned int h, unsigned int bpc,
     unsigned int step, GRand * r)
 {
   const unsigned int bps = bpc > 8 ? 2 : 1, max = (1u << bpc) - 1;
-  const size_t pitch = (size_t) w * step * bps + 5;
+  /* Padded, and a whole number of samples as in any real picture. */
+  const size_t pitch = (size_t) w * step * bps + 5 * bps;
   std::vector<unsigned char> ref (pitch * h), dis (pitch * h);
   const unsigned int n_across = w >= 8 ? (w - 8) / 7 + 1 : 0;
   const unsigned int n_down = h >= 8 ? (h - 8) / 7 + 1 : 0;
