@@ -160,7 +160,7 @@ test_gpu_memory_freed (void)
   const gchar *threads[] = { "0", "2" };
   gchar *json = NULL;
   const gchar *twins[] = { "float_motion: hip", "float_vif: hip",
-    "float_adm: hip", "psnr_hvs: hip"
+    "float_adm: hip", "psnr_hvs: hip", "cambi: hip"
   };
 
   g_assert_nonnull (pair);
@@ -170,6 +170,7 @@ test_gpu_memory_freed (void)
         "--feature", "float_motion=motion_add_uv=1:motion_add_scale1=1",
         "--feature", "float_vif=vif_prescale=1.5:vif_prescale_method=lanczos4",
         "--feature", "float_adm", "--feature", "psnr_hvs",
+        "--feature", "cambi=full_ref=true:src_width=400:src_height=300",
         "--threads", threads[i], "--frame_cnt", "4", "--json", "-o", out, "-q",
         "--backend", "hip", NULL);
     if (!exited_with (&r, 0))
