@@ -15,7 +15,8 @@
  * on the host (kernel-emu.h, *-kernels-emu.cpp), and every value must
  * equal the CPU twins' exactly (the host's log2 is glibc's, so the one
  * GPU difference of SpEED, its log2, is not in play). Synthetic clips of
- * 8 to 12 bits in three chroma layouts, semi-planar chroma, odd sizes;
+ * 8 to 12 bits in three chroma layouts, semi-planar chroma, packed 4:2:2
+ * (YUYV: every plane interleaved), odd sizes;
  * the v1.0.16 settings of each (ADM's CSF mode 2 at both display heights,
  * motion's five-frame window and moving average), other options, and for
  * SpEED every resampler and weighting mode and the three covariance
@@ -59,6 +60,7 @@ typedef struct
   VhPixFmt fmt;
   guint bpc, w, h;
   gboolean semi;                /* interleaved chroma (4:2:0, 8 bits) */
+  gboolean packed;              /* YUYV (4:2:2, 8 bits) */
 } ClipSpec;
 
 typedef struct
@@ -111,6 +113,20 @@ new_semi_planar (const VhPictureInfo * info)
       mem, g_free);
 }
 
+/* 4:2:2 packed as YUYV: luma every 2 bytes, U and V every 4. */
+static VhPicture *
+new_packed (const VhPictureInfo * info)
+{
+  const gsize row = 2 * (gsize) info->width + 8;
+  gsize stride[3] = { row, row, row };
+  const guint step[3] = { 2, 4, 4 };
+  guint8 *mem = g_malloc0 (row * info->height);
+  gpointer data[3] = { mem, mem + 1, mem + 3 };
+
+  return vh_picture_new_wrapped (info, data, stride, step, VH_MEMORY_HOST,
+      mem, g_free);
+}
+
 /* @pic's samples as a picture in "device" memory (the emulation's). */
 static VhPicture *
 as_device (VhPicture * pic)
@@ -146,7 +162,7 @@ run_case (const ClipSpec * spec, const Case * c)
   g_autofree gchar *opts = g_strjoinv (" ", (gchar **) c->opts);
   g_autofree gchar *what = g_strdup_printf ("%s %s on %ux%u %s %u-bit%s",
       c->cpu->name, opts, spec->w, spec->h, vh_pix_fmt_to_string (spec->fmt),
-      spec->bpc, spec->semi ? " semi-planar" : "");
+      spec->bpc, spec->semi ? " semi-planar" : spec->packed ? " packed" : "");
   gboolean ok_cpu, ok_hip;
   guint n_values = 0, n_nonzero = 0;
   const guint n_frames = c->n_frames ? c->n_frames : N_FRAMES;
@@ -168,7 +184,8 @@ run_case (const ClipSpec * spec, const Case * c)
     g_autoptr (GError) error = NULL;
     VhPicture *pics[2];
     for (guint s = 0; s < 2; s++) {
-      pics[s] = spec->semi ? new_semi_planar (&info) : vh_picture_new (&info);
+      pics[s] = spec->semi ? new_semi_planar (&info) :
+          spec->packed ? new_packed (&info) : vh_picture_new (&info);
       fill (pics[s], t, s == 1);
     }
     g_autoptr (VhPicture) dref = as_device (pics[0]);
@@ -220,10 +237,11 @@ main (void)
     /* Small ones for ADM and motion (many blocks, many barriers). */
     {VH_PIX_FMT_YUV420, 8, 161, 97, FALSE},
     {VH_PIX_FMT_YUV422, 12, 197, 131, FALSE},
+    {VH_PIX_FMT_YUV422, 8, 402, 333, FALSE, TRUE},
   };
   /* Each option setting on one clip or a few (the emulation is slow). */
   static const Case cases[] = {
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0xf, 0, {NULL}},
+    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x8f, 0, {NULL}},
     /* vmaf_v1.0.16_3d0h, then _2160 (prescaled) */
     {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x1, 0,
           {"speed_kernelscale", "1.0", "speed_nn_floor", "0.1",
@@ -249,7 +267,7 @@ main (void)
           {"speed_kernelscale", "0.711111", "speed_weight_var_mode", "2",
           NULL}},
     {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x9, 0, {NULL}},
-    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x4, 0,
+    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x84, 0,
           {"speed_use_ref_diff", "1", "speed_kernelscale", "1.5", NULL}},
     {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x1, 0,
           {"speed_prescale", "0.6", "speed_prescale_method", "bilinear",
