@@ -204,7 +204,8 @@ const VhFeatureExtractorClass vh_hip_fex_speed_temporal = {
   .options = vh_speed_temporal_options,
   .backend = VH_BACKEND_HIP,
   .mem_type = VH_MEMORY_HIP_DEVICE,
-  .flags = VH_EXTRACTOR_FLAG_TEMPORAL,
+  /* Reads plane 0 alone. */
+  .flags = VH_EXTRACTOR_FLAG_TEMPORAL | VH_EXTRACTOR_FLAG_LUMA_ONLY,
   .min_width = 1,
   .min_height = 1,
   .priv_size = sizeof (HipSpeedTemporal),
