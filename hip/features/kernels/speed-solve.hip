@@ -40,6 +40,7 @@
 #define DMUL(a, b) __dmul_rn ((a), (b))
 #define DADD(a, b) __dadd_rn ((a), (b))
 #define DDIV(a, b) __ddiv_rn ((a), (b))
+#define DRCP(a) __drcp_rn (a)
 #else
 #pragma clang fp contract(off)
 #define FMUL(a, b) ((a) * (b))
@@ -49,6 +50,7 @@
 #define DMUL(a, b) ((double) (a) * (double) (b))
 #define DADD(a, b) ((double) (a) + (double) (b))
 #define DDIV(a, b) ((double) (a) / (double) (b))
+#define DRCP(a) (1.0 / (double) (a))
 #endif
 
 #define N 25                    /* samples of a 5x5 block */
@@ -216,13 +218,14 @@ givens (float a, float b, float *c, float *s)
     *s = 0;
   } else if (fabsf (b) > fabsf (a)) {
     const float t = FDIV (-a, b);
-    const float s1 = (float) DDIV (1.0, sqrt ((double) FADD (1.0f,
+    /* 1.0 / sqrt (...): both correctly rounded, the reciprocal alone. */
+    const float s1 = (float) DRCP (sqrt ((double) FADD (1.0f,
                 FMUL (t, t))));
     *s = s1;
     *c = FMUL (s1, t);
   } else {
     const float t = FDIV (-b, a);
-    const float c1 = (float) DDIV (1.0, sqrt ((double) FADD (1.0f,
+    const float c1 = (float) DRCP (sqrt ((double) FADD (1.0f,
                 FMUL (t, t))));
     *c = c1;
     *s = FMUL (c1, t);
