@@ -421,7 +421,8 @@ hip_cambi_scales (HipCambi * s, const CambiPlan * pl, GError ** error)
   /* The padded tile's rows, then per-thread counters or (slots) the
    * larger of them and the column sums. */
   guint shared = ((side * side + 1) & ~1u) * sizeof (guint16) + (slots ?
-      MAX (CAMBI_SLOT_TILE * side * sizeof (guint32), counters) : counters);
+      MAX (CAMBI_SLOT_TILE * (side + 1) * sizeof (guint32), counters) :
+      counters);
   CambiCValuesArgs cv = {
     .mask = s->d_mask,.steps = s->d_steps,.recip = s->d_recip,
     .mask_pitch = s->pitch,.pad = pad,.band_base = c->band_base,

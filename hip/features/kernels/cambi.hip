@@ -440,8 +440,8 @@ cambi_c_value_kept (const vh_cambi_c_values_args & a, unsigned int row,
  * looking at window^2 / 16 pixels; VH_CAMBI_MAX_SLOTS at most) counts each
  * window pixel by pixel instead. Dynamic shared memory: the histogram rows
  * of the padded tile, (32 + 2 pad)^2 16-bit, then the column sums, 32 rows
- * of 32 + 2 pad words, or the per-pixel path's counters (2 num_diffs + 1
- * of 16 bits per thread), whichever is larger. */
+ * of 32 + 2 pad words (33 + 2 pad apart), or the per-pixel path's
+ * counters (2 num_diffs + 1 of 16 bits per thread), whichever is larger. */
 extern "C" __global__ void
 vh_cambi_c_values_slots (vh_cambi_c_values_args a)
 {
@@ -539,7 +539,7 @@ vh_cambi_c_values_slots (vh_cambi_c_values_args a)
           run += VH_CAMBI_HITS (col[(r0 + k) * side]);
         for (int r = r0; r < r0 + seg; r++) {
           run += VH_CAMBI_HITS (col[(r + 2 * pad) * side]);
-          colsum[r * side + c] = run;
+          colsum[r * (side + 1) + c] = run;
           run -= VH_CAMBI_HITS (col[r * side]);
         }
 #undef VH_CAMBI_HITS
@@ -549,7 +549,9 @@ vh_cambi_c_values_slots (vh_cambi_c_values_args a)
         /* 32 rows of 8 runs of 4 pixels; slots 0 and 2 in the 16-bit
          * halves of one sum, 1 and 3 in the other. */
         const int r = tid >> 3, xs = (tid & 7) * 4;
-        const unsigned int *cs = colsum + r * side;
+        /* Rows side + 1 words apart: the 4 rows a warp reads fall in
+         * different banks. */
+        const unsigned int *cs = colsum + r * (side + 1);
         const unsigned short *own = levels + (r + pad) * side + pad;
         unsigned int even = 0, odd = 0;
         for (int k = 0; k < 2 * pad; k++) {
