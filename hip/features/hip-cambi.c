@@ -536,7 +536,7 @@ const VhFeatureExtractorClass vh_hip_fex_cambi = {
   .options = vh_cambi_options,
   .backend = VH_BACKEND_HIP,
   .mem_type = VH_MEMORY_HIP_DEVICE,
-  .flags = 0,
+  .flags = VH_EXTRACTOR_FLAG_LUMA_ONLY,
   /* At least one side must reach 216: checked in init. */
   .min_width = 1,
   .min_height = 1,

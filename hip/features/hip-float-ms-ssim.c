@@ -87,6 +87,7 @@ const VhFeatureExtractorClass vh_hip_fex_float_ms_ssim = {
   .options = vh_float_ms_ssim_options,
   .backend = VH_BACKEND_HIP,
   .mem_type = VH_MEMORY_HIP_DEVICE,
+  .flags = VH_EXTRACTOR_FLAG_LUMA_ONLY,
   .min_width = VH_MS_SSIM_MIN_SIZE,
   .min_height = VH_MS_SSIM_MIN_SIZE,
   .priv_size = sizeof (HipFloatMsSsim),
