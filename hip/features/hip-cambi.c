@@ -505,14 +505,8 @@ hip_cambi_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   const VhPicture *pics[CAMBI_PICTURES] = { dist, ref };
   CambiSlot *slot;
 
-  if (!vh_feature_extractor_check_luma (fex, ref, dist, index, error))
+  if (!vh_hip_fex_check_luma_on_device (fex, ref, dist, index, error))
     return FALSE;
-  if (ref->mem_type != VH_MEMORY_HIP_DEVICE ||
-      dist->mem_type != VH_MEMORY_HIP_DEVICE) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "feature 'cambi' on HIP needs pictures in HIP device memory");
-    return FALSE;
-  }
   if (dist->step[0] > 1 || ref->step[0] > 1) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "feature 'cambi' needs planar luma");

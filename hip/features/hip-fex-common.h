@@ -12,6 +12,7 @@
 
 #include "vhhip.h"
 #include "feature-extractor.h"
+#include "errors.h"
 
 G_BEGIN_DECLS
 
@@ -139,6 +140,26 @@ VhHipFunction *vh_hip_fex_function       (VhHipFex * h,
                                           GError ** error);
 
 /* Launches on @h's stream. */
+/* The luma check of vh_feature_extractor_check_luma(), and both pictures
+ * in HIP device memory, as the twins' kernels read them. Inline, so that
+ * the tests' emulation of this file's functions shares it. */
+static inline gboolean
+vh_hip_fex_check_luma_on_device (VhFeatureExtractor * fex,
+    const VhPicture * ref, const VhPicture * dist, guint index,
+    GError ** error)
+{
+  if (!vh_feature_extractor_check_luma (fex, ref, dist, index, error))
+    return FALSE;
+  if (ref->mem_type != VH_MEMORY_HIP_DEVICE ||
+      dist->mem_type != VH_MEMORY_HIP_DEVICE) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "feature '%s' on HIP needs pictures in HIP device memory",
+        fex->klass->name);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 gboolean     vh_hip_fex_launch           (VhHipFex * h,
                                           VhHipFunction * function,
                                           guint grid_x, guint grid_y,

@@ -114,14 +114,8 @@ hip_float_ansnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   gpointer out;
   gpointer args[] = { &a, &out };
 
-  if (!vh_feature_extractor_check_luma (fex, ref, dist, index, error))
+  if (!vh_hip_fex_check_luma_on_device (fex, ref, dist, index, error))
     return FALSE;
-  if (ref->mem_type != VH_MEMORY_HIP_DEVICE ||
-      dist->mem_type != VH_MEMORY_HIP_DEVICE) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "feature 'float_ansnr' on HIP needs pictures in HIP device memory");
-    return FALSE;
-  }
   memset (&a, 0, sizeof (a));
   a.ref = ref->data[0];
   a.dis = dist->data[0];

@@ -94,14 +94,8 @@ hip_float_moment_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   gpointer out;
   gpointer args[] = { &planes, &out };
 
-  if (!vh_feature_extractor_check_luma (fex, ref, dist, index, error))
+  if (!vh_hip_fex_check_luma_on_device (fex, ref, dist, index, error))
     return FALSE;
-  if (ref->mem_type != VH_MEMORY_HIP_DEVICE ||
-      dist->mem_type != VH_MEMORY_HIP_DEVICE) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "feature 'float_moment' on HIP needs pictures in HIP device memory");
-    return FALSE;
-  }
   memset (&planes, 0, sizeof (planes));
   for (guint i = 0; i < 2; i++) {
     planes.p[i].data = pics[i]->data[0];

@@ -332,21 +332,6 @@ queue_sums (HipFloatVif * s, guint i, gfloat * out, GError ** error)
 }
 
 static gboolean
-check_picture (VhFeatureExtractor * fex, const VhPicture * ref,
-    const VhPicture * dist, guint index, GError ** error)
-{
-  if (!vh_feature_extractor_check_luma (fex, ref, dist, index, error))
-    return FALSE;
-  if (ref->mem_type != VH_MEMORY_HIP_DEVICE ||
-      dist->mem_type != VH_MEMORY_HIP_DEVICE) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "feature 'float_vif' on HIP needs pictures in HIP device memory");
-    return FALSE;
-  }
-  return TRUE;
-}
-
-static gboolean
 hip_fvif_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     const VhPicture * dist, guint index, VhFeatureCollector * fc,
     GError ** error)
@@ -354,7 +339,7 @@ hip_fvif_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   HipFloatVif *s = fex->priv;
   gfloat *sums;
 
-  if (!check_picture (fex, ref, dist, index, error))
+  if (!vh_hip_fex_check_luma_on_device (fex, ref, dist, index, error))
     return FALSE;
   sums = vh_hip_fex_begin (&s->hip, index, error);
   if (!sums || !queue_scale0 (s, ref, 0, error) ||
