@@ -21,13 +21,13 @@
  * merely within 1e-6. */
 
 #include "hip-fex-common.h"
+#include "hip-float-luma.h"
 #include "errors.h"
 #include "features/float-adm.h"
 
 #include <string.h>
 
 extern const VhHipKernelSource vh_hip_kernel_float_adm;
-extern const VhHipKernelSource vh_hip_kernel_float_vif;
 
 #define N_TERMS 9               /* VH_FADM_N_TERMS in the kernel */
 
@@ -231,10 +231,7 @@ hip_fadm_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
           VH_FADM_N_SCALES * N_TERMS * sizeof (gfloat), hip_fadm_collect,
           error))
     return FALSE;
-  /* float_vif's kernel converts the luma as every float feature reads
-   * it. */
-  if ((s->load_fn = vh_hip_fex_function (&s->hip, &vh_hip_kernel_float_vif,
-              info->bpc == 8 ? "vh_fvif_load_u8" : "vh_fvif_load_u16",
+  if ((s->load_fn = vh_hip_float_luma_function (&s->hip, info->bpc,
               error)) &&
       (s->dwt_fn = vh_hip_fex_function (&s->hip, k, "vh_fadm_dwt", error)) &&
       (s->decouple_fn =
@@ -263,16 +260,8 @@ launch_2d (HipFloatAdm * s, VhHipFunction * fn, guint w, guint h,
 static gboolean
 queue_load (HipFloatAdm * s, const VhPicture * pic, guint p, GError ** error)
 {
-  gconstpointer src = pic->data[0];
-  guint64 pitch = pic->stride[0];
-  guint step = MAX (pic->step[0], 1);
-  guint w = s->adm.w, h = s->adm.h;
-  /* A power of two: multiplying by it is libvmaf's exact division. */
-  gfloat inv_scale = 1.0f / (gfloat) (1u << (pic->info.bpc - 8));
-  gfloat *dst = s->luma[p];
-  gpointer args[] = { &src, &pitch, &step, &w, &h, &inv_scale, &dst };
-
-  return launch_2d (s, s->load_fn, w, h, args, error);
+  return vh_hip_float_luma_queue (&s->hip, s->load_fn, pic, s->adm.w,
+      s->adm.h, s->luma[p], error);
 }
 
 /* Queues picture @p's wavelet level @scale. */

@@ -17,6 +17,7 @@
  * computed once. */
 
 #include "hip-fex-common.h"
+#include "hip-float-luma.h"
 #include "errors.h"
 #include "features/float-vif.h"
 
@@ -211,8 +212,8 @@ hip_fvif_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   if (!vh_hip_fex_init (&s->hip, fex,
           2 * VH_FVIF_N_SCALES * sizeof (gfloat), hip_fvif_collect, error))
     return FALSE;
-  if ((s->load_fn = vh_hip_fex_function (&s->hip, k, info->bpc == 8 ?
-              "vh_fvif_load_u8" : "vh_fvif_load_u16", error)) &&
+  if ((s->load_fn = vh_hip_float_luma_function (&s->hip, info->bpc,
+              error)) &&
       (!s->v.prescale || (s->prescale_fn = vh_hip_fex_function (&s->hip,
                   &vh_hip_kernel_float_scale,
                   prescale_names[s->v.prescale_method], error))) &&
@@ -242,20 +243,37 @@ launch_2d (HipFloatVif * s, VhHipFunction * fn, guint w, guint h,
       error);
 }
 
-/* Queues @pic's luma as floats into @dst (@w x @h, rows @w apart). */
-static gboolean
-queue_load (HipFloatVif * s, const VhPicture * pic, gfloat * dst,
+VhHipFunction *
+vh_hip_float_luma_function (VhHipFex * h, guint bpc, GError ** error)
+{
+  return vh_hip_fex_function (h, &vh_hip_kernel_float_vif, bpc == 8 ?
+      "vh_fvif_load_u8" : "vh_fvif_load_u16", error);
+}
+
+gboolean
+vh_hip_float_luma_queue (VhHipFex * h, VhHipFunction * fn,
+    const VhPicture * pic, guint w, guint height, gfloat * dst,
     GError ** error)
 {
   gconstpointer src = pic->data[0];
   guint64 pitch = pic->stride[0];
   guint step = MAX (pic->step[0], 1);
-  guint w = pic->info.width, h = pic->info.height;
   /* A power of two: multiplying by it is libvmaf's exact division. */
   gfloat inv_scale = 1.0f / (gfloat) (1u << (pic->info.bpc - 8));
-  gpointer args[] = { &src, &pitch, &step, &w, &h, &inv_scale, &dst };
+  gpointer args[] = { &src, &pitch, &step, &w, &height, &inv_scale, &dst };
 
-  return launch_2d (s, s->load_fn, w, h, args, error);
+  return vh_hip_fex_launch (h, fn, vh_hip_div_up (w, FVIF_BLOCK_X),
+      vh_hip_div_up (height, FVIF_BLOCK_Y), FVIF_BLOCK_X, FVIF_BLOCK_Y, 0,
+      args, error);
+}
+
+/* Queues @pic's luma as floats into @dst (rows its width apart). */
+static gboolean
+queue_load (HipFloatVif * s, const VhPicture * pic, gfloat * dst,
+    GError ** error)
+{
+  return vh_hip_float_luma_queue (&s->hip, s->load_fn, pic,
+      pic->info.width, pic->info.height, dst, error);
 }
 
 /* Queues scale 0 of @pic into @dst, through vif_prescale's resampling. */
