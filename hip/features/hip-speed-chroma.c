@@ -33,24 +33,9 @@ hip_speed_chroma_collect (VhFeatureExtractor * fex, gconstpointer results,
 {
   HipSpeedChroma *s = fex->priv;
   const gfloat *r = results;
-  const gfloat u = r[0], v = r[2];
-  const gboolean bad_u = r[1] != 0.0f, bad_v = r[3] != 0.0f;
-  gfloat uv;
 
-  /* A plane that cannot be scored takes the other one's score. */
-  if (bad_u && !bad_v)
-    uv = v;
-  else if (bad_v && !bad_u)
-    uv = u;
-  else
-    uv = (u + v) / 2.0;
-
-  return vh_feature_extractor_append (fex, fc, "speed_chroma_u", index,
-      MIN (u, s->max_val), error) &&
-      vh_feature_extractor_append (fex, fc, "speed_chroma_v", index,
-      MIN (v, s->max_val), error) &&
-      vh_feature_extractor_append (fex, fc, "speed_chroma_uv", index,
-      MIN (uv, s->max_val), error);
+  return vh_speed_chroma_append (fex, fc, index, r[0], r[1] != 0.0f, r[2],
+      r[3] != 0.0f, s->max_val, error);
 }
 
 static void

@@ -84,7 +84,7 @@ speed_chroma_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     GError ** error)
 {
   SpeedChromaState *s = fex->priv;
-  gfloat u, v, uv;
+  gfloat u, v;
   gboolean bad_u, bad_v;
 
   if (ref->mem_type != VH_MEMORY_HOST || dist->mem_type != VH_MEMORY_HOST ||
@@ -99,20 +99,8 @@ speed_chroma_extract (VhFeatureExtractor * fex, const VhPicture * ref,
 
   bad_u = score_plane (s, ref, dist, 1, &u);
   bad_v = score_plane (s, ref, dist, 2, &v);
-  /* A plane that cannot be scored takes the other one's score. */
-  if (bad_u && !bad_v)
-    uv = v;
-  else if (bad_v && !bad_u)
-    uv = u;
-  else
-    uv = (u + v) / 2.0;
-
-  return vh_feature_extractor_append (fex, fc, "speed_chroma_u", index,
-      MIN (u, s->max_val), error) &&
-      vh_feature_extractor_append (fex, fc, "speed_chroma_v", index,
-      MIN (v, s->max_val), error) &&
-      vh_feature_extractor_append (fex, fc, "speed_chroma_uv", index,
-      MIN (uv, s->max_val), error);
+  return vh_speed_chroma_append (fex, fc, index, u, bad_u, v, bad_v,
+      s->max_val, error);
 }
 
 const VhFeatureExtractorClass vh_fex_speed_chroma = {

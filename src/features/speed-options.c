@@ -84,3 +84,24 @@ vh_speed_load_rows (const VhPicture * pic, guint p, guint w,
     }
   }
 }
+
+gboolean
+vh_speed_chroma_append (VhFeatureExtractor * fex, VhFeatureCollector * fc,
+    guint index, gfloat u, gboolean bad_u, gfloat v, gboolean bad_v,
+    gdouble max_val, GError ** error)
+{
+  gfloat uv;
+
+  if (bad_u && !bad_v)
+    uv = v;
+  else if (bad_v && !bad_u)
+    uv = u;
+  else
+    uv = (u + v) / 2.0;
+  return vh_feature_extractor_append (fex, fc, "speed_chroma_u", index,
+      MIN (u, max_val), error) &&
+      vh_feature_extractor_append (fex, fc, "speed_chroma_v", index,
+      MIN (v, max_val), error) &&
+      vh_feature_extractor_append (fex, fc, "speed_chroma_uv", index,
+      MIN (uv, max_val), error);
+}

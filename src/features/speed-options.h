@@ -56,6 +56,16 @@ void         vh_speed_load_rows           (const VhPicture * pic, guint p,
                                            guint n_rows, gfloat * dst,
                                            gsize stride);
 
+/* speed_chroma's three outputs of frame @index from its planes' scores,
+ * for both twins: a plane that cannot be scored (@bad_u, @bad_v) takes the
+ * other one's score; each is clipped to @max_val. */
+gboolean     vh_speed_chroma_append       (VhFeatureExtractor * fex,
+                                           VhFeatureCollector * fc,
+                                           guint index, gfloat u,
+                                           gboolean bad_u, gfloat v,
+                                           gboolean bad_v, gdouble max_val,
+                                           GError ** error);
+
 G_END_DECLS
 
 #endif /* __VH_SPEED_OPTIONS_H__ */
