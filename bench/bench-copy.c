@@ -13,10 +13,20 @@
  * program without staging would), and, for comparison, through one
  * page-locked buffer (memcpy into it, then the copy).
  *
- *   bench/bench-copy FILE FRAME_BYTES [FRAMES]
+ *   bench/bench-copy FILE FRAME_BYTES [FRAMES [WIDTH HEIGHT]]
  *
- * Prints one line per method: frames, seconds, frames per second, GB/s.
- * Exits 77 where no GPU can be opened. */
+ * With WIDTH and HEIGHT (8-bit 4:2:0 frames), also: the frames copied a
+ * plane at a time into device rows pitched like vmafhipupload's (one 2D
+ * copy per plane from pageable memory); the CPU's memcpy of the frames
+ * into page-locked memory alone (what staging costs the host); and that
+ * memcpy with the copies behind it on a stream, two page-locked buffers
+ * taking turns, so that the CPU and the copy engine overlap.
+ *
+ * Prints one line per method: frames, seconds, frames per second, GB/s,
+ * and the CPU time (user + system) per frame in ms. With FRAMES 0 it only
+ * opens the GPU and exits: the time of that process is the floor of any
+ * program's start-up on the GPU (loading the driver, its initialisation
+ * and the device's context). Exits 77 where no GPU can be opened. */
 
 #include "vhhip.h"
 
@@ -25,16 +35,96 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void
-report (const gchar * method, guint n, gsize frame_bytes, gint64 usec)
+/* User + system time of the process so far, in microseconds. */
+static gint64
+cpu_usec (void)
 {
-  gdouble s = usec / 1e6;
+  struct rusage ru;
 
-  printf ("%-26s %5u frames %8.3f s %9.1f fps %6.2f GB/s\n", method, n, s,
-      n / s, n * (gdouble) frame_bytes / s / 1e9);
+  getrusage (RUSAGE_SELF, &ru);
+  return (gint64) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * G_USEC_PER_SEC
+      + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec;
+}
+
+typedef struct
+{
+  gint64 wall, cpu;
+} Mark;
+
+static Mark
+mark (void)
+{
+  Mark m = { g_get_monotonic_time (), cpu_usec () };
+  return m;
+}
+
+static void
+report (const gchar * method, guint n, gsize frame_bytes, Mark since)
+{
+  Mark now = mark ();
+  gdouble s = (now.wall - since.wall) / 1e6;
+
+  printf ("%-26s %5u frames %8.3f s %9.1f fps %6.2f GB/s %7.3f ms-cpu\n",
+      method, n, s, n / s, n * (gdouble) frame_bytes / s / 1e9,
+      (now.cpu - since.cpu) / 1e3 / n);
+}
+
+/* Each plane of an 8-bit 4:2:0 frame in one 2D copy from pageable memory
+ * into rows pitched like vmafhipupload's frames. */
+static gboolean
+copy_planes_pitched (VhHipDevice * device, gpointer dst, gsize dst_pitch,
+    const guint8 * frame, guint width, guint height, GError ** error)
+{
+  gsize row[3] = { width, (width + 1) / 2, (width + 1) / 2 };
+  gsize rows[3] = { height, (height + 1) / 2, (height + 1) / 2 };
+  gsize src_offset = 0, dst_offset = 0;
+
+  for (guint p = 0; p < 3; p++) {
+    gsize pitch = p == 0 ? dst_pitch : (dst_pitch / 2 + 255) / 256 * 256;
+    if (!vh_hip_memcpy_2d (device, VH_HIP_COPY_HOST_TO_DEVICE,
+            (guint8 *) dst + dst_offset, pitch, frame + src_offset, row[p],
+            row[p], rows[p], error))
+      return FALSE;
+    src_offset += row[p] * rows[p];
+    dst_offset += pitch * rows[p];
+  }
+  return TRUE;
+}
+
+/* The frames through two page-locked buffers taking turns: the CPU fills
+ * one while the stream copies the other. */
+static gboolean
+copy_staged_overlapped (VhHipDevice * device, gpointer dst,
+    gpointer pinned[2], const guint8 * map, gsize frame_bytes, guint n,
+    GError ** error)
+{
+  g_autoptr (VhHipStream) stream = vh_hip_stream_new (device, error);
+  VhHipEvent *done[2] = { NULL, NULL };
+  gboolean ok = stream != NULL;
+
+  for (guint b = 0; ok && b < 2; b++)
+    ok = (done[b] = vh_hip_event_new (device, FALSE, error)) != NULL &&
+        vh_hip_event_record (done[b], stream, error);
+  for (guint i = 0; ok && i < n; i++) {
+    guint b = i % 2;
+    ok = vh_hip_event_synchronize (done[b], error);
+    if (!ok)
+      break;
+    memcpy (pinned[b], map + (gsize) i * frame_bytes, frame_bytes);
+    ok = vh_hip_memcpy_2d_async (stream, VH_HIP_COPY_HOST_TO_DEVICE, dst,
+        frame_bytes, pinned[b], frame_bytes, frame_bytes, 1, error) &&
+        vh_hip_event_record (done[b], stream, error);
+  }
+  if (ok)
+    ok = vh_hip_stream_synchronize (stream, error);
+  for (guint b = 0; b < 2; b++)
+    if (done[b])
+      vh_hip_event_free (done[b]);
+  return ok;
 }
 
 int
@@ -42,28 +132,49 @@ main (int argc, char **argv)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (VhHipDevice) device = NULL;
-  gsize frame_bytes, file_bytes;
-  guint n, max_frames;
-  gpointer dst = NULL, pinned = NULL;
+  gsize frame_bytes, file_bytes, pitch = 0;
+  guint n, max_frames, width = 0, height = 0;
+  gpointer dst = NULL, dst_pitched = NULL, pinned[2] = { NULL, NULL };
   const guint8 *map;
   struct stat st;
-  gint64 t0;
+  Mark t0;
   gint fd;
 
   if (argc < 3) {
-    g_printerr ("usage: %s FILE FRAME_BYTES [FRAMES]\n", argv[0]);
+    g_printerr ("usage: %s FILE FRAME_BYTES [FRAMES [WIDTH HEIGHT]]\n",
+        argv[0]);
     return 2;
   }
   frame_bytes = g_ascii_strtoull (argv[2], NULL, 10);
   max_frames = argc > 3 ? (guint) atoi (argv[3]) : G_MAXUINT;
+  if (argc > 5) {
+    width = (guint) atoi (argv[4]);
+    height = (guint) atoi (argv[5]);
+    if (width == 0 || height == 0 || frame_bytes != (gsize) width * height
+        + 2 * (gsize) ((width + 1) / 2) * ((height + 1) / 2)) {
+      g_printerr ("WIDTH and HEIGHT do not make 8-bit 4:2:0 frames of %"
+          G_GSIZE_FORMAT " bytes\n", frame_bytes);
+      return 2;
+    }
+  }
   fd = open (argv[1], O_RDONLY);
   if (fd < 0 || fstat (fd, &st) != 0 || frame_bytes == 0) {
     g_printerr ("cannot read %s, or frame size 0\n", argv[1]);
     return 2;
   }
   file_bytes = st.st_size;
+  if (max_frames == 0) {
+    device = vh_hip_device_open (VH_HIP_VENDOR_UNKNOWN, 0, &error);
+    if (!device) {
+      g_printerr ("SKIP: no GPU: %s\n", error->message);
+      return 77;
+    }
+    printf ("device opened\n");
+    return 0;
+  }
   n = MIN (file_bytes / frame_bytes, max_frames);
-  map = mmap (NULL, file_bytes, PROT_READ, MAP_SHARED, fd, 0);
+  /* populated: page faults are no part of any method */
+  map = mmap (NULL, file_bytes, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
   if (map == MAP_FAILED || n == 0) {
     g_printerr ("%s: cannot map it, or shorter than one frame\n", argv[1]);
     return 2;
@@ -75,34 +186,63 @@ main (int argc, char **argv)
     return 77;
   }
   if (!vh_hip_malloc (device, frame_bytes, &dst, &error) ||
-      !vh_hip_host_alloc (device, frame_bytes, &pinned, &error))
+      !vh_hip_host_alloc (device, frame_bytes, &pinned[0], &error) ||
+      !vh_hip_host_alloc (device, frame_bytes, &pinned[1], &error))
     goto fail;
   /* One copy first: the first touches of the device and the mapping. */
   if (!vh_hip_memcpy_2d (device, VH_HIP_COPY_HOST_TO_DEVICE, dst,
           frame_bytes, map, frame_bytes, frame_bytes, 1, &error))
     goto fail;
 
-  t0 = g_get_monotonic_time ();
+  t0 = mark ();
   for (guint i = 0; i < n; i++) {
     if (!vh_hip_memcpy_2d (device, VH_HIP_COPY_HOST_TO_DEVICE, dst,
             frame_bytes, map + (gsize) i * frame_bytes, frame_bytes,
             frame_bytes, 1, &error))
       goto fail;
   }
-  report ("pageable copy", n, frame_bytes, g_get_monotonic_time () - t0);
+  report ("pageable copy", n, frame_bytes, t0);
 
-  t0 = g_get_monotonic_time ();
+  if (width) {
+    pitch = (width + 255) / 256 * 256;
+    if (!vh_hip_malloc (device, pitch * height * 2, &dst_pitched, &error))
+      goto fail;
+    t0 = mark ();
+    for (guint i = 0; i < n; i++) {
+      if (!copy_planes_pitched (device, dst_pitched, pitch,
+              map + (gsize) i * frame_bytes, width, height, &error))
+        goto fail;
+    }
+    report ("pageable 2D planes", n, frame_bytes, t0);
+  }
+
+  t0 = mark ();
   for (guint i = 0; i < n; i++) {
-    memcpy (pinned, map + (gsize) i * frame_bytes, frame_bytes);
+    memcpy (pinned[0], map + (gsize) i * frame_bytes, frame_bytes);
     if (!vh_hip_memcpy_2d (device, VH_HIP_COPY_HOST_TO_DEVICE, dst,
-            frame_bytes, pinned, frame_bytes, frame_bytes, 1, &error))
+            frame_bytes, pinned[0], frame_bytes, frame_bytes, 1, &error))
       goto fail;
   }
-  report ("memcpy + page-locked copy", n, frame_bytes,
-      g_get_monotonic_time () - t0);
+  report ("memcpy + page-locked copy", n, frame_bytes, t0);
 
+  if (width) {
+    t0 = mark ();
+    for (guint i = 0; i < n; i++)
+      memcpy (pinned[i % 2], map + (gsize) i * frame_bytes, frame_bytes);
+    report ("memcpy alone", n, frame_bytes, t0);
+
+    t0 = mark ();
+    if (!copy_staged_overlapped (device, dst, pinned, map, frame_bytes, n,
+            &error))
+      goto fail;
+    report ("memcpy, copy overlapped", n, frame_bytes, t0);
+  }
+
+  if (dst_pitched)
+    vh_hip_free (device, dst_pitched);
   vh_hip_free (device, dst);
-  vh_hip_host_free (device, pinned);
+  vh_hip_host_free (device, pinned[0]);
+  vh_hip_host_free (device, pinned[1]);
   munmap ((gpointer) map, file_bytes);
   close (fd);
   return 0;

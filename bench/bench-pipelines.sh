@@ -36,14 +36,22 @@
 #                     element accepts memory:CUDAMemory and cudaupload exists
 #   element nvdec     distorted branch decoded by nvh264dec from an H.264
 #                     file made here (x264enc or openh264enc needed)
-#   vmafhipupload     one branch into vmafhipupload ! fakesink, against
-#   raw copy          bench/bench-copy: one pageable copy per frame
+#   vmafhipupload x2  both branches into vmafhipupload ! fakesink, no
+#                     element: the hipmem row's producers alone
+#   cudaupload x2     the same for the cudamem row
+#   vmafhipupload     one branch into vmafhipupload ! fakesink, and the
+#                     same with a queue before the upload, against
+#   raw copy          bench/bench-copy: one pageable copy per frame (and
+#                     its other methods: 2D planes, staged, memcpy alone)
 #   cli               vmafhip-score --backend $backend (its own meter in notes)
+#   N sources         N source pairs alone in one process (N > 1)
 #   N streams         N element pipelines in one process, aggregate fps
 #   first score       a fresh process scoring one frame pair, the CUDA
 #                     JIT cache disabled (a machine that never ran it);
 #                     with the embedded machine code and with PTX only
-#   libvmaf cuda      --libvmaf's tool (--gpumask 0 turns its CUDA on)
+#   device open alone a process that only opens the GPU: start-up's floor
+#   libvmaf cuda      --libvmaf's tool (--gpumask 0 turns its CUDA on),
+#                     and on one pair (its start-up)
 #
 # "whole" is the wall time of the whole process, start-up included;
 # "run" is PLAYING to EOS as gst-launch-1.0 reports it; "cpu" is user +
@@ -74,7 +82,7 @@ while [ $# -gt 0 ]; do
     --libvmaf) libvmaf=$2; shift ;;
     --live) live=$2; shift ;;
     --backend) backend=$2; shift ;;
-    -h|--help) sed -n '10,50p' "$0"; exit 0 ;;
+    -h|--help) sed -n '10,58p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -124,6 +132,13 @@ cuda_caps="video/x-raw(memory:CUDAMemory)"
 # CPU time per frame pair above the sources' own, of the last measurement.
 per_pair () {
   awk "BEGIN{printf \"%.2f ms/pair\", ($C - $src_cpu) * 1000 / $frames}"
+}
+
+# vs_producers RUN: "; N% of its producers' rate" against the producers'
+# PLAYING-to-EOS time RUN, for the last measurement.
+vs_producers () {
+  [ -n "$1" ] && [ -n "$R" ] &&
+    awk "BEGIN{if ($R > 0) printf \"; %.0f%% of its producers' rate\", 100 * $1 / $R}"
 }
 
 fps () {
@@ -210,16 +225,34 @@ run_size () {
     fail_row "element sysmem spin" "$(why)"
   fi
 
+  # Each GPU-memory row against its producers alone: what the element
+  # takes away from the rate the uploaders reach without it.
+  local producers=
+  if measure "$launch" $(src "$ref") ! vmafhipupload ! fakesink \
+    $(src "$dist") ! vmafhipupload ! fakesink; then
+    row "vmafhipupload x2" "$frames" "both branches uploaded into fakesink, no element"
+    producers=$R
+  else
+    fail_row "vmafhipupload x2" "$(why)"
+  fi
   if measure "$launch" $(element_pipeline "! vmafhipupload" "! vmafhipupload"); then
-    row "element hipmem" "$frames" "vmafhipupload on both branches; cpu above sources: $(per_pair)"
+    row "element hipmem" "$frames" "vmafhipupload on both branches; cpu above sources: $(per_pair)$(vs_producers "$producers")"
   else
     fail_row "element hipmem" "$(why)"
   fi
 
   if has_element cudaupload; then
+    producers=
+    if measure "$launch" $(src "$ref") ! cudaupload ! fakesink \
+      $(src "$dist") ! cudaupload ! fakesink; then
+      row "cudaupload x2" "$frames" "both branches uploaded into fakesink, no element"
+      producers=$R
+    else
+      fail_row "cudaupload x2" "$(why)"
+    fi
     if measure "$launch" $(element_pipeline "! cudaupload ! $cuda_caps" \
       "! cudaupload ! $cuda_caps"); then
-      row "element cudamem" "$frames" "cudaupload on both branches; cpu above sources: $(per_pair)"
+      row "element cudamem" "$frames" "cudaupload on both branches; cpu above sources: $(per_pair)$(vs_producers "$producers")"
     else
       fail_row "element cudamem" "$(why)"
     fi
@@ -241,17 +274,28 @@ run_size () {
     fail_row "element nvdec" "no nvh264dec or no H.264 encoder here"
   fi
 
+  local up_w= upq_w=
   if measure "$launch" $(src "$ref") ! vmafhipupload ! fakesink; then
     row "vmafhipupload" "$frames" "one branch"
     up_w=${R:-$W}
   else
     fail_row "vmafhipupload" "$(why)"
-    up_w=
   fi
-  if [ -x "$copy" ] && measure "$copy" "$ref" "$frame_bytes"; then
+  # A queue puts the reading and the upload on two threads, as a pipeline
+  # after throughput would: the upload's own rate, not reading + upload.
+  if measure "$launch" $(src "$ref") ! queue ! vmafhipupload ! fakesink; then
+    row "vmafhipupload queued" "$frames" "one branch, a queue before the upload"
+    upq_w=${R:-$W}
+  else
+    fail_row "vmafhipupload queued" "$(why)"
+  fi
+  if [ -x "$copy" ] && measure "$copy" "$ref" "$frame_bytes" "$frames" \
+    "$width" "$height"; then
     W=$(awk '/^pageable copy/{print $5}' "$log") R= C=
-    row "raw pageable copy" "$frames" "bench-copy (copies only, in-process); $(awk '/^memcpy/{print "memcpy+pinned " $7 " fps"}' "$log")"
+    row "raw pageable copy" "$frames" "bench-copy (copies only, in-process), every method:"
+    sed 's/^/             /' "$log"
     [ -n "$up_w" ] && echo "           vmafhipupload (PLAYING to EOS) rate vs raw copy: $(awk "BEGIN{printf \"%.0f\", 100 * $W / $up_w}")%"
+    [ -n "$upq_w" ] && echo "           vmafhipupload queued (PLAYING to EOS) rate vs raw copy: $(awk "BEGIN{printf \"%.0f\", 100 * $W / $upq_w}")%"
   else
     fail_row "raw pageable copy" "bench-copy missing or failed"
   fi
@@ -265,10 +309,16 @@ run_size () {
   fi
 
   for n in $streams; do
-    local desc= i
+    local desc= srcs= i
     for ((i = 0; i < n; i++)); do
       desc="$desc $(element_pipeline "" "" "c$i")"
+      srcs="$srcs $(src "$ref") ! fakesink $(src "$dist") ! fakesink"
     done
+    # What N source pairs alone reach in one process: the ceiling.
+    # shellcheck disable=SC2086
+    if [ "$n" -gt 1 ] && measure "$launch" $srcs; then
+      row "$n sources" $((n * frames)) "$n source pairs alone, one process"
+    fi
     # shellcheck disable=SC2086
     if measure "$launch" $desc; then
       row "$n streams" $((n * frames)) "one process, aggregate"
@@ -309,12 +359,21 @@ run_size () {
     fi
   fi
 
+  # The floor: a process that only opens the GPU (the driver's start-up).
+  if [ -x "$copy" ] && measure "$copy" "$first" "$frame_bytes" 0; then
+    row "device open alone" 0 "bench-copy FILE BYTES 0: loads the driver, opens the GPU, exits"
+  fi
+
   if [ -n "$libvmaf" ]; then
     if measure "$libvmaf" -r "$ref" -d "$dist" -w "$width" -h "$height" \
       -p 420 -b 8 --gpumask 0 -q; then
       row "libvmaf cuda" "$frames" "$libvmaf --gpumask 0"
     else
       fail_row "libvmaf cuda" "$(why)"
+    fi
+    if measure "$libvmaf" -r "$first" -d "$first" -w "$width" -h "$height" \
+      -p 420 -b 8 --gpumask 0 -q; then
+      row "start-up libvmaf cuda" 1 "one pair: its whole process"
     fi
   fi
 }

@@ -715,8 +715,12 @@ out:
     g_clear_error (&err);
   }
   vh_results_file_free (results);
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "results written");
   vh_context_free (ctx);
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "context freed");
+  /* the last reference to the GPU, usually: its context is released */
   vh_picture_transfer_unref (config.transfer);
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "device released");
   return ok;
 }
 
@@ -847,5 +851,6 @@ main (int argc, char **argv)
   /* The expanded arguments; parsing drops pointers from its own copy. */
   g_strfreev (args);
   g_free (parse_argv);
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "exit");
   return ret;
 }
