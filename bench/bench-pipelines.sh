@@ -361,7 +361,11 @@ run_size () {
 
   # The floor: a process that only opens the GPU (the driver's start-up).
   if [ -x "$copy" ] && measure "$copy" "$first" "$frame_bytes" 0; then
-    row "device open alone" 0 "bench-copy FILE BYTES 0: loads the driver, opens the GPU, exits"
+    row "device open alone" 0 "bench-copy FILE BYTES 0: $(head -n 1 "$log")"
+  fi
+  if [ -x "$copy" ] && VH_BENCH_COPY_KEEP_DEVICE=1 measure "$copy" "$first" \
+    "$frame_bytes" 0; then
+    row "device open, exit" 0 "the same, the device left to the exit: $(head -n 1 "$log")"
   fi
 
   if [ -n "$libvmaf" ]; then
