@@ -24,8 +24,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_vmaf_hip_memory_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_memory_debug
 
 /* Rows start on this many bytes at least (and the device's own pitch
- * alignment when larger): whole cache lines, aligned vector loads. */
-#define GST_VMAF_HIP_MIN_PITCH_ALIGN 256
+ * alignment when larger): whole cache lines. Not more, so that frames in
+ * GStreamer's own layout (rows of 1920 or 3840 bytes) keep it on the
+ * device, and go there in one copy (see upload_frame). */
+#define GST_VMAF_HIP_MIN_PITCH_ALIGN 64
 
 struct _GstVmafHipMemoryPrivate
 {
@@ -213,6 +215,31 @@ gst_vmaf_hip_memory_upload_async (GstVmafHipMemory * mem, GError ** error)
   return ok;
 }
 
+/* Whether @frame's planes lie in one block exactly as @layout's (the
+ * device memory's): same strides, same distances from the first plane,
+ * and the block as long as the device's. */
+static gboolean
+frame_matches_layout (const GstVideoFrame * frame, const GstVideoInfo * layout)
+{
+  const guint8 *base = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  GstMapInfo *map = &((GstVideoFrame *) frame)->map[0];
+
+  if (GST_VIDEO_FRAME_N_PLANES (frame) != GST_VIDEO_INFO_N_PLANES (layout) ||
+      layout->offset[0] != 0)
+    return FALSE;
+  /* one memory holds every plane, and the whole layout's size */
+  if (gst_buffer_n_memory (frame->buffer) != 1 || map->size <
+      (gsize) (base - map->data) + layout->size)
+    return FALSE;
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
+    const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    if (GST_VIDEO_FRAME_PLANE_STRIDE (frame, p) != layout->stride[p] ||
+        data < base || (gsize) (data - base) != layout->offset[p])
+      return FALSE;
+  }
+  return TRUE;
+}
+
 /* The driver reads pageable memory through its own page-locked buffers,
  * overlapping its staging with the transfer: faster than our memcpy into
  * the memory's page-locked copy followed by the copy, and no page-locked
@@ -228,7 +255,16 @@ gst_vmaf_hip_memory_upload_frame (GstVmafHipMemory * mem,
    * goes on its device's one stream, which orders them. */
   g_mutex_lock (&priv->lock);
   ok = TRUE;
-  for (guint p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
+  if (frame_matches_layout (frame, &mem->info)) {
+    /* The driver stages a 2D copy from pageable memory row by row: a
+     * third slower than one copy of the same bytes. */
+    ok = vh_hip_memcpy_2d_async (mem_stream (mem),
+        VH_HIP_COPY_HOST_TO_DEVICE, priv->device_ptr, mem->info.size,
+        GST_VIDEO_FRAME_PLANE_DATA (frame, 0), mem->info.size,
+        mem->info.size, 1, error);
+  }
+  for (guint p = 0; ok && !frame_matches_layout (frame, &mem->info) &&
+      p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
     gsize row;
     guint rows;
 

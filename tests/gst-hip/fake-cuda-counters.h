@@ -54,6 +54,7 @@ typedef struct
   guint host_allocs;            /* page-locked allocations made, ever */
   guint device_allocs;          /* device allocations made, ever */
   guint host_waits;             /* stream and event synchronisations */
+  guint uploads;                /* host-to-device copy calls */
 } VhFakeCudaCalls;
 
 /* Reads how often the code called those; FALSE on a real GPU. */
@@ -63,13 +64,16 @@ vh_fake_cuda_calls (VhFakeCudaCalls * c)
   const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
   gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
   void (*counts) (guint *, guint *, guint *);
+  guint (*uploads) (void);
 
   if (!lib)
     return FALSE;
   counts = dlsym (lib, "vh_fake_cuda_call_counts");
-  if (!counts)
+  uploads = dlsym (lib, "vh_fake_cuda_n_uploads");
+  if (!counts || !uploads)
     return FALSE;
   counts (&c->host_allocs, &c->device_allocs, &c->host_waits);
+  c->uploads = uploads ();
   return TRUE;
 }
 

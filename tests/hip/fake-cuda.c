@@ -125,6 +125,7 @@ static guint device_allocs[MAX_DEVICES];
 static guint n_host_allocs_made;        /* page-locked, ever */
 static guint n_device_allocs_made;      /* ever */
 static guint n_host_waits;              /* stream and event synchronisations */
+static guint n_uploads;                 /* host-to-device copy calls */
 static gsize device_copied[MAX_DEVICES];
 static gsize device_bytes;              /* device memory alive */
 static guint n_faults;                  /* faults injected */
@@ -598,6 +599,8 @@ cuMemcpy2DAsync_v2 (const FakeMemcpy2D * c, gpointer stream)
   }
   if (c->WidthInBytes > c->srcPitch || c->WidthInBytes > c->dstPitch)
     return CUDA_ERROR_INVALID_VALUE;
+  if (c->srcMemoryType != 2 && c->dstMemoryType == 2)
+    g_atomic_int_inc (&n_uploads);
   if (c->Height && !copy_is_dma (c, src, dst)) {
     for (gsize y = 0; y < c->Height; y++)
       memcpy (dst + y * c->dstPitch, src + y * c->srcPitch, c->WidthInBytes);
@@ -748,6 +751,13 @@ vh_fake_cuda_call_counts (guint * host_allocs, guint * device_allocs,
   *host_allocs = g_atomic_int_get (&n_host_allocs_made);
   *device_allocs = g_atomic_int_get (&n_device_allocs_made);
   *host_waits = g_atomic_int_get (&n_host_waits);
+}
+
+/* For tests: how many host-to-device copies were asked for. */
+EXPORT guint
+vh_fake_cuda_n_uploads (void)
+{
+  return g_atomic_int_get (&n_uploads);
 }
 
 /* For tests: how many faults were injected (VH_FAKE_CUDA_FAIL, and
