@@ -268,13 +268,8 @@ upload_staged (const VhPicture * pic, guint n_planes, DevicePlanes * dp,
       continue;
     }
     dst = u->staging + offset[p];
-    if (pic->stride[p] == dp->span[p]) {
-      memcpy (dst, pic->data[p], dp->span[p] * pic->height[p]);
-    } else {
-      for (guint y = 0; y < pic->height[p]; y++)
-        memcpy (dst + y * dp->span[p], vh_picture_row (pic, p, y),
-            dp->span[p]);
-    }
+    vh_hip_copy_to_staging_2d (dst, dp->span[p], pic->data[p],
+        pic->stride[p], dp->span[p], pic->height[p]);
     if (!vh_hip_memcpy_2d_async (u->stream, VH_HIP_COPY_HOST_TO_DEVICE,
             dp->planes[p], dp->pitch[p], dst, dp->span[p], dp->span[p],
             pic->height[p], error))

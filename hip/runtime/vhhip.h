@@ -193,6 +193,18 @@ gboolean     vh_hip_host_alloc           (VhHipDevice * device, gsize size,
 
 void         vh_hip_host_free            (VhHipDevice * device, gpointer ptr);
 
+/* memcpy() into page-locked staging memory that the device copies from
+ * and the CPU does not read again: large copies bypass the CPU's caches
+ * (streaming stores on x86), which saves memory bandwidth and leaves the
+ * caches to other threads. Any alignment; a plain memcpy() elsewhere. */
+void         vh_hip_copy_to_staging      (gpointer dst, gconstpointer src,
+                                          gsize n);
+
+/* The same for @rows rows of @width bytes. */
+void         vh_hip_copy_to_staging_2d   (gpointer dst, gsize dst_pitch,
+                                          gconstpointer src, gsize src_pitch,
+                                          gsize width, gsize rows);
+
 /* Copies @height rows of @width_bytes. Asynchronous on @stream (NULL: the
  * default stream) when host memory is page-locked, otherwise the runtime
  * may return before or after the copy is done: synchronise the stream

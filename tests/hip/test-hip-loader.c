@@ -280,6 +280,56 @@ test_system (void)
   }
 }
 
+/* The staging copy equals memcpy() for every alignment, size (below and
+ * above where it starts to stream) and row layout. */
+static void
+test_staging_copy (void)
+{
+  const gsize sizes[] = { 0, 1, 15, 63, 64, 65, 4096, 64 * 1024 - 1,
+    64 * 1024, 64 * 1024 + 17, 300 * 1024 + 3
+  };
+  gsize max = 300 * 1024 + 3 + 64;
+  guint8 *src = g_malloc (max), *dst = g_malloc (max + 64);
+  guint8 *want = g_malloc (max + 64);
+
+  for (gsize i = 0; i < max; i++)
+    src[i] = (guint8) (i * 131 + 7);
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++) {
+    for (guint s_off = 0; s_off < 3; s_off++) {
+      for (guint d_off = 0; d_off < 20; d_off += 7) {
+        memset (dst, 0xa5, max + 64);
+        memset (want, 0xa5, max + 64);
+        memcpy (want + d_off, src + s_off, sizes[k]);
+        vh_hip_copy_to_staging (dst + d_off, src + s_off, sizes[k]);
+        g_assert_cmpmem (dst, max + 64, want, max + 64);
+      }
+    }
+  }
+  /* rows: 1921 bytes of 1088 rows (streams), 200 of 3 (does not), with
+   * pitches that differ on both sides */
+  {
+    const gsize width[] = { 1921, 200 }, rows[] = { 1088, 3 };
+    for (guint k = 0; k < 2; k++) {
+      gsize sp = width[k] + 5, dp = width[k] + 3;
+      guint8 *s2 = g_malloc (sp * rows[k]), *d2 = g_malloc0 (dp * rows[k]);
+      guint8 *w2 = g_malloc0 (dp * rows[k]);
+
+      for (gsize i = 0; i < sp * rows[k]; i++)
+        s2[i] = (guint8) (i * 17 + 1);
+      for (gsize y = 0; y < rows[k]; y++)
+        memcpy (w2 + y * dp, s2 + y * sp, width[k]);
+      vh_hip_copy_to_staging_2d (d2, dp, s2, sp, width[k], rows[k]);
+      g_assert_cmpmem (d2, dp * rows[k], w2, dp * rows[k]);
+      g_free (s2);
+      g_free (d2);
+      g_free (w2);
+    }
+  }
+  g_free (src);
+  g_free (dst);
+  g_free (want);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -288,6 +338,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   m = mode ();
   g_test_add_func ("/hip/loader/vendor-strings", test_vendor_strings);
+  g_test_add_func ("/hip/loader/staging-copy", test_staging_copy);
   if (g_str_equal (m, "missing")) {
     g_test_add_func ("/hip/loader/missing", test_missing);
   } else if (g_str_equal (m, "nodevice")) {
