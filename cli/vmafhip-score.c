@@ -363,13 +363,24 @@ on_gpu_fallback (VhContext * ctx, const gchar * message, gpointer user_data)
 }
 
 /* The readers' reused pictures: enough for the frames the context holds
- * (in flight, kept for a GPU fall-back) and a few read ahead; page-locked when a GPU scores, so that uploads copy from
- * them directly. */
+ * (in flight, kept for a GPU fall-back), the one in hand and one being
+ * read per reading thread; page-locked when a GPU scores, so that uploads
+ * copy from them directly. When no feature reads chroma, only the luma
+ * is read. */
 static void
-setup_reader_memory (VhVideoReader * reader, VhContext * ctx,
-    gpointer device)
+setup_reader (VhVideoReader * reader, VhContext * ctx, gpointer device)
 {
-  guint max_frames = vh_context_n_frames_held (ctx) + 3;
+  guint max_frames;
+
+  gboolean luma_only = !vh_context_reads_chroma (ctx);
+
+  vh_video_reader_set_luma_only (reader, luma_only);
+  max_frames = vh_context_n_frames_held (ctx) + 2 +
+      vh_video_reader_get_threads (reader);
+  g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "reading %s on %u thread%s",
+      luma_only ? "the luma only" : "every plane",
+      vh_video_reader_get_threads (reader),
+      vh_video_reader_get_threads (reader) > 1 ? "s" : "");
 
 #ifdef VH_HAVE_HIP
   if (device) {
@@ -623,8 +634,8 @@ run (Settings * s, GError ** error)
   vh_context_set_frame_ready_func (ctx, on_frame_ready, &n_final, NULL);
   if (!vh_context_start (ctx, vh_video_reader_get_info (ref_reader), error))
     goto out;
-  setup_reader_memory (ref_reader, ctx, device);
-  setup_reader_memory (dist_reader, ctx, device);
+  setup_reader (ref_reader, ctx, device);
+  setup_reader (dist_reader, ctx, device);
   /* A GPU that failed to start is in it now. */
   g_free (dispatch);
   dispatch = vh_context_describe_dispatch (ctx);

@@ -976,6 +976,25 @@ context_take_error (VhContext * ctx, GError ** error)
   return FALSE;
 }
 
+static const VhFeatureExtractor *context_chroma_reader (VhContext * ctx);
+
+/* A picture without its chroma goes only to extractors that never read
+ * it: anything else would read absent planes. */
+static gboolean
+context_check_chroma (VhContext * ctx, const VhPicture * pic,
+    const gchar * what, GError ** error)
+{
+  const VhFeatureExtractor *reader;
+
+  if (!vh_picture_is_luma_only (pic) || !(reader = context_chroma_reader
+          (ctx)))
+    return TRUE;
+  g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT, "frame %u: the "
+      "%s picture carries no chroma, and feature '%s' may read it",
+      ctx->n_submitted, what, reader->klass->name);
+  return FALSE;
+}
+
 gboolean
 vh_context_submit (VhContext * ctx, VhPicture * ref, VhPicture * dist,
     guint * index, GError ** error)
@@ -996,6 +1015,10 @@ vh_context_submit (VhContext * ctx, VhPicture * ref, VhPicture * dist,
         vh_pix_fmt_to_string (dist->info.pix_fmt), dist->info.bpc);
     return FALSE;
   }
+
+  if (!context_check_chroma (ctx, ref, "reference", error) ||
+      !context_check_chroma (ctx, dist, "distorted", error))
+    return FALSE;
 
   if (!vh_picture_check_depth (ref, "reference", error) ||
       !vh_picture_check_depth (dist, "distorted", error)) {
@@ -1183,6 +1206,41 @@ vh_context_uses_memory (VhContext * ctx, VhMemoryType mem_type)
 {
   return slots_use_memory (ctx->parallel, mem_type) ||
       slots_use_memory (ctx->temporal, mem_type);
+}
+
+static gboolean
+extractor_reads_chroma (const VhFeatureExtractor * fex)
+{
+  return fex && !(fex->klass->flags & VH_EXTRACTOR_FLAG_LUMA_ONLY);
+}
+
+/* The first extractor of @slots that may read chroma, on either side of a
+ * GPU fall-back, or NULL. */
+static const VhFeatureExtractor *
+slots_chroma_reader (GPtrArray * slots)
+{
+  for (guint i = 0; i < slots->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (slots, i);
+    if (extractor_reads_chroma (slot->proto))
+      return slot->proto;
+    if (extractor_reads_chroma (slot->cpu_proto))
+      return slot->cpu_proto;
+  }
+  return NULL;
+}
+
+static const VhFeatureExtractor *
+context_chroma_reader (VhContext * ctx)
+{
+  const VhFeatureExtractor *fex = slots_chroma_reader (ctx->parallel);
+
+  return fex ? fex : slots_chroma_reader (ctx->temporal);
+}
+
+gboolean
+vh_context_reads_chroma (VhContext * ctx)
+{
+  return context_chroma_reader (ctx) != NULL;
 }
 
 gchar *

@@ -139,6 +139,14 @@ GPtrArray   *vh_context_output_names     (VhContext * ctx);
 gboolean     vh_context_uses_memory      (VhContext * ctx,
                                           VhMemoryType mem_type);
 
+/* Whether some extractor may read the chroma planes (known once features
+ * are added): TRUE unless every one, and every CPU twin a failing GPU
+ * would hand its work to, is flagged VH_EXTRACTOR_FLAG_LUMA_ONLY. When
+ * FALSE, a caller may submit pictures without their chroma
+ * (vh_picture_drop_chroma()) and need not even read it; when TRUE, such
+ * pictures are refused. */
+gboolean     vh_context_reads_chroma     (VhContext * ctx);
+
 /* "adm: cpu, vif: hip, ..." (caller frees); a feature whose HIP twin
  * refused its options says why: "float_vif: cpu (...)". */
 gchar       *vh_context_describe_dispatch (VhContext * ctx);

@@ -29,9 +29,13 @@ typedef enum
    * parallel across frames, and may emit values late (on a later frame or
    * in flush). */
   VH_EXTRACTOR_FLAG_TEMPORAL = 1 << 0,
-  /* @extract reads the luma plane only: when every extractor that reads
-   * device memory says so, frames go to the device without their chroma
-   * (a third less to stage and copy for 4:2:0). */
+  /* @extract reads the luma plane only, whatever its options: when every
+   * extractor that reads device memory says so, frames go to the device
+   * without their chroma (a third less to stage and copy for 4:2:0); when
+   * every extractor says so (vh_context_reads_chroma()), the chroma need
+   * not even be read from the file. Set it only on code that never
+   * touches planes 1 and 2 (tests/test-luma-only.c runs every flagged
+   * CPU extractor on pictures whose chroma is absent). */
   VH_EXTRACTOR_FLAG_LUMA_ONLY = 1 << 1,
 } VhExtractorFlags;
 

@@ -158,3 +158,21 @@ vh_picture_bytes_per_sample (const VhPicture * pic)
 {
   return pic->info.bpc > 8 ? 2 : 1;
 }
+
+void
+vh_picture_drop_chroma (VhPicture * pic)
+{
+  for (guint p = 1; p < 3; p++) {
+    pic->data[p] = NULL;
+    pic->width[p] = pic->height[p] = 0;
+    pic->stride[p] = 0;
+    pic->step[p] = 0;
+  }
+  pic->n_planes = 1;
+}
+
+gboolean
+vh_picture_is_luma_only (const VhPicture * pic)
+{
+  return pic->n_planes < vh_pix_fmt_n_planes (pic->info.pix_fmt);
+}

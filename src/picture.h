@@ -105,6 +105,17 @@ void         vh_picture_unref           (VhPicture * pic);
 
 gsize        vh_picture_bytes_per_sample (const VhPicture * pic);
 
+/* Leaves @pic's chroma out: planes 1 and 2 of a stream that has them
+ * become absent (NULL data, no size) and @n_planes 1, while @info keeps
+ * the stream's format. For engines whose extractors all read the luma
+ * only (vh_context_reads_chroma()): what loops over the planes sees the
+ * luma alone, and a reader of chroma fails at once instead of reading
+ * stale samples. */
+void         vh_picture_drop_chroma     (VhPicture * pic);
+
+/* Whether @pic's format has chroma that @pic does not carry. */
+gboolean     vh_picture_is_luma_only    (const VhPicture * pic);
+
 /* Row @y of plane @p, for host pictures. */
 static inline gpointer
 vh_picture_row (const VhPicture * pic, guint p, guint y)

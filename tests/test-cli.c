@@ -146,6 +146,80 @@ test_parity_json (void)
   vh_golden_scores_free (gs);
 }
 
+/* Frame metrics of a JSON log, by frame. */
+static JsonArray *
+load_frames (JsonParser * parser, const gchar * path)
+{
+  g_assert_true (json_parser_load_from_file (parser, path, NULL));
+  return json_object_get_array_member (json_node_get_object
+      (json_parser_get_root (parser)), "frames");
+}
+
+/* With no feature that reads chroma, only the luma is read (the start-up
+ * log says so); the scores are those of a run that reads every plane
+ * because psnr is asked for too, value for value, and libvmaf's. */
+static void
+test_luma_only_parity (void)
+{
+  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  VhGoldenPair *pair = vh_golden_pair_find (pairs, "d_321x241_8bit_x264");
+  g_autofree gchar *luma_out = g_build_filename (tmpdir, "l.json", NULL);
+  g_autofree gchar *whole_out = g_build_filename (tmpdir, "w.json", NULL);
+  g_autoptr (JsonParser) luma_parser = json_parser_new ();
+  g_autoptr (JsonParser) whole_parser = json_parser_new ();
+  const gchar *outs[] = { luma_out, whole_out };
+  const gchar *logged[] = { "reading the luma only", "reading every plane" };
+  VhGoldenScores *gs;
+  JsonArray *luma, *whole;
+  guint n_compared = 0;
+
+  g_assert_nonnull (pair);
+  g_setenv ("G_MESSAGES_DEBUG", "vmafhip-startup", TRUE);
+  for (guint i = 0; i < 2; i++) {
+    Result r = run_score ("-r", pair->ref_path, "-d", pair->dist_path, "-w",
+        "321", "-h", "241", "-p", "420", "-b", "8", "--feature",
+        i ? "psnr" : "float_ssim", "--threads", "2", "--json", "-o", outs[i],
+        "-q", "--backend", backend, NULL);
+    if (!exited_with (&r, 0))
+      g_error ("%s: %s", outs[i], r.err);
+    /* GLib writes debug messages to stdout. */
+    if (!strstr (r.out, logged[i]))
+      g_error ("no \"%s\" in: %s", logged[i], r.out);
+    result_clear (&r);
+  }
+  g_unsetenv ("G_MESSAGES_DEBUG");
+
+  luma = load_frames (luma_parser, luma_out);
+  whole = load_frames (whole_parser, whole_out);
+  gs = vh_golden_scores_load (pair, "vmaf_v0.6.1+psnr.json", NULL);
+  g_assert_cmpuint (json_array_get_length (luma), ==, pair->n_frames);
+  g_assert_cmpuint (json_array_get_length (whole), ==, pair->n_frames);
+  for (guint f = 0; f < pair->n_frames; f++) {
+    JsonObject *lm = json_object_get_object_member
+        (json_array_get_object_element (luma, f), "metrics");
+    JsonObject *wm = json_object_get_object_member
+        (json_array_get_object_element (whole, f), "metrics");
+    const gchar *const *names = vh_golden_scores_metrics (gs);
+    for (guint i = 0; names[i]; i++) {
+      gdouble want;
+      g_assert_true (vh_golden_scores_get (gs, f, names[i], &want));
+      g_assert_true (json_object_has_member (wm, names[i]));
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (wm,
+              names[i]), want, 1e-4);
+      /* psnr's chroma scores: read from the chroma, in the whole run. */
+      if (!json_object_has_member (lm, names[i])) {
+        g_assert_true (g_str_has_prefix (names[i], "psnr_"));
+        continue;
+      }
+      g_assert_cmpfloat (json_object_get_double_member (lm, names[i]), ==,
+          json_object_get_double_member (wm, names[i]));
+      n_compared++;
+    }
+  }
+  g_assert_cmpuint (n_compared, >=, pair->n_frames * 10);
+  vh_golden_scores_free (gs);
+}
+
 /* VH_TEST_MODE=fake: the GPU path (--backend hip) on the fake CUDA driver,
  * whose kernels run nothing, so the numbers are not checked: what is
  * checked is that vmafhip-score frees every device and page-locked
@@ -182,6 +256,15 @@ test_gpu_memory_freed (void)
     for (guint f = 0; f < G_N_ELEMENTS (twins); f++)
       g_assert_nonnull (strstr (json, twins[f]));
     g_clear_pointer (&json, g_free);
+    result_clear (&r);
+  }
+  /* The model alone: the luma only, read into page-locked pictures. */
+  {
+    Result r = run_score ("-r", pair->ref_path, "-d", pair->dist_path,
+        "-w", "321", "-h", "241", "-p", "420", "-b", "8", "--threads", "2",
+        "--json", "-o", out, "-q", "--backend", "hip", NULL);
+    if (!exited_with (&r, 0))
+      g_error ("the model alone on the fake driver: %s", r.err);
     result_clear (&r);
   }
 }
@@ -633,6 +716,7 @@ main (int argc, char **argv)
     goto run;
   }
   g_test_add_func ("/cli/parity-json", test_parity_json);
+  g_test_add_func ("/cli/luma-only-parity", test_luma_only_parity);
   if (g_getenv ("VH_SCORE_BACKEND")) {
     backend = g_getenv ("VH_SCORE_BACKEND");
     goto run;

@@ -146,7 +146,7 @@ const VhFeatureExtractorClass vh_fex_cambi = {
   .options = vh_cambi_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
-  .flags = 0,
+  .flags = VH_EXTRACTOR_FLAG_LUMA_ONLY,
   /* At least one side must reach 216: checked in init. */
   .min_width = 1,
   .min_height = 1,

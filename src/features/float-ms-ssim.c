@@ -173,6 +173,7 @@ const VhFeatureExtractorClass vh_fex_float_ms_ssim = {
   .options = vh_float_ms_ssim_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
+  .flags = VH_EXTRACTOR_FLAG_LUMA_ONLY,
   .min_width = VH_MS_SSIM_MIN_SIZE,
   .min_height = VH_MS_SSIM_MIN_SIZE,
   .priv_size = sizeof (FloatMsSsim),

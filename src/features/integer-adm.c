@@ -885,6 +885,7 @@ const VhFeatureExtractorClass vh_fex_integer_adm = {
   .options = vh_integer_adm_options,
   .backend = VH_BACKEND_CPU,
   .mem_type = VH_MEMORY_HOST,
+  .flags = VH_EXTRACTOR_FLAG_LUMA_ONLY,
   .min_width = VH_ADM_MIN_SIZE,
   .min_height = VH_ADM_MIN_SIZE,
   .priv_size = sizeof (AdmPriv),
