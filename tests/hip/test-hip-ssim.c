@@ -59,7 +59,7 @@ check_class_matches_cpu (const VhFeatureExtractorClass * gpu)
   g_assert_cmpuint (gpu->min_height, ==, cpu->min_height);
   /* Which planes go to the device is the twin's own business. */
   g_assert_cmpuint (gpu->flags & ~VH_EXTRACTOR_FLAG_LUMA_ONLY, ==,
-      cpu->flags);
+      cpu->flags & ~VH_EXTRACTOR_FLAG_LUMA_ONLY);
   for (i = 0; cpu->provides[i]; i++)
     g_assert_cmpstr (gpu->provides[i], ==, cpu->provides[i]);
   g_assert_null (gpu->provides[i]);
