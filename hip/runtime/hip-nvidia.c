@@ -29,6 +29,7 @@ typedef guint64 CUdeviceptr;
 #define CUDA_ERROR_NO_DEVICE 100
 #define CUDA_ERROR_NOT_READY 600
 #define CU_STREAM_NON_BLOCKING 0x1
+#define CU_EVENT_BLOCKING_SYNC 0x1
 #define CU_EVENT_DISABLE_TIMING 0x2
 
 enum
@@ -359,10 +360,16 @@ nv_stream_wait_event (gpointer stream, gpointer event)
   return api.cuStreamWaitEvent (stream, event, 0);
 }
 
+/* An event's waits spin unless the event itself asks to block: the
+ * context's scheduling flag covers stream and context waits only. */
 static gint
 nv_event_create (gpointer * event, gboolean timing)
 {
-  return api.cuEventCreate (event, timing ? 0 : CU_EVENT_DISABLE_TIMING);
+  guint flags = timing ? 0 : CU_EVENT_DISABLE_TIMING;
+
+  if (nv_sync_flags () == 0x04)
+    flags |= CU_EVENT_BLOCKING_SYNC;
+  return api.cuEventCreate (event, flags);
 }
 
 static gint
