@@ -6,7 +6,7 @@
  * License as published by the Free Software Foundation; either
  * version 2.1 of the License, or (at your option) any later version.
  */
-#include "video-reader.h"
+#include "video-reader-private.h"
 #include "errors.h"
 
 #include <errno.h>
@@ -14,112 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #define Y4M_SIGNATURE "YUV4MPEG2"
-#define PICTURE_ALIGN 64
-/* Longest FRAME line read (its parameters included). */
-#define FRAME_LINE_MAX 256
 /* Reading from the page cache is a copy at a few GB/s per thread: one
  * thread per this many bytes read per frame, up to MAX_READ_THREADS
  * (beyond that the copies meet the memory's own limit). */
 #define BYTES_PER_READ_THREAD (512 * 1024)
 #define MAX_READ_THREADS 4
 
-/* The reused pictures' memory, shared by the reader and the pictures that
- * are out: the last of them frees it. */
-typedef struct
-{
-  gint ref_count;               /* the reader's, and one per picture out */
-  GAsyncQueue *idle;            /* Slot*, ready for the next frame */
-  VhVideoReaderMemoryFuncs funcs;
-  gpointer user_data;
-  GDestroyNotify notify;
-} Slots;
-
-typedef struct
-{
-  Slots *slots;
-  guint8 *mem;
-} Slot;
-
-/* What a reading thread hands over: a picture, an error, or (both NULL)
- * the end of the file; from the parallel threads, @sequential instead
- * says that this frame is for the sequential reader (a short or malformed
- * frame, or a FRAME line of another length), which reads it again and
- * says what is wrong with it as it always does. */
-typedef struct
-{
-  VhPicture *pic;
-  GError *error;
-  gboolean sequential;
-} ReadResult;
-
-typedef struct _Worker Worker;
-
-struct _VhVideoReader
-{
-  gchar *path;
-  FILE *file;
-  gboolean y4m;
-  VhPictureInfo info;
-  guint n_read;                 /* by the sequential thread */
-  guint n_returned;
-  gboolean luma_only;
-  guint n_threads;              /* asked for; 0: automatic */
-
-  /* The pictures' layout: the planes read (the luma alone, or all) one
-   * after the other, rows PICTURE_ALIGN bytes apart; when that is also
-   * the file's layout, frames are read straight into them, else through
-   * a packed buffer. */
-  guint n_planes_read;
-  gsize stride[3];
-  gsize offset[3];
-  gsize picture_bytes;
-  gsize frame_bytes;            /* in the file */
-  gsize read_bytes;             /* of those, what is read */
-  gboolean direct;
-  guint8 *packed;               /* the sequential thread's: a whole frame */
-
-  /* A regular file: frame i at first_frame + i * (frame_line +
-   * frame_bytes), frame_line being the length of frame 0's FRAME line
-   * (0 for raw). */
-  goffset file_size;            /* -1: not a regular file */
-  goffset first_frame;
-  gsize frame_line;
-
-  guint max_frames;
-  guint n_slots;
-  Slots *slots;
-  gint stop;
-  gboolean started;
-  gboolean ended;
-
-  /* The sequential thread. */
-  GThread *thread;
-  GAsyncQueue *results;         /* ReadResult* */
-
-  /* The parallel threads: each takes a slot, then the next frame index,
-   * and leaves the frame in @ready, where the caller waits for the
-   * frames in order. Taking the slot first means that a frame waited for
-   * always has one. */
-  GPtrArray *workers;           /* Worker*, NULL when none run */
-  GMutex lock;                  /* the fields below, and n_slots */
-  GCond cond;
-  guint next_index;
-  guint index_limit;            /* no frame from here on is read */
-  GHashTable *ready;            /* index -> ReadResult* */
-};
-
-struct _Worker
-{
-  VhVideoReader *reader;
-  GThread *thread;
-  guint8 *packed;               /* the frame as in the file, unless direct */
-  gchar line[FRAME_LINE_MAX];
-};
-
-/* Wakes the read-ahead thread when it waits for an idle slot. */
+/* Wakes a reading thread that waits for an idle slot: it stops. */
 static Slot wake_up;
 
 static gboolean
@@ -322,10 +225,8 @@ reader_new_slot (VhVideoReader * r, GError ** error)
   return slot;
 }
 
-/* An idle slot, a new one while fewer than max_frames exist, else the
- * next one released; NULL when told to stop or on an allocation error. */
-static Slot *
-reader_take_slot (VhVideoReader * r, GError ** error)
+Slot *
+vh_reader_take_slot (VhVideoReader * r, GError ** error)
 {
   Slot *slot = g_async_queue_try_pop (r->slots->idle);
 
@@ -344,10 +245,34 @@ reader_take_slot (VhVideoReader * r, GError ** error)
   return slot;
 }
 
-/* A picture of @slot's memory, holding the slot until it is released;
- * without chroma when only the luma is read. */
-static VhPicture *
-reader_wrap_slot (VhVideoReader * r, Slot * slot)
+void
+vh_reader_give_back_slot (VhVideoReader * r, Slot * slot)
+{
+  g_async_queue_push (r->slots->idle, slot);
+}
+
+void
+vh_reader_wake (VhVideoReader * r, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    g_async_queue_push (r->slots->idle, &wake_up);
+}
+
+void
+vh_reader_drop_wake_ups (VhVideoReader * r)
+{
+  GQueue kept = G_QUEUE_INIT;
+  Slot *slot;
+
+  while ((slot = g_async_queue_try_pop (r->slots->idle)))
+    if (slot != &wake_up)
+      g_queue_push_tail (&kept, slot);
+  while ((slot = g_queue_pop_head (&kept)))
+    g_async_queue_push (r->slots->idle, slot);
+}
+
+VhPicture *
+vh_reader_wrap_slot (VhVideoReader * r, Slot * slot)
 {
   gpointer data[3] = { NULL, NULL, NULL };
   VhPicture *pic;
@@ -364,10 +289,8 @@ reader_wrap_slot (VhVideoReader * r, Slot * slot)
   return pic;
 }
 
-/* Unpacks the planes read, packed at @src as in the file, into the
- * picture's padded rows. */
-static void
-reader_unpack (VhVideoReader * r, const VhPicture * pic, const guint8 * src)
+void
+vh_reader_unpack (VhVideoReader * r, const VhPicture * pic, const guint8 * src)
 {
   gsize bps = r->info.bpc > 8 ? 2 : 1;
 
@@ -378,9 +301,8 @@ reader_unpack (VhVideoReader * r, const VhPicture * pic, const guint8 * src)
   }
 }
 
-/* Samples above 8 bit are little-endian in the file. */
-static void
-reader_to_host_order (const VhPicture * pic)
+void
+vh_reader_to_host_order (const VhPicture * pic)
 {
 #if G_BYTE_ORDER != G_LITTLE_ENDIAN
   if (pic->info.bpc <= 8)
@@ -433,10 +355,10 @@ reader_read_frame (VhVideoReader * r, GError ** error)
     ungetc (c, r->file);
   }
 
-  slot = reader_take_slot (r, error);
+  slot = vh_reader_take_slot (r, error);
   if (!slot)
     return NULL;
-  pic = reader_wrap_slot (r, slot);
+  pic = vh_reader_wrap_slot (r, slot);
   if (!direct && !r->packed)
     r->packed = g_malloc (r->frame_bytes);
   got = fread (direct ? slot->mem : r->packed, 1, r->frame_bytes, r->file);
@@ -448,8 +370,8 @@ reader_read_frame (VhVideoReader * r, GError ** error)
     return NULL;
   }
   if (!direct)
-    reader_unpack (r, pic, r->packed);
-  reader_to_host_order (pic);
+    vh_reader_unpack (r, pic, r->packed);
+  vh_reader_to_host_order (pic);
   r->n_read++;
   return pic;
 }
@@ -470,143 +392,12 @@ reader_thread (gpointer data)
   return NULL;
 }
 
-static void
-read_result_free (ReadResult * res)
+void
+vh_reader_result_free (ReadResult * res)
 {
   vh_picture_unref (res->pic);
   g_clear_error (&res->error);
   g_free (res);
-}
-
-/* Where frame @index starts (its FRAME line in Y4M). */
-static goffset
-frame_offset (VhVideoReader * r, guint index)
-{
-  return r->first_frame + (goffset) index * (r->frame_line + r->frame_bytes);
-}
-
-/* Reads @n bytes at @offset: FALSE on an error or a short read. */
-static gboolean
-read_at (gint fd, gpointer buf, gsize n, goffset offset)
-{
-  guint8 *p = buf;
-
-  while (n > 0) {
-    ssize_t got = pread (fd, p, n, offset);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0)
-      return FALSE;
-    p += got;
-    n -= got;
-    offset += got;
-  }
-  return TRUE;
-}
-
-/* A FRAME line of frame 0's length: "FRAME", maybe parameters, and its
- * end of line at the end, not before (nor a NUL, where the sequential
- * reader's line would end). */
-static gboolean
-frame_line_ok (const gchar * line, gsize len)
-{
-  return !strncmp (line, "FRAME", 5) && line[len - 1] == '\n' &&
-      !memchr (line, '\n', len - 1) && strnlen (line, len) == len;
-}
-
-/* Frame @index into @slot at its offset; what is not a whole, well-formed
- * frame of the expected layout goes to the sequential reader. */
-static ReadResult *
-worker_read (Worker * w, Slot * slot, guint index)
-{
-  VhVideoReader *r = w->reader;
-  ReadResult *res = g_new0 (ReadResult, 1);
-  goffset at = frame_offset (r, index);
-  gint fd = fileno (r->file);
-  VhPicture *pic;
-
-  if (at == r->file_size) {
-    /* The end, at a frame boundary. */
-    g_async_queue_push (r->slots->idle, slot);
-    return res;
-  }
-  res->sequential = TRUE;
-  if (at + (goffset) (r->frame_line + r->frame_bytes) > r->file_size) {
-    g_async_queue_push (r->slots->idle, slot);
-    return res;
-  }
-  pic = reader_wrap_slot (r, slot);
-  if ((r->frame_line && (!read_at (fd, w->line, r->frame_line, at) ||
-              !frame_line_ok (w->line, r->frame_line))) ||
-      !read_at (fd, r->direct ? slot->mem : w->packed, r->read_bytes,
-          at + r->frame_line)) {
-    vh_picture_unref (pic);
-    return res;
-  }
-  if (!r->direct)
-    reader_unpack (r, pic, w->packed);
-  reader_to_host_order (pic);
-  res->sequential = FALSE;
-  res->pic = pic;
-  return res;
-}
-
-/* The next frame index to read, unless told to stop or past the end. */
-static gboolean
-reader_claim (VhVideoReader * r, guint * index)
-{
-  gboolean ok;
-
-  g_mutex_lock (&r->lock);
-  ok = !g_atomic_int_get (&r->stop) && r->next_index < r->index_limit;
-  if (ok)
-    *index = r->next_index++;
-  g_mutex_unlock (&r->lock);
-  return ok;
-}
-
-/* Hands frame @index over; no frame after one that is not a picture is
- * read. */
-static void
-reader_post (VhVideoReader * r, guint index, ReadResult * res)
-{
-  g_mutex_lock (&r->lock);
-  g_hash_table_insert (r->ready, GUINT_TO_POINTER (index), res);
-  if (!res->pic)
-    r->index_limit = MIN (r->index_limit, index + 1);
-  g_cond_broadcast (&r->cond);
-  g_mutex_unlock (&r->lock);
-}
-
-static gpointer
-worker_thread (gpointer data)
-{
-  Worker *w = data;
-  VhVideoReader *r = w->reader;
-
-  for (;;) {
-    GError *error = NULL;
-    Slot *slot = reader_take_slot (r, &error);
-    ReadResult *res;
-    guint index;
-
-    if (!slot && !error)
-      break;
-    if (!reader_claim (r, &index)) {
-      if (slot)
-        g_async_queue_push (r->slots->idle, slot);
-      g_clear_error (&error);
-      break;
-    }
-    if (slot) {
-      res = worker_read (w, slot, index);
-    } else {
-      res = g_new0 (ReadResult, 1);
-      res->error = error;
-    }
-    reader_post (r, index, res);
-  }
-  return NULL;
 }
 
 /* Bytes of one raw frame in the file. */
@@ -700,35 +491,6 @@ peek_signature (VhVideoReader * r, gchar * sig, GError ** error)
   return TRUE;
 }
 
-/* Where frames start in a regular file, for reading them at their
- * offsets: right after the Y4M header, whose frame 0 must start with a
- * FRAME line (its length is every frame's). Anything else leaves
- * @file_size -1: read in sequence. */
-static void
-reader_find_frames (VhVideoReader * r)
-{
-  struct stat st;
-  gchar line[FRAME_LINE_MAX];
-  const gchar *end;
-  ssize_t got;
-
-  r->file_size = -1;
-  if (fstat (fileno (r->file), &st) != 0 || !S_ISREG (st.st_mode))
-    return;
-  r->first_frame = ftello (r->file);
-  if (r->first_frame < 0)
-    return;
-  r->frame_line = 0;
-  if (r->y4m) {
-    got = pread (fileno (r->file), line, sizeof (line), r->first_frame);
-    end = got > 0 ? memchr (line, '\n', got) : NULL;
-    if (!end || !frame_line_ok (line, end - line + 1))
-      return;
-    r->frame_line = end - line + 1;
-  }
-  r->file_size = st.st_size;
-}
-
 VhVideoReader *
 vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
     GError ** error)
@@ -772,7 +534,7 @@ vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
   }
   r->max_frames = 8;
   reader_init_layout (r);
-  reader_find_frames (r);
+  vh_reader_find_frames (r);
   return r;
 }
 
@@ -832,60 +594,13 @@ reader_start_sequential (VhVideoReader * r)
   r->thread = g_thread_new ("vh-reader", reader_thread, r);
 }
 
-static void
-reader_start_workers (VhVideoReader * r, guint n)
-{
-  r->ready = g_hash_table_new_full (NULL, NULL, NULL,
-      (GDestroyNotify) read_result_free);
-  r->next_index = 0;
-  r->index_limit = G_MAXUINT;
-  r->workers = g_ptr_array_new ();
-  for (guint i = 0; i < n; i++) {
-    Worker *w = g_new0 (Worker, 1);
-    w->reader = r;
-    if (!r->direct)
-      w->packed = g_malloc (r->read_bytes);
-    w->thread = g_thread_new ("vh-reader", worker_thread, w);
-    g_ptr_array_add (r->workers, w);
-  }
-}
-
-/* Stops and joins the parallel threads; frames they read ahead are
- * dropped (their slots go back), and the slots are ready for the
- * sequential thread. */
-static void
-reader_stop_workers (VhVideoReader * r)
-{
-  GQueue kept = G_QUEUE_INIT;
-  Slot *slot;
-
-  g_atomic_int_set (&r->stop, 1);
-  for (guint i = 0; i < r->workers->len; i++)
-    g_async_queue_push (r->slots->idle, &wake_up);
-  for (guint i = 0; i < r->workers->len; i++) {
-    Worker *w = g_ptr_array_index (r->workers, i);
-    g_thread_join (w->thread);
-    g_free (w->packed);
-    g_free (w);
-  }
-  g_clear_pointer (&r->workers, g_ptr_array_unref);
-  g_clear_pointer (&r->ready, g_hash_table_unref);
-  /* Wake-ups that no thread took would stop the next one. */
-  while ((slot = g_async_queue_try_pop (r->slots->idle)))
-    if (slot != &wake_up)
-      g_queue_push_tail (&kept, slot);
-  while ((slot = g_queue_pop_head (&kept)))
-    g_async_queue_push (r->slots->idle, slot);
-  g_atomic_int_set (&r->stop, 0);
-}
-
 /* From frame n_returned on, one thread reads in sequence. */
 static void
 reader_go_sequential (VhVideoReader * r)
 {
-  reader_stop_workers (r);
+  vh_reader_parallel_stop (r);
   r->n_read = r->n_returned;
-  if (fseeko (r->file, frame_offset (r, r->n_read), SEEK_SET) != 0) {
+  if (fseeko (r->file, vh_reader_frame_offset (r, r->n_read), SEEK_SET) != 0) {
     ReadResult *res = g_new0 (ReadResult, 1);
     g_set_error (&res->error, VH_ERROR, VH_ERROR_IO, "%s: cannot seek to "
         "frame %u: %s", r->path, r->n_read, g_strerror (errno));
@@ -905,22 +620,7 @@ reader_start (VhVideoReader * r)
   if (r->file_size < 0)
     reader_start_sequential (r);
   else
-    reader_start_workers (r, vh_video_reader_get_threads (r));
-}
-
-/* The parallel threads' frame n_returned, once it is read. */
-static ReadResult *
-reader_next_ready (VhVideoReader * r)
-{
-  gpointer key = GUINT_TO_POINTER (r->n_returned);
-  ReadResult *res;
-
-  g_mutex_lock (&r->lock);
-  while (!g_hash_table_steal_extended (r->ready, key, NULL,
-          (gpointer *) & res))
-    g_cond_wait (&r->cond, &r->lock);
-  g_mutex_unlock (&r->lock);
-  return res;
+    vh_reader_parallel_start (r, vh_video_reader_get_threads (r));
 }
 
 VhPicture *
@@ -934,7 +634,7 @@ vh_video_reader_read (VhVideoReader * reader, GError ** error)
   if (!reader->started)
     reader_start (reader);
   if (reader->workers) {
-    res = reader_next_ready (reader);
+    res = vh_reader_parallel_next (reader);
     if (res->sequential) {
       g_free (res);
       reader_go_sequential (reader);
@@ -962,15 +662,15 @@ vh_video_reader_free (VhVideoReader * reader)
   if (!reader)
     return;
   if (reader->workers)
-    reader_stop_workers (reader);
+    vh_reader_parallel_stop (reader);
   if (reader->thread) {
     g_atomic_int_set (&reader->stop, 1);
-    g_async_queue_push (reader->slots->idle, &wake_up);
+    vh_reader_wake (reader, 1);
     g_thread_join (reader->thread);
   }
   if (reader->results) {
     while ((res = g_async_queue_try_pop (reader->results)))
-      read_result_free (res);
+      vh_reader_result_free (res);
     g_async_queue_unref (reader->results);
   }
   if (reader->slots)
