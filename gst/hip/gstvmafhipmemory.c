@@ -240,21 +240,71 @@ frame_matches_layout (const GstVideoFrame * frame, const GstVideoInfo * layout)
   return TRUE;
 }
 
-/* The driver reads pageable memory through its own page-locked buffers,
- * overlapping its staging with the transfer: faster than our memcpy into
- * the memory's page-locked copy followed by the copy, and no page-locked
- * copy is ever allocated (pinning is slow and synchronises the device). */
-gboolean
-gst_vmaf_hip_memory_upload_frame (GstVmafHipMemory * mem,
-    const GstVideoFrame * frame, GError ** error)
+/* VH_HIP_UPLOAD=pageable hands the frame to the driver's pageable copy
+ * instead of staging it ourselves, for side-by-side measurements (read at
+ * each frame: a test switches it). */
+static gboolean
+upload_through_staging (void)
+{
+  return g_strcmp0 (g_getenv ("VH_HIP_UPLOAD"), "pageable") != 0;
+}
+
+/* Whether the last transfer is done, without waiting; called with the
+ * lock. */
+static gboolean
+pending_done (GstVmafHipMemory * mem)
 {
   GstVmafHipMemoryPrivate *priv = mem->priv;
-  gboolean ok;
+
+  if (priv->pending && vh_hip_event_query (priv->event, NULL))
+    priv->pending = FALSE;
+  return !priv->pending;
+}
+
+/* The frame into the memory's page-locked copy (streaming stores, in the
+ * device's layout), then one asynchronous copy of it: the thread is free
+ * once the CPU's part is done, where the driver's copy from pageable
+ * memory holds it until its own staging is done. The staging is the
+ * memory's host copy, so both sides hold the frame after it. */
+static gboolean
+upload_frame_staged (GstVmafHipMemory * mem, const GstVideoFrame * frame,
+    GError ** error)
+{
+  GstVmafHipMemoryPrivate *priv = mem->priv;
+
+  /* the last copy from the staging must be done before it is written:
+   * long done when a pool buffer comes back, so rarely a wait */
+  if (!pending_done (mem) && !wait_pending (mem, error))
+    return FALSE;
+  if (!ensure_staging (mem, error))
+    return FALSE;
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
+    gsize row;
+    guint rows;
+
+    gst_vmaf_hip_video_plane_size (&mem->info, p, &row, &rows);
+    vh_hip_copy_to_staging_2d ((guint8 *) priv->staging +
+        mem->info.offset[p], mem->info.stride[p],
+        GST_VIDEO_FRAME_PLANE_DATA (frame, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), row, rows);
+  }
+  if (!transfer (mem, VH_HIP_COPY_HOST_TO_DEVICE, FALSE, error))
+    return FALSE;
+  GST_MEMORY_FLAG_UNSET (mem, NEED_UPLOAD);
+  GST_MEMORY_FLAG_UNSET (mem, NEED_DOWNLOAD);
+  return TRUE;
+}
+
+/* The driver's copy from pageable memory, straight from the frame. */
+static gboolean
+upload_frame_pageable (GstVmafHipMemory * mem, const GstVideoFrame * frame,
+    GError ** error)
+{
+  GstVmafHipMemoryPrivate *priv = mem->priv;
+  gboolean ok = TRUE;
 
   /* No wait for a transfer still pending: every transfer of the memory
    * goes on its device's one stream, which orders them. */
-  g_mutex_lock (&priv->lock);
-  ok = TRUE;
   if (frame_matches_layout (frame, &mem->info)) {
     /* The driver stages a 2D copy from pageable memory row by row: a
      * third slower than one copy of the same bytes. */
@@ -288,7 +338,19 @@ gst_vmaf_hip_memory_upload_frame (GstVmafHipMemory * mem,
     GST_MEMORY_FLAG_UNSET (mem, NEED_UPLOAD);
     GST_MINI_OBJECT_FLAG_SET (mem, NEED_DOWNLOAD);
   }
-  g_mutex_unlock (&priv->lock);
+  return ok;
+}
+
+gboolean
+gst_vmaf_hip_memory_upload_frame (GstVmafHipMemory * mem,
+    const GstVideoFrame * frame, GError ** error)
+{
+  gboolean ok;
+
+  g_mutex_lock (&mem->priv->lock);
+  ok = upload_through_staging () ? upload_frame_staged (mem, frame, error) :
+      upload_frame_pageable (mem, frame, error);
+  g_mutex_unlock (&mem->priv->lock);
   return ok;
 }
 
