@@ -39,6 +39,7 @@
 #   vmafhipupload x2  both branches into vmafhipupload ! fakesink, no
 #                     element: the hipmem row's producers alone
 #   cudaupload x2     the same for the cudamem row
+#   source x1         one raw branch alone
 #   vmafhipupload     one branch into vmafhipupload ! fakesink, and the
 #                     same with a queue before the upload, against
 #   raw copy          bench/bench-copy: one pageable copy per frame (and
@@ -82,7 +83,7 @@ while [ $# -gt 0 ]; do
     --libvmaf) libvmaf=$2; shift ;;
     --live) live=$2; shift ;;
     --backend) backend=$2; shift ;;
-    -h|--help) sed -n '10,58p' "$0"; exit 0 ;;
+    -h|--help) sed -n '10,59p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -274,7 +275,11 @@ run_size () {
     fail_row "element nvdec" "no nvh264dec or no H.264 encoder here"
   fi
 
-  local up_w= upq_w=
+  local up_w= upq_w= one_src=
+  if measure "$launch" $(src "$ref") ! fakesink; then
+    row "source x1" "$frames" "one raw branch into fakesink"
+    one_src=${R:-$W}
+  fi
   if measure "$launch" $(src "$ref") ! vmafhipupload ! fakesink; then
     row "vmafhipupload" "$frames" "one branch"
     up_w=${R:-$W}
@@ -296,6 +301,10 @@ run_size () {
     sed 's/^/             /' "$log"
     [ -n "$up_w" ] && echo "           vmafhipupload (PLAYING to EOS) rate vs raw copy: $(awk "BEGIN{printf \"%.0f\", 100 * $W / $up_w}")%"
     [ -n "$upq_w" ] && echo "           vmafhipupload queued (PLAYING to EOS) rate vs raw copy: $(awk "BEGIN{printf \"%.0f\", 100 * $W / $upq_w}")%"
+    # What the upload adds to its thread: its run minus the source's own.
+    [ -n "$up_w" ] && [ -n "$one_src" ] && awk -v u="$up_w" -v s="$one_src" \
+      -v c="$W" -v n="$frames" 'BEGIN{ if (u > s) printf "           vmafhipupload'"'"'s own time (its run minus the source'"'"'s): %.3f ms a frame, %.0f fps, %.0f%% of the raw copy'"'"'s rate\n", (u - s) * 1000 / n, n / (u - s), 100 * c / (u - s) }'
+
   else
     fail_row "raw pageable copy" "bench-copy missing or failed"
   fi
