@@ -21,7 +21,8 @@ meson test -C build-fuzz --print-errorlogs --num-processes 2 \
   --setup sanitize --suite unit || status=1
 
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-export ASAN_OPTIONS=detect_leaks=1
+# See tests/meson.build for intercept_tls_get_addr=0.
+export ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0
 for t in model options y4m raw; do
   work=$(mktemp -d)
   seeds=tests/fuzz/corpus/$t
