@@ -634,9 +634,36 @@ wrap_input (GstVmafHipCompare * self, const GstVideoInfo * vinfo,
   return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
 }
 
+static guint max_waiting (GstVmafHipCompare * self);
+
+/* Frames of one pad the element may hold at once: waiting for their
+ * partner, then in the scoring context (in flight, and kept for a GPU
+ * fall-back). */
+static guint
+frames_held_per_pad (GstVmafHipCompare * self)
+{
+  guint held;
+
+  if (self->ctx && self->ctx_started) {
+    held = vh_context_n_frames_held (self->ctx);
+  } else {
+    /* the context's own default before it starts: two frames in flight
+     * per worker and two more, and two kept */
+    guint workers = self->run.threads ? self->run.threads :
+        GST_VMAF_HIP_GPU_THREADS;
+    held = 2 * workers + 4;
+  }
+  return MIN (max_waiting (self) + held, 64);
+}
+
 /* Offers upstream a pool of HIP memory when features run on the GPU:
  * frames written by the CPU land in page-locked memory and go to the
- * device asynchronously (start_upload), HIP producers write in place. */
+ * device asynchronously (start_upload), HIP producers write in place.
+ * Producers are told how many frames the element may hold: their pools
+ * (ours, or gst-cuda's for CUDA producers) are made at the start instead
+ * of growing, a device allocation at a time, while the first frames go
+ * through (a live pipeline's first frames then came late, and a short
+ * run lost a fifth of its rate). */
 static gboolean
 gst_vmaf_hip_compare_propose_allocation (GstAggregator * agg,
     GstAggregatorPad * pad, GstQuery * decide_query, GstQuery * query)
@@ -648,18 +675,23 @@ gst_vmaf_hip_compare_propose_allocation (GstAggregator * agg,
   GstVideoInfo info, layout;
 
   gst_query_parse_allocation (query, &caps, &need_pool);
-  /* CUDA producers use their own pools (in our CUDA context). */
-  if (self->hip_input && caps && need_pool &&
-      !gst_vmaf_hip_cuda_caps (caps) &&
+  /* CUDA producers use their own pools (in our CUDA context): only the
+   * number of buffers. */
+  if (self->hip_input && caps && gst_vmaf_hip_cuda_caps (caps) &&
+      gst_video_info_from_caps (&info, caps)) {
+    gst_query_add_allocation_pool (query, NULL, info.size,
+        frames_held_per_pad (self), 0);
+  } else if (self->hip_input && caps && need_pool &&
       gst_video_info_from_caps (&info, caps)) {
     GstVmafHipDevice *device = GST_VMAF_HIP_DEVICE (self->hip_device);
     GstBufferPool *pool = gst_vmaf_hip_buffer_pool_new (device);
     GstStructure *config = gst_buffer_pool_get_config (pool);
+    guint held = frames_held_per_pad (self);
 
     gst_vmaf_hip_memory_layout (device, &info, &layout);
-    gst_buffer_pool_config_set_params (config, caps, layout.size, 0, 0);
+    gst_buffer_pool_config_set_params (config, caps, layout.size, held, 0);
     if (gst_buffer_pool_set_config (pool, config))
-      gst_query_add_allocation_pool (query, pool, layout.size, 0, 0);
+      gst_query_add_allocation_pool (query, pool, layout.size, held, 0);
     else
       GST_WARNING_OBJECT (self, "HIP pool refused %" GST_PTR_FORMAT, caps);
     gst_object_unref (pool);

@@ -16,8 +16,6 @@
 #include "gstvmafhipconfig.h"
 #include "feature-spec.h"
 
-/* Automatic worker threads when every parallel feature runs on the GPU. */
-#define GST_VMAF_HIP_GPU_THREADS 4
 #include "errors.h"
 #include "model.h"
 #include "model-spec.h"

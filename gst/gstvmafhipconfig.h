@@ -17,6 +17,9 @@
 
 G_BEGIN_DECLS
 
+/* Automatic worker threads when every parallel feature runs on the GPU. */
+#define GST_VMAF_HIP_GPU_THREADS 4
+
 /* What the element's properties say about scoring; a copy is taken when the
  * element starts so that every context of a run is built alike. */
 typedef struct

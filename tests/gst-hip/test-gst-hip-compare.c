@@ -146,6 +146,65 @@ test_hip_caps_cpu_backend (void)
   compare ("I420", 320, 240, "cpu");
 }
 
+/* The pool's minimum in the answer an allocation query got downstream of
+ * the pad the probe sits on (0 before any). */
+static GstPadProbeReturn
+on_allocation_answered (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstQuery *q = GST_PAD_PROBE_INFO_QUERY (info);
+  guint *min = data;
+
+  if (GST_QUERY_TYPE (q) == GST_QUERY_ALLOCATION &&
+      gst_query_get_n_allocation_pools (q) > 0)
+    gst_query_parse_nth_allocation_pool (q, 0, NULL, NULL, min, NULL);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Producers learn how many frames the element may hold (4 waiting for
+ * their partner, more in the scoring context), so that their pools are
+ * made at the start, not grown a device allocation at a time while the
+ * first frames go through: the element's HIP pool comes with that
+ * minimum. */
+static void
+test_proposes_buffers_held (void)
+{
+  const gchar *launch = "videotestsrc name=r num-buffers=3 ! "
+      "video/x-raw,format=I420,width=64,height=48 ! c.ref_sink "
+      "videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,"
+      "height=48 ! c.dist_sink vmafhipcompare name=c features=psnr "
+      "backend=hip ! fakesink";
+  GstElement *p, *r;
+  GstPad *pad;
+  GstBus *bus;
+  GstMessage *m;
+  guint min = 0;
+
+  /* on the fake driver, kernels that load (and do nothing) */
+  g_setenv ("VH_FAKE_CUDA_KERNELS", "noop", TRUE);
+  p = gst_parse_launch (launch, NULL);
+  r = gst_bin_get_by_name (GST_BIN (p), "r");
+  pad = gst_element_get_static_pad (r, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM |
+      GST_PAD_PROBE_TYPE_PULL, on_allocation_answered, &min, NULL);
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  m = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  g_assert_nonnull (m);
+  g_assert_cmpint (GST_MESSAGE_TYPE (m), ==, GST_MESSAGE_EOS);
+  gst_message_unref (m);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pad);
+  gst_object_unref (r);
+  gst_object_unref (p);
+  g_unsetenv ("VH_FAKE_CUDA_KERNELS");
+  /* no assert_all_freed (): kernel modules that loaded stay loaded for
+   * the process, holding their device */
+  g_assert_cmpuint (min, >, 4);
+  g_assert_cmpuint (min, <=, 64);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -171,5 +230,7 @@ main (int argc, char **argv)
       test_hip_caps_equal_system);
   g_test_add_func ("/gst-hip/compare/hip-caps-cpu-backend",
       test_hip_caps_cpu_backend);
+  g_test_add_func ("/gst-hip/compare/proposes-buffers-held",
+      test_proposes_buffers_held);
   return g_test_run ();
 }
