@@ -104,6 +104,27 @@ ensure_staging (GstVmafHipMemory * mem, GError ** error)
       &priv->staging, error);
 }
 
+/* Marks the copies queued on the transfer stream as pending, behind the
+ * memory's event; @from_staging: an upload from the staging, which stays
+ * good if it fails. */
+static gboolean
+record_pending (GstVmafHipMemory * mem, gboolean from_staging,
+    GError ** error)
+{
+  GstVmafHipMemoryPrivate *priv = mem->priv;
+
+  if (!priv->event) {
+    priv->event = vh_hip_event_new (mem_handle (mem), FALSE, error);
+    if (!priv->event)
+      return FALSE;
+  }
+  if (!vh_hip_event_record (priv->event, mem_stream (mem), error))
+    return FALSE;
+  priv->pending = TRUE;
+  priv->pending_up = from_staging;
+  return TRUE;
+}
+
 /* One copy of the whole allocation (padding included: a single transfer
  * is faster than one per row), on the device's transfer stream; with
  * @wait, returns once it is done, else records the event. */
@@ -121,15 +142,8 @@ transfer (GstVmafHipMemory * mem, VhHipCopyKind kind, gboolean wait,
           up ? priv->device_ptr : priv->staging, size,
           up ? priv->staging : priv->device_ptr, size, size, 1, error))
     return FALSE;
-  if (!priv->event) {
-    priv->event = vh_hip_event_new (mem_handle (mem), FALSE, error);
-    if (!priv->event)
-      return FALSE;
-  }
-  if (!vh_hip_event_record (priv->event, mem_stream (mem), error))
+  if (!record_pending (mem, up, error))
     return FALSE;
-  priv->pending = TRUE;
-  priv->pending_up = up;
   return wait ? wait_pending (mem, error) : TRUE;
 }
 
@@ -316,33 +330,25 @@ upload_frame_pageable (GstVmafHipMemory * mem, const GstVideoFrame * frame,
         VH_HIP_COPY_HOST_TO_DEVICE, priv->device_ptr, mem->info.size,
         GST_VIDEO_FRAME_PLANE_DATA (frame, 0), mem->info.size,
         mem->info.size, 1, error);
-  }
-  for (guint p = 0; ok && !frame_matches_layout (frame, &mem->info) &&
-      p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
-    gsize row;
-    guint rows;
+  } else {
+    for (guint p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
+      gsize row;
+      guint rows;
 
-    gst_vmaf_hip_video_plane_size (&mem->info, p, &row, &rows);
-    ok = vh_hip_memcpy_2d_async (mem_stream (mem),
-        VH_HIP_COPY_HOST_TO_DEVICE,
-        (guint8 *) priv->device_ptr + mem->info.offset[p],
-        mem->info.stride[p], GST_VIDEO_FRAME_PLANE_DATA (frame, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), row, rows, error);
+      gst_vmaf_hip_video_plane_size (&mem->info, p, &row, &rows);
+      ok = vh_hip_memcpy_2d_async (mem_stream (mem),
+          VH_HIP_COPY_HOST_TO_DEVICE,
+          (guint8 *) priv->device_ptr + mem->info.offset[p],
+          mem->info.stride[p], GST_VIDEO_FRAME_PLANE_DATA (frame, p),
+          GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), row, rows, error);
+    }
   }
-  if (ok && !priv->event) {
-    priv->event = vh_hip_event_new (mem_handle (mem), FALSE, error);
-    ok = priv->event != NULL;
-  }
-  if (ok)
-    ok = vh_hip_event_record (priv->event, mem_stream (mem), error);
-  if (ok) {
-    priv->pending = TRUE;
-    priv->pending_up = FALSE;
-    /* the device holds the frame; a host copy, if any, is stale */
-    GST_MEMORY_FLAG_UNSET (mem, NEED_UPLOAD);
-    GST_MINI_OBJECT_FLAG_SET (mem, NEED_DOWNLOAD);
-  }
-  return ok;
+  if (!ok || !record_pending (mem, FALSE, error))
+    return FALSE;
+  /* the device holds the frame; a host copy, if any, is stale */
+  GST_MEMORY_FLAG_UNSET (mem, NEED_UPLOAD);
+  GST_MINI_OBJECT_FLAG_SET (mem, NEED_DOWNLOAD);
+  return TRUE;
 }
 
 gboolean
