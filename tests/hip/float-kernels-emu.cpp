@@ -17,30 +17,6 @@
 
 #include "kernel-emu.h"
 
-/* The device intrinsics float-vif.hip and float-adm.hip use. */
-static inline unsigned int
-__float_as_uint (float f)
-{
-  unsigned int u;
-  memcpy (&u, &f, sizeof (u));
-  return u;
-}
-
-static inline float
-__uint_as_float (unsigned int u)
-{
-  float f;
-  memcpy (&f, &u, sizeof (f));
-  return f;
-}
-
-static inline float
-__int_as_float (int i)
-{
-  float f;
-  memcpy (&f, &i, sizeof (f));
-  return f;
-}
 
 #include "float-motion.hip"
 #include "float-scale.hip"

@@ -18,6 +18,7 @@
 #ifndef __VH_KERNEL_EMU_H__
 #define __VH_KERNEL_EMU_H__
 
+#include <string.h>
 #include <ucontext.h>
 
 #include <functional>
@@ -35,6 +36,31 @@ static dim3 threadIdx, blockIdx, blockDim, gridDim;
 #define __forceinline__ inline
 #define __shared__ static
 #define __constant__ static
+
+/* The bit casts the float kernels use. */
+static inline unsigned int
+__float_as_uint (float f)
+{
+  unsigned int u;
+  memcpy (&u, &f, sizeof (u));
+  return u;
+}
+
+static inline float
+__uint_as_float (unsigned int u)
+{
+  float f;
+  memcpy (&f, &u, sizeof (f));
+  return f;
+}
+
+static inline float
+__int_as_float (int i)
+{
+  float f;
+  memcpy (&f, &i, sizeof (f));
+  return f;
+}
 
 static inline unsigned int
 atomicAdd (unsigned int *p, unsigned int v)
