@@ -204,6 +204,28 @@ element_pipeline () {
     "vmafhipcompare name=$n backend=$backend frame-message=true ! fakesink"
 }
 
+# gpu_memory_rows UPLOADER ROW CAPS: UPLOADER on both branches into
+# fakesink (its producers alone), then on both branches into the element
+# (row ROW, CAPS after the uploader), with the element's rate as a share
+# of its producers'.
+gpu_memory_rows () {
+  local producers=
+  # shellcheck disable=SC2046
+  if measure "$launch" $(src "$ref") ! "$1" ! fakesink \
+    $(src "$dist") ! "$1" ! fakesink; then
+    row "$1 x2" "$frames" "both branches uploaded into fakesink, no element"
+    producers=$R
+  else
+    fail_row "$1 x2" "$(why)"
+  fi
+  # shellcheck disable=SC2046
+  if measure "$launch" $(element_pipeline "! $1 $3" "! $1 $3"); then
+    row "$2" "$frames" "$1 on both branches; cpu above sources: $(per_pair)$(vs_producers "$producers")"
+  else
+    fail_row "$2" "$(why)"
+  fi
+}
+
 run_size () {
   width=${1%x*} height=${1#*x} size=$1
   make_clips "$width" "$height"
@@ -228,35 +250,9 @@ run_size () {
 
   # Each GPU-memory row against its producers alone: what the element
   # takes away from the rate the uploaders reach without it.
-  local producers=
-  if measure "$launch" $(src "$ref") ! vmafhipupload ! fakesink \
-    $(src "$dist") ! vmafhipupload ! fakesink; then
-    row "vmafhipupload x2" "$frames" "both branches uploaded into fakesink, no element"
-    producers=$R
-  else
-    fail_row "vmafhipupload x2" "$(why)"
-  fi
-  if measure "$launch" $(element_pipeline "! vmafhipupload" "! vmafhipupload"); then
-    row "element hipmem" "$frames" "vmafhipupload on both branches; cpu above sources: $(per_pair)$(vs_producers "$producers")"
-  else
-    fail_row "element hipmem" "$(why)"
-  fi
-
+  gpu_memory_rows vmafhipupload "element hipmem" ""
   if has_element cudaupload; then
-    producers=
-    if measure "$launch" $(src "$ref") ! cudaupload ! fakesink \
-      $(src "$dist") ! cudaupload ! fakesink; then
-      row "cudaupload x2" "$frames" "both branches uploaded into fakesink, no element"
-      producers=$R
-    else
-      fail_row "cudaupload x2" "$(why)"
-    fi
-    if measure "$launch" $(element_pipeline "! cudaupload ! $cuda_caps" \
-      "! cudaupload ! $cuda_caps"); then
-      row "element cudamem" "$frames" "cudaupload on both branches; cpu above sources: $(per_pair)$(vs_producers "$producers")"
-    else
-      fail_row "element cudamem" "$(why)"
-    fi
+    gpu_memory_rows cudaupload "element cudamem" "! $cuda_caps"
   else
     fail_row "element cudamem" "no cudaupload (gst-cuda) here"
   fi
