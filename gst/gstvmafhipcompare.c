@@ -647,11 +647,10 @@ frames_held_per_pad (GstVmafHipCompare * self)
   if (self->ctx && self->ctx_started) {
     held = vh_context_n_frames_held (self->ctx);
   } else {
-    /* the context's own default before it starts: two frames in flight
-     * per worker and two more, and two kept */
+    /* before it starts: the context's default in flight, and two kept */
     guint workers = self->run.threads ? self->run.threads :
         GST_VMAF_HIP_GPU_THREADS;
-    held = 2 * workers + 4;
+    held = vh_context_default_in_flight (workers) + 2;
   }
   return MIN (max_waiting (self) + held, 64);
 }

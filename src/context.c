@@ -957,7 +957,7 @@ vh_context_start (VhContext * ctx, const VhPictureInfo * info,
   ctx->temporal_pool = g_thread_pool_new (run_temporal_lane, ctx, 1, FALSE,
       NULL);
   if (!ctx->config.max_in_flight)
-    ctx->config.max_in_flight = 2 * n_threads + 2;
+    ctx->config.max_in_flight = vh_context_default_in_flight (n_threads);
   ctx->config.max_in_flight = MAX (ctx->config.max_in_flight,
       ctx->lookahead + 2);
   ctx->temporal_final = ctx->temporal->len ? 0 : G_MAXUINT;
@@ -1104,6 +1104,12 @@ gboolean
 vh_context_on_cpu (VhContext * ctx)
 {
   return g_atomic_int_get (&ctx->on_cpu);
+}
+
+guint
+vh_context_default_in_flight (guint n_threads)
+{
+  return 2 * n_threads + 2;
 }
 
 guint

@@ -119,6 +119,10 @@ gboolean     vh_context_on_cpu           (VhContext * ctx);
  * at once (frames in flight, and those kept for a GPU fall-back). */
 guint        vh_context_n_frames_held    (VhContext * ctx);
 
+/* The frames in flight a context allows by default (max_in_flight 0) with
+ * @n_threads workers: two per worker and two more. */
+guint        vh_context_default_in_flight (guint n_threads);
+
 VhFeatureCollector *vh_context_get_collector (VhContext * ctx);
 
 /* Models in the order added. */
