@@ -269,6 +269,51 @@ test_gpu_memory_freed (void)
   }
 }
 
+/* The CLI gives the driver one hardware work queue unless the user chose
+ * a number (the fake driver's cuInit fails unless it sees the value the
+ * test wants; the last case checks that it does fail). */
+static void
+test_cuda_connections (void)
+{
+  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  VhGoldenPair *pair = vh_golden_pair_find (pairs, "d_321x241_8bit_x264");
+  g_autofree gchar *out = g_build_filename (tmpdir, "c.json", NULL);
+  const struct
+  {
+    const gchar *user;
+    const gchar *want;
+    gboolean ok;
+  } cases[] = {
+    {NULL, "CUDA_DEVICE_MAX_CONNECTIONS=1", TRUE},
+    {"8", "CUDA_DEVICE_MAX_CONNECTIONS=8", TRUE},
+    {NULL, "CUDA_DEVICE_MAX_CONNECTIONS=2", FALSE},
+  };
+
+  g_assert_nonnull (pair);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    Result r;
+
+    if (cases[i].user)
+      g_setenv ("CUDA_DEVICE_MAX_CONNECTIONS", cases[i].user, TRUE);
+    else
+      g_unsetenv ("CUDA_DEVICE_MAX_CONNECTIONS");
+    g_setenv ("VH_FAKE_CUDA_WANT_ENV", cases[i].want, TRUE);
+    r = run_score ("-r", pair->ref_path, "-d", pair->dist_path, "-w", "321",
+        "-h", "241", "-p", "420", "-b", "8", "--frame_cnt", "2", "--json",
+        "-o", out, "-q", "--backend", "hip", NULL);
+    if (exited_with (&r, 0) != cases[i].ok)
+      g_error ("CUDA_DEVICE_MAX_CONNECTIONS %s, driver wants %s: exit %d: %s",
+          cases[i].user ? cases[i].user : "unset", cases[i].want, r.status,
+          r.err);
+    if (!cases[i].ok)
+      g_assert_nonnull (strstr (r.err, "cuInit saw "
+              "CUDA_DEVICE_MAX_CONNECTIONS=1"));
+    result_clear (&r);
+  }
+  g_unsetenv ("VH_FAKE_CUDA_WANT_ENV");
+  g_unsetenv ("CUDA_DEVICE_MAX_CONNECTIONS");
+}
+
 static void
 test_other_formats (void)
 {
@@ -713,6 +758,7 @@ main (int argc, char **argv)
   tmpdir = g_dir_make_tmp ("vmafhip-cli-XXXXXX", NULL);
   if (g_strcmp0 (g_getenv ("VH_TEST_MODE"), "fake") == 0) {
     g_test_add_func ("/cli/gpu-memory-freed", test_gpu_memory_freed);
+    g_test_add_func ("/cli/cuda-connections", test_cuda_connections);
     goto run;
   }
   g_test_add_func ("/cli/parity-json", test_parity_json);

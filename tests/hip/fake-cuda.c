@@ -53,6 +53,10 @@
  * check or a fault asked for, in a line on stderr at exit;
  * VH_FAKE_CUDA_TRACE=1 prints the stack of each fault when it happens.
  *
+ * VH_FAKE_CUDA_WANT_ENV="NAME=VALUE": cuInit fails (CUDA_ERROR_INVALID_VALUE,
+ * with a line on stderr) unless the variable NAME is VALUE when it runs:
+ * what a program set in its environment for the driver ("NAME=" for unset).
+ *
  * VH_FAKE_CUDA_COPIES=dma: for measuring the host's own work per frame
  * (bench/bench-host-cost.sh), copies that a GPU's copy engine does
  * without the CPU (device to device, and between the device and
@@ -341,6 +345,18 @@ device_region_ok (const guint8 * p, gsize pitch, gsize width, gsize height)
 EXPORT gint
 cuInit (guint flags)
 {
+  const gchar *want = g_getenv ("VH_FAKE_CUDA_WANT_ENV");
+
+  if (want && strchr (want, '=')) {
+    g_autofree gchar *name = g_strndup (want, strchr (want, '=') - want);
+    const gchar *value = g_getenv (name);
+
+    if (g_strcmp0 (value ? value : "", strchr (want, '=') + 1) != 0) {
+      fprintf (stderr, "fake CUDA driver: cuInit saw %s=%s, wanted %s\n",
+          name, value ? value : "(unset)", want);
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+  }
   return devices () > 0 ? CUDA_SUCCESS : CUDA_ERROR_NO_DEVICE;
 }
 
