@@ -51,6 +51,9 @@
 #                     JIT cache disabled (a machine that never ran it);
 #                     with the embedded machine code and with PTX only
 #   device open alone a process that only opens the GPU: start-up's floor
+#   ... 1q            start-up element and device open alone again with
+#                     CUDA_DEVICE_MAX_CONNECTIONS=1 (one hardware work
+#                     queue, as vmafhip-score sets it for itself)
 #   libvmaf cuda      --libvmaf's tool (--gpumask 0 turns its CUDA on),
 #                     and on one pair (its start-up)
 #
@@ -362,11 +365,21 @@ run_size () {
     else
       fail_row "start-up element" "$(why)"
     fi
+    # What a user can set for short runs (vmafhip-score sets it itself).
+    if CUDA_DEVICE_MAX_CONNECTIONS=1 measure "$launch" $(src "$first") ! \
+      c.ref_sink $(src "$first") ! c.dist_sink vmafhipcompare name=c \
+      backend=$backend ! fakesink; then
+      row "start-up element 1q" 1 "CUDA_DEVICE_MAX_CONNECTIONS=1: $(awk "BEGIN{printf \"%.3f\", $W - $one_src}") s above the sources"
+    fi
   fi
 
   # The floor: a process that only opens the GPU (the driver's start-up).
   if [ -x "$copy" ] && measure "$copy" "$first" "$frame_bytes" 0; then
     row "device open alone" 0 "bench-copy FILE BYTES 0: $(head -n 1 "$log")"
+  fi
+  if [ -x "$copy" ] && CUDA_DEVICE_MAX_CONNECTIONS=1 measure "$copy" \
+    "$first" "$frame_bytes" 0; then
+    row "device open alone 1q" 0 "CUDA_DEVICE_MAX_CONNECTIONS=1: $(head -n 1 "$log")"
   fi
   if [ -x "$copy" ] && VH_BENCH_COPY_KEEP_DEVICE=1 measure "$copy" "$first" \
     "$frame_bytes" 0; then
