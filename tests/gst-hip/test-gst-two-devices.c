@@ -1,0 +1,312 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Two pipelines in one process, each on its own device, at once: with
+ * vmafhipupload and vmafhipcompare given device-id 0 in one and 1 in the
+ * other, and with only the element given a device (the uploads take the
+ * pipeline's device from the vmafhip.hip.device context). Each pipeline
+ * scores exactly what backend=cpu scores from system memory, every element
+ * reports the device of its pipeline, and on the fake driver with two
+ * devices no device memory is made or touched outside its own device's
+ * context, each device does work, and nothing is left allocated. Uses only
+ * the plugin file. Skips (77) with fewer than two devices. */
+
+#include <gst/gst.h>
+
+#include "fake-cuda-counters.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define N_FRAMES 10
+#define CONTEXT_TYPE "vmafhip.hip.device"
+
+/* One pipeline: two moving test patterns, each through an upload (@up:
+ * its properties, or NULL for system memory), into the element (@el: its
+ * properties). */
+static gchar *
+launch_line (const gchar * up, const gchar * el)
+{
+  g_autofree gchar *upload = up ? g_strdup_printf ("! vmafhipupload name=u%%d "
+      "%s ! video/x-raw(memory:HIPMemory) ", up) : g_strdup ("");
+  g_autofree gchar *ref = g_strdup_printf (upload, 0);
+  g_autofree gchar *dist = g_strdup_printf (upload, 1);
+
+  return g_strdup_printf ("videotestsrc num-buffers=%d pattern=ball ! "
+      "video/x-raw,format=I420,width=176,height=144 %s! c.ref_sink "
+      "videotestsrc num-buffers=%d pattern=ball horizontal-speed=3 ! "
+      "video/x-raw,format=I420,width=176,height=144 %s! c.dist_sink "
+      "vmafhipcompare name=c features=psnr,float_ssim %s ! fakesink",
+      N_FRAMES, ref, N_FRAMES, dist, el);
+}
+
+typedef struct
+{
+  GstElement *pipeline;
+  GPtrArray *frames;            /* the "vmaf" structures, in order */
+  gboolean done;
+} Run;
+
+static void
+run_start (Run * r, const gchar * launch)
+{
+  GError *error = NULL;
+
+  r->pipeline = gst_parse_launch (launch, &error);
+  g_assert_no_error (error);
+  r->frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
+  r->done = FALSE;
+  g_assert_cmpint (gst_element_set_state (r->pipeline, GST_STATE_PLAYING),
+      !=, GST_STATE_CHANGE_FAILURE);
+}
+
+/* Takes what the pipeline's bus holds; TRUE once it is over. */
+static gboolean
+run_poll (Run * r)
+{
+  GstBus *bus = gst_element_get_bus (r->pipeline);
+  GstMessage *m;
+
+  while (!r->done && (m = gst_bus_timed_pop (bus, 10 * GST_MSECOND))) {
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ELEMENT &&
+        gst_message_has_name (m, "vmaf"))
+      g_ptr_array_add (r->frames,
+          gst_structure_copy (gst_message_get_structure (m)));
+    else if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      GError *err;
+      gst_message_parse_error (m, &err, NULL);
+      g_error ("%s: %s", GST_OBJECT_NAME (r->pipeline), err->message);
+    } else if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS)
+      r->done = TRUE;
+    gst_message_unref (m);
+  }
+  gst_object_unref (bus);
+  return r->done;
+}
+
+/* The device an element of the pipeline found in its device context. */
+static gint
+element_device (Run * r, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (r->pipeline), name);
+  GstContext *context = gst_element_get_context (e, CONTEXT_TYPE);
+  guint id = G_MAXUINT;
+
+  g_assert_nonnull (context);
+  g_assert_true (gst_structure_get_uint (gst_context_get_structure (context),
+          "device-id", &id));
+  gst_context_unref (context);
+  gst_object_unref (e);
+  return (gint) id;
+}
+
+static void
+run_finish (Run * r)
+{
+  gst_element_set_state (r->pipeline, GST_STATE_NULL);
+  gst_clear_object (&r->pipeline);
+}
+
+/* Every value of @a's frames equals @b's. */
+static void
+assert_same_values (GPtrArray * a, GPtrArray * b, const gchar * what)
+{
+  guint n_values = 0;
+
+  g_assert_cmpuint (a->len, ==, N_FRAMES);
+  g_assert_cmpuint (b->len, ==, a->len);
+  for (guint i = 0; i < a->len; i++) {
+    GstStructure *sa = g_ptr_array_index (a, i);
+    GstStructure *sb = g_ptr_array_index (b, i);
+    for (gint f = 0; f < gst_structure_n_fields (sa); f++) {
+      const gchar *name = gst_structure_nth_field_name (sa, f);
+      gdouble va, vb;
+      if (!gst_structure_get_double (sa, name, &va) || !strcmp (name,
+              "timestamp") || !strcmp (name, "running-time"))
+        continue;
+      g_assert_true (gst_structure_get_double (sb, name, &vb));
+      if (va != vb)
+        g_error ("%s, frame %u, %s: CPU %.17g, device %.17g", what, i, name,
+            va, vb);
+      n_values++;
+    }
+  }
+  g_assert_cmpuint (n_values, >, N_FRAMES * 3);
+}
+
+static GPtrArray *
+cpu_values (void)
+{
+  g_autofree gchar *launch = launch_line (NULL, "backend=cpu");
+  Run r;
+
+  run_start (&r, launch);
+  while (!run_poll (&r));
+  run_finish (&r);
+  return r.frames;
+}
+
+/* Device allocations made in each device's context so far (fake driver). */
+static gboolean
+device_allocations (guint counts[2])
+{
+  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
+  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  void (*device_counts) (gint, guint *, gsize *);
+  gsize copied;
+
+  if (!lib || !(device_counts = dlsym (lib, "vh_fake_cuda_device_counts")))
+    return FALSE;
+  for (gint d = 0; d < 2; d++)
+    device_counts (d, &counts[d], &copied);
+  return TRUE;
+}
+
+static guint
+foreign_operations (void)
+{
+  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
+  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  guint (*n_foreign) (void) = lib ? dlsym (lib, "vh_fake_cuda_n_foreign") :
+      NULL;
+
+  return n_foreign ? n_foreign () : 0;
+}
+
+static void
+assert_all_freed (void)
+{
+  VhFakeCudaCounters c;
+
+  if (vh_fake_cuda_counters (&c) && (c.n_allocations || c.primary_refs ||
+          c.n_lost))
+    g_error ("%u allocations and %d context references left, %u lost",
+        c.n_allocations, c.primary_refs, c.n_lost);
+}
+
+/* The features run on the GPU where kernels exist; on the fake driver,
+ * whose modules do not load, backend=auto reads the frames on the CPU
+ * after they went through each device's memory. */
+static const gchar *
+backend (void)
+{
+  return g_strcmp0 (g_getenv ("VH_TEST_MODE"), "fake") ? "hip" : "auto";
+}
+
+/* Two pipelines at once, pipeline d on device d: @pin_uploads gives the
+ * uploads device-id too, else they take the element's. */
+static void
+two_at_once (gboolean pin_uploads)
+{
+  g_autoptr (GPtrArray) cpu = cpu_values ();
+  guint before[2] = { 0, 0 }, after[2] = { 0, 0 };
+  gboolean fake = device_allocations (before);
+  Run runs[2];
+
+  for (gint d = 0; d < 2; d++) {
+    g_autofree gchar *up = g_strdup_printf ("device-id=%d", pin_uploads ? d :
+        -1);
+    g_autofree gchar *el = g_strdup_printf ("device-id=%d backend=%s", d,
+        backend ());
+    g_autofree gchar *launch = launch_line (up, el);
+    run_start (&runs[d], launch);
+  }
+  for (gboolean done = FALSE; !done;) {
+    gboolean first = run_poll (&runs[0]);
+    done = run_poll (&runs[1]) && first;
+  }
+  for (gint d = 0; d < 2; d++) {
+    g_assert_cmpint (element_device (&runs[d], "c"), ==, d);
+    g_assert_cmpint (element_device (&runs[d], "u0"), ==, d);
+    g_assert_cmpint (element_device (&runs[d], "u1"), ==, d);
+    assert_same_values (cpu, runs[d].frames, d ? "device 1" : "device 0");
+    g_ptr_array_unref (runs[d].frames);
+    run_finish (&runs[d]);
+  }
+  if (fake) {
+    device_allocations (after);
+    g_assert_cmpuint (foreign_operations (), ==, 0);
+    g_assert_cmpuint (after[0], >, before[0]);
+    g_assert_cmpuint (after[1], >, before[1]);
+    assert_all_freed ();
+  }
+}
+
+static void
+test_pinned (void)
+{
+  two_at_once (TRUE);
+}
+
+static void
+test_from_context (void)
+{
+  two_at_once (FALSE);
+}
+
+/* Device 1 alone: nothing is made on device 0. */
+static void
+test_second_only (void)
+{
+  g_autoptr (GPtrArray) cpu = cpu_values ();
+  g_autofree gchar *el = g_strdup_printf ("device-id=1 backend=%s",
+      backend ());
+  g_autofree gchar *launch = launch_line ("", el);
+  guint before[2] = { 0, 0 }, after[2] = { 0, 0 };
+  gboolean fake = device_allocations (before);
+  Run r;
+
+  run_start (&r, launch);
+  while (!run_poll (&r));
+  g_assert_cmpint (element_device (&r, "u0"), ==, 1);
+  assert_same_values (cpu, r.frames, "device 1 alone");
+  g_ptr_array_unref (r.frames);
+  run_finish (&r);
+  if (fake) {
+    device_allocations (after);
+    g_assert_cmpuint (after[0], ==, before[0]);
+    g_assert_cmpuint (after[1], >, before[1]);
+    g_assert_cmpuint (foreign_operations (), ==, 0);
+    assert_all_freed ();
+  }
+}
+
+/* Whether an upload can start on device 1. */
+static gboolean
+have_two_devices (void)
+{
+  GstElement *probe = gst_parse_launch ("videotestsrc num-buffers=1 ! "
+      "vmafhipupload device-id=1 ! fakesink", NULL);
+  GstStateChangeReturn ret;
+
+  g_assert_nonnull (probe);
+  ret = gst_element_set_state (probe, GST_STATE_PAUSED);
+  if (ret == GST_STATE_CHANGE_ASYNC)
+    ret = gst_element_get_state (probe, NULL, NULL, 10 * GST_SECOND);
+  gst_element_set_state (probe, GST_STATE_NULL);
+  gst_object_unref (probe);
+  return ret != GST_STATE_CHANGE_FAILURE;
+}
+
+int
+main (int argc, char **argv)
+{
+  gst_init (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+  if (!have_two_devices ()) {
+    printf ("SKIP: no second device here (vmafhipupload device-id=1 "
+        "cannot start)\n");
+    return 77;
+  }
+  g_test_add_func ("/gst-hip/two-devices/pinned", test_pinned);
+  g_test_add_func ("/gst-hip/two-devices/from-context", test_from_context);
+  g_test_add_func ("/gst-hip/two-devices/second-only", test_second_only);
+  return g_test_run ();
+}
