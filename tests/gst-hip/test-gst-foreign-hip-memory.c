@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "fake-cuda-counters.h"
+#include "gst-hip-test.h"
 
 /* The device mapping flag of GStreamer's HIP library (and vmafhip's). */
 #define FOREIGN_MAP_DEVICE ((GstMapFlags) (GST_MAP_FLAG_LAST << 1))
@@ -420,21 +421,6 @@ test_upload_copies_foreign_memory (void)
       "video/x-raw ! appsink name=out sync=false");
 }
 
-/* Whether the HIP elements can start (a GPU, or the fake driver). */
-static gboolean
-have_device (void)
-{
-  GstElement *probe = gst_parse_launch ("videotestsrc num-buffers=1 ! "
-      "vmafhipupload ! fakesink", NULL);
-  GstStateChangeReturn ret = gst_element_set_state (probe, GST_STATE_PAUSED);
-
-  if (ret == GST_STATE_CHANGE_ASYNC)
-    ret = gst_element_get_state (probe, NULL, NULL, 10 * GST_SECOND);
-  gst_element_set_state (probe, GST_STATE_NULL);
-  gst_object_unref (probe);
-  return ret != GST_STATE_CHANGE_FAILURE;
-}
-
 int
 main (int argc, char **argv)
 {
@@ -447,7 +433,8 @@ main (int argc, char **argv)
 
   g_test_add_func ("/gst-hip/foreign/compare-reads-on-the-cpu",
       test_compare_reads_foreign_memory_on_the_cpu);
-  if (have_device ()) {
+  if (vh_gst_test_pipeline_starts ("videotestsrc num-buffers=1 ! "
+          "vmafhipupload ! fakesink")) {
     g_test_add_func ("/gst-hip/foreign/download-copies",
         test_download_copies_foreign_memory);
     g_test_add_func ("/gst-hip/foreign/upload-copies",

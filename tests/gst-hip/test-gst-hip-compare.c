@@ -17,9 +17,12 @@
 #include <gst/gst.h>
 
 #include "fake-cuda-counters.h"
+#include "gst-hip-test.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#define PROBE "videotestsrc num-buffers=1 ! vmafhipupload ! fakesink"
 
 #define SOURCES(mem) \
   "videotestsrc num-buffers=12 pattern=ball ! video/x-raw,format=%s," \
@@ -101,29 +104,14 @@ compare (const gchar * format, gint w, gint h, const gchar * backend)
       backend);
   g_autofree gchar *err = NULL;
   GPtrArray *a, *b;
-  guint n_values = 0;
+  guint n_values;
 
   a = run (sys, &err);
   g_assert_null (err);
   b = run (hip, &err);
   g_assert_null (err);
   g_assert_cmpuint (a->len, ==, 12);
-  g_assert_cmpuint (b->len, ==, a->len);
-  for (guint i = 0; i < a->len; i++) {
-    GstStructure *sa = g_ptr_array_index (a, i);
-    GstStructure *sb = g_ptr_array_index (b, i);
-    for (gint f = 0; f < gst_structure_n_fields (sa); f++) {
-      const gchar *name = gst_structure_nth_field_name (sa, f);
-      gdouble va, vb;
-      if (!gst_structure_get_double (sa, name, &va))
-        continue;
-      g_assert_true (gst_structure_get_double (sb, name, &vb));
-      if (va != vb)
-        g_error ("%s frame %u %s: system %.17g, HIP %.17g", format, i,
-            name, va, vb);
-      n_values++;
-    }
-  }
+  n_values = vh_gst_test_assert_same_values (a, "system", b, "HIP", format);
   g_assert_cmpuint (n_values, >, 12 * 5);
   g_test_message ("%s %dx%d backend=%s: %u values equal", format, w, h,
       backend, n_values);
@@ -208,21 +196,13 @@ test_proposes_buffers_held (void)
 int
 main (int argc, char **argv)
 {
-  GstElement *probe;
-  GstStateChangeReturn ret;
+  gboolean can_start;
 
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
-  probe = gst_parse_launch ("videotestsrc num-buffers=1 ! vmafhipupload ! "
-      "fakesink", NULL);
-  g_assert_nonnull (probe);
-  ret = gst_element_set_state (probe, GST_STATE_PAUSED);
-  if (ret == GST_STATE_CHANGE_ASYNC)
-    ret = gst_element_get_state (probe, NULL, NULL, 10 * GST_SECOND);
-  gst_element_set_state (probe, GST_STATE_NULL);
-  gst_object_unref (probe);
-  assert_all_freed ("videotestsrc num-buffers=1 ! vmafhipupload ! fakesink");
-  if (ret == GST_STATE_CHANGE_FAILURE) {
+  can_start = vh_gst_test_pipeline_starts (PROBE);
+  assert_all_freed (PROBE);
+  if (!can_start) {
     printf ("SKIP: vmafhipupload cannot start here (no GPU)\n");
     return 77;
   }

@@ -20,6 +20,7 @@
 #include <gst/gst.h>
 
 #include "fake-cuda-counters.h"
+#include "gst-hip-test.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -114,31 +115,13 @@ run_finish (Run * r)
   gst_clear_object (&r->pipeline);
 }
 
-/* Every value of @a's frames equals @b's. */
+/* Every value of @dev's frames equals @cpu's. */
 static void
-assert_same_values (GPtrArray * a, GPtrArray * b, const gchar * what)
+assert_same_values (GPtrArray * cpu, GPtrArray * dev, const gchar * what)
 {
-  guint n_values = 0;
-
-  g_assert_cmpuint (a->len, ==, N_FRAMES);
-  g_assert_cmpuint (b->len, ==, a->len);
-  for (guint i = 0; i < a->len; i++) {
-    GstStructure *sa = g_ptr_array_index (a, i);
-    GstStructure *sb = g_ptr_array_index (b, i);
-    for (gint f = 0; f < gst_structure_n_fields (sa); f++) {
-      const gchar *name = gst_structure_nth_field_name (sa, f);
-      gdouble va, vb;
-      if (!gst_structure_get_double (sa, name, &va) || !strcmp (name,
-              "timestamp") || !strcmp (name, "running-time"))
-        continue;
-      g_assert_true (gst_structure_get_double (sb, name, &vb));
-      if (va != vb)
-        g_error ("%s, frame %u, %s: CPU %.17g, device %.17g", what, i, name,
-            va, vb);
-      n_values++;
-    }
-  }
-  g_assert_cmpuint (n_values, >, N_FRAMES * 3);
+  g_assert_cmpuint (cpu->len, ==, N_FRAMES);
+  g_assert_cmpuint (vh_gst_test_assert_same_values (cpu, "CPU", dev,
+          "device", what), >, N_FRAMES * 3);
 }
 
 static GPtrArray *
@@ -278,29 +261,13 @@ test_second_only (void)
   }
 }
 
-/* Whether an upload can start on device 1. */
-static gboolean
-have_two_devices (void)
-{
-  GstElement *probe = gst_parse_launch ("videotestsrc num-buffers=1 ! "
-      "vmafhipupload device-id=1 ! fakesink", NULL);
-  GstStateChangeReturn ret;
-
-  g_assert_nonnull (probe);
-  ret = gst_element_set_state (probe, GST_STATE_PAUSED);
-  if (ret == GST_STATE_CHANGE_ASYNC)
-    ret = gst_element_get_state (probe, NULL, NULL, 10 * GST_SECOND);
-  gst_element_set_state (probe, GST_STATE_NULL);
-  gst_object_unref (probe);
-  return ret != GST_STATE_CHANGE_FAILURE;
-}
-
 int
 main (int argc, char **argv)
 {
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
-  if (!have_two_devices ()) {
+  if (!vh_gst_test_pipeline_starts ("videotestsrc num-buffers=1 ! "
+          "vmafhipupload device-id=1 ! fakesink")) {
     printf ("SKIP: no second device here (vmafhipupload device-id=1 "
         "cannot start)\n");
     return 77;
