@@ -963,6 +963,12 @@ max_waiting (GstVmafHipCompare * self)
   const GstVideoInfo *vinfo = &self->ref_pad->info;
   GstClockTime frame;
 
+  /* Without a live source the base class reports no latency, yet its
+   * latency property still lets each pad queue that much: a side may run
+   * as far ahead, and its frames must wait for their partners instead of
+   * being taken as unpaired. */
+  if (!GST_CLOCK_TIME_IS_VALID (latency))
+    g_object_get (self, "latency", &latency, NULL);
   if (!GST_CLOCK_TIME_IS_VALID (latency) || GST_VIDEO_INFO_FPS_N (vinfo) <= 0)
     return MAX_WAITING_FRAMES;
   frame = gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (vinfo),
