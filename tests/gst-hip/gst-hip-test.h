@@ -32,8 +32,8 @@ vh_gst_test_pipeline_starts (const gchar * launch)
 }
 
 /* Every number of @a's per-frame "vmaf" structures equals @b's, frame by
- * frame (@a_name and @b_name say which run is which, @what the case);
- * returns how many values were compared. */
+ * frame, NaN matching NaN (@a_name and @b_name say which run is which,
+ * @what the case); returns how many values were compared. */
 static inline guint
 vh_gst_test_assert_same_values (GPtrArray * a, const gchar * a_name,
     GPtrArray * b, const gchar * b_name, const gchar * what)
@@ -50,7 +50,7 @@ vh_gst_test_assert_same_values (GPtrArray * a, const gchar * a_name,
       if (!gst_structure_get_double (sa, name, &va))
         continue;
       g_assert_true (gst_structure_get_double (sb, name, &vb));
-      if (va != vb)
+      if (va != vb && !(va != va && vb != vb))
         g_error ("%s, frame %u, %s: %s %.17g, %s %.17g", what, i, name,
             a_name, va, b_name, vb);
       n_values++;

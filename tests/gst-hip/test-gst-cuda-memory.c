@@ -18,6 +18,8 @@
 
 #include <gst/gst.h>
 
+#include "gst-hip-test.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,21 +198,8 @@ main (int argc, char **argv)
   /* The same numbers. */
   g_assert_cmpuint (cuda->len, ==, N_FRAMES);
   g_assert_cmpuint (sys->len, ==, N_FRAMES);
-  for (guint i = 0; i < N_FRAMES; i++) {
-    GstStructure *a = g_ptr_array_index (sys, i);
-    GstStructure *b = g_ptr_array_index (cuda, i);
-    for (gint f = 0; f < gst_structure_n_fields (a); f++) {
-      const gchar *name = gst_structure_nth_field_name (a, f);
-      gdouble va, vb;
-      if (!gst_structure_get_double (a, name, &va))
-        continue;
-      g_assert_true (gst_structure_get_double (b, name, &vb));
-      if (va != vb)
-        g_error ("frame %u %s: %.17g from system memory, %.17g from CUDA "
-            "memory", i, name, va, vb);
-      n_values++;
-    }
-  }
+  n_values = vh_gst_test_assert_same_values (sys, "system memory", cuda,
+      "CUDA memory", "CUDA memory against system memory");
   g_assert_cmpuint (n_values, >, 0);
 
   /* Every frame came as CUDA memory with its only current copy on the
