@@ -20,6 +20,11 @@
 #     --frames N        distinct frames of the long run (default 200)
 #     --short M         frames of the short run (default 40)
 #     --size WxH        (default 1920x1080)
+#     --source S        raw (default): filesrc ! rawvideoparse, frames in
+#                       pageable memory that the element stages for the
+#                       GPU; test: videotestsrc, which writes its frames
+#                       into the buffers the element offers (page-locked
+#                       memory that goes to the GPU without a CPU copy)
 #     --backends "B .." element backends (default "hip cpu")
 #     --streams N       elements (and source pairs) in one process (default 1)
 #     --runs N          runs of each command; the least CPU counts (default 3)
@@ -51,6 +56,7 @@ builds=()
 frames=200
 short=40
 size=1920x1080
+source=raw
 backends="hip cpu"
 streams=1
 runs=3
@@ -64,6 +70,7 @@ while [ $# -gt 0 ]; do
     --frames) frames=$2; shift ;;
     --short) short=$2; shift ;;
     --size) size=$2; shift ;;
+    --source) source=$2; shift ;;
     --backends) backends=$2; shift ;;
     --streams) streams=$2; shift ;;
     --runs) runs=$2; shift ;;
@@ -71,12 +78,13 @@ while [ $# -gt 0 ]; do
     --copies) copies=$2; shift ;;
     --workdir) workdir=$2; shift ;;
     --instructions) instructions=1 ;;
-    -h|--help) sed -n '10,46p' "$0"; exit 0 ;;
+    -h|--help) sed -n '10,51p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 [ ${#builds[@]} -gt 0 ] || builds=("$root/build")
+case $source in raw|test) ;; *) echo "--source is raw or test" >&2; exit 2 ;; esac
 [ "$short" -lt "$frames" ] || { echo "--short must be below --frames" >&2; exit 2; }
 launch=$(command -v gst-launch-1.0) || { echo "gst-launch-1.0 not found" >&2; exit 2; }
 width=${size%x*} height=${size#*x}
@@ -102,8 +110,18 @@ head -c $((frame_bytes * short)) "$ref" > "$clip_dir/ref-short.yuv"
 head -c $((frame_bytes * short)) "$dist" > "$clip_dir/dist-short.yuv"
 cat "$clip_dir"/*.yuv > /dev/null
 
+# src FILE: one branch; with --source test, a pattern moving at a speed of
+# the file's own, as many frames as the file has.
 src () {
-  echo "filesrc location=$1 ! rawvideoparse width=$width height=$height format=i420 framerate=30/1"
+  if [ "$source" = test ]; then
+    local n=$frames speed=7
+    case $1 in *-short.yuv) n=$short ;; esac
+    case $1 in */dist*) speed=5 ;; esac
+    echo "videotestsrc num-buffers=$n pattern=smpte horizontal-speed=$speed !" \
+      "video/x-raw,format=I420,width=$width,height=$height,framerate=30/1"
+  else
+    echo "filesrc location=$1 ! rawvideoparse width=$width height=$height format=i420 framerate=30/1"
+  fi
 }
 
 # pipeline KIND LENGTH: the gst-launch arguments, $streams times over.
@@ -163,7 +181,7 @@ if [ "$instructions" = 1 ]; then
   command -v valgrind > /dev/null || { echo "valgrind not found" >&2; exit 2; }
   echo "vmafhip host cost: $size, $frames and $short distinct frames, $streams stream(s), instructions (callgrind): cpu in millions, per pair in thousands"
 else
-  echo "vmafhip host cost: $size, $frames and $short distinct frames, $streams stream(s), least CPU of $runs runs"
+  echo "vmafhip host cost: $size, $frames and $short distinct frames ($source source), $streams stream(s), least CPU of $runs runs"
 fi
 echo "driver: $driver$([ "$driver" = fake ] && echo ", copies $copies, kernels noop"); cpu: $(nproc) cores; $("$launch" --version | head -1)"
 echo "element: $(pipeline hip long | head -n 1)"
