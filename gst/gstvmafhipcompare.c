@@ -126,6 +126,12 @@ enum
  * other one and keep that lag. */
 #define MAX_WAITING_FRAMES 4
 
+/* The same without a live source, where nothing is late: a frame waits
+ * for its partner as long as it takes (the base class holds back the side
+ * that runs ahead, and its queue, not this, bounds the memory); only a
+ * limit against a side that never sends. */
+#define MAX_WAITING_FRAMES_NOT_LIVE 1024
+
 /* Frame accounting of one sink pad since start or its last flush, under
  * count_lock. Every frame inside the segment that arrives goes to the
  * pairing at once, on the pad's thread, whatever the base class later
@@ -634,7 +640,7 @@ wrap_input (GstVmafHipCompare * self, const GstVideoInfo * vinfo,
   return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
 }
 
-static guint max_waiting (GstVmafHipCompare * self);
+static guint frames_within_latency (GstVmafHipCompare * self);
 
 /* Frames of one pad the element may hold at once: waiting for their
  * partner, then in the scoring context (in flight, and kept for a GPU
@@ -652,7 +658,7 @@ frames_held_per_pad (GstVmafHipCompare * self)
         GST_VMAF_HIP_GPU_THREADS;
     held = vh_context_default_in_flight (workers) + 2;
   }
-  return MIN (max_waiting (self) + held, 64);
+  return MIN (frames_within_latency (self) + held, 64);
 }
 
 /* Offers upstream a pool of HIP memory when features run on the GPU:
@@ -956,24 +962,44 @@ count_unpaired (GstVmafHipCompare * self, gboolean ref_side,
 
 /* How many frames of one side wait for the other side's frame of the
  * same moment: a few, plus what the latency lets a live branch lag. */
+/* How many frames of one side the latency lets wait for the other side:
+ * a few, plus the latency in frames (the pipeline's with a live source;
+ * else the latency property, which lets each pad queue that much). */
+static guint
+frames_within_latency (GstVmafHipCompare * self)
+{
+  GstClockTime latency = gst_aggregator_get_latency (GST_AGGREGATOR (self));
+  GstClockTime frame = 0;
+
+  if (!GST_CLOCK_TIME_IS_VALID (latency))
+    g_object_get (self, "latency", &latency, NULL);
+  if (!GST_CLOCK_TIME_IS_VALID (latency) || latency == 0)
+    return MAX_WAITING_FRAMES;
+  /* The frame rate of the caps the pads' threads saw: the base class
+   * learns them later, when frames may already be waiting. */
+  g_mutex_lock (&self->count_lock);
+  for (guint i = 0; i < 2 && !frame; i++) {
+    const SideCount *c = side_count (self, i == 0);
+    if (c->have_info && GST_VIDEO_INFO_FPS_N (&c->info) > 0)
+      frame = gst_util_uint64_scale_int (GST_SECOND,
+          GST_VIDEO_INFO_FPS_D (&c->info), GST_VIDEO_INFO_FPS_N (&c->info));
+  }
+  g_mutex_unlock (&self->count_lock);
+  /* A variable or unknown rate: as many frames as 120 a second make. */
+  if (!frame)
+    frame = GST_SECOND / 120;
+  return MAX_WAITING_FRAMES + (guint) MIN (latency / frame, 1024);
+}
+
+/* How many frames of one side wait for their partner before they count
+ * as unpaired. */
 static guint
 max_waiting (GstVmafHipCompare * self)
 {
-  GstClockTime latency = gst_aggregator_get_latency (GST_AGGREGATOR (self));
-  const GstVideoInfo *vinfo = &self->ref_pad->info;
-  GstClockTime frame;
-
-  /* Without a live source the base class reports no latency, yet its
-   * latency property still lets each pad queue that much: a side may run
-   * as far ahead, and its frames must wait for their partners instead of
-   * being taken as unpaired. */
-  if (!GST_CLOCK_TIME_IS_VALID (latency))
-    g_object_get (self, "latency", &latency, NULL);
-  if (!GST_CLOCK_TIME_IS_VALID (latency) || GST_VIDEO_INFO_FPS_N (vinfo) <= 0)
-    return MAX_WAITING_FRAMES;
-  frame = gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (vinfo),
-      GST_VIDEO_INFO_FPS_N (vinfo));
-  return MAX_WAITING_FRAMES + (guint) MIN (latency / MAX (frame, 1), 1024);
+  if (!GST_CLOCK_TIME_IS_VALID (gst_aggregator_get_latency (GST_AGGREGATOR
+              (self))))
+    return MAX_WAITING_FRAMES_NOT_LIVE;
+  return frames_within_latency (self);
 }
 
 /* Scores every pair the frames that arrived make and counts the frames
