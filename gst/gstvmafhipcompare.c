@@ -960,8 +960,6 @@ count_unpaired (GstVmafHipCompare * self, gboolean ref_side,
   return GST_FLOW_OK;
 }
 
-/* How many frames of one side wait for the other side's frame of the
- * same moment: a few, plus what the latency lets a live branch lag. */
 /* How many frames of one side the latency lets wait for the other side:
  * a few, plus the latency in frames (the pipeline's with a live source;
  * else the latency property, which lets each pad queue that much). */
