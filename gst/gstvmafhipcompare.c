@@ -960,21 +960,16 @@ count_unpaired (GstVmafHipCompare * self, gboolean ref_side,
   return GST_FLOW_OK;
 }
 
-/* How many frames of one side the latency lets wait for the other side:
- * a few, plus the latency in frames (the pipeline's with a live source;
- * else the latency property, which lets each pad queue that much). */
+/* A few frames, plus @latency in frames at the rate of the caps the pads'
+ * threads saw (the base class learns them later, when frames may already
+ * be waiting). */
 static guint
-frames_within_latency (GstVmafHipCompare * self)
+frames_in_latency (GstVmafHipCompare * self, GstClockTime latency)
 {
-  GstClockTime latency = gst_aggregator_get_latency (GST_AGGREGATOR (self));
   GstClockTime frame = 0;
 
-  if (!GST_CLOCK_TIME_IS_VALID (latency))
-    g_object_get (self, "latency", &latency, NULL);
   if (!GST_CLOCK_TIME_IS_VALID (latency) || latency == 0)
     return MAX_WAITING_FRAMES;
-  /* The frame rate of the caps the pads' threads saw: the base class
-   * learns them later, when frames may already be waiting. */
   g_mutex_lock (&self->count_lock);
   for (guint i = 0; i < 2 && !frame; i++) {
     const SideCount *c = side_count (self, i == 0);
@@ -989,15 +984,29 @@ frames_within_latency (GstVmafHipCompare * self)
   return MAX_WAITING_FRAMES + (guint) MIN (latency / frame, 1024);
 }
 
+/* How many frames of one side the latency lets wait for the other side:
+ * the pipeline's latency with a live source, else the latency property,
+ * which lets each pad queue that much. */
+static guint
+frames_within_latency (GstVmafHipCompare * self)
+{
+  GstClockTime latency = gst_aggregator_get_latency (GST_AGGREGATOR (self));
+
+  if (!GST_CLOCK_TIME_IS_VALID (latency))
+    g_object_get (self, "latency", &latency, NULL);
+  return frames_in_latency (self, latency);
+}
+
 /* How many frames of one side wait for their partner before they count
  * as unpaired. */
 static guint
 max_waiting (GstVmafHipCompare * self)
 {
-  if (!GST_CLOCK_TIME_IS_VALID (gst_aggregator_get_latency (GST_AGGREGATOR
-              (self))))
+  GstClockTime latency = gst_aggregator_get_latency (GST_AGGREGATOR (self));
+
+  if (!GST_CLOCK_TIME_IS_VALID (latency))
     return MAX_WAITING_FRAMES_NOT_LIVE;
-  return frames_within_latency (self);
+  return frames_in_latency (self, latency);
 }
 
 /* Scores every pair the frames that arrived make and counts the frames
