@@ -17,6 +17,17 @@
 
 #include <dlfcn.h>
 
+/* The fake driver the HIP layer loaded, or NULL (a real GPU). The
+ * reference dlopen() takes is kept on purpose: the counters must outlive
+ * the HIP layer's own reference. */
+static inline gpointer
+vh_fake_cuda_library (void)
+{
+  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
+
+  return path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+}
+
 typedef struct
 {
   guint n_allocations;          /* device and page-locked, alive */
@@ -25,13 +36,11 @@ typedef struct
 } VhFakeCudaCounters;
 
 /* Reads the counters; FALSE when the fake driver is not the one loaded
- * (a real GPU). The reference dlopen() takes is kept on purpose: the
- * counters must outlive the HIP layer's own reference. */
+ * (a real GPU). */
 static inline gboolean
 vh_fake_cuda_counters (VhFakeCudaCounters * c)
 {
-  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
-  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  gpointer lib = vh_fake_cuda_library ();
   guint (*n_allocations) (void);
   gint (*primary_refs) (void);
   guint (*n_lost) (void);
@@ -49,6 +58,22 @@ vh_fake_cuda_counters (VhFakeCudaCounters * c)
   return TRUE;
 }
 
+/* After every pipeline is disposed nothing of the GPU is held: no device
+ * or page-locked memory, no context (checked on the fake driver; nothing
+ * on a real GPU). */
+static inline void
+vh_fake_cuda_assert_all_freed (const gchar * what)
+{
+  VhFakeCudaCounters c;
+
+  if (!vh_fake_cuda_counters (&c))
+    return;
+  if (c.n_allocations != 0 || c.primary_refs != 0 || c.n_lost != 0)
+    g_error ("%s: %u allocations and %d context references left, %u "
+        "allocations lost with their context", what, c.n_allocations,
+        c.primary_refs, c.n_lost);
+}
+
 typedef struct
 {
   guint host_allocs;            /* page-locked allocations made, ever */
@@ -61,8 +86,7 @@ typedef struct
 static inline gboolean
 vh_fake_cuda_calls (VhFakeCudaCalls * c)
 {
-  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
-  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  gpointer lib = vh_fake_cuda_library ();
   void (*counts) (guint *, guint *, guint *);
   guint (*uploads) (void);
 
@@ -74,6 +98,29 @@ vh_fake_cuda_calls (VhFakeCudaCalls * c)
     return FALSE;
   counts (&c->host_allocs, &c->device_allocs, &c->host_waits);
   c->uploads = uploads ();
+  return TRUE;
+}
+
+/* Device allocations made so far in the context of each of the first
+ * @n_devices devices, and device memory made or touched outside its own
+ * device's context (@n_foreign); FALSE on a real GPU. */
+static inline gboolean
+vh_fake_cuda_devices (guint n_devices, guint * n_allocs, guint * n_foreign)
+{
+  gpointer lib = vh_fake_cuda_library ();
+  void (*device_counts) (gint, guint *, gsize *);
+  guint (*foreign) (void);
+  gsize copied;
+
+  if (!lib)
+    return FALSE;
+  device_counts = dlsym (lib, "vh_fake_cuda_device_counts");
+  foreign = dlsym (lib, "vh_fake_cuda_n_foreign");
+  if (!device_counts || !foreign)
+    return FALSE;
+  for (guint d = 0; d < n_devices; d++)
+    device_counts ((gint) d, &n_allocs[d], &copied);
+  *n_foreign = foreign ();
   return TRUE;
 }
 

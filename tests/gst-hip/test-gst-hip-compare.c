@@ -31,21 +31,6 @@
   "video/x-raw,format=%s,width=%d,height=%d " mem " ! c.dist_sink " \
   "vmafhipcompare name=c features=psnr,float_ssim backend=%s ! fakesink"
 
-/* After a pipeline is disposed nothing of the GPU is held: no device or
- * page-locked memory, no context (checked on the fake driver). */
-static void
-assert_all_freed (const gchar * launch)
-{
-  VhFakeCudaCounters c;
-
-  if (!vh_fake_cuda_counters (&c))
-    return;
-  if (c.n_allocations != 0 || c.primary_refs != 0 || c.n_lost != 0)
-    g_error ("%s: %u allocations and %d context references left, %u "
-        "allocations lost with their context", launch, c.n_allocations,
-        c.primary_refs, c.n_lost);
-}
-
 /* The per-frame "vmaf" structures the element posts; NULL with @error_msg
  * when the pipeline failed. */
 static GPtrArray *
@@ -88,7 +73,7 @@ run (const gchar * launch, gchar ** error_msg)
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (bus);
   gst_object_unref (p);
-  assert_all_freed (launch);
+  vh_fake_cuda_assert_all_freed (launch);
   if (*error_msg)
     g_clear_pointer (&frames, g_ptr_array_unref);
   return frames;
@@ -187,8 +172,8 @@ test_proposes_buffers_held (void)
   gst_object_unref (r);
   gst_object_unref (p);
   g_unsetenv ("VH_FAKE_CUDA_KERNELS");
-  /* no assert_all_freed (): kernel modules that loaded stay loaded for
-   * the process, holding their device */
+  /* no vh_fake_cuda_assert_all_freed (): kernel modules that loaded stay
+   * loaded for the process, holding their device */
   g_assert_cmpuint (min, >, 4);
   g_assert_cmpuint (min, <=, 64);
 }
@@ -201,7 +186,7 @@ main (int argc, char **argv)
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
   can_start = vh_gst_test_pipeline_starts (PROBE);
-  assert_all_freed (PROBE);
+  vh_fake_cuda_assert_all_freed (PROBE);
   if (!can_start) {
     printf ("SKIP: vmafhipupload cannot start here (no GPU)\n");
     return 77;

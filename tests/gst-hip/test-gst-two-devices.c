@@ -136,44 +136,6 @@ cpu_values (void)
   return r.frames;
 }
 
-/* Device allocations made in each device's context so far (fake driver). */
-static gboolean
-device_allocations (guint counts[2])
-{
-  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
-  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
-  void (*device_counts) (gint, guint *, gsize *);
-  gsize copied;
-
-  if (!lib || !(device_counts = dlsym (lib, "vh_fake_cuda_device_counts")))
-    return FALSE;
-  for (gint d = 0; d < 2; d++)
-    device_counts (d, &counts[d], &copied);
-  return TRUE;
-}
-
-static guint
-foreign_operations (void)
-{
-  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
-  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
-  guint (*n_foreign) (void) = lib ? dlsym (lib, "vh_fake_cuda_n_foreign") :
-      NULL;
-
-  return n_foreign ? n_foreign () : 0;
-}
-
-static void
-assert_all_freed (void)
-{
-  VhFakeCudaCounters c;
-
-  if (vh_fake_cuda_counters (&c) && (c.n_allocations || c.primary_refs ||
-          c.n_lost))
-    g_error ("%u allocations and %d context references left, %u lost",
-        c.n_allocations, c.primary_refs, c.n_lost);
-}
-
 /* The features run on the GPU where kernels exist; on the fake driver,
  * whose modules do not load, backend=auto reads the frames on the CPU
  * after they went through each device's memory. */
@@ -189,8 +151,8 @@ static void
 two_at_once (gboolean pin_uploads)
 {
   g_autoptr (GPtrArray) cpu = cpu_values ();
-  guint before[2] = { 0, 0 }, after[2] = { 0, 0 };
-  gboolean fake = device_allocations (before);
+  guint before[2] = { 0, 0 }, after[2] = { 0, 0 }, n_foreign = 0;
+  gboolean fake = vh_fake_cuda_devices (2, before, &n_foreign);
   Run runs[2];
 
   for (gint d = 0; d < 2; d++) {
@@ -214,11 +176,11 @@ two_at_once (gboolean pin_uploads)
     run_finish (&runs[d]);
   }
   if (fake) {
-    device_allocations (after);
-    g_assert_cmpuint (foreign_operations (), ==, 0);
+    vh_fake_cuda_devices (2, after, &n_foreign);
+    g_assert_cmpuint (n_foreign, ==, 0);
     g_assert_cmpuint (after[0], >, before[0]);
     g_assert_cmpuint (after[1], >, before[1]);
-    assert_all_freed ();
+    vh_fake_cuda_assert_all_freed ("two pipelines at once");
   }
 }
 
@@ -242,8 +204,8 @@ test_second_only (void)
   g_autofree gchar *el = g_strdup_printf ("device-id=1 backend=%s",
       backend ());
   g_autofree gchar *launch = launch_line ("", el);
-  guint before[2] = { 0, 0 }, after[2] = { 0, 0 };
-  gboolean fake = device_allocations (before);
+  guint before[2] = { 0, 0 }, after[2] = { 0, 0 }, n_foreign = 0;
+  gboolean fake = vh_fake_cuda_devices (2, before, &n_foreign);
   Run r;
 
   run_start (&r, launch);
@@ -253,11 +215,11 @@ test_second_only (void)
   g_ptr_array_unref (r.frames);
   run_finish (&r);
   if (fake) {
-    device_allocations (after);
+    vh_fake_cuda_devices (2, after, &n_foreign);
     g_assert_cmpuint (after[0], ==, before[0]);
     g_assert_cmpuint (after[1], >, before[1]);
-    g_assert_cmpuint (foreign_operations (), ==, 0);
-    assert_all_freed ();
+    g_assert_cmpuint (n_foreign, ==, 0);
+    vh_fake_cuda_assert_all_freed ("device 1 alone");
   }
 }
 
