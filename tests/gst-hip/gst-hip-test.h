@@ -9,8 +9,8 @@
 #ifndef __VH_GST_HIP_TEST_H__
 #define __VH_GST_HIP_TEST_H__
 
-/* What the HIP element tests share. Header-only: they link GStreamer and
- * load the plugin file, nothing else of ours. */
+/* What the HIP element tests share. Header-only and on GStreamer alone,
+ * so that the tests which load only the plugin file can use it too. */
 
 #include <gst/gst.h>
 
@@ -29,6 +29,25 @@ vh_gst_test_pipeline_starts (const gchar * launch)
   gst_element_set_state (probe, GST_STATE_NULL);
   gst_object_unref (probe);
   return ret != GST_STATE_CHANGE_FAILURE;
+}
+
+/* Plays @pipeline to its end of stream (an error fails the test) and
+ * stops it. */
+static inline void
+vh_gst_test_play_to_eos (GstElement * pipeline, GstClockTime timeout)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+
+  g_assert_cmpint (gst_element_set_state (pipeline, GST_STATE_PLAYING), !=,
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (bus, timeout,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  g_assert_nonnull (msg);
+  g_assert_cmpint (GST_MESSAGE_TYPE (msg), ==, GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
 }
 
 /* Every number of @a's per-frame "vmaf" structures equals @b's, frame by

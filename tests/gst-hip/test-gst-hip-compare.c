@@ -148,8 +148,6 @@ test_proposes_buffers_held (void)
       "backend=hip ! fakesink";
   GstElement *p, *r;
   GstPad *pad;
-  GstBus *bus;
-  GstMessage *m;
   guint min = 0;
 
   /* on the fake driver, kernels that load (and do nothing) */
@@ -159,15 +157,7 @@ test_proposes_buffers_held (void)
   pad = gst_element_get_static_pad (r, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM |
       GST_PAD_PROBE_TYPE_PULL, on_allocation_answered, &min, NULL);
-  bus = gst_element_get_bus (p);
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  m = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  g_assert_nonnull (m);
-  g_assert_cmpint (GST_MESSAGE_TYPE (m), ==, GST_MESSAGE_EOS);
-  gst_message_unref (m);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (bus);
+  vh_gst_test_play_to_eos (p, 60 * GST_SECOND);
   gst_object_unref (pad);
   gst_object_unref (r);
   gst_object_unref (p);

@@ -29,6 +29,7 @@
 #include "gstvmafhipmemory.h"
 #include "gstvmafhiputils.h"
 #include "fake-cuda-counters.h"
+#include "gst-hip-test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,18 +244,8 @@ static void
 run_to_eos (const gchar * launch)
 {
   GstElement *p = gst_parse_launch (launch, NULL);
-  GstBus *bus = gst_element_get_bus (p);
-  GstMessage *msg;
 
-  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
-      GST_STATE_CHANGE_FAILURE);
-  msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  g_assert_nonnull (msg);
-  g_assert_cmpint (GST_MESSAGE_TYPE (msg), ==, GST_MESSAGE_EOS);
-  gst_message_unref (msg);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (bus);
+  vh_gst_test_play_to_eos (p, 20 * GST_SECOND);
   gst_object_unref (p);
 }
 
