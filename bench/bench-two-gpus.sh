@@ -70,12 +70,18 @@ chain () {
     "vmafhipcompare name=c$1 device-id=$1 backend=hip frame-message=true ! fakesink"
 }
 
-# run NAME ARGS...: prints PLAYING-to-EOS seconds, or fails loudly.
+# The PLAYING-to-EOS seconds in gst-launch-1.0's output on stdin.
+run_seconds () {
+  sed -n 's/^Execution ended after \([0-9]*\):\([0-9]*\):\([0-9.]*\)$/\1 \2 \3/p' |
+    awk '{printf "%.3f", $1 * 3600 + $2 * 60 + $3}'
+}
+
+# run ARGS...: gst-launch-1.0 ARGS; prints its run's seconds, or fails
+# loudly.
 run () {
   local out
   out=$(gst-launch-1.0 "$@" 2>&1) || { echo "$out" | tail -n 3 >&2; return 1; }
-  echo "$out" | sed -n 's/^Execution ended after \([0-9]*\):\([0-9]*\):\([0-9.]*\)$/\1 \2 \3/p' |
-    awk '{printf "%.3f", $1 * 3600 + $2 * 60 + $3}'
+  echo "$out" | run_seconds
 }
 
 nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader 2>/dev/null
@@ -97,8 +103,7 @@ for ((i = 1; i <= runs; i++)); do
     sleep 0.05
   done
   wait $pid || { tail -n 3 "$workdir/both.log" >&2; exit 1; }
-  both=$(sed -n 's/^Execution ended after \([0-9]*\):\([0-9]*\):\([0-9.]*\)$/\1 \2 \3/p' \
-    "$workdir/both.log" | awk '{printf "%.3f", $1 * 3600 + $2 * 60 + $3}')
+  both=$(run_seconds < "$workdir/both.log")
   printf '%-6s %9ss %9ss %9ss %8s%%\n' "$i" "$a" "$b" "$both" \
     "$(awk -v a="$a" -v b="$b" -v c="$both" 'BEGIN{m = a > b ? a : b; printf "%.0f", 100 * m / c}')"
 done
