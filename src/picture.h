@@ -64,6 +64,11 @@ struct _VhPicture
   /* Host memory that is page-locked for the GPU in use (set by whoever
    * wraps such memory): uploads copy from it without staging. */
   gboolean page_locked;
+  /* Device pictures whose samples are still being copied in (an upload
+   * queued without waiting): the VhHipEvent that the copy records, for the
+   * GPU work that reads them to wait on; NULL when they are in place.
+   * Owned by whoever wrapped the picture. */
+  gpointer ready;
 
   /*< private >*/
   gint ref_count;

@@ -512,7 +512,7 @@ hip_cambi_extract (VhFeatureExtractor * fex, const VhPicture * ref,
         "feature 'cambi' needs planar luma");
     return FALSE;
   }
-  slot = vh_hip_fex_begin (&s->hip, index, error);
+  slot = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   if (!slot)
     return FALSE;
   for (guint i = 0; i < (s->p.full_ref ? 2u : 1u); i++) {

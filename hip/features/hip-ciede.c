@@ -188,7 +188,7 @@ hip_ciede_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   a.row_sum = (gdouble *) (s->d_buf +
       (((gsize) w * h * sizeof (gfloat) + 7) & ~(gsize) 7));
 
-  out = vh_hip_fex_begin (&s->hip, index, error);
+  out = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   return out &&
       vh_hip_fex_launch (&s->hip, s->diff, vh_hip_div_up (w, CIEDE_BLOCK_X),
       vh_hip_div_up (h, CIEDE_BLOCK_Y), CIEDE_BLOCK_X, CIEDE_BLOCK_Y, 0, args,

@@ -120,8 +120,18 @@ n_busy_before (VhHipFex * h, guint limit)
   return n;
 }
 
+/* Work queued on @h's stream from now on runs after @pic's upload. */
+static gboolean
+wait_for_upload (VhHipFex * h, const VhPicture * pic, GError ** error)
+{
+  if (!pic || !pic->ready)
+    return TRUE;
+  return vh_hip_stream_wait_event (h->stream, pic->ready, error);
+}
+
 gpointer
-vh_hip_fex_begin (VhHipFex * h, guint index, GError ** error)
+vh_hip_fex_begin (VhHipFex * h, guint index, const VhPicture * ref,
+    const VhPicture * dist, GError ** error)
 {
   guint8 *d;
 
@@ -135,6 +145,8 @@ vh_hip_fex_begin (VhHipFex * h, guint index, GError ** error)
         "slot", h->fex->klass->name, index, h->slots[h->next].index);
     return NULL;
   }
+  if (!wait_for_upload (h, ref, error) || !wait_for_upload (h, dist, error))
+    return NULL;
   h->current = h->next;
   h->current_index = index;
   d = h->d_results + h->current * h->slot_size;

@@ -47,7 +47,7 @@ G_BEGIN_DECLS
  *
  * A twin's extract() looks like:
  *
- *   guint8 *slot = vh_hip_fex_begin (&p->hip, index, error);
+ *   guint8 *slot = vh_hip_fex_begin (&p->hip, index, ref, dist, error);
  *   ... vh_hip_fex_launch (&p->hip, fn, gx, gy, bx, by, 0, args, error) ...
  *   return vh_hip_fex_end (&p->hip, ref, dist, fc, error);
  *
@@ -102,9 +102,13 @@ gboolean     vh_hip_fex_init             (VhHipFex * h,
  * a zeroed or half-initialised @h. */
 void         vh_hip_fex_close            (VhHipFex * h);
 
-/* Starts queuing frame @index; returns its result slot in device memory,
- * zeroed on the stream (or NULL with @error). */
+/* Starts queuing frame @index of @ref and @dist (either may be NULL): the
+ * stream waits, on the GPU, for their uploads still in flight; returns its
+ * result slot in device memory, zeroed on the stream (or NULL with
+ * @error). */
 gpointer     vh_hip_fex_begin            (VhHipFex * h, guint index,
+                                          const VhPicture * ref,
+                                          const VhPicture * dist,
                                           GError ** error);
 
 /* Finishes queuing the frame begun last: copies its slot back, records its

@@ -132,7 +132,7 @@ hip_float_ansnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   a.row_sig = a.noise + (gsize) w * h;
   a.row_noise = a.row_sig + h;
 
-  out = vh_hip_fex_begin (&s->hip, index, error);
+  out = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   return out &&
       vh_hip_fex_launch (&s->hip, s->filter, vh_hip_div_up (w, ANSNR_BLOCK_X),
       vh_hip_div_up (h, ANSNR_BLOCK_Y), ANSNR_BLOCK_X, ANSNR_BLOCK_Y, 0, args,

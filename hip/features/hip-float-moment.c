@@ -105,7 +105,7 @@ hip_float_moment_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   planes.width = fex->info.width;
   planes.height = fex->info.height;
 
-  out = vh_hip_fex_begin (&s->hip, index, error);
+  out = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   if (!out)
     return FALSE;
   {

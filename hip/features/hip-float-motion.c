@@ -321,7 +321,7 @@ hip_fmotion_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   if (!check_picture (fex, ref, m->n_planes, error))
     return FALSE;
 
-  sums = vh_hip_fex_begin (&s->hip, index, error);
+  sums = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   if (!sums)
     goto fail;
   for (guint p = 0; p < m->n_planes; p++) {

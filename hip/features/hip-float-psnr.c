@@ -58,7 +58,7 @@ hip_float_psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
 
   if (!vh_feature_extractor_check_luma (fex, ref, dist, index, error))
     return FALSE;
-  sum = vh_hip_fex_begin (&s->hip, index, error);
+  sum = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   return sum && vh_hip_psnr_sse_async (&s->hip, ref, dist, 1, w, h,
       fex->info.bpc > 12, sum, error) &&
       vh_hip_fex_end (&s->hip, ref, dist, fc, error);

@@ -359,7 +359,7 @@ hip_fvif_extract (VhFeatureExtractor * fex, const VhPicture * ref,
 
   if (!vh_hip_fex_check_luma_on_device (fex, ref, dist, index, error))
     return FALSE;
-  sums = vh_hip_fex_begin (&s->hip, index, error);
+  sums = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   if (!sums || !queue_scale0 (s, ref, 0, error) ||
       !queue_scale0 (s, dist, 1, error))
     return FALSE;

@@ -80,7 +80,7 @@ adm_extract (VhFeatureExtractor * fex, const VhPicture * ref,
 
   if (!check_picture (fex, ref, error) || !check_picture (fex, dist, error))
     return FALSE;
-  slot = vh_hip_fex_begin (&p->hip, index, error);
+  slot = vh_hip_fex_begin (&p->hip, index, ref, dist, error);
   if (!slot || !vh_hip_adm_enqueue (fex, ref, dist, slot, error))
     return FALSE;
   return vh_hip_fex_end (&p->hip, ref, dist, fc, error);

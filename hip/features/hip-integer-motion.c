@@ -147,7 +147,7 @@ hip_motion_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     return FALSE;
   }
 
-  slot = vh_hip_fex_begin (&s->hip, frame, error);
+  slot = vh_hip_fex_begin (&s->hip, frame, ref, dist, error);
   if (!slot)
     goto fail;
   if (!m->force_zero) {

@@ -82,7 +82,7 @@ hip_vif_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   if (!check_picture (fex, ref, "reference", error) ||
       !check_picture (fex, dist, "distorted", error))
     return FALSE;
-  sums = vh_hip_fex_begin (&s->hip, index, error);
+  sums = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   return sums && vh_hip_vif_launch_frame (&s->launch, s->hip.stream,
       ref->data[0], ref->stride[0], dist->data[0], dist->stride[0],
       s->vif.gain_limit, s->vif.skip_scale0, sums, error) &&

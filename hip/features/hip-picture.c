@@ -30,6 +30,11 @@ typedef struct
 
 #define POOL_MAX 192
 
+/* Uploads whose copies may be in flight at once, per transfer: a worker
+ * queues its frame's two and waits only at the end of its frame, so a few
+ * workers' worth; past this, the next upload waits for the oldest. */
+#define UPLOADERS_MAX 6
+
 typedef struct
 {
   gint ref_count;
@@ -37,7 +42,9 @@ typedef struct
   GMutex lock;
   gboolean open;                /* the transfer is alive: keep what comes back */
   GQueue planes;                /* PooledPlane */
-  GQueue idle_uploaders;        /* Uploader */
+  GQueue idle_uploaders;        /* Uploader, oldest first */
+  guint n_uploaders;            /* made for the pool, idle or not */
+  GQueue idle_events;           /* VhHipEvent, for uploads' ready events */
 } PlanePool;
 
 typedef struct
@@ -48,15 +55,20 @@ typedef struct
   gsize span[3];
   gsize pitch[3];
   guint height[3];
+  VhHipEvent *ready;            /* recorded after the upload's copies */
 } DevicePlanes;
 
 /* A stream and a page-locked staging buffer, one per upload in progress
  * (kept in the pool for the next), so that the engine's workers upload side
- * by side, each waiting for its own copy only. */
+ * by side. The copies from the staging are not waited for: the GPU work
+ * that reads the planes waits for them on the device, and the staging is
+ * written again only once its event says that they are done. */
 typedef struct
 {
   VhHipDevice *device;
   VhHipStream *stream;
+  VhHipEvent *copied;           /* recorded after the last copy */
+  gboolean in_flight;           /* @copied not yet seen done */
   guint8 *staging;
   gsize size;
 } Uploader;
@@ -64,6 +76,10 @@ typedef struct
 static void
 uploader_free (Uploader * u)
 {
+  /* the copy engine may still read the staging */
+  if (u->in_flight)
+    vh_hip_event_synchronize (u->copied, NULL);
+  g_clear_pointer (&u->copied, vh_hip_event_free);
   if (u->staging)
     vh_hip_host_free (u->device, u->staging);
   if (u->stream)
@@ -83,6 +99,7 @@ plane_pool_new (VhHipDevice * device)
   g_mutex_init (&pool->lock);
   g_queue_init (&pool->planes);
   g_queue_init (&pool->idle_uploaders);
+  g_queue_init (&pool->idle_events);
   return pool;
 }
 
@@ -97,7 +114,7 @@ plane_pool_ref (PlanePool * pool)
 static void
 plane_pool_close (PlanePool * pool)
 {
-  GQueue planes, uploaders;
+  GQueue planes, uploaders, events;
   PooledPlane *pp;
   Uploader *u;
 
@@ -105,9 +122,12 @@ plane_pool_close (PlanePool * pool)
   pool->open = FALSE;
   planes = pool->planes;
   uploaders = pool->idle_uploaders;
+  events = pool->idle_events;
   g_queue_init (&pool->planes);
   g_queue_init (&pool->idle_uploaders);
+  g_queue_init (&pool->idle_events);
   g_mutex_unlock (&pool->lock);
+  g_queue_clear_full (&events, (GDestroyNotify) vh_hip_event_free);
   while ((pp = g_queue_pop_head (&planes))) {
     vh_hip_free (pool->device, pp->ptr);
     g_free (pp);
@@ -172,11 +192,43 @@ plane_free (VhHipDevice * device, PlanePool * pool, gsize span,
   vh_hip_free (device, ptr);
 }
 
+static VhHipEvent *
+event_take (PlanePool * pool, GError ** error)
+{
+  VhHipEvent *event;
+
+  g_mutex_lock (&pool->lock);
+  event = g_queue_pop_head (&pool->idle_events);
+  g_mutex_unlock (&pool->lock);
+  return event ? event : vh_hip_event_new (pool->device, FALSE, error);
+}
+
+/* @event's work must be done. */
+static void
+event_give (PlanePool * pool, VhHipEvent * event)
+{
+  g_mutex_lock (&pool->lock);
+  if (pool->open) {
+    g_queue_push_tail (&pool->idle_events, event);
+    event = NULL;
+  }
+  g_mutex_unlock (&pool->lock);
+  if (event)
+    vh_hip_event_free (event);
+}
+
 static void
 device_planes_free (gpointer data)
 {
   DevicePlanes *dp = data;
 
+  if (dp->ready) {
+    /* Long done when GPU work read the planes (it waited for the copies
+     * and was waited for); a picture nobody read may still be filling. */
+    if (!vh_hip_event_query (dp->ready, NULL))
+      vh_hip_event_synchronize (dp->ready, NULL);
+    event_give (dp->pool, dp->ready);
+  }
   for (guint p = 0; p < 3; p++)
     plane_free (dp->device, dp->pool, dp->span[p], dp->height[p],
         dp->planes[p], dp->pitch[p]);
@@ -195,23 +247,80 @@ row_span (const VhPicture * pic, guint p)
   return ((gsize) (pic->width[p] - 1) * pic->step[p] + 1) * bps;
 }
 
+/* Whether @u's last copies are done, without waiting (an error counts as
+ * not done: the wait that follows reports it). */
+static gboolean
+uploader_idle (Uploader * u)
+{
+  if (u->in_flight && vh_hip_event_query (u->copied, NULL))
+    u->in_flight = FALSE;
+  return !u->in_flight;
+}
+
+static Uploader *
+uploader_new (VhHipDevice * device, GError ** error)
+{
+  Uploader *u = g_new0 (Uploader, 1);
+
+  u->device = vh_hip_device_ref (device);
+  u->stream = vh_hip_stream_new (device, error);
+  if (u->stream)
+    u->copied = vh_hip_event_new (device, FALSE, error);
+  if (!u->copied) {
+    uploader_free (u);
+    return NULL;
+  }
+  return u;
+}
+
+/* A failed upload's uploader: its stream may still hold copies. */
+static void
+uploader_discard (PlanePool * pool, Uploader * u)
+{
+  g_mutex_lock (&pool->lock);
+  pool->n_uploaders--;
+  g_mutex_unlock (&pool->lock);
+  vh_hip_stream_synchronize (u->stream, NULL);
+  uploader_free (u);
+}
+
+/* An uploader whose copies are done: an idle one, a new one while there
+ * are fewer than UPLOADERS_MAX (or all are out with other workers), or
+ * else the oldest, once its copies are done. */
 static Uploader *
 uploader_take (PlanePool * pool, gsize size, GError ** error)
 {
   VhHipDevice *device = pool->device;
-  Uploader *u;
+  Uploader *u = NULL;
 
   g_mutex_lock (&pool->lock);
-  u = g_queue_pop_head (&pool->idle_uploaders);
+  for (GList * l = pool->idle_uploaders.head; l; l = l->next) {
+    if (uploader_idle (l->data)) {
+      u = l->data;
+      g_queue_delete_link (&pool->idle_uploaders, l);
+      break;
+    }
+  }
+  if (!u && pool->n_uploaders >= UPLOADERS_MAX)
+    u = g_queue_pop_head (&pool->idle_uploaders);
+  if (!u)
+    pool->n_uploaders++;
   g_mutex_unlock (&pool->lock);
   if (!u) {
-    u = g_new0 (Uploader, 1);
-    u->device = vh_hip_device_ref (device);
-    u->stream = vh_hip_stream_new (device, error);
-    if (!u->stream) {
-      uploader_free (u);
+    u = uploader_new (device, error);
+    if (!u) {
+      g_mutex_lock (&pool->lock);
+      pool->n_uploaders--;
+      g_mutex_unlock (&pool->lock);
       return NULL;
     }
+  }
+  if (u->in_flight) {
+    if (!vh_hip_event_synchronize (u->copied, error)) {
+      uploader_discard (pool, u);
+      return NULL;
+    }
+    u->in_flight = FALSE;
   }
   if (u->size < size) {
     if (u->staging)
@@ -219,7 +328,7 @@ uploader_take (PlanePool * pool, gsize size, GError ** error)
     u->staging = NULL;
     u->size = 0;
     if (!vh_hip_host_alloc (device, size, (gpointer *) & u->staging, error)) {
-      uploader_free (u);
+      uploader_discard (pool, u);
       return NULL;
     }
     u->size = size;
@@ -241,8 +350,11 @@ uploader_give (PlanePool * pool, Uploader * u)
 }
 
 /* Through page-locked memory: rows of the first @n_planes planes packed
- * into the staging buffer (or the picture's own, when it is page-locked),
- * one asynchronous copy per plane, one wait. */
+ * into the staging buffer, one asynchronous copy per plane, not waited
+ * for: @dp's ready event follows them. A picture that is page-locked
+ * itself is copied from as it is, and waited for: its memory is its
+ * owner's to reuse once the picture is released, which the copy must not
+ * outlast. */
 static gboolean
 upload_staged (const VhPicture * pic, guint n_planes, DevicePlanes * dp,
     GError ** error)
@@ -254,36 +366,39 @@ upload_staged (const VhPicture * pic, guint n_planes, DevicePlanes * dp,
     offset[p] = total;
     total += dp->span[p] * pic->height[p];
   }
-  /* Page-locked pictures are copied from as they are. */
   u = uploader_take (dp->pool, pic->page_locked ? 0 : total, error);
   if (!u)
     return FALSE;
   for (guint p = 0; p < n_planes; p++) {
-    guint8 *dst;
-    if (pic->page_locked) {
-      if (!vh_hip_memcpy_2d_async (u->stream, VH_HIP_COPY_HOST_TO_DEVICE,
-              dp->planes[p], dp->pitch[p], pic->data[p], pic->stride[p],
-              dp->span[p], pic->height[p], error))
-        goto fail;
-      continue;
+    gconstpointer src = pic->data[p];
+    gsize src_pitch = pic->stride[p];
+
+    if (!pic->page_locked) {
+      src = u->staging + offset[p];
+      src_pitch = dp->span[p];
+      vh_hip_copy_to_staging_2d (u->staging + offset[p], src_pitch,
+          pic->data[p], pic->stride[p], dp->span[p], pic->height[p]);
     }
-    dst = u->staging + offset[p];
-    vh_hip_copy_to_staging_2d (dst, dp->span[p], pic->data[p],
-        pic->stride[p], dp->span[p], pic->height[p]);
     if (!vh_hip_memcpy_2d_async (u->stream, VH_HIP_COPY_HOST_TO_DEVICE,
-            dp->planes[p], dp->pitch[p], dst, dp->span[p], dp->span[p],
+            dp->planes[p], dp->pitch[p], src, src_pitch, dp->span[p],
             pic->height[p], error))
       goto fail;
   }
-  if (!vh_hip_stream_synchronize (u->stream, error))
-    goto fail;
+  if (pic->page_locked) {
+    if (!vh_hip_stream_synchronize (u->stream, error))
+      goto fail;
+  } else {
+    dp->ready = event_take (dp->pool, error);
+    if (!dp->ready || !vh_hip_event_record (dp->ready, u->stream, error) ||
+        !vh_hip_event_record (u->copied, u->stream, error))
+      goto fail;
+    u->in_flight = TRUE;
+  }
   uploader_give (dp->pool, u);
   return TRUE;
 
 fail:
-  /* The stream may still hold a copy: do not hand it out again. */
-  vh_hip_stream_synchronize (u->stream, NULL);
-  uploader_free (u);
+  uploader_discard (dp->pool, u);
   return FALSE;
 }
 
@@ -296,6 +411,7 @@ upload (VhHipDevice * device, const VhPicture * pic, guint n_planes,
   DevicePlanes *dp = g_new0 (DevicePlanes, 1);
   gpointer data[3] = { NULL, NULL, NULL };
   gsize stride[3] = { 0, 0, 0 };
+  VhPicture *result;
 
   g_return_val_if_fail (pic->mem_type == VH_MEMORY_HOST, NULL);
   dp->device = vh_hip_device_ref (device);
@@ -321,8 +437,10 @@ upload (VhHipDevice * device, const VhPicture * pic, guint n_planes,
         goto fail;
     }
   }
-  return vh_picture_new_wrapped (&pic->info, data, stride, pic->step,
+  result = vh_picture_new_wrapped (&pic->info, data, stride, pic->step,
       VH_MEMORY_HIP_DEVICE, dp, device_planes_free);
+  result->ready = dp->ready;
+  return result;
 
 fail:
   device_planes_free (dp);
@@ -345,6 +463,9 @@ vh_hip_picture_download (VhHipDevice * device, const VhPicture * pic,
   guint8 *host;
 
   g_return_val_if_fail (pic->mem_type == VH_MEMORY_HIP_DEVICE, NULL);
+  /* the copies below are not ordered after an upload's own stream */
+  if (pic->ready && !vh_hip_event_synchronize (pic->ready, error))
+    return NULL;
   /* Planes an upload left out (NULL) stay out. */
   for (guint p = 0; p < pic->n_planes && pic->data[p]; p++) {
     stride[p] = (row_span (pic, p) + 63) & ~(gsize) 63;

@@ -165,7 +165,7 @@ hip_psnr_hvs_extract (VhFeatureExtractor * fex, const VhPicture * ref,
         fex->info.height, fex->info.bpc);
     return FALSE;
   }
-  sums = vh_hip_fex_begin (&s->hip, index, error);
+  sums = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   if (!sums)
     return FALSE;
   memset (&sa, 0, sizeof (sa));

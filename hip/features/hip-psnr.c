@@ -56,7 +56,7 @@ hip_psnr_extract (VhFeatureExtractor * fex, const VhPicture * ref,
 
   if (!vh_psnr_check_frame (fex, ref, dist, index, error))
     return FALSE;
-  sse = vh_hip_fex_begin (&s->hip, index, error);
+  sse = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   return sse && vh_hip_psnr_sse_async (&s->hip, ref, dist, s->psnr.n_planes,
       s->psnr.width, s->psnr.height, FALSE, sse, error) &&
       vh_hip_fex_end (&s->hip, ref, dist, fc, error);

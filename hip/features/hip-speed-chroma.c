@@ -116,7 +116,7 @@ hip_speed_chroma_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   plane_of (&planes[2], ref, 2);
   plane_of (&planes[3], dist, 2);
 
-  out = vh_hip_fex_begin (&s->hip, index, error);
+  out = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   return out && vh_hip_speed_enqueue (&s->speed, &s->hip, planes, out, error)
       && vh_hip_fex_end (&s->hip, ref, dist, fc, error);
 }

@@ -169,7 +169,7 @@ hip_speed_temporal_extract (VhFeatureExtractor * fex, const VhPicture * ref,
       return FALSE;
   }
 
-  out = vh_hip_fex_begin (&s->hip, index, error);
+  out = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   if (!out)
     return FALSE;
   /* Frame 0 scores 0: its slot stays zeroed. */

@@ -172,7 +172,7 @@ vh_hip_ssim_begin (VhHipSsim * ss, VhFeatureExtractor * fex,
 
   if (!vh_ssim_check_pictures (fex, ref, dist, error))
     return NULL;
-  slot = vh_hip_fex_begin (ss->hip, index, error);
+  slot = vh_hip_fex_begin (ss->hip, index, ref, dist, error);
   if (!slot || !vh_hip_ssim_mark (ss, FALSE, error))
     return NULL;
   return slot;

@@ -11,7 +11,7 @@
 
 /* What the fake CUDA driver (tests/hip/fake-cuda.c) counts, read from the
  * copy the HIP layer loaded. Header-only: a test that links no HIP code
- * (only the plugin file) uses it too. */
+ * (only the plugin file) uses it too, and so do the HIP layer's own. */
 
 #include <glib.h>
 
@@ -79,6 +79,7 @@ typedef struct
   guint host_allocs;            /* page-locked allocations made, ever */
   guint device_allocs;          /* device allocations made, ever */
   guint host_waits;             /* stream and event synchronisations */
+  guint device_waits;           /* streams made to wait for an event */
   guint uploads;                /* host-to-device copy calls */
 } VhFakeCudaCalls;
 
@@ -89,14 +90,17 @@ vh_fake_cuda_calls (VhFakeCudaCalls * c)
   gpointer lib = vh_fake_cuda_library ();
   void (*counts) (guint *, guint *, guint *);
   guint (*uploads) (void);
+  guint (*device_waits) (void);
 
   if (!lib)
     return FALSE;
   counts = dlsym (lib, "vh_fake_cuda_call_counts");
   uploads = dlsym (lib, "vh_fake_cuda_n_uploads");
-  if (!counts || !uploads)
+  device_waits = dlsym (lib, "vh_fake_cuda_n_device_waits");
+  if (!counts || !uploads || !device_waits)
     return FALSE;
   counts (&c->host_allocs, &c->device_allocs, &c->host_waits);
+  c->device_waits = device_waits ();
   c->uploads = uploads ();
   return TRUE;
 }

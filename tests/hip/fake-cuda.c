@@ -129,6 +129,7 @@ static guint device_allocs[MAX_DEVICES];
 static guint n_host_allocs_made;        /* page-locked, ever */
 static guint n_device_allocs_made;      /* ever */
 static guint n_host_waits;              /* stream and event synchronisations */
+static guint n_device_waits;            /* streams made to wait for events */
 static guint n_uploads;                 /* host-to-device copy calls */
 static gsize device_copied[MAX_DEVICES];
 static gsize device_bytes;              /* device memory alive */
@@ -669,7 +670,8 @@ cuStreamSynchronize (gpointer s)
 EXPORT gint
 cuStreamWaitEvent (gpointer s, gpointer e, guint flags)
 {
-  return 0;
+  g_atomic_int_inc (&n_device_waits);
+  return sticky ();
 }
 
 EXPORT gint
@@ -767,6 +769,14 @@ vh_fake_cuda_call_counts (guint * host_allocs, guint * device_allocs,
   *host_allocs = g_atomic_int_get (&n_host_allocs_made);
   *device_allocs = g_atomic_int_get (&n_device_allocs_made);
   *host_waits = g_atomic_int_get (&n_host_waits);
+}
+
+/* For tests: how often a stream was made to wait for an event (a wait on
+ * the device instead of the host). */
+EXPORT guint
+vh_fake_cuda_n_device_waits (void)
+{
+  return g_atomic_int_get (&n_device_waits);
 }
 
 /* For tests: how many host-to-device copies were asked for. */

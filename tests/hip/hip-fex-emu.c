@@ -81,7 +81,8 @@ vh_hip_fex_close (VhHipFex * h)
 }
 
 gpointer
-vh_hip_fex_begin (VhHipFex * h, guint index, GError ** error)
+vh_hip_fex_begin (VhHipFex * h, guint index, const VhPicture * ref,
+    const VhPicture * dist, GError ** error)
 {
   memset (h->d_results, 0, SLOT_BYTES);
   h->current_index = index;

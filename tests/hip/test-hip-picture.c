@@ -16,6 +16,7 @@
 #include "hip-test-gpu.h"
 #include "hip-picture.h"
 #include "picture-transfer.h"
+#include "fake-cuda-counters.h"
 
 #include <string.h>
 
@@ -186,6 +187,63 @@ test_luma_only (void)
   vh_picture_transfer_unref (transfer);
 }
 
+/* Uploads through a transfer from pageable memory are queued, not waited
+ * for: the device picture carries the event that its GPU readers wait on.
+ * Page-locked pictures, whose memory the copy reads directly, are waited
+ * for. More pictures at once than the transfer keeps uploaders for, read
+ * back after all are queued, and some dropped unread, must all be whole. */
+static void
+test_upload_in_flight (void)
+{
+  VhPictureTransfer *transfer = vh_hip_picture_transfer_new (device);
+  VhPicture *hosts[10];
+  VhFakeCudaCalls before, after;
+  gboolean fake = vh_fake_cuda_calls (&before);
+  GError *error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (hosts); i++) {
+    hosts[i] = random_picture (VH_PIX_FMT_YUV420, 8, 320, 181);
+    g_assert_nonnull (vh_picture_get_planes_in_memory (hosts[i],
+            VH_MEMORY_HIP_DEVICE, 3, transfer, &error));
+    g_assert_no_error (error);
+  }
+  if (fake) {
+    g_assert_true (vh_fake_cuda_calls (&after));
+    g_assert_cmpuint (after.host_waits, ==, before.host_waits);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (hosts); i++) {
+    const VhPicture *dev = hosts[i]->twin;
+    g_autoptr (VhPicture) back = NULL;
+
+    g_assert_nonnull (dev->ready);
+    if (i % 3 == 0)
+      continue;
+    back = vh_hip_picture_download (device, dev, &error);
+    g_assert_no_error (error);
+    assert_same_samples (hosts[i], back);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (hosts); i++)
+    vh_picture_unref (hosts[i]);
+
+  {
+    g_autoptr (VhPicture) locked = random_picture (VH_PIX_FMT_YUV420, 8, 64,
+        48);
+    const VhPicture *dev;
+
+    locked->page_locked = TRUE;
+    fake = vh_fake_cuda_calls (&before);
+    dev = vh_picture_get_planes_in_memory (locked, VH_MEMORY_HIP_DEVICE, 3,
+        transfer, &error);
+    g_assert_no_error (error);
+    g_assert_null (dev->ready);
+    if (fake) {
+      g_assert_true (vh_fake_cuda_calls (&after));
+      g_assert_cmpuint (after.host_waits, >, before.host_waits);
+    }
+  }
+  vh_picture_transfer_unref (transfer);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -197,6 +255,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hip/picture/interleaved", test_interleaved);
   g_test_add_func ("/hip/picture/transfer", test_installed);
   g_test_add_func ("/hip/picture/luma-only", test_luma_only);
+  g_test_add_func ("/hip/picture/upload-in-flight", test_upload_in_flight);
   ret = g_test_run ();
   vh_hip_device_unref (device);
   return ret;
