@@ -32,8 +32,22 @@ typedef struct
 
 /* Uploads whose copies may be in flight at once, per transfer: a worker
  * queues its frame's two and waits only at the end of its frame, so a few
- * workers' worth; past this, the next upload waits for the oldest. */
+ * workers' worth; past this, the next upload waits for the oldest.
+ * VH_HIP_UPLOADERS=N overrides it, for measurements. */
 #define UPLOADERS_MAX 6
+
+static guint
+uploaders_max (void)
+{
+  static gsize max;
+
+  if (g_once_init_enter (&max)) {
+    guint64 n = g_ascii_strtoull (g_getenv ("VH_HIP_UPLOADERS") ?
+        g_getenv ("VH_HIP_UPLOADERS") : "", NULL, 10);
+    g_once_init_leave (&max, n >= 1 && n <= 64 ? n : UPLOADERS_MAX);
+  }
+  return max;
+}
 
 typedef struct
 {
@@ -301,7 +315,7 @@ uploader_take (PlanePool * pool, gsize size, GError ** error)
       break;
     }
   }
-  if (!u && pool->n_uploaders >= UPLOADERS_MAX)
+  if (!u && pool->n_uploaders >= uploaders_max ())
     u = g_queue_pop_head (&pool->idle_uploaders);
   if (!u)
     pool->n_uploaders++;
@@ -350,11 +364,9 @@ uploader_give (PlanePool * pool, Uploader * u)
 }
 
 /* Through page-locked memory: rows of the first @n_planes planes packed
- * into the staging buffer, one asynchronous copy per plane, not waited
- * for: @dp's ready event follows them. A picture that is page-locked
- * itself is copied from as it is, and waited for: its memory is its
- * owner's to reuse once the picture is released, which the copy must not
- * outlast. */
+ * into the staging buffer (or the picture's own, when it is page-locked),
+ * one asynchronous copy per plane, not waited for: @dp's ready event
+ * follows them. */
 static gboolean
 upload_staged (const VhPicture * pic, guint n_planes, DevicePlanes * dp,
     GError ** error)
@@ -384,22 +396,27 @@ upload_staged (const VhPicture * pic, guint n_planes, DevicePlanes * dp,
             pic->height[p], error))
       goto fail;
   }
-  if (pic->page_locked) {
-    if (!vh_hip_stream_synchronize (u->stream, error))
-      goto fail;
-  } else {
-    dp->ready = event_take (dp->pool, error);
-    if (!dp->ready || !vh_hip_event_record (dp->ready, u->stream, error) ||
-        !vh_hip_event_record (u->copied, u->stream, error))
-      goto fail;
-    u->in_flight = TRUE;
-  }
+  dp->ready = event_take (dp->pool, error);
+  if (!dp->ready || !vh_hip_event_record (dp->ready, u->stream, error) ||
+      !vh_hip_event_record (u->copied, u->stream, error))
+    goto fail;
+  u->in_flight = TRUE;
   uploader_give (dp->pool, u);
   return TRUE;
 
 fail:
   uploader_discard (dp->pool, u);
   return FALSE;
+}
+
+/* A page-locked picture's memory is its owner's to reuse once the picture
+ * is released: its device twin's copies must have read it by then (long
+ * done, normally: the features that read the twin waited for them). */
+static void
+wait_source_read (VhPicture * twin)
+{
+  if (!vh_hip_event_query (twin->ready, NULL))
+    vh_hip_event_synchronize (twin->ready, NULL);
 }
 
 /* @pic's first @n_planes planes in new device memory; the others are
@@ -440,6 +457,8 @@ upload (VhHipDevice * device, const VhPicture * pic, guint n_planes,
   result = vh_picture_new_wrapped (&pic->info, data, stride, pic->step,
       VH_MEMORY_HIP_DEVICE, dp, device_planes_free);
   result->ready = dp->ready;
+  if (dp->ready && pic->page_locked)
+    result->wait_source_read = wait_source_read;
   return result;
 
 fail:
