@@ -100,7 +100,13 @@ VhPicture *
 vh_picture_upload (VhPicture * pic, const VhPictureTransfer * t,
     GError ** error)
 {
-  return transfer (pic, VH_MEMORY_HIP_DEVICE, pic->n_planes, t, error);
+  VhPicture *out = transfer (pic, VH_MEMORY_HIP_DEVICE, pic->n_planes, t,
+      error);
+
+  /* Not @pic's twin: nothing would wait before @pic's memory is reused. */
+  if (out && out->wait_source_read)
+    out->wait_source_read (out);
+  return out;
 }
 
 const VhPicture *

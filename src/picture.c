@@ -146,6 +146,8 @@ vh_picture_unref (VhPicture * pic)
 {
   if (!pic || !g_atomic_int_dec_and_test (&pic->ref_count))
     return;
+  if (pic->twin && pic->twin->wait_source_read)
+    pic->twin->wait_source_read (pic->twin);
   vh_picture_unref (pic->twin);
   if (pic->notify)
     pic->notify (pic->user_data);

@@ -69,6 +69,10 @@ struct _VhPicture
    * GPU work that reads them to wait on; NULL when they are in place.
    * Owned by whoever wrapped the picture. */
   gpointer ready;
+  /* Device pictures copied straight from their host twin's memory: waits
+   * until the copy has read it, called before that memory goes back to its
+   * owner (the host twin's release); NULL otherwise. */
+  void (*wait_source_read) (VhPicture * pic);
 
   /*< private >*/
   gint ref_count;
