@@ -217,18 +217,28 @@ event_take (PlanePool * pool, GError ** error)
   return event ? event : vh_hip_event_new (pool->device, FALSE, error);
 }
 
+/* Keeps @item in @idle (one of @pool's queues) while the transfer is
+ * alive; frees it otherwise. */
+static void
+pool_keep (PlanePool * pool, GQueue * idle, gpointer item,
+    GDestroyNotify free_item)
+{
+  g_mutex_lock (&pool->lock);
+  if (pool->open) {
+    g_queue_push_tail (idle, item);
+    item = NULL;
+  }
+  g_mutex_unlock (&pool->lock);
+  if (item)
+    free_item (item);
+}
+
 /* @event's work must be done. */
 static void
 event_give (PlanePool * pool, VhHipEvent * event)
 {
-  g_mutex_lock (&pool->lock);
-  if (pool->open) {
-    g_queue_push_tail (&pool->idle_events, event);
-    event = NULL;
-  }
-  g_mutex_unlock (&pool->lock);
-  if (event)
-    vh_hip_event_free (event);
+  pool_keep (pool, &pool->idle_events, event,
+      (GDestroyNotify) vh_hip_event_free);
 }
 
 static void
@@ -353,14 +363,7 @@ uploader_take (PlanePool * pool, gsize size, GError ** error)
 static void
 uploader_give (PlanePool * pool, Uploader * u)
 {
-  g_mutex_lock (&pool->lock);
-  if (pool->open) {
-    g_queue_push_tail (&pool->idle_uploaders, u);
-    u = NULL;
-  }
-  g_mutex_unlock (&pool->lock);
-  if (u)
-    uploader_free (u);
+  pool_keep (pool, &pool->idle_uploaders, u, (GDestroyNotify) uploader_free);
 }
 
 /* Through page-locked memory: rows of the first @n_planes planes packed
