@@ -37,6 +37,7 @@ typedef struct
   GstObject *(*context_new_wrapped) (gpointer cu_context, gint cu_device);
   GstContext *(*context_new_cuda_context) (GstObject * cuda_context);
   gpointer (*context_get_handle) (GstObject * cuda_context);
+  void (*memory_sync) (GstMemory * mem);        /* 1.24 and later */
   gchar *error;                 /* why it did not load */
 } CudaApi;
 
@@ -53,6 +54,7 @@ cuda_api (void)
       api.context_new_cuda_context = dlsym (lib,
           "gst_context_new_cuda_context");
       api.context_get_handle = dlsym (lib, "gst_cuda_context_get_handle");
+      api.memory_sync = dlsym (lib, "gst_cuda_memory_sync");
     }
     if (!lib)
       api.error = g_strdup_printf ("%s (gst-cuda) does not load: %s",
@@ -191,4 +193,15 @@ GstMapFlags
 gst_vmaf_hip_cuda_map_flags (void)
 {
   return GST_MAP_READ | MAP_CUDA;
+}
+
+void
+gst_vmaf_hip_cuda_buffer_sync (GstBuffer * buffer)
+{
+  CudaApi *api = cuda_api ();
+
+  if (!api->memory_sync)
+    return;
+  for (guint i = 0; i < gst_buffer_n_memory (buffer); i++)
+    api->memory_sync (gst_buffer_peek_memory (buffer, i));
 }

@@ -49,6 +49,12 @@ gboolean     gst_vmaf_hip_cuda_buffer_is_ours (GstBuffer * buffer,
 /* How to map a CUDA buffer for its device address (GST_MAP_CUDA). */
 GstMapFlags  gst_vmaf_hip_cuda_map_flags  (void);
 
+/* Waits for what @buffer's producer still writes into it on a CUDA stream
+ * of its own (gst_cuda_memory_sync(), gst-cuda 1.24 and later, which let
+ * producers leave that to their consumers); nothing with gst-cuda 1.22,
+ * whose producers finish their copies before they push. */
+void         gst_vmaf_hip_cuda_buffer_sync (GstBuffer * buffer);
+
 G_END_DECLS
 
 #endif /* __GST_VMAF_HIP_CUDA_H__ */
