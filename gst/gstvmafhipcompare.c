@@ -626,12 +626,13 @@ wrap_input (GstVmafHipCompare * self, const GstVideoInfo * vinfo,
   }
   /* CUDA memory: its device address, never a copy in system memory. */
   if (gst_vmaf_hip_cuda_buffer_is_ours (buf, hip_device (self), error)) {
-    VhPicture *pic;
-
-    /* our streams are not ordered after the producer's */
-    gst_vmaf_hip_cuda_buffer_sync (buf);
-    pic = gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buf,
+    VhPicture *pic = gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buf,
         gst_vmaf_hip_cuda_map_flags (), error);
+
+    /* Our streams are not ordered after the producer's; after the
+     * mapping, which may itself queue an upload on the producer's. */
+    if (pic)
+      gst_vmaf_hip_cuda_buffer_sync (buf);
     if (!pic && error && !*error)
       g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
           "a frame in CUDA memory with a layout the GPU features cannot "
