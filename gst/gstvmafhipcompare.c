@@ -600,9 +600,11 @@ wrap_input (GstVmafHipCompare * self, const GstVideoInfo * vinfo,
   /* After a fall-back to the CPU, frames are read on the CPU. */
   if (buffer_is_hip (self, buf) && !vh_context_on_cpu (self->ctx)) {
     GError *err = NULL;
-    VhPicture *pic = gst_vmaf_hip_memory_sync_device
-        (GST_VMAF_HIP_MEMORY_CAST (gst_buffer_peek_memory (buf, 0)), &err) ?
-        gst_vmaf_hip_picture_wrap_device (vinfo, buf, &err) : NULL;
+    VhHipEvent *ready = NULL;
+    VhPicture *pic = gst_vmaf_hip_memory_prepare_device
+        (GST_VMAF_HIP_MEMORY_CAST (gst_buffer_peek_memory (buf, 0)), &ready,
+        &err) ? gst_vmaf_hip_picture_wrap_device (vinfo, buf, ready, &err) :
+        NULL;
 
     if (pic)
       return pic;

@@ -201,10 +201,14 @@ gst_vmaf_hip_picture_wrap (const GstVideoInfo * vinfo, GstBuffer * buffer,
 #ifdef VH_HAVE_HIP
 VhPicture *
 gst_vmaf_hip_picture_wrap_device (const GstVideoInfo * vinfo,
-    GstBuffer * buffer, GError ** error)
+    GstBuffer * buffer, VhHipEvent * ready, GError ** error)
 {
-  return gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buffer,
-      GST_MAP_READ_VMAF_HIP, error);
+  VhPicture *pic = gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buffer,
+      GST_MAP_READ_VMAF_HIP | GST_MAP_VMAF_HIP_UNORDERED, error);
+
+  if (pic)
+    pic->ready = ready;
+  return pic;
 }
 
 VhPicture *

@@ -15,6 +15,10 @@
 
 #include "picture.h"
 
+#ifdef VH_HAVE_HIP
+#include "vhhip.h"
+#endif
+
 G_BEGIN_DECLS
 
 /* The raw formats the element accepts on both sink pads. */
@@ -45,11 +49,14 @@ VhPicture   *gst_vmaf_hip_picture_wrap            (const GstVideoInfo * vinfo,
 #ifdef VH_HAVE_HIP
 /* The same for a frame in HIP memory, read in place on the device: a
  * device picture (VH_MEMORY_HIP_DEVICE) holding the buffer mapped with
- * GST_MAP_READ_VMAF_HIP, which waits for a transfer started on the memory. NULL
+ * GST_MAP_READ_VMAF_HIP without waiting for a transfer started on the
+ * memory: @ready (from gst_vmaf_hip_memory_prepare_device()) becomes the
+ * picture's, for the GPU work that reads it to wait on. NULL
  * without @error for a layout the engine cannot read in place (samples
  * not aligned to bit 0): wrap it for the CPU then. */
 VhPicture   *gst_vmaf_hip_picture_wrap_device     (const GstVideoInfo * vinfo,
                                                    GstBuffer * buffer,
+                                                   VhHipEvent * ready,
                                                    GError ** error);
 
 /* The same for other device memory that maps to its device address with

@@ -156,7 +156,9 @@ gst_vmaf_hip_memory_map (GstMemory * gmem, gsize maxsize, GstMapFlags flags)
   gpointer ret = NULL;
 
   g_mutex_lock (&priv->lock);
-  if (!wait_pending (mem, &error))
+  /* An unordered reader waits on the device, but not for a lost copy. */
+  if ((priv->failed || !(flags & GST_MAP_VMAF_HIP_UNORDERED) ||
+          (flags & GST_MAP_WRITE)) && !wait_pending (mem, &error))
     goto out;
   if (flags & GST_MAP_VMAF_HIP) {
     if (FLAG_IS_SET (mem, NEED_UPLOAD)) {
@@ -194,22 +196,6 @@ out:
 static void
 gst_vmaf_hip_memory_unmap (GstMemory * gmem)
 {
-}
-
-gboolean
-gst_vmaf_hip_memory_sync_device (GstVmafHipMemory * mem, GError ** error)
-{
-  gboolean ok;
-
-  g_mutex_lock (&mem->priv->lock);
-  ok = wait_pending (mem, error);
-  if (ok && FLAG_IS_SET (mem, NEED_UPLOAD)) {
-    ok = transfer (mem, VH_HIP_COPY_HOST_TO_DEVICE, TRUE, error);
-    if (ok)
-      GST_MEMORY_FLAG_UNSET (mem, NEED_UPLOAD);
-  }
-  g_mutex_unlock (&mem->priv->lock);
-  return ok;
 }
 
 gboolean
@@ -277,6 +263,30 @@ pending_done (GstVmafHipMemory * mem)
   if (priv->pending && vh_hip_event_query (priv->event, NULL))
     priv->pending = FALSE;
   return !priv->pending;
+}
+
+gboolean
+gst_vmaf_hip_memory_prepare_device (GstVmafHipMemory * mem,
+    VhHipEvent ** ready, GError ** error)
+{
+  GstVmafHipMemoryPrivate *priv = mem->priv;
+  gboolean ok = TRUE;
+
+  *ready = NULL;
+  g_mutex_lock (&priv->lock);
+  if (priv->failed)
+    ok = wait_pending (mem, error);
+  if (ok && FLAG_IS_SET (mem, NEED_UPLOAD)) {
+    /* a transfer still in flight used the staging: rarely a wait */
+    ok = (pending_done (mem) || wait_pending (mem, error)) &&
+        transfer (mem, VH_HIP_COPY_HOST_TO_DEVICE, FALSE, error);
+    if (ok)
+      GST_MEMORY_FLAG_UNSET (mem, NEED_UPLOAD);
+  }
+  if (ok && !pending_done (mem))
+    *ready = priv->event;
+  g_mutex_unlock (&priv->lock);
+  return ok;
 }
 
 /* The frame into the memory's page-locked copy (streaming stores, in the

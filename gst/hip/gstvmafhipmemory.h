@@ -32,6 +32,10 @@ G_BEGIN_DECLS
 #define GST_MAP_READ_VMAF_HIP ((GstMapFlags) (GST_MAP_READ | GST_MAP_VMAF_HIP))
 #define GST_MAP_WRITE_VMAF_HIP \
   ((GstMapFlags) (GST_MAP_WRITE | GST_MAP_VMAF_HIP))
+/* With GST_MAP_READ_VMAF_HIP: do not wait for the memory's last transfer;
+ * the mapper's GPU work waits for the event that
+ * gst_vmaf_hip_memory_prepare_device() gave. */
+#define GST_MAP_VMAF_HIP_UNORDERED ((GstMapFlags) (GST_MAP_FLAG_LAST << 2))
 
 /**
  * GstVmafHipMemoryTransfer:
@@ -107,15 +111,18 @@ GstMemory   *gst_vmaf_hip_allocator_alloc     (GstVmafHipDevice * device,
                                           const GstVideoInfo * info,
                                           GError ** error);
 
+/* Makes the device copy current for GPU work that waits on the device:
+ * uploads the host copy if it is newer, without waiting, and gives in
+ * @ready the event that such work must wait for (NULL when no transfer is
+ * pending; it belongs to @mem, which must stay mapped while it is used).
+ * FALSE with @error naming the device and the call when a transfer failed
+ * (a mapping only says that it failed). */
+gboolean     gst_vmaf_hip_memory_prepare_device (GstVmafHipMemory * mem,
+                                          VhHipEvent ** ready,
+                                          GError ** error);
+
 /* Starts bringing the device copy up to date (when the host copy is newer)
  * without waiting; the next mapping, of either kind, waits for it. */
-/* Makes the device copy current: waits for the last asynchronous
- * transfer, and uploads the host copy if it is newer; FALSE with @error
- * naming the device and the call when one failed (a mapping only says
- * that it failed). */
-gboolean     gst_vmaf_hip_memory_sync_device (GstVmafHipMemory * mem,
-                                              GError ** error);
-
 gboolean     gst_vmaf_hip_memory_upload_async (GstVmafHipMemory * mem,
                                           GError ** error);
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #define PROBE "videotestsrc num-buffers=1 ! vmafhipupload ! fakesink"
+#define SMALL "video/x-raw,format=I420,width=64,height=48"
 
 #define SOURCES(mem) \
   "videotestsrc num-buffers=12 pattern=ball ! video/x-raw,format=%s," \
@@ -168,6 +169,48 @@ test_proposes_buffers_held (void)
   g_assert_cmpuint (min, <=, 64);
 }
 
+/* Frames in HIP memory whose copies are still in flight (the fake
+ * driver's events stay pending until the host waits for them) are read by
+ * kernels that wait for the copies on the device: the GPU feature's
+ * stream waits for both frames of every pair, and the element does not
+ * wait on the host for them. From vmafhipupload, and from a producer
+ * writing into the element's own buffers. */
+static void
+test_uploads_waited_on_device (void)
+{
+  static const gchar *launches[] = {
+    "videotestsrc num-buffers=8 ! " SMALL " ! vmafhipupload ! c.ref_sink "
+        "videotestsrc num-buffers=8 pattern=ball ! " SMALL " ! vmafhipupload "
+        "! c.dist_sink vmafhipcompare name=c features=psnr backend=hip ! "
+        "fakesink",
+    "videotestsrc num-buffers=8 ! " SMALL " ! c.ref_sink "
+        "videotestsrc num-buffers=8 pattern=ball ! " SMALL " ! c.dist_sink "
+        "vmafhipcompare name=c features=psnr backend=hip ! fakesink",
+  };
+  VhFakeCudaCalls before, after;
+
+  if (!vh_fake_cuda_calls (&before)) {
+    g_test_skip ("counts the fake driver's calls");
+    return;
+  }
+  g_setenv ("VH_FAKE_CUDA_KERNELS", "noop", TRUE);
+  g_setenv ("VH_FAKE_CUDA_EVENTS", "pending", TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (launches); i++) {
+    GstElement *p = gst_parse_launch (launches[i], NULL);
+
+    g_assert_true (vh_fake_cuda_calls (&before));
+    vh_gst_test_play_to_eos (p, 60 * GST_SECOND);
+    gst_object_unref (p);
+    g_assert_true (vh_fake_cuda_calls (&after));
+    g_test_message ("%s: %u waits on the device, %u on the host",
+        launches[i], after.device_waits - before.device_waits,
+        after.host_waits - before.host_waits);
+    g_assert_cmpuint (after.device_waits - before.device_waits, >=, 2 * 8);
+  }
+  g_unsetenv ("VH_FAKE_CUDA_EVENTS");
+  g_unsetenv ("VH_FAKE_CUDA_KERNELS");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -187,5 +230,7 @@ main (int argc, char **argv)
       test_hip_caps_cpu_backend);
   g_test_add_func ("/gst-hip/compare/proposes-buffers-held",
       test_proposes_buffers_held);
+  g_test_add_func ("/gst-hip/compare/uploads-waited-on-device",
+      test_uploads_waited_on_device);
   return g_test_run ();
 }

@@ -57,6 +57,12 @@
  * with a line on stderr) unless the variable NAME is VALUE when it runs:
  * what a program set in its environment for the driver ("NAME=" for unset).
  *
+ * VH_FAKE_CUDA_EVENTS=pending (read at each call): an event recorded from
+ * then on stays "not ready" (cuEventQuery) until the host waits for it
+ * (cuEventSynchronize), as if the GPU were still at work: code that makes
+ * the device wait instead (cuStreamWaitEvent) is seen not to wait on the
+ * host.
+ *
  * VH_FAKE_CUDA_COPIES=dma: for measuring the host's own work per frame
  * (bench/bench-host-cost.sh), copies that a GPU's copy engine does
  * without the CPU (device to device, and between the device and
@@ -80,6 +86,7 @@
 #define CUDA_ERROR_INVALID_DEVICE 101
 #define CUDA_ERROR_INVALID_IMAGE 200
 #define CUDA_ERROR_INVALID_CONTEXT 201
+#define CUDA_ERROR_NOT_READY 600
 #define CUDA_ERROR_ILLEGAL_ADDRESS 700
 #define CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES 701
 #define CUDA_ERROR_LAUNCH_FAILED 719
@@ -677,7 +684,8 @@ cuStreamWaitEvent (gpointer s, gpointer e, guint flags)
 EXPORT gint
 cuEventCreate (gpointer * e, guint flags)
 {
-  *e = g_malloc (1);
+  /* its one byte: recorded and not yet waited for (VH_FAKE_CUDA_EVENTS) */
+  *e = g_malloc0 (1);
   return 0;
 }
 
@@ -691,20 +699,24 @@ cuEventDestroy_v2 (gpointer e)
 EXPORT gint
 cuEventRecord (gpointer e, gpointer s)
 {
-  return sticky ();
+  if (sticky ())
+    return sticky ();
+  *(guint8 *) e = g_strcmp0 (g_getenv ("VH_FAKE_CUDA_EVENTS"), "pending") == 0;
+  return 0;
 }
 
 EXPORT gint
 cuEventSynchronize (gpointer e)
 {
   g_atomic_int_inc (&n_host_waits);
+  *(guint8 *) e = 0;
   return sync_result ();
 }
 
 EXPORT gint
 cuEventQuery (gpointer e)
 {
-  return 0;
+  return *(guint8 *) e ? CUDA_ERROR_NOT_READY : 0;
 }
 
 EXPORT gint
