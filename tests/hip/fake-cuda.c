@@ -354,12 +354,13 @@ EXPORT gint
 cuInit (guint flags)
 {
   const gchar *want = g_getenv ("VH_FAKE_CUDA_WANT_ENV");
+  const gchar *eq = want ? strchr (want, '=') : NULL;
 
-  if (want && strchr (want, '=')) {
-    g_autofree gchar *name = g_strndup (want, strchr (want, '=') - want);
+  if (eq) {
+    g_autofree gchar *name = g_strndup (want, eq - want);
     const gchar *value = g_getenv (name);
 
-    if (g_strcmp0 (value ? value : "", strchr (want, '=') + 1) != 0) {
+    if (g_strcmp0 (value ? value : "", eq + 1) != 0) {
       fprintf (stderr, "fake CUDA driver: cuInit saw %s=%s, wanted %s\n",
           name, value ? value : "(unset)", want);
       return CUDA_ERROR_INVALID_VALUE;
