@@ -29,6 +29,9 @@
 #define HIP_EVENT_DISABLE_TIMING 0x2
 #define HIP_HOST_MALLOC_DEFAULT 0x0
 
+/* The kernel's interface to AMD GPUs for compute (amdgpu's KFD). */
+#define AMD_KFD_PATH "/dev/kfd"
+
 /* Offsets of gcnArchName in the two layouts of hipDeviceProp_t: the one of
  * ROCm 6 and later (hipGetDevicePropertiesR0600) and the older one. */
 #define HIP_PROPS_R0600_ARCH_OFFSET 1160
@@ -386,10 +389,27 @@ vh_hip_backend_amd_load (GError ** error)
     "libamdhip64.so.6", "libamdhip64.so.5", NULL
   };
   g_autoptr (GString) tried = g_string_new (NULL);
+  const gchar *override = g_getenv ("VH_HIP_AMD_RUNTIME");
   gchar *library = NULL;
   gpointer lib;
   gint code, version = 0;
 
+  /* ROCm reaches AMD GPUs only through the kernel's compute interface:
+   * without it there is nothing to find, and loading the runtime (with
+   * LLVM and the rest it pulls in) cost 30-45 ms of every start-up on an
+   * NVIDIA machine that has it installed. A runtime named explicitly is
+   * always tried. */
+  if (!override || !*override) {
+    const gchar *kfd = g_getenv ("VH_HIP_AMD_KFD");
+    if (!kfd || !*kfd)
+      kfd = AMD_KFD_PATH;
+    if (!g_file_test (kfd, G_FILE_TEST_EXISTS)) {
+      g_set_error (error, VH_HIP_ERROR, VH_HIP_ERROR_NO_DEVICE,
+          "no AMD GPU driver (%s is missing), AMD HIP runtime not loaded",
+          kfd);
+      return NULL;
+    }
+  }
   lib = vh_hip_dlopen_first ("VH_HIP_AMD_RUNTIME", sonames, &library, tried);
   if (!lib) {
     g_set_error (error, VH_HIP_ERROR, VH_HIP_ERROR_NO_RUNTIME,

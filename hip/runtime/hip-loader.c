@@ -144,7 +144,7 @@ vh_hip_load (VhHipVendor vendor, GError ** error)
   }
   g_set_error (error, VH_HIP_ERROR, any_runtime ? VH_HIP_ERROR_NO_DEVICE :
       VH_HIP_ERROR_NO_RUNTIME, "%s (%s)", any_runtime ?
-      "no usable GPU: no runtime reports a device" :
+      "no usable GPU" :
       "no GPU runtime found", why->str);
   g_string_free (why, TRUE);
   return VH_HIP_VENDOR_UNKNOWN;

@@ -12,6 +12,7 @@
  * VH_TEST_MODE:
  *   missing   no runtime library exists
  *   nodevice  the (fake) NVIDIA driver loads but has no device
+ *   nokfd     AMD's runtime by its usual names, but no AMD GPU driver
  *   fake      the fake NVIDIA driver with one device (tests/hip/fake-cuda.c)
  *   system    whatever this machine has: a usable GPU or a clear reason */
 
@@ -87,6 +88,30 @@ test_nodevice (void)
   g_assert_nonnull (strstr (error->message, "cuInit failed"));
   g_assert_null (vh_hip_device_open (VH_HIP_VENDOR_NVIDIA, 0, &open_error));
   g_assert_error (open_error, VH_HIP_ERROR, VH_HIP_ERROR_NO_DEVICE);
+}
+
+/* Without the kernel's interface to AMD GPUs, the AMD runtime is not even
+ * loaded: it could find nothing, and is slow to load. */
+static void
+test_no_kfd (void)
+{
+  static const gchar *const amd[] = { "libamdhip64.so.7",
+    "libamdhip64.so.6", "libamdhip64.so.5", NULL
+  };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GError) amd_error = NULL;
+
+  g_assert_cmpint (vh_hip_load (VH_HIP_VENDOR_UNKNOWN, &error), ==,
+      VH_HIP_VENDOR_UNKNOWN);
+  g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_NO_DEVICE);
+  g_assert_nonnull (strstr (error->message, "no usable GPU"));
+  g_assert_nonnull (strstr (error->message, g_getenv ("VH_HIP_AMD_KFD")));
+  g_assert_nonnull (strstr (error->message, "AMD HIP runtime not loaded"));
+  g_assert_nonnull (strstr (error->message, "NVIDIA driver not found"));
+  g_assert_null (vh_hip_device_open (VH_HIP_VENDOR_AMD, 0, &amd_error));
+  g_assert_error (amd_error, VH_HIP_ERROR, VH_HIP_ERROR_NO_DEVICE);
+  for (guint i = 0; amd[i]; i++)
+    g_assert_null (dlopen (amd[i], RTLD_LAZY | RTLD_NOLOAD));
 }
 
 static gpointer
@@ -343,6 +368,8 @@ main (int argc, char **argv)
     g_test_add_func ("/hip/loader/missing", test_missing);
   } else if (g_str_equal (m, "nodevice")) {
     g_test_add_func ("/hip/loader/no-device", test_nodevice);
+  } else if (g_str_equal (m, "nokfd")) {
+    g_test_add_func ("/hip/loader/no-amd-driver", test_no_kfd);
   } else if (g_str_equal (m, "fake")) {
     g_test_add_func ("/hip/loader/fake/devices", test_fake_devices);
     g_test_add_func ("/hip/loader/fake/memory", test_fake_memory);
