@@ -22,7 +22,8 @@
 #     --libvmaf PATH    libvmaf's `vmaf` tool built with CUDA: run on the
 #                       same files (the project never builds or ships it)
 #     --live SECONDS    also run N live 1080p30 pipelines for that long
-#                       (bench/bench-live, one process each)
+#                       (bench/bench-live.sh: one process each, CPU and
+#                       GPU load sampled)
 #     --backend B       hip (default), or cpu to try the script out on a
 #                       machine without a GPU
 #
@@ -408,22 +409,9 @@ for s in $sizes; do
   run_size "$s"
 done
 
-if [ "$live" -gt 0 ] && [ -x "$build/bench/bench-live" ]; then
-  for n in $streams; do
-    echo "== live: $n x 1920x1080p30 for $live s, per-frame messages on"
-    pids=
-    for ((i = 0; i < n; i++)); do
-      "$build/bench/bench-live" --seconds "$live" -w 1920 -h 1080 -f 30 \
-        > "$workdir/live-$n-$i.log" 2>&1 &
-      pids="$pids $!"
-    done
-    command -v nvidia-smi > /dev/null &&
-      nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader -l 5 -c $((live / 5)) |
-        tr '\n' ' ' | sed 's/^/   gpu busy (every 5 s): /; s/$/\n/' &
-    bad=0
-    for p in $pids; do wait "$p" || bad=$((bad + 1)); done
-    wait
-    echo "   $((n - bad)) of $n kept real time; first report:"
-    tail -n 6 "$workdir/live-$n-0.log" | sed 's/^/   | /'
-  done
+if [ "$live" -gt 0 ]; then
+  # N live 1080p30 element pipelines per --streams, loads sampled (the
+  # sources-alone sweep and 60 fps runs: bench/bench-live.sh itself).
+  "$root/bench/bench-live.sh" --build "$build" --seconds "$live" \
+    --streams "$streams" --streams60 "" --sources ""
 fi
