@@ -1536,6 +1536,30 @@ clear_report (GstVmafHipCompare * self)
   gst_vmaf_hip_report_free (report);
 }
 
+/* The GPU features' kernel modules, loaded before the first frame, which
+ * for a live source comes after the clock runs: loading them on the first
+ * frame took over 100 ms while 16 processes opened the GPU at once, and
+ * the first frames were late. A failure here is left to the features'
+ * own start, which reports it. */
+static void
+preload_kernels (GstVmafHipCompare * self)
+{
+#ifdef VH_HAVE_HIP
+  GPtrArray *classes;
+  GError *err = NULL;
+
+  if (!self->transfer)
+    return;
+  classes = vh_context_get_classes (self->ctx, VH_BACKEND_HIP);
+  if (!vh_hip_features_preload (gst_vmaf_hip_device_get_handle
+          (GST_VMAF_HIP_DEVICE (self->hip_device)), classes, &err)) {
+    GST_WARNING_OBJECT (self, "kernels not loaded ahead: %s", err->message);
+    g_error_free (err);
+  }
+  g_ptr_array_unref (classes);
+#endif
+}
+
 static gboolean
 gst_vmaf_hip_compare_start (GstAggregator * agg)
 {
@@ -1589,6 +1613,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
     close_hip_device (self);
     return FALSE;
   }
+  preload_kernels (self);
   return TRUE;
 }
 

@@ -1249,6 +1249,27 @@ vh_context_reads_chroma (VhContext * ctx)
   return context_chroma_reader (ctx) != NULL;
 }
 
+static void
+add_slot_classes (GPtrArray * classes, GPtrArray * slots, VhBackend backend)
+{
+  for (guint i = 0; i < slots->len; i++) {
+    ExtractorSlot *slot = g_ptr_array_index (slots, i);
+    const VhFeatureExtractorClass *klass = slot->proto->klass;
+    if ((klass->backend & backend) && !g_ptr_array_find (classes, klass, NULL))
+      g_ptr_array_add (classes, (gpointer) klass);
+  }
+}
+
+GPtrArray *
+vh_context_get_classes (VhContext * ctx, VhBackend backend)
+{
+  GPtrArray *classes = g_ptr_array_new ();
+
+  add_slot_classes (classes, ctx->parallel, backend);
+  add_slot_classes (classes, ctx->temporal, backend);
+  return classes;
+}
+
 gchar *
 vh_context_describe_dispatch (VhContext * ctx)
 {

@@ -155,6 +155,11 @@ gboolean     vh_context_reads_chroma     (VhContext * ctx);
  * refused its options says why: "float_vif: cpu (...)". */
 gchar       *vh_context_describe_dispatch (VhContext * ctx);
 
+/* The extractor classes the context runs on @backend (each once), for a
+ * backend to prepare what does not depend on the picture size. */
+GPtrArray   *vh_context_get_classes      (VhContext * ctx,
+                                          VhBackend backend);
+
 guint        vh_context_get_subsample    (VhContext * ctx);
 
 G_END_DECLS

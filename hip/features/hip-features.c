@@ -117,6 +117,63 @@ vh_hip_select_backend (VhHipBackendRequest request, VhHipVendor vendor,
   return TRUE;
 }
 
+/* The kernel modules each twin's init loads. One left out here is loaded
+ * at init, as before. */
+extern const VhHipKernelSource vh_hip_kernel_adm, vh_hip_kernel_vif,
+    vh_hip_kernel_motion, vh_hip_kernel_ssim, vh_hip_kernel_ssim_decimate,
+    vh_hip_kernel_moment, vh_hip_kernel_ansnr, vh_hip_kernel_ciede,
+    vh_hip_kernel_float_motion, vh_hip_kernel_float_scale,
+    vh_hip_kernel_float_vif, vh_hip_kernel_cambi, vh_hip_kernel_float_adm,
+    vh_hip_kernel_psnr_hvs, vh_hip_kernel_speed_filter,
+    vh_hip_kernel_speed_solve;
+
+static const struct
+{
+  const VhFeatureExtractorClass *klass;
+  const VhHipKernelSource *modules[3];
+} twin_modules[] = {
+  {&vh_hip_fex_psnr, {&vh_hip_kernel_psnr}},
+  {&vh_hip_fex_float_psnr, {&vh_hip_kernel_psnr}},
+  {&vh_hip_fex_integer_motion, {&vh_hip_kernel_motion}},
+  {&vh_hip_fex_integer_vif, {&vh_hip_kernel_vif}},
+  {&vh_hip_fex_float_ssim, {&vh_hip_kernel_ssim, &vh_hip_kernel_ssim_decimate}},
+  {&vh_hip_fex_float_ms_ssim, {&vh_hip_kernel_ssim,
+          &vh_hip_kernel_ssim_decimate}},
+  {&vh_hip_fex_integer_adm, {&vh_hip_kernel_adm}},
+  {&vh_hip_fex_float_moment, {&vh_hip_kernel_moment}},
+  {&vh_hip_fex_float_ansnr, {&vh_hip_kernel_ansnr}},
+  {&vh_hip_fex_ciede, {&vh_hip_kernel_ciede}},
+  {&vh_hip_fex_float_motion, {&vh_hip_kernel_float_motion,
+          &vh_hip_kernel_float_scale}},
+  {&vh_hip_fex_float_vif, {&vh_hip_kernel_float_vif,
+          &vh_hip_kernel_float_scale}},
+  {&vh_hip_fex_cambi, {&vh_hip_kernel_cambi}},
+  {&vh_hip_fex_float_adm, {&vh_hip_kernel_float_adm}},
+  {&vh_hip_fex_psnr_hvs, {&vh_hip_kernel_psnr_hvs}},
+  {&vh_hip_fex_speed_chroma, {&vh_hip_kernel_speed_filter,
+          &vh_hip_kernel_speed_solve}},
+  {&vh_hip_fex_speed_temporal, {&vh_hip_kernel_speed_filter,
+          &vh_hip_kernel_speed_solve}},
+};
+
+gboolean
+vh_hip_features_preload (VhHipDevice * device, GPtrArray * classes,
+    GError ** error)
+{
+  for (guint i = 0; i < classes->len; i++) {
+    for (guint t = 0; t < G_N_ELEMENTS (twin_modules); t++) {
+      if (twin_modules[t].klass != g_ptr_array_index (classes, i))
+        continue;
+      for (guint m = 0; m < G_N_ELEMENTS (twin_modules[t].modules) &&
+          twin_modules[t].modules[m]; m++) {
+        if (!vh_hip_module_get (device, twin_modules[t].modules[m], error))
+          return FALSE;
+      }
+    }
+  }
+  return TRUE;
+}
+
 gboolean
 vh_hip_use_device (VhHipDevice * device, VhBackend * backends,
     VhPictureTransfer ** transfer, GError ** error)

@@ -105,6 +105,19 @@ vh_fake_cuda_calls (VhFakeCudaCalls * c)
   return TRUE;
 }
 
+/* Kernel modules loaded so far (@n); FALSE on a real GPU. */
+static inline gboolean
+vh_fake_cuda_module_loads (guint * n)
+{
+  gpointer lib = vh_fake_cuda_library ();
+  guint (*module_loads) (void);
+
+  if (!lib || !(module_loads = dlsym (lib, "vh_fake_cuda_n_module_loads")))
+    return FALSE;
+  *n = module_loads ();
+  return TRUE;
+}
+
 /* Device allocations made so far in the context of each of the first
  * @n_devices devices, and device memory made or touched outside its own
  * device's context (@n_foreign); FALSE on a real GPU. */

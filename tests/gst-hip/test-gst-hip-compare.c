@@ -211,6 +211,42 @@ test_uploads_waited_on_device (void)
   g_unsetenv ("VH_FAKE_CUDA_KERNELS");
 }
 
+/* Before a live pipeline plays, the element has loaded the kernel modules
+ * of the features it runs on the GPU (vmaf_v0.6.1's: adm, vif, motion),
+ * not on the first frame, which comes when the clock already runs. In a
+ * process of its own: a process loads each module once. */
+static void
+test_kernels_loaded_before_playing (void)
+{
+  GstElement *p;
+  guint before = 0, after = 0;
+
+  if (!g_test_subprocess ()) {
+    if (!vh_fake_cuda_module_loads (&before)) {
+      g_test_skip ("counts the fake driver's module loads");
+      return;
+    }
+    g_setenv ("VH_FAKE_CUDA_KERNELS", "noop", TRUE);
+    g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+    g_unsetenv ("VH_FAKE_CUDA_KERNELS");
+    g_test_trap_assert_passed ();
+    return;
+  }
+  p = gst_parse_launch ("videotestsrc is-live=true ! " SMALL " ! tee name=t "
+      "t. ! queue ! c.ref_sink t. ! queue ! c.dist_sink "
+      "vmafhipcompare name=c backend=hip ! fakesink", NULL);
+  g_assert_true (vh_fake_cuda_module_loads (&before));
+  /* A live pipeline prerolls nothing: no frame has flowed. */
+  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PAUSED), ==,
+      GST_STATE_CHANGE_NO_PREROLL);
+  g_assert_true (vh_fake_cuda_module_loads (&after));
+  /* psnr's, loaded when the element opens the device to check that it
+   * runs vmafhip's kernels, then adm's, vif's and motion's. */
+  g_assert_cmpuint (after - before, ==, 4);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -232,5 +268,7 @@ main (int argc, char **argv)
       test_proposes_buffers_held);
   g_test_add_func ("/gst-hip/compare/uploads-waited-on-device",
       test_uploads_waited_on_device);
+  g_test_add_func ("/gst-hip/compare/kernels-loaded-before-playing",
+      test_kernels_loaded_before_playing);
   return g_test_run ();
 }

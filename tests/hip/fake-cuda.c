@@ -138,6 +138,7 @@ static guint n_device_allocs_made;      /* ever */
 static guint n_host_waits;              /* stream and event synchronisations */
 static guint n_device_waits;            /* streams made to wait for events */
 static guint n_uploads;                 /* host-to-device copy calls */
+static guint n_module_loads;            /* modules loaded */
 static gsize device_copied[MAX_DEVICES];
 static gsize device_bytes;              /* device memory alive */
 static guint n_faults;                  /* faults injected */
@@ -741,6 +742,7 @@ cuModuleLoadData (gpointer * m, gconstpointer image)
   if (!noop_kernels ())
     return CUDA_ERROR_INVALID_IMAGE;
   *m = &module;
+  g_atomic_int_inc (&n_module_loads);
   return 0;
 }
 
@@ -797,6 +799,12 @@ EXPORT guint
 vh_fake_cuda_n_uploads (void)
 {
   return g_atomic_int_get (&n_uploads);
+}
+
+EXPORT guint
+vh_fake_cuda_n_module_loads (void)
+{
+  return g_atomic_int_get (&n_module_loads);
 }
 
 /* For tests: how many faults were injected (VH_FAKE_CUDA_FAIL, and
