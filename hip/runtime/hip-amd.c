@@ -396,7 +396,7 @@ vh_hip_backend_amd_load (GError ** error)
 
   /* ROCm reaches AMD GPUs only through the kernel's compute interface:
    * without it there is nothing to find, and loading the runtime (with
-   * LLVM and the rest it pulls in) cost 30-45 ms of every start-up on an
+   * LLVM and the rest it pulls in) cost 34 ms of every start-up on an
    * NVIDIA machine that has it installed. A runtime named explicitly is
    * always tried. */
   if (!override || !*override) {
