@@ -80,16 +80,16 @@ gboolean     vh_hip_select_backend       (VhHipBackendRequest request,
  * is no usable GPU), then registers the twins, and sets @backends (HIP |
  * CPU) and @transfer (a new transfer for @device) for VhContextConfig.
  * FALSE with @error when the device cannot run kernels. */
+gboolean     vh_hip_use_device           (VhHipDevice * device,
+                                          VhBackend * backends,
+                                          VhPictureTransfer ** transfer,
+                                          GError ** error);
+
 /* Loads the kernel modules of @classes (HIP twins, as
  * vh_context_get_classes() lists them) on @device now, as their init would
  * on the first frame: a live pipeline does it before its clock runs. */
 gboolean     vh_hip_features_preload     (VhHipDevice * device,
                                           GPtrArray * classes,
-                                          GError ** error);
-
-gboolean     vh_hip_use_device           (VhHipDevice * device,
-                                          VhBackend * backends,
-                                          VhPictureTransfer ** transfer,
                                           GError ** error);
 
 G_END_DECLS
