@@ -323,6 +323,15 @@ push_frame (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf,
   gst_vmaf_hip_pairing_push (self->pairing, ref_side, &f);
 }
 
+/* Whether the pad's frames are in time: no segment yet (after a flush)
+ * counts as in time, a segment of bytes or buffers does not. */
+static gboolean
+segment_in_time (const SideCount * c)
+{
+  return c->segment.format == GST_FORMAT_TIME ||
+      c->segment.format == GST_FORMAT_UNDEFINED;
+}
+
 /* On each sink pad, in the upstream thread: every frame goes to the
  * pairing as it arrives. */
 static GstPadProbeReturn
@@ -331,9 +340,16 @@ on_pad_data (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   GstVmafHipCompare *self = user_data;
   gboolean ref_side = pad == GST_PAD (self->ref_pad);
   SideCount *c = side_count (self, ref_side);
+  GstFormat refused = GST_FORMAT_UNDEFINED;
 
   g_mutex_lock (&self->count_lock);
-  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+  if ((info->type & GST_PAD_PROBE_TYPE_BUFFER) && !segment_in_time (c)) {
+    /* Said when its segment came: refused, not counted as a frame. */
+    g_mutex_unlock (&self->count_lock);
+    gst_buffer_unref (GST_PAD_PROBE_INFO_BUFFER (info));
+    GST_PAD_PROBE_INFO_FLOW_RETURN (info) = GST_FLOW_NOT_NEGOTIATED;
+    return GST_PAD_PROBE_HANDLED;
+  } else if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
     GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
     GstClockTime pts = GST_BUFFER_PTS (buf);
     GstClockTime end = GST_BUFFER_DURATION_IS_VALID (buf) ?
@@ -362,6 +378,8 @@ on_pad_data (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
         break;
       case GST_EVENT_SEGMENT:
         gst_event_copy_segment (ev, &c->segment);
+        if (!segment_in_time (c))
+          refused = c->segment.format;
         break;
       case GST_EVENT_CAPS:{
         GstCaps *caps;
@@ -378,6 +396,26 @@ on_pad_data (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     }
   }
   g_mutex_unlock (&self->count_lock);
+  /* The base classes assert on a segment in another format than time
+   * (filesrc straight into the element: bytes): refused here, with what
+   * to do instead. They get an empty time segment in its place (dropping
+   * it would leave the pad without one); the pad's frames are refused
+   * above. */
+  if (refused != GST_FORMAT_UNDEFINED) {
+    GstSegment in_time;
+
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("%s: the video comes in a segment of %s, not of time: frames are "
+            "paired by their timestamps. Raw video from a file needs a "
+            "parser that stamps its frames: filesrc ! rawvideoparse "
+            "width=W height=H format=F framerate=N/D ! %s.%s",
+            GST_PAD_NAME (pad), gst_format_get_name (refused),
+            GST_OBJECT_NAME (self), GST_PAD_NAME (pad)),
+        ("segment format %d", refused));
+    gst_segment_init (&in_time, GST_FORMAT_TIME);
+    gst_event_unref (GST_PAD_PROBE_INFO_EVENT (info));
+    GST_PAD_PROBE_INFO_DATA (info) = gst_event_new_segment (&in_time);
+  }
   return GST_PAD_PROBE_OK;
 }
 

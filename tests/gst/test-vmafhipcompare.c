@@ -1153,6 +1153,45 @@ GST_START_TEST (test_frame_message_off)
 GST_END_TEST;
 
 /* Downstream QoS must not make the element skip pairs. */
+/* filesrc straight into a pad gives a segment of bytes, on which the base
+ * classes assert: the element refuses it with a message that names the
+ * pad and the parser to put in between, and the pipeline stops cleanly. */
+GST_START_TEST (test_segment_not_in_time)
+{
+  gchar *path = vh_gst_tmp_path ("raw.yuv");
+  gsize frame = W * H * 3 / 2;
+  gchar *data = g_malloc0 (frame * 2);
+  gchar *desc;
+  GList *msgs;
+  GError *err;
+
+  fail_unless (g_file_set_contents (path, data, frame * 2, NULL));
+  desc = g_strdup_printf ("filesrc location=\"%s\" blocksize=%" G_GSIZE_FORMAT
+      " ! video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 ! "
+      "c.ref_sink videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 ! "
+      "c.dist_sink vmafhipcompare name=c backend=cpu ! fakesink",
+      path, frame, W, H, W, H);
+  msgs = vh_gst_run_launch (desc, 60 * GST_SECOND);
+  err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
+  fail_unless (err != NULL);
+  fail_unless (g_error_matches (err, GST_STREAM_ERROR,
+          GST_STREAM_ERROR_FORMAT), "%s", err->message);
+  fail_unless (strstr (err->message, "ref_sink") != NULL, "%s",
+      err->message);
+  fail_unless (strstr (err->message, "bytes") != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "rawvideoparse") != NULL, "%s",
+      err->message);
+  fail_unless_equals_int (vh_gst_count (msgs, "vmaf"), 0);
+  g_error_free (err);
+  free_messages (msgs);
+  g_free (desc);
+  g_free (data);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_qos_does_not_drop)
 {
   Pads t;
@@ -1347,6 +1386,7 @@ vmafhipcompare_suite (void)
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_frame_message_off);
   tcase_add_test (tc, test_qos_does_not_drop);
+  tcase_add_test (tc, test_segment_not_in_time);
   return s;
 }
 
