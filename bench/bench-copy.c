@@ -28,7 +28,10 @@
  * and the CPU time (user + system) per frame in ms. With FRAMES 0 it only
  * opens the GPU and exits: the time of that process is the floor of any
  * program's start-up on the GPU (loading the driver, its initialisation
- * and the device's context). Exits 77 where no GPU can be opened. */
+ * and the device's context); with VH_BENCH_COPY_HOLD_DEVICE set it keeps
+ * the device open until it is ended (a signal), so that other processes
+ * start with the driver already initialised. Exits 77 where no GPU can be
+ * opened. */
 
 #include "vhhip.h"
 
@@ -179,6 +182,15 @@ main (int argc, char **argv)
       return 77;
     }
     opened = g_get_monotonic_time ();
+    /* Held until the process is ended: the driver stays initialised, as
+     * on a machine where another GPU program runs (start-up rows). */
+    if (g_getenv ("VH_BENCH_COPY_HOLD_DEVICE")) {
+      printf ("device opened in %.1f ms, held until the process ends\n",
+          (opened - m.wall) / 1e3);
+      fflush (stdout);
+      pause ();
+      return 0;
+    }
     /* Whether releasing the device before exit costs more than letting
      * the process's exit release it. */
     if (g_getenv ("VH_BENCH_COPY_KEEP_DEVICE")) {

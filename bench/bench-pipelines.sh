@@ -51,6 +51,9 @@
 #   first score       a fresh process scoring one frame pair, the CUDA
 #                     JIT cache disabled (a machine that never ran it);
 #                     with the embedded machine code and with PTX only
+#   start-up element one pair through the element, above one frame of the
+#                     sources; "held": the same while another process keeps
+#                     the GPU open (bench-copy, VH_BENCH_COPY_HOLD_DEVICE)
 #   device open alone a process that only opens the GPU: start-up's floor
 #   ... 1q            start-up element and device open alone again with
 #                     CUDA_DEVICE_MAX_CONNECTIONS=1 (one hardware work
@@ -87,7 +90,7 @@ while [ $# -gt 0 ]; do
     --libvmaf) libvmaf=$2; shift ;;
     --live) live=$2; shift ;;
     --backend) backend=$2; shift ;;
-    -h|--help) sed -n '10,59p' "$0"; exit 0 ;;
+    -h|--help) sed -n '10,62p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -103,6 +106,24 @@ launch=$(command -v gst-launch-1.0) || { echo "gst-launch-1.0 not found" >&2; ex
 mkdir -p "$workdir"
 workdir=$(cd "$workdir" && pwd)
 log=$workdir/last.log
+
+# startup_rows SUFFIX NOTE: one pair through the element, with the
+# default hardware work queues and with one (what a user can set for short
+# runs; vmafhip-score sets it itself), above $one_src, one frame of the
+# sources alone.
+startup_rows () {
+  if measure "$launch" $(src "$first") ! c.ref_sink $(src "$first") ! \
+    c.dist_sink vmafhipcompare name=c backend=$backend ! fakesink; then
+    row "start-up element$1" 1 "$2: $(awk "BEGIN{printf \"%.3f\", $W - $one_src}") s above one frame of the sources ($one_src s)"
+  else
+    fail_row "start-up element$1" "$(why)"
+  fi
+  if CUDA_DEVICE_MAX_CONNECTIONS=1 measure "$launch" $(src "$first") ! \
+    c.ref_sink $(src "$first") ! c.dist_sink vmafhipcompare name=c \
+    backend=$backend ! fakesink; then
+    row "start-up element$1 1q" 1 "$2, CUDA_DEVICE_MAX_CONNECTIONS=1: $(awk "BEGIN{printf \"%.3f\", $W - $one_src}") s above the sources"
+  fi
+}
 
 has_element () {
   gst-inspect-1.0 "$1" > /dev/null 2>&1
@@ -357,20 +378,28 @@ run_size () {
   fi
 
   # Start-up on a warm machine: one pair through the element, JIT cache on,
-  # against one frame of each source alone.
+  # against one frame of each source alone; then the same while another
+  # process keeps the GPU open (the driver initialised, as where any other
+  # GPU program or service runs).
   if measure "$launch" $(src "$first") ! fakesink $(src "$first") ! fakesink; then
-    local one_src=$W
-    if measure "$launch" $(src "$first") ! c.ref_sink $(src "$first") ! \
-      c.dist_sink vmafhipcompare name=c backend=$backend ! fakesink; then
-      row "start-up element" 1 "warm: $(awk "BEGIN{printf \"%.3f\", $W - $one_src}") s above one frame of the sources ($one_src s)"
-    else
-      fail_row "start-up element" "$(why)"
-    fi
-    # What a user can set for short runs (vmafhip-score sets it itself).
-    if CUDA_DEVICE_MAX_CONNECTIONS=1 measure "$launch" $(src "$first") ! \
-      c.ref_sink $(src "$first") ! c.dist_sink vmafhipcompare name=c \
-      backend=$backend ! fakesink; then
-      row "start-up element 1q" 1 "CUDA_DEVICE_MAX_CONNECTIONS=1: $(awk "BEGIN{printf \"%.3f\", $W - $one_src}") s above the sources"
+    local one_src=$W holder
+    startup_rows "" "warm"
+    if [ -x "$copy" ]; then
+      VH_BENCH_COPY_HOLD_DEVICE=1 "$copy" "$first" "$frame_bytes" 0 \
+        > "$workdir/holder.log" 2>&1 &
+      holder=$!
+      for _ in $(seq 100); do
+        grep -q held "$workdir/holder.log" 2> /dev/null && break
+        kill -0 $holder 2> /dev/null || break
+        sleep 0.1
+      done
+      if grep -q held "$workdir/holder.log" 2> /dev/null; then
+        startup_rows " held" "GPU held by another process"
+      else
+        fail_row "start-up element held" "the holding process did not open the GPU"
+      fi
+      kill $holder 2> /dev/null
+      wait $holder 2> /dev/null
     fi
   fi
 
