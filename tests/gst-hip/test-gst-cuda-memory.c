@@ -42,6 +42,7 @@ typedef struct
   GPtrArray *memories;          /* GstMemory*, as they reached the element */
   guint n_not_cuda;
   guint n_host_current;         /* arrived with a current host copy */
+  GMutex lock;                  /* the two pads' threads add at once */
 } Seen;
 
 static GstPadProbeReturn
@@ -51,14 +52,16 @@ on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
   GstMemory *mem = gst_buffer_peek_memory (buf, 0);
 
+  g_mutex_lock (&seen->lock);
   if (!mem->allocator || g_strcmp0 (mem->allocator->mem_type,
           "gst.cuda.memory") != 0) {
     seen->n_not_cuda++;
-    return GST_PAD_PROBE_OK;
+  } else {
+    if (!GST_MEMORY_FLAG_IS_SET (mem, CUDA_NEED_DOWNLOAD))
+      seen->n_host_current++;
+    g_ptr_array_add (seen->memories, gst_memory_ref (mem));
   }
-  if (!GST_MEMORY_FLAG_IS_SET (mem, CUDA_NEED_DOWNLOAD))
-    seen->n_host_current++;
-  g_ptr_array_add (seen->memories, gst_memory_ref (mem));
+  g_mutex_unlock (&seen->lock);
   return GST_PAD_PROBE_OK;
 }
 
@@ -177,6 +180,7 @@ main (int argc, char **argv)
   }
   gst_object_unref (upload);
 
+  g_mutex_init (&seen.lock);
   seen.memories = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_memory_unref);
   cuda = run (SOURCES ("! cudaupload ! video/x-raw(memory:CUDAMemory)"),
@@ -219,6 +223,7 @@ main (int argc, char **argv)
   printf ("%u values equal; %u frames read in place, none mapped into "
       "system memory\n", n_values, seen.memories->len);
   g_ptr_array_unref (seen.memories);
+  g_mutex_clear (&seen.lock);
   g_ptr_array_unref (sys);
   g_ptr_array_unref (cuda);
   return 0;
