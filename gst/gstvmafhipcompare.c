@@ -149,6 +149,7 @@ typedef struct
   gboolean have_info;
   gboolean over;                /* EOS: no frame comes any more */
   GstSegment segment;           /* the pad's, as the pad's thread saw it */
+  gboolean untimed_said;        /* a frame without a timestamp was refused */
 } SideCount;
 
 struct _GstVmafHipCompare
@@ -300,6 +301,7 @@ side_reset (GstVmafHipCompare * self, gboolean ref_side)
 
   c->arrived = c->decided = 0;
   c->over = FALSE;
+  c->untimed_said = FALSE;
   gst_vmaf_hip_pairing_clear_side (self->pairing, ref_side);
 }
 
@@ -348,6 +350,25 @@ on_pad_data (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     g_mutex_unlock (&self->count_lock);
     gst_buffer_unref (GST_PAD_PROBE_INFO_BUFFER (info));
     GST_PAD_PROBE_INFO_FLOW_RETURN (info) = GST_FLOW_NOT_NEGOTIATED;
+    return GST_PAD_PROBE_HANDLED;
+  } else if ((info->type & GST_PAD_PROBE_TYPE_BUFFER) &&
+      !GST_BUFFER_PTS_IS_VALID (GST_PAD_PROBE_INFO_BUFFER (info))) {
+    /* The base class cannot place such a frame and fails the stream
+     * without a word: said here, once. */
+    gboolean said = c->untimed_said;
+
+    c->untimed_said = TRUE;
+    g_mutex_unlock (&self->count_lock);
+    if (!said)
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+          ("%s: a frame without a timestamp: frames are paired by their "
+              "timestamps. Give a live source do-timestamp=true, or read "
+              "raw video through a parser that stamps its frames "
+              "(rawvideoparse) before %s.%s", GST_PAD_NAME (pad),
+              GST_OBJECT_NAME (self),
+              GST_PAD_NAME (pad)), (NULL));
+    gst_buffer_unref (GST_PAD_PROBE_INFO_BUFFER (info));
+    GST_PAD_PROBE_INFO_FLOW_RETURN (info) = GST_FLOW_ERROR;
     return GST_PAD_PROBE_HANDLED;
   } else if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
     GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);

@@ -1192,6 +1192,49 @@ GST_START_TEST (test_segment_not_in_time)
 
 GST_END_TEST;
 
+/* Frames without timestamps cannot be paired: the element says so, naming
+ * the pad, where the base class would fail the stream without a reason. */
+GST_START_TEST (test_frame_without_timestamp)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=r format=time "
+      "caps=video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 ! "
+      "c.ref_sink videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 ! "
+      "c.dist_sink vmafhipcompare name=c backend=cpu ! fakesink", W, H, W, H);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "r");
+  GstFlowReturn ret;
+  GList *msgs;
+  GError *err;
+
+  gst_element_set_state (pipeline, GST_STATE_PAUSED);
+  for (guint i = 0; i < 3; i++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, W * H * 3 / 2, NULL);
+
+    gst_buffer_memset (buf, 0, 0x40, W * H * 3 / 2);
+    g_signal_emit_by_name (src, "push-buffer", buf, &ret);
+    gst_buffer_unref (buf);
+  }
+  g_signal_emit_by_name (src, "end-of-stream", &ret);
+  msgs = vh_gst_run (pipeline, 60 * GST_SECOND);
+  err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
+  fail_unless (err != NULL);
+  fail_unless (g_error_matches (err, GST_STREAM_ERROR,
+          GST_STREAM_ERROR_FORMAT), "%s", err->message);
+  fail_unless (strstr (err->message, "ref_sink") != NULL, "%s",
+      err->message);
+  fail_unless (strstr (err->message, "without a timestamp") != NULL, "%s",
+      err->message);
+  fail_unless_equals_int (vh_gst_count (msgs, "vmaf"), 0);
+  g_error_free (err);
+  free_messages (msgs);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_qos_does_not_drop)
 {
   Pads t;
@@ -1387,6 +1430,7 @@ vmafhipcompare_suite (void)
   tcase_add_test (tc, test_frame_message_off);
   tcase_add_test (tc, test_qos_does_not_drop);
   tcase_add_test (tc, test_segment_not_in_time);
+  tcase_add_test (tc, test_frame_without_timestamp);
   return s;
 }
 
