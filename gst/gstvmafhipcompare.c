@@ -345,41 +345,42 @@ on_pad_data (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   GstFormat refused = GST_FORMAT_UNDEFINED;
 
   g_mutex_lock (&self->count_lock);
-  if ((info->type & GST_PAD_PROBE_TYPE_BUFFER) && !segment_in_time (c)) {
-    /* Said when its segment came: refused, not counted as a frame. */
-    g_mutex_unlock (&self->count_lock);
-    gst_buffer_unref (GST_PAD_PROBE_INFO_BUFFER (info));
-    GST_PAD_PROBE_INFO_FLOW_RETURN (info) = GST_FLOW_NOT_NEGOTIATED;
-    return GST_PAD_PROBE_HANDLED;
-  } else if ((info->type & GST_PAD_PROBE_TYPE_BUFFER) &&
-      !GST_BUFFER_PTS_IS_VALID (GST_PAD_PROBE_INFO_BUFFER (info))) {
-    /* The base class cannot place such a frame and fails the stream
-     * without a word: said here, once. */
-    gboolean said = c->untimed_said;
-
-    c->untimed_said = TRUE;
-    g_mutex_unlock (&self->count_lock);
-    if (!said)
-      GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-          ("%s: a frame without a timestamp: frames are paired by their "
-              "timestamps. Give a live source do-timestamp=true, or read "
-              "raw video through a parser that stamps its frames "
-              "(rawvideoparse) before %s.%s", GST_PAD_NAME (pad),
-              GST_OBJECT_NAME (self),
-              GST_PAD_NAME (pad)), (NULL));
-    gst_buffer_unref (GST_PAD_PROBE_INFO_BUFFER (info));
-    GST_PAD_PROBE_INFO_FLOW_RETURN (info) = GST_FLOW_ERROR;
-    return GST_PAD_PROBE_HANDLED;
-  } else if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
     GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
     GstClockTime pts = GST_BUFFER_PTS (buf);
     GstClockTime end = GST_BUFFER_DURATION_IS_VALID (buf) ?
         pts + GST_BUFFER_DURATION (buf) : pts;
     guint64 start = pts;
     gboolean inside = c->segment.format != GST_FORMAT_TIME ||
-        !GST_CLOCK_TIME_IS_VALID (pts) ||
         gst_segment_clip (&c->segment, GST_FORMAT_TIME, pts, end, &start,
         NULL);
+    GstFlowReturn refusal = GST_FLOW_OK;
+    gboolean say_untimed = FALSE;
+
+    /* Refused, not counted: frames of a segment not in time (said when
+     * the segment came), and frames without a timestamp, which the base
+     * class cannot place and fails the stream on without a word (said
+     * here, once). */
+    if (!segment_in_time (c)) {
+      refusal = GST_FLOW_NOT_NEGOTIATED;
+    } else if (!GST_CLOCK_TIME_IS_VALID (pts)) {
+      refusal = GST_FLOW_ERROR;
+      say_untimed = !c->untimed_said;
+      c->untimed_said = TRUE;
+    }
+    if (refusal != GST_FLOW_OK) {
+      g_mutex_unlock (&self->count_lock);
+      if (say_untimed)
+        GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+            ("%s: a frame without a timestamp: frames are paired by their "
+                "timestamps. Give a live source do-timestamp=true, or read "
+                "raw video through a parser that stamps its frames "
+                "(rawvideoparse) before %s.%s", GST_PAD_NAME (pad),
+                GST_OBJECT_NAME (self), GST_PAD_NAME (pad)), (NULL));
+      gst_buffer_unref (buf);
+      GST_PAD_PROBE_INFO_FLOW_RETURN (info) = refusal;
+      return GST_PAD_PROBE_HANDLED;
+    }
 
     /* Frames before the segment's start (what a parser sends ahead of an
      * accurate seek's position) are clipped by design, not dropped: they

@@ -72,7 +72,7 @@ first_difference (const gchar * a, const gchar * b)
 static gboolean
 same_within_rcp (const gchar * a, const gchar * b, guint * n)
 {
-  GRegex *number = g_regex_new ("-?[0-9]+\\.[0-9]+(e[-+]?[0-9]+)?", 0, 0,
+  GRegex *number = g_regex_new ("-?[0-9]+\\.[0-9]+(?:e[-+]?[0-9]+)?", 0, 0,
       NULL);
   g_auto (GStrv) ta = g_regex_split (number, a, 0);
   g_auto (GStrv) tb = g_regex_split (number, b, 0);

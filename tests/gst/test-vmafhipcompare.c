@@ -1152,7 +1152,6 @@ GST_START_TEST (test_frame_message_off)
 
 GST_END_TEST;
 
-/* Downstream QoS must not make the element skip pairs. */
 /* filesrc straight into a pad gives a segment of bytes, on which the base
  * classes assert: the element refuses it with a message that names the
  * pad and the parser to put in between, and the pipeline stops cleanly. */
@@ -1235,6 +1234,7 @@ GST_START_TEST (test_frame_without_timestamp)
 
 GST_END_TEST;
 
+/* Downstream QoS must not make the element skip pairs. */
 GST_START_TEST (test_qos_does_not_drop)
 {
   Pads t;
