@@ -1152,6 +1152,22 @@ GST_START_TEST (test_frame_message_off)
 
 GST_END_TEST;
 
+/* The run ended with the element's stream-format error, which names @pad
+ * and says @what, and scored nothing. */
+static void
+assert_input_refused (GList * msgs, const gchar * pad, const gchar * what)
+{
+  GError *err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
+
+  fail_unless (err != NULL);
+  fail_unless (g_error_matches (err, GST_STREAM_ERROR,
+          GST_STREAM_ERROR_FORMAT), "%s", err->message);
+  fail_unless (strstr (err->message, pad) != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, what) != NULL, "%s", err->message);
+  fail_unless_equals_int (vh_gst_count (msgs, "vmaf"), 0);
+  g_error_free (err);
+}
+
 /* filesrc straight into a pad gives a segment of bytes, on which the base
  * classes assert: the element refuses it with a message that names the
  * pad and the parser to put in between, and the pipeline stops cleanly. */
@@ -1162,7 +1178,6 @@ GST_START_TEST (test_segment_not_in_time)
   gchar *data = g_malloc0 (frame * 2);
   gchar *desc;
   GList *msgs;
-  GError *err;
 
   fail_unless (g_file_set_contents (path, data, frame * 2, NULL));
   desc = g_strdup_printf ("filesrc location=\"%s\" blocksize=%" G_GSIZE_FORMAT
@@ -1172,17 +1187,8 @@ GST_START_TEST (test_segment_not_in_time)
       "c.dist_sink vmafhipcompare name=c backend=cpu ! fakesink",
       path, frame, W, H, W, H);
   msgs = vh_gst_run_launch (desc, 60 * GST_SECOND);
-  err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
-  fail_unless (err != NULL);
-  fail_unless (g_error_matches (err, GST_STREAM_ERROR,
-          GST_STREAM_ERROR_FORMAT), "%s", err->message);
-  fail_unless (strstr (err->message, "ref_sink") != NULL, "%s",
-      err->message);
-  fail_unless (strstr (err->message, "bytes") != NULL, "%s", err->message);
-  fail_unless (strstr (err->message, "rawvideoparse") != NULL, "%s",
-      err->message);
-  fail_unless_equals_int (vh_gst_count (msgs, "vmaf"), 0);
-  g_error_free (err);
+  assert_input_refused (msgs, "ref_sink", "bytes");
+  assert_input_refused (msgs, "ref_sink", "rawvideoparse");
   free_messages (msgs);
   g_free (desc);
   g_free (data);
@@ -1204,7 +1210,6 @@ GST_START_TEST (test_frame_without_timestamp)
   GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "r");
   GstFlowReturn ret;
   GList *msgs;
-  GError *err;
 
   gst_element_set_state (pipeline, GST_STATE_PAUSED);
   for (guint i = 0; i < 3; i++) {
@@ -1216,16 +1221,7 @@ GST_START_TEST (test_frame_without_timestamp)
   }
   g_signal_emit_by_name (src, "end-of-stream", &ret);
   msgs = vh_gst_run (pipeline, 60 * GST_SECOND);
-  err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
-  fail_unless (err != NULL);
-  fail_unless (g_error_matches (err, GST_STREAM_ERROR,
-          GST_STREAM_ERROR_FORMAT), "%s", err->message);
-  fail_unless (strstr (err->message, "ref_sink") != NULL, "%s",
-      err->message);
-  fail_unless (strstr (err->message, "without a timestamp") != NULL, "%s",
-      err->message);
-  fail_unless_equals_int (vh_gst_count (msgs, "vmaf"), 0);
-  g_error_free (err);
+  assert_input_refused (msgs, "ref_sink", "without a timestamp");
   free_messages (msgs);
   gst_object_unref (src);
   gst_object_unref (pipeline);
