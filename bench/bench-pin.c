@@ -96,6 +96,41 @@ thread_cpu (void)
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* CPU of @n copies of @frame to @dst, each waited for: staged through
+ * page-locked @staging first, or from pageable memory where it is NULL. */
+static gdouble
+time_copies (const guint8 * frame, gpointer staging, gsize plane, guint n,
+    CUdeviceptr dst, CUstream stream)
+{
+  gdouble cpu = 0;
+
+  for (guint i = 0; i < n; i++) {
+    gdouble t = thread_cpu ();
+
+    if (staging)
+      memcpy (staging, frame, plane);
+    cu.memcpy_htod_async (dst, staging ? staging : frame, plane, stream);
+    cu.stream_synchronize (stream);
+    cpu += thread_cpu () - t;
+  }
+  return cpu;
+}
+
+/* CPU of page-locking @buf where it is, copying it to @dst and unlocking
+ * it; -1 where it cannot be page-locked. */
+static gdouble
+copy_pinned (guint8 * buf, gsize plane, CUdeviceptr dst, CUstream stream)
+{
+  gdouble t = thread_cpu ();
+
+  if (cu.host_register (buf, plane, REGISTER_READ_ONLY))
+    return -1;
+  cu.memcpy_htod_async (dst, buf, plane, stream);
+  cu.stream_synchronize (stream);
+  cu.host_unregister (buf);
+  return thread_cpu () - t;
+}
+
 static void
 report (const gchar * method, gdouble cpu, guint n, guint failed)
 {
@@ -133,35 +168,17 @@ main (int argc, char **argv)
   memset (frame, 0x5a, plane);
   printf ("%" G_GSIZE_FORMAT " bytes a plane, %u planes\n", plane, n);
 
-  for (guint i = 0; i < n; i++) {
-    t = thread_cpu ();
-    memcpy (staging, frame, plane);
-    cu.memcpy_htod_async (dst, staging, plane, stream);
-    cu.stream_synchronize (stream);
-    cpu += thread_cpu () - t;
-  }
-  report ("staged: memcpy, then the copy", cpu, n, 0);
+  report ("staged: memcpy, then the copy",
+      time_copies (frame, staging, plane, n, dst, stream), n, 0);
+  report ("the driver's copy from pageable memory",
+      time_copies (frame, NULL, plane, n, dst, stream), n, 0);
 
-  cpu = 0;
   for (guint i = 0; i < n; i++) {
-    t = thread_cpu ();
-    cu.memcpy_htod_async (dst, frame, plane, stream);
-    cu.stream_synchronize (stream);
-    cpu += thread_cpu () - t;
-  }
-  report ("the driver's copy from pageable memory", cpu, n, 0);
-
-  cpu = 0;
-  for (guint i = 0; i < n; i++) {
-    t = thread_cpu ();
-    if (cu.host_register (frame, plane, REGISTER_READ_ONLY)) {
+    t = copy_pinned (frame, plane, dst, stream);
+    if (t < 0)
       failed++;
-      continue;
-    }
-    cu.memcpy_htod_async (dst, frame, plane, stream);
-    cu.stream_synchronize (stream);
-    cu.host_unregister (frame);
-    cpu += thread_cpu () - t;
+    else
+      cpu += t;
   }
   report ("page-locked in place, the same buffer", cpu, n - failed, failed);
 
@@ -172,15 +189,11 @@ main (int argc, char **argv)
     guint8 *fresh = g_malloc (plane);
 
     memcpy (fresh, frame, plane);
-    t = thread_cpu ();
-    if (cu.host_register (fresh, plane, REGISTER_READ_ONLY)) {
+    t = copy_pinned (fresh, plane, dst, stream);
+    if (t < 0)
       failed++;
-    } else {
-      cu.memcpy_htod_async (dst, fresh, plane, stream);
-      cu.stream_synchronize (stream);
-      cu.host_unregister (fresh);
-      cpu += thread_cpu () - t;
-    }
+    else
+      cpu += t;
     g_free (fresh);
   }
   report ("page-locked in place, a new frame each", cpu, n - failed, failed);
