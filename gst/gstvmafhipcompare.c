@@ -348,14 +348,11 @@ on_pad_data (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
     GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
     GstClockTime pts = GST_BUFFER_PTS (buf);
-    GstClockTime end = GST_BUFFER_DURATION_IS_VALID (buf) ?
-        pts + GST_BUFFER_DURATION (buf) : pts;
-    guint64 start = pts;
-    gboolean inside = c->segment.format != GST_FORMAT_TIME ||
-        gst_segment_clip (&c->segment, GST_FORMAT_TIME, pts, end, &start,
-        NULL);
     GstFlowReturn refusal = GST_FLOW_OK;
     gboolean say_untimed = FALSE;
+    GstClockTime end;
+    guint64 start;
+    gboolean inside;
 
     /* Refused, not counted: frames of a segment not in time (said when
      * the segment came), and frames without a timestamp, which the base
@@ -381,6 +378,13 @@ on_pad_data (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
       GST_PAD_PROBE_INFO_FLOW_RETURN (info) = refusal;
       return GST_PAD_PROBE_HANDLED;
     }
+
+    end = GST_BUFFER_DURATION_IS_VALID (buf) ?
+        pts + GST_BUFFER_DURATION (buf) : pts;
+    start = pts;
+    inside = c->segment.format != GST_FORMAT_TIME ||
+        gst_segment_clip (&c->segment, GST_FORMAT_TIME, pts, end, &start,
+        NULL);
 
     /* Frames before the segment's start (what a parser sends ahead of an
      * accurate seek's position) are clipped by design, not dropped: they
