@@ -54,6 +54,10 @@
 #   start-up element one pair through the element, above one frame of the
 #                     sources; "held": the same while another process keeps
 #                     the GPU open (bench-copy, VH_BENCH_COPY_HOLD_DEVICE)
+#   time line         the start-up element row's pipeline under
+#                     bench/bench-startup: ms from the process's start to
+#                     each step (registry, READY, PAUSED, the first score,
+#                     EOS, NULL, exit); "whole s" is the first score
 #   device open alone a process that only opens the GPU: start-up's floor
 #   ... 1q            start-up element and device open alone again with
 #                     CUDA_DEVICE_MAX_CONNECTIONS=1 (one hardware work
@@ -90,7 +94,7 @@ while [ $# -gt 0 ]; do
     --libvmaf) libvmaf=$2; shift ;;
     --live) live=$2; shift ;;
     --backend) backend=$2; shift ;;
-    -h|--help) sed -n '10,62p' "$0"; exit 0 ;;
+    -h|--help) sed -n '10,71p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -102,6 +106,7 @@ for c in "$build/cli/vmafhip-score" "$build/src/cli/vmafhip-score"; do
   [ -x "$c" ] && { score=$c; break; }
 done
 copy=$build/bench/bench-copy
+startup=$build/bench/bench-startup
 launch=$(command -v gst-launch-1.0) || { echo "gst-launch-1.0 not found" >&2; exit 2; }
 mkdir -p "$workdir"
 workdir=$(cd "$workdir" && pwd)
@@ -123,6 +128,33 @@ startup_rows () {
     backend=$backend ! fakesink; then
     row "start-up element$1 1q" 1 "$2, CUDA_DEVICE_MAX_CONNECTIONS=1: $(awk "BEGIN{printf \"%.3f\", $W - $one_src}") s above the sources"
   fi
+  timeline_row "time line$1"
+  timeline_row "time line$1 1q" CUDA_DEVICE_MAX_CONNECTIONS=1
+}
+
+# timeline_row NAME [VAR=VALUE ...]: one pair through the element under
+# bench-startup with those variables set, the run of $runs with the
+# earliest first score: its time line in ms since the process was started
+# (see bench/bench-startup.c), and "exit" the process's end.
+timeline_row () {
+  local name=$1 i t0 t1 line first_ms best= best_line=
+  shift
+  [ -x "$startup" ] || return 0
+  for ((i = 0; i < runs; i++)); do
+    t0=$(date +%s%N)
+    # shellcheck disable=SC2046
+    line=$(env "$@" "$startup" --since "$t0" $(src "$first") ! c.ref_sink \
+      $(src "$first") ! c.dist_sink vmafhipcompare name=c backend=$backend \
+      frame-message=true ! fakesink 2> "$log") || { fail_row "$name" "$(why)"; return 0; }
+    t1=$(date +%s%N)
+    first_ms=$(echo "$line" | sed -n 's/.*first-score \([0-9.]*\).*/\1/p')
+    if [ -z "$best" ] || awk "BEGIN{exit !($first_ms < $best)}"; then
+      best=$first_ms
+      best_line="$line exit $(awk "BEGIN{printf \"%.1f\", ($t1 - $t0) / 1e6}")"
+    fi
+  done
+  printf '%-10s %-22s %8s %8s %8s %8s %7s  %s\n' "$size" "$name" \
+    "$(awk "BEGIN{printf \"%.3f\", $best / 1000}")" - - - - "ms: $best_line"
 }
 
 has_element () {

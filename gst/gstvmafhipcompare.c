@@ -1619,6 +1619,9 @@ preload_kernels (GstVmafHipCompare * self)
           (GST_VMAF_HIP_DEVICE (self->hip_device)), classes, &err)) {
     GST_WARNING_OBJECT (self, "kernels not loaded ahead: %s", err->message);
     g_error_free (err);
+  } else {
+    GST_DEBUG_OBJECT (self, "kernel modules of %u features loaded",
+        classes->len);
   }
   g_ptr_array_unref (classes);
 #endif
