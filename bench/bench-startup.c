@@ -46,11 +46,24 @@ realtime_ns (void)
   return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
 }
 
-static void
-stamp (GString * line, const gchar * step)
+/* The time line, written by the thread that posts each message. */
+typedef struct
 {
-  g_string_append_printf (line, "%s%s %.1f", line->len ? " " : "", step,
-      (realtime_ns () - since_ns) / 1e6);
+  GMutex lock;
+  GString *line;
+  GstElement *pipeline;
+  gboolean scored;
+} TimeLine;
+
+static void
+stamp (TimeLine * tl, const gchar * step)
+{
+  gint64 now = realtime_ns ();
+
+  g_mutex_lock (&tl->lock);
+  g_string_append_printf (tl->line, "%s%s %.1f", tl->line->len ? " " : "",
+      step, (now - since_ns) / 1e6);
+  g_mutex_unlock (&tl->lock);
 }
 
 static const gchar *
@@ -68,15 +81,48 @@ state_step (GstState state)
   }
 }
 
-/* Runs the pipeline to EOS, stamping each step; FALSE on an error. */
-static gboolean
-run_to_eos (GstElement * pipeline, GString * line)
+/* Stamps each step as its message is posted, not when the main thread
+ * gets to it (it is inside gst_element_set_state() meanwhile). */
+static GstBusSyncReply
+on_message (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
-  GstBus *bus = gst_element_get_bus (pipeline);
-  gboolean scored = FALSE, ok = FALSE, done = FALSE;
+  TimeLine *tl = user_data;
 
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_STATE_CHANGED:
+      if (GST_MESSAGE_SRC (msg) == GST_OBJECT (tl->pipeline)) {
+        GstState new_state;
+
+        gst_message_parse_state_changed (msg, NULL, &new_state, NULL);
+        if (state_step (new_state))
+          stamp (tl, state_step (new_state));
+      }
+      break;
+    case GST_MESSAGE_ELEMENT:
+      if (!tl->scored && gst_message_has_name (msg, "vmaf")) {
+        tl->scored = TRUE;
+        stamp (tl, "first-score");
+      }
+      break;
+    case GST_MESSAGE_EOS:
+      stamp (tl, "eos");
+      break;
+    default:
+      break;
+  }
+  return GST_BUS_PASS;
+}
+
+/* Runs the pipeline to EOS; FALSE on an error or without a score. */
+static gboolean
+run_to_eos (TimeLine * tl)
+{
+  GstBus *bus = gst_element_get_bus (tl->pipeline);
+  gboolean ok = FALSE, done = FALSE;
+
+  gst_bus_set_sync_handler (bus, on_message, tl, NULL);
   /* A refused state change has posted its error: the loop prints it. */
-  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+  if (gst_element_set_state (tl->pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE)
     g_printerr ("the pipeline would not start\n");
   while (!done) {
@@ -86,61 +132,38 @@ run_to_eos (GstElement * pipeline, GString * line)
       GstState state;
 
       /* Nothing in a second: a failed start leaves no EOS to wait for. */
-      if (gst_element_get_state (pipeline, &state, NULL, 0) ==
+      if (gst_element_get_state (tl->pipeline, &state, NULL, 0) ==
           GST_STATE_CHANGE_FAILURE)
         break;
       continue;
     }
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+      ok = done = TRUE;
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *err = NULL;
+      gchar *debug = NULL;
 
-    switch (GST_MESSAGE_TYPE (msg)) {
-      case GST_MESSAGE_STATE_CHANGED:
-        if (GST_MESSAGE_SRC (msg) == GST_OBJECT (pipeline)) {
-          GstState new_state;
-
-          gst_message_parse_state_changed (msg, NULL, &new_state, NULL);
-          if (state_step (new_state))
-            stamp (line, state_step (new_state));
-        }
-        break;
-      case GST_MESSAGE_ELEMENT:
-        if (!scored && gst_message_has_name (msg, "vmaf")) {
-          stamp (line, "first-score");
-          scored = TRUE;
-        }
-        break;
-      case GST_MESSAGE_EOS:
-        stamp (line, "eos");
-        ok = done = TRUE;
-        break;
-      case GST_MESSAGE_ERROR:{
-        GError *err = NULL;
-        gchar *debug = NULL;
-
-        gst_message_parse_error (msg, &err, &debug);
-        g_printerr ("error from %s: %s\n%s\n", GST_OBJECT_NAME (msg->src),
-            err->message, debug ? debug : "");
-        g_clear_error (&err);
-        g_free (debug);
-        done = TRUE;
-        break;
-      }
-      default:
-        break;
+      gst_message_parse_error (msg, &err, &debug);
+      g_printerr ("error from %s: %s\n%s\n", GST_OBJECT_NAME (msg->src),
+          err->message, debug ? debug : "");
+      g_clear_error (&err);
+      g_free (debug);
+      done = TRUE;
     }
     gst_message_unref (msg);
   }
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
   gst_object_unref (bus);
-  if (ok && !scored)
+  if (ok && !tl->scored)
     g_printerr ("no \"vmaf\" message: is frame-message=true set?\n");
-  return ok && scored;
+  return ok && tl->scored;
 }
 
 int
 main (int argc, char **argv)
 {
+  TimeLine tl = { 0 };
   GError *err = NULL;
-  GString *line;
-  GstElement *pipeline;
   gboolean ok;
   int first = 1;
 
@@ -154,27 +177,29 @@ main (int argc, char **argv)
         argv[0]);
     return 2;
   }
-  line = g_string_new (NULL);
-  stamp (line, "main");
+  g_mutex_init (&tl.lock);
+  tl.line = g_string_new (NULL);
+  stamp (&tl, "main");
   gst_init (NULL, NULL);
-  stamp (line, "init");
+  stamp (&tl, "init");
 
-  pipeline = gst_parse_launchv ((const gchar **) argv + first, &err);
-  if (!pipeline) {
+  tl.pipeline = gst_parse_launchv ((const gchar **) argv + first, &err);
+  if (!tl.pipeline) {
     g_printerr ("cannot build the pipeline: %s\n", err->message);
     g_error_free (err);
-    g_string_free (line, TRUE);
+    g_string_free (tl.line, TRUE);
     return 1;
   }
   g_clear_error (&err);         /* a warning with a pipeline still made */
-  stamp (line, "built");
+  stamp (&tl, "built");
 
-  ok = run_to_eos (pipeline, line);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (pipeline);
-  stamp (line, "null");
+  ok = run_to_eos (&tl);
+  gst_element_set_state (tl.pipeline, GST_STATE_NULL);
+  gst_object_unref (tl.pipeline);
+  stamp (&tl, "null");
 
-  g_print ("%s\n", line->str);
-  g_string_free (line, TRUE);
+  g_print ("%s\n", tl.line->str);
+  g_string_free (tl.line, TRUE);
+  g_mutex_clear (&tl.lock);
   return ok ? 0 : 1;
 }
