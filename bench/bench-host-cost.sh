@@ -27,6 +27,7 @@
 #                       memory that goes to the GPU without a CPU copy)
 #     --backends "B .." element backends (default "hip cpu")
 #     --streams N       elements (and source pairs) in one process (default 1)
+#     --props "P=V .."  more element properties, e.g. "threads=1"
 #     --runs N          runs of each command; the least CPU counts (default 3)
 #     --driver D        fake (default): the fake CUDA driver of the build
 #                       (tests/hip), kernels that do nothing, no GPU needed;
@@ -59,6 +60,7 @@ size=1920x1080
 source=raw
 backends="hip cpu"
 streams=1
+props=
 runs=3
 driver=fake
 copies=dma
@@ -73,12 +75,13 @@ while [ $# -gt 0 ]; do
     --source) source=$2; shift ;;
     --backends) backends=$2; shift ;;
     --streams) streams=$2; shift ;;
+    --props) props=$2; shift ;;
     --runs) runs=$2; shift ;;
     --driver) driver=$2; shift ;;
     --copies) copies=$2; shift ;;
     --workdir) workdir=$2; shift ;;
     --instructions) instructions=1 ;;
-    -h|--help) sed -n '10,51p' "$0"; exit 0 ;;
+    -h|--help) sed -n '10,52p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -133,7 +136,7 @@ pipeline () {
       echo "$(src "$r") ! fakesink $(src "$d") ! fakesink"
     else
       echo "$(src "$r") ! c$i.ref_sink $(src "$d") ! c$i.dist_sink" \
-        "vmafhipcompare name=c$i backend=$1 frame-message=true ! fakesink"
+        "vmafhipcompare name=c$i backend=$1 frame-message=true $props ! fakesink"
     fi
   done
 }
