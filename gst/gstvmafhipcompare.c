@@ -41,7 +41,7 @@
 #include "config.h"
 #endif
 
-#include "gstvmafhipcompare.h"
+#include "gstvmafhipcompareprivate.h"
 #include "gstvmafhipcomparepad.h"
 #include "gstvmafhipcompat.h"
 #include "gstvmafhipcaps.h"
@@ -63,165 +63,11 @@
 #include <glib/gstdio.h>
 
 #ifdef VH_HAVE_HIP
-#include "gstvmafhipbufferpool.h"
 #include "gstvmafhipcuda.h"
-#include "gstvmafhipmemory.h"
 #include "gstvmafhiputils.h"
-#include "hip-features.h"
 #endif
 
 GST_DEBUG_CATEGORY (gst_vmaf_hip_compare_debug);
-#define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
-
-#define DEFAULT_MODEL             "vmaf_v0.6.1"
-#define DEFAULT_FEATURES          ""
-#define DEFAULT_ENABLE_TRANSFORM  FALSE
-#define DEFAULT_DISABLE_CLIP      FALSE
-#define DEFAULT_POOL_METHOD       GST_VMAF_HIP_POOL_MEAN
-#define DEFAULT_SUBSAMPLE         1
-#define DEFAULT_THREADS           0
-#define DEFAULT_FRAME_MESSAGE     TRUE
-#define DEFAULT_RESULTS_FILENAME  NULL
-#define DEFAULT_RESULTS_FORMAT    GST_VMAF_HIP_RESULTS_JSON
-#define DEFAULT_TAG_INTERVAL      30
-#define DEFAULT_RESULTS_INTERVAL  1000
-#define DEFAULT_PASSTHROUGH       GST_VMAF_HIP_PASSTHROUGH_DISTORTED
-#define DEFAULT_BACKEND           GST_VMAF_HIP_BACKEND_AUTO
-#define DEFAULT_MESSAGE_LAYOUT    GST_VMAF_HIP_MESSAGE_LAYOUT_VMAFHIP
-#define DEFAULT_LOG_LEVEL         GST_LEVEL_NONE
-#define DEFAULT_DEVICE_ID         -1
-
-enum
-{
-  PROP_0,
-  PROP_MODEL,
-  PROP_FEATURES,
-  PROP_ENABLE_TRANSFORM,
-  PROP_DISABLE_CLIP,
-  PROP_POOL_METHOD,
-  PROP_SUBSAMPLE,
-  PROP_THREADS,
-  PROP_FRAME_MESSAGE,
-  PROP_RESULTS_FILENAME,
-  PROP_RESULTS_FORMAT,
-  PROP_TAG_INTERVAL,
-  PROP_PASSTHROUGH,
-  PROP_BACKEND,
-  /* under the names of GStreamer's vmaf element */
-  PROP_MODEL_FILENAME,
-  PROP_PSNR,
-  PROP_SSIM,
-  PROP_MS_SSIM,
-  PROP_PHONE_MODEL,
-  PROP_CONF_INTERVAL,
-  PROP_LOG_LEVEL,
-  PROP_MESSAGE_LAYOUT,
-  PROP_DEVICE_ID,
-  PROP_STATS,
-  PROP_RESULTS_INTERVAL,
-};
-
-/* How many frames of one side wait for the other side's frame of the
- * same moment: a live branch may reach the element some slots after the
- * other one and keep that lag. */
-#define MAX_WAITING_FRAMES 4
-
-/* The same without a live source, where nothing is late: a frame waits
- * for its partner as long as it takes (the base class holds back the side
- * that runs ahead, and its queue, not this, bounds the memory); only a
- * limit against a side that never sends. */
-#define MAX_WAITING_FRAMES_NOT_LIVE 1024
-
-/* Frame accounting of one sink pad since start or its last flush, under
- * count_lock. Every frame inside the segment that arrives goes to the
- * pairing at once, on the pad's thread, whatever the base class later
- * does with it (a live aggregator passes over frames that come after
- * their output slot): it is scored with its partner or counted unpaired.
- * Frames that arrive without caps or past the segment's stop are
- * dropped. */
-typedef struct
-{
-  guint64 arrived;              /* frames inside the segment's start */
-  guint64 decided;              /* left the pairing: scored or unpaired */
-  guint64 unpaired;
-  guint64 unpaired_after_end;   /* of those, after the other side ended */
-  GstVideoInfo info;            /* the pad's caps, as its thread saw them */
-  gboolean have_info;
-  gboolean over;                /* EOS: no frame comes any more */
-  GstSegment segment;           /* the pad's, as the pad's thread saw it */
-  gboolean untimed_said;        /* a frame without a timestamp was refused */
-} SideCount;
-
-struct _GstVmafHipCompare
-{
-  GstVideoAggregator parent;
-
-  GstVideoAggregatorPad *ref_pad;
-  GstVideoAggregatorPad *dist_pad;
-
-  /* Properties, under the object lock. The three that worker threads read
-   * are accessed atomically. */
-  GstVmafHipSettings settings;
-  gint pool_method;             /* GstVmafHipPoolMethod */
-  gint frame_message;           /* gboolean */
-  gint tag_interval;            /* guint */
-  guint results_interval;       /* ms */
-  gchar *results_filename;
-  GstVmafHipResultsFormat results_format;
-  GstVmafHipPassthrough passthrough;
-  gboolean compat_psnr, compat_ssim, compat_ms_ssim;
-  GstDebugLevel log_level;
-  gint message_layout;          /* GstVmafHipMessageLayout */
-
-  /* One run, from start to stop; streaming thread. */
-  GstVmafHipSettings run;
-  gchar *run_results_filename;
-  GstVmafHipResultsFormat run_results_format;
-  GstVmafHipPassthrough run_passthrough;
-  /* Rewritten as frames are scored (on the worker that reports them), so
-   * that a kill leaves what was scored; made with the first frame. */
-  VhResultsFile *results_file;
-  guint run_results_interval;   /* ms */
-  gint results_failed;          /* atomic: a rewrite failed, said once */
-  VhContext *ctx;
-  gboolean ctx_started;
-  gboolean ctx_drained;         /* finished, nothing submitted since */
-  VhPictureInfo ctx_info;
-  guint64 ctx_base;             /* element frame number of engine frame 0 */
-  guint64 n_pairs;              /* frame numbers handed out so far */
-  GstVideoInfo ref_info_used;
-  GstVideoInfo dist_info_used;
-  gboolean have_info_used;
-  GMutex count_lock;
-  SideCount ref_count;
-  SideCount dist_count;
-  gboolean warned_out_of_step;
-  gboolean warned_upload;       /* a failed upload was said (auto) */
-  GstVmafHipPairing *pairing;   /* aggregate thread */
-  gboolean eos_done;
-  /* The base class queues a caps event and lets the buffers after it in
-   * before the event is refused on its thread: a pad whose last caps were
-   * refused has frames but no video info (atomic, bit per pad). */
-  gint caps_refused;
-  gboolean output_started;      /* a buffer went out since start or flush */
-  gint64 first_submit_us;
-  GstVmafHipReport *report;     /* thread-safe; shared with the workers;
-                                 * set under the object lock (stats) */
-
-  /* Tags for the next output buffer, under the object lock. */
-  GstTagList *pending_tags;
-
-  /* The GPU, from start to stop (a GstVmafHipDevice shared with neighbours
-   * through GstContext; NULL for the CPU). Set under the object lock. */
-  GstObject *hip_device;
-  /* Where features run, decided once at start (open_hip_device()), and the
-   * context's own transfer to and from the device (NULL for the CPU). */
-  VhBackend backends;
-  VhPictureTransfer *transfer;
-  gchar *dispatch;              /* "adm: hip, ...", logged once; set
-                                 * under the object lock */
-  gboolean hip_input;           /* some feature reads device pictures */
-};
 
 /* HIP memory (memory:HIPMemory, from vmafhipupload) is read through its host
  * copy on the CPU path. */
@@ -272,177 +118,6 @@ passthrough_pad (GstVmafHipCompare * self, GstVmafHipPassthrough which)
 {
   return which == GST_VMAF_HIP_PASSTHROUGH_REFERENCE ? self->ref_pad :
       self->dist_pad;
-}
-
-static SideCount *
-side_count (GstVmafHipCompare * self, gboolean ref_side)
-{
-  return ref_side ? &self->ref_count : &self->dist_count;
-}
-
-/* Frames that arrived and neither are waiting for a partner nor left the
- * pairing. Called with count_lock held. */
-static guint64
-count_dropped (GstVmafHipCompare * self, gboolean ref_side)
-{
-  SideCount *c = side_count (self, ref_side);
-  guint64 done = c->decided +
-      gst_vmaf_hip_pairing_n_waiting (self->pairing, ref_side);
-
-  return c->arrived > done ? c->arrived - done : 0;
-}
-
-/* Forgets a side's frames and counts (at start, stop, or its flush).
- * Called with count_lock held. */
-static void
-side_reset (GstVmafHipCompare * self, gboolean ref_side)
-{
-  SideCount *c = side_count (self, ref_side);
-
-  c->arrived = c->decided = 0;
-  c->over = FALSE;
-  c->untimed_said = FALSE;
-  gst_vmaf_hip_pairing_clear_side (self->pairing, ref_side);
-}
-
-/* Frame time in the pad's segment, as its thread saw it; @start is the
- * frame's start clipped to the segment, as the base class clips it. */
-static void
-push_frame (GstVmafHipCompare * self, gboolean ref_side, GstBuffer * buf,
-    GstClockTime start)
-{
-  SideCount *c = side_count (self, ref_side);
-  GstVmafHipFrame f;
-
-  f.buffer = buf;
-  f.info = c->info;
-  f.pts = GST_BUFFER_PTS (buf);
-  f.duration = GST_BUFFER_DURATION (buf);
-  f.stream_time = gst_segment_to_stream_time (&c->segment, GST_FORMAT_TIME,
-      start);
-  f.running_time = gst_segment_to_running_time (&c->segment,
-      GST_FORMAT_TIME, start);
-  gst_vmaf_hip_pairing_push (self->pairing, ref_side, &f);
-}
-
-/* Whether the pad's frames are in time: no segment yet (after a flush)
- * counts as in time, a segment of bytes or buffers does not. */
-static gboolean
-segment_in_time (const SideCount * c)
-{
-  return c->segment.format == GST_FORMAT_TIME ||
-      c->segment.format == GST_FORMAT_UNDEFINED;
-}
-
-/* On each sink pad, in the upstream thread: every frame goes to the
- * pairing as it arrives. */
-static GstPadProbeReturn
-on_pad_data (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
-{
-  GstVmafHipCompare *self = user_data;
-  gboolean ref_side = pad == GST_PAD (self->ref_pad);
-  SideCount *c = side_count (self, ref_side);
-  GstFormat refused = GST_FORMAT_UNDEFINED;
-
-  g_mutex_lock (&self->count_lock);
-  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
-    GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
-    GstClockTime pts = GST_BUFFER_PTS (buf);
-    GstFlowReturn refusal = GST_FLOW_OK;
-    gboolean say_untimed = FALSE;
-    GstClockTime end;
-    guint64 start;
-    gboolean inside;
-
-    /* Refused, not counted: frames of a segment not in time (said when
-     * the segment came), and frames without a timestamp, which the base
-     * class cannot place and fails the stream on without a word (said
-     * here, once). */
-    if (!segment_in_time (c)) {
-      refusal = GST_FLOW_NOT_NEGOTIATED;
-    } else if (!GST_CLOCK_TIME_IS_VALID (pts)) {
-      refusal = GST_FLOW_ERROR;
-      say_untimed = !c->untimed_said;
-      c->untimed_said = TRUE;
-    }
-    if (refusal != GST_FLOW_OK) {
-      g_mutex_unlock (&self->count_lock);
-      if (say_untimed)
-        GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-            ("%s: a frame without a timestamp: frames are paired by their "
-                "timestamps. Give a live source do-timestamp=true, or read "
-                "raw video through a parser that stamps its frames "
-                "(rawvideoparse) before %s.%s", GST_PAD_NAME (pad),
-                GST_OBJECT_NAME (self), GST_PAD_NAME (pad)), (NULL));
-      gst_buffer_unref (buf);
-      GST_PAD_PROBE_INFO_FLOW_RETURN (info) = refusal;
-      return GST_PAD_PROBE_HANDLED;
-    }
-
-    end = GST_BUFFER_DURATION_IS_VALID (buf) ?
-        pts + GST_BUFFER_DURATION (buf) : pts;
-    start = pts;
-    inside = c->segment.format != GST_FORMAT_TIME ||
-        gst_segment_clip (&c->segment, GST_FORMAT_TIME, pts, end, &start,
-        NULL);
-
-    /* Frames before the segment's start (what a parser sends ahead of an
-     * accurate seek's position) are clipped by design, not dropped: they
-     * do not count. Frames past its stop do. */
-    if (inside || pts >= c->segment.start) {
-      c->arrived++;
-      if (inside && c->have_info)
-        push_frame (self, ref_side, buf, start);
-    }
-  } else {
-    GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
-
-    switch (GST_EVENT_TYPE (ev)) {
-      case GST_EVENT_FLUSH_STOP:
-        side_reset (self, ref_side);
-        gst_segment_init (&c->segment, GST_FORMAT_UNDEFINED);
-        break;
-      case GST_EVENT_SEGMENT:
-        gst_event_copy_segment (ev, &c->segment);
-        if (!segment_in_time (c))
-          refused = c->segment.format;
-        break;
-      case GST_EVENT_CAPS:{
-        GstCaps *caps;
-
-        gst_event_parse_caps (ev, &caps);
-        c->have_info = gst_video_info_from_caps (&c->info, caps);
-        break;
-      }
-      case GST_EVENT_EOS:
-        c->over = TRUE;
-        break;
-      default:
-        break;
-    }
-  }
-  g_mutex_unlock (&self->count_lock);
-  /* The base classes assert on a segment in another format than time
-   * (filesrc straight into the element: bytes): refused here, with what
-   * to do instead. They get an empty time segment in its place (dropping
-   * it would leave the pad without one); the pad's frames are refused
-   * above. */
-  if (refused != GST_FORMAT_UNDEFINED) {
-    GstSegment in_time;
-
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("%s: the video comes in a segment of %s, not of time: frames are "
-            "paired by their timestamps. Raw video from a file needs a "
-            "parser that stamps its frames: filesrc ! rawvideoparse "
-            "width=W height=H format=F framerate=N/D ! %s.%s",
-            GST_PAD_NAME (pad), gst_format_get_name (refused),
-            GST_OBJECT_NAME (self), GST_PAD_NAME (pad)),
-        ("segment format %d", refused));
-    gst_segment_init (&in_time, GST_FORMAT_TIME);
-    gst_event_unref (GST_PAD_PROBE_INFO_EVENT (info));
-    GST_PAD_PROBE_INFO_DATA (info) = gst_event_new_segment (&in_time);
-  }
-  return GST_PAD_PROBE_OK;
 }
 
 static void
@@ -514,58 +189,6 @@ on_gpu_fallback (VhContext * ctx, const gchar * message, gpointer user_data)
 /* ---------------------------------------------------------------------- */
 /* Backend: the GPU and its twins                                          */
 
-static void close_hip_device (GstVmafHipCompare * self);
-
-/* backend auto or hip: the device the pipeline shares (asked of the
- * neighbours and the application, else opened and announced). auto
- * without one goes on with the CPU, saying why; hip without one fails. */
-static gboolean
-open_hip_device (GstVmafHipCompare * self)
-{
-  GError *err = NULL;
-
-  self->backends = VH_BACKEND_CPU;
-  if (self->run.backend == GST_VMAF_HIP_BACKEND_CPU)
-    return TRUE;
-#ifdef VH_HAVE_HIP
-  {
-    /* The element's own field: a neighbour's or the application's answer
-     * arrives through set_context, on this thread, while it asks. */
-    if (gst_vmaf_hip_ensure_element_device (GST_ELEMENT (self),
-            GST_VMAF_HIP_VENDOR_UNKNOWN, self->run.device_id,
-            (GstVmafHipDevice **) & self->hip_device, &err) &&
-        vh_hip_use_device (gst_vmaf_hip_device_get_handle (GST_VMAF_HIP_DEVICE
-                (self->hip_device)), &self->backends, &self->transfer, &err))
-      return TRUE;
-    close_hip_device (self);
-  }
-#else
-  g_set_error (&err, VH_ERROR, VH_ERROR_BACKEND,
-      "this build has no HIP layer");
-#endif
-  if (self->run.backend == GST_VMAF_HIP_BACKEND_HIP) {
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-        ("The HIP backend is not available: %s", err->message), (NULL));
-    g_error_free (err);
-    return FALSE;
-  }
-  GST_INFO_OBJECT (self, "backend auto: no usable GPU, features run on the "
-      "CPU: %s", err->message);
-  g_error_free (err);
-  return TRUE;
-}
-
-static void
-close_hip_device (GstVmafHipCompare * self)
-{
-  GST_OBJECT_LOCK (self);
-  gst_clear_object (&self->hip_device);
-  GST_OBJECT_UNLOCK (self);
-  g_clear_pointer (&self->transfer, vh_picture_transfer_unref);
-  self->backends = VH_BACKEND_CPU;
-  self->hip_input = FALSE;
-}
-
 /* Which feature runs where, once per run (again only if it changes). */
 static void
 log_dispatch (GstVmafHipCompare * self)
@@ -580,201 +203,6 @@ log_dispatch (GstVmafHipCompare * self)
   GST_OBJECT_UNLOCK (self);
   self->hip_input = self->transfer &&
       vh_context_uses_memory (self->ctx, VH_MEMORY_HIP_DEVICE);
-}
-
-#ifdef VH_HAVE_HIP
-/* Whether @buf is one frame in HIP memory of our device. */
-static gboolean
-buffer_is_hip (GstVmafHipCompare * self, GstBuffer * buf)
-{
-  GstMemory *mem;
-
-  if (!self->hip_input || gst_buffer_n_memory (buf) != 1)
-    return FALSE;
-  mem = gst_buffer_peek_memory (buf, 0);
-  return gst_is_vmaf_hip_memory (mem) &&
-      gst_vmaf_hip_device_is_equal (GST_VMAF_HIP_MEMORY_CAST (mem)->device,
-      GST_VMAF_HIP_DEVICE (self->hip_device));
-}
-
-/* A frame written on the CPU into HIP memory (our pool, offered upstream)
- * starts its copy to the device now, from page-locked memory, without
- * waiting. */
-static void
-start_upload (GstVmafHipCompare * self, GstBuffer * buf)
-{
-  GError *err = NULL;
-
-  if (buffer_is_hip (self, buf) &&
-      !gst_vmaf_hip_memory_upload_async (GST_VMAF_HIP_MEMORY_CAST
-          (gst_buffer_peek_memory (buf, 0)), &err)) {
-    GST_WARNING_OBJECT (self, "upload failed, reading on the CPU: %s",
-        err->message);
-    g_error_free (err);
-  }
-}
-#endif
-
-#ifdef VH_HAVE_HIP
-static GstVmafHipDevice *
-hip_device (GstVmafHipCompare * self)
-{
-  return self->hip_device ? GST_VMAF_HIP_DEVICE (self->hip_device) : NULL;
-}
-
-/* The element's device for neighbours that ask for a CUDA context before
- * it started (they open when they go to READY, after us): opened now
- * unless backend=cpu. */
-static GstVmafHipDevice *
-device_for_cuda (GstVmafHipCompare * self)
-{
-  GstVmafHipDevice *device = NULL;
-  GError *err = NULL;
-  gboolean cpu;
-
-  GST_OBJECT_LOCK (self);
-  if (self->hip_device)
-    device = GST_VMAF_HIP_DEVICE (gst_object_ref (self->hip_device));
-  cpu = self->settings.backend == GST_VMAF_HIP_BACKEND_CPU;
-  GST_OBJECT_UNLOCK (self);
-  if (device || cpu)
-    return device;
-  if (!gst_vmaf_hip_ensure_element_device (GST_ELEMENT (self),
-          GST_VMAF_HIP_VENDOR_UNKNOWN, -1, &device, &err)) {
-    GST_INFO_OBJECT (self, "no GPU to offer a CUDA context: %s",
-        err->message);
-    g_error_free (err);
-    return NULL;
-  }
-  GST_OBJECT_LOCK (self);
-  if (!self->hip_device)
-    self->hip_device = gst_object_ref (GST_OBJECT (device));
-  GST_OBJECT_UNLOCK (self);
-  return device;
-}
-#endif
-
-/* The engine's picture of @buf: in device memory when it is HIP memory
- * and some feature runs on the GPU, else in host memory. */
-static VhPicture *
-wrap_input (GstVmafHipCompare * self, const GstVideoInfo * vinfo,
-    GstBuffer * buf, GError ** error)
-{
-#ifdef VH_HAVE_HIP
-  /* After a fall-back to the CPU, frames are read on the CPU. */
-  if (buffer_is_hip (self, buf) && !vh_context_on_cpu (self->ctx)) {
-    GError *err = NULL;
-    VhHipEvent *ready = NULL;
-    VhPicture *pic = gst_vmaf_hip_memory_prepare_device
-        (GST_VMAF_HIP_MEMORY_CAST (gst_buffer_peek_memory (buf, 0)), &ready,
-        &err) ? gst_vmaf_hip_picture_wrap_device (vinfo, buf, ready, &err) :
-        NULL;
-
-    if (pic)
-      return pic;
-    /* Its upload failed: with backend=auto the frame is read on the CPU
-     * (from the page-locked copy it was uploaded from), said once; else
-     * the error names the device and the call. */
-    if (err && self->run.backend != GST_VMAF_HIP_BACKEND_AUTO) {
-      g_prefix_error (&err, "its upload to the GPU: ");
-      g_propagate_error (error, err);
-      return NULL;
-    }
-    if (err) {
-      if (!self->warned_upload)
-        GST_ELEMENT_WARNING (self, RESOURCE, FAILED, ("A frame's upload to "
-                "the GPU failed: it is read on the CPU: %s.", err->message),
-            ("backend=auto"));
-      self->warned_upload = TRUE;
-      g_error_free (err);
-      return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
-    }
-  }
-  /* CUDA memory: its device address, never a copy in system memory. */
-  if (gst_vmaf_hip_cuda_buffer_is_ours (buf, hip_device (self), error)) {
-    VhPicture *pic = gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buf,
-        gst_vmaf_hip_cuda_map_flags (), error);
-
-    /* Our streams are not ordered after the producer's; after the
-     * mapping, which may itself queue an upload on the producer's. */
-    if (pic)
-      gst_vmaf_hip_cuda_buffer_sync (buf);
-    if (!pic && error && !*error)
-      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "a frame in CUDA memory with a layout the GPU features cannot "
-          "read in place: put cudadownload before the element");
-    return pic;
-  }
-  if (error && *error)
-    return NULL;
-#endif
-  return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
-}
-
-static guint frames_within_latency (GstVmafHipCompare * self);
-
-/* Frames of one pad the element may hold at once: waiting for their
- * partner, then in the scoring context (in flight, and kept for a GPU
- * fall-back). */
-static guint
-frames_held_per_pad (GstVmafHipCompare * self)
-{
-  guint held;
-
-  if (self->ctx && self->ctx_started) {
-    held = vh_context_n_frames_held (self->ctx);
-  } else {
-    /* before it starts: the context's default in flight, and two kept */
-    guint workers = self->run.threads ? self->run.threads :
-        GST_VMAF_HIP_GPU_THREADS;
-    held = vh_context_default_in_flight (workers) + 2;
-  }
-  return MIN (frames_within_latency (self) + held, 64);
-}
-
-/* Offers upstream a pool of HIP memory when features run on the GPU:
- * frames written by the CPU land in page-locked memory and go to the
- * device asynchronously (start_upload), HIP producers write in place.
- * Producers are told how many frames the element may hold: their pools
- * (ours, or gst-cuda's for CUDA producers) are made at the start instead
- * of growing, a device allocation at a time, while the first frames go
- * through (a live pipeline's first frames then came late, and a short
- * run lost a fifth of its rate). */
-static gboolean
-gst_vmaf_hip_compare_propose_allocation (GstAggregator * agg,
-    GstAggregatorPad * pad, GstQuery * decide_query, GstQuery * query)
-{
-#ifdef VH_HAVE_HIP
-  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
-  GstCaps *caps = NULL;
-  gboolean need_pool = FALSE;
-  GstVideoInfo info, layout;
-
-  gst_query_parse_allocation (query, &caps, &need_pool);
-  /* CUDA producers use their own pools (in our CUDA context): only the
-   * number of buffers. */
-  if (self->hip_input && caps && gst_vmaf_hip_cuda_caps (caps) &&
-      gst_video_info_from_caps (&info, caps)) {
-    gst_query_add_allocation_pool (query, NULL, info.size,
-        frames_held_per_pad (self), 0);
-  } else if (self->hip_input && caps && need_pool &&
-      gst_video_info_from_caps (&info, caps)) {
-    GstVmafHipDevice *device = GST_VMAF_HIP_DEVICE (self->hip_device);
-    GstBufferPool *pool = gst_vmaf_hip_buffer_pool_new (device);
-    GstStructure *config = gst_buffer_pool_get_config (pool);
-    guint held = frames_held_per_pad (self);
-
-    gst_vmaf_hip_memory_layout (device, &info, &layout);
-    gst_buffer_pool_config_set_params (config, caps, layout.size, held, 0);
-    if (gst_buffer_pool_set_config (pool, config))
-      gst_query_add_allocation_pool (query, pool, layout.size, held, 0);
-    else
-      GST_WARNING_OBJECT (self, "HIP pool refused %" GST_PTR_FORMAT, caps);
-    gst_object_unref (pool);
-  }
-#endif
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  return TRUE;
 }
 
 static void
@@ -954,11 +382,12 @@ score_pair (GstVmafHipCompare * self, const GstVmafHipFrame * ref_frame,
 
 #ifdef VH_HAVE_HIP
   /* Both copies in flight before either mapping waits for its own. */
-  start_upload (self, ref);
-  start_upload (self, dist);
+  gst_vmaf_hip_compare_start_upload (self, ref);
+  gst_vmaf_hip_compare_start_upload (self, dist);
 #endif
-  ref_pic = wrap_input (self, rinfo, ref, &err);
-  dist_pic = ref_pic ? wrap_input (self, dinfo, dist, &err) : NULL;
+  ref_pic = gst_vmaf_hip_compare_wrap_input (self, rinfo, ref, &err);
+  dist_pic = ref_pic ?
+      gst_vmaf_hip_compare_wrap_input (self, dinfo, dist, &err) : NULL;
   if (!dist_pic) {
     GST_ELEMENT_ERROR (self, STREAM, DECODE,
         ("Could not read a %s frame: %s", ref_pic ? "distorted" : "reference",
@@ -1009,7 +438,7 @@ count_unpaired (GstVmafHipCompare * self, gboolean ref_side,
       GST_TIME_ARGS (f->pts), GST_TIME_ARGS (f->running_time));
 
   if (other_over) {
-    side_count (self, ref_side)->unpaired_after_end++;
+    gst_vmaf_hip_compare_side_count (self, ref_side)->unpaired_after_end++;
     /* The other side is over: let the last pair's values become final
      * now rather than at EOS. */
     return finish_context (self) ? GST_FLOW_OK : GST_FLOW_ERROR;
@@ -1043,7 +472,7 @@ frames_in_latency (GstVmafHipCompare * self, GstClockTime latency)
     return MAX_WAITING_FRAMES;
   g_mutex_lock (&self->count_lock);
   for (guint i = 0; i < 2 && !frame; i++) {
-    const SideCount *c = side_count (self, i == 0);
+    const SideCount *c = gst_vmaf_hip_compare_side_count (self, i == 0);
     if (c->have_info && GST_VIDEO_INFO_FPS_N (&c->info) > 0)
       frame = gst_util_uint64_scale_int (GST_SECOND,
           GST_VIDEO_INFO_FPS_D (&c->info), GST_VIDEO_INFO_FPS_N (&c->info));
@@ -1058,8 +487,8 @@ frames_in_latency (GstVmafHipCompare * self, GstClockTime latency)
 /* How many frames of one side the latency lets wait for the other side:
  * the pipeline's latency with a live source, else the latency property,
  * which lets each pad queue that much. */
-static guint
-frames_within_latency (GstVmafHipCompare * self)
+guint
+gst_vmaf_hip_compare_frames_within_latency (GstVmafHipCompare * self)
 {
   GstClockTime latency = gst_aggregator_get_latency (GST_AGGREGATOR (self));
 
@@ -1102,7 +531,7 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
       if (r.has_dist)
         self->dist_count.decided++;
       if (r.has_ref != r.has_dist)
-        side_count (self, r.has_ref)->unpaired++;
+        gst_vmaf_hip_compare_side_count (self, r.has_ref)->unpaired++;
     }
     g_mutex_unlock (&self->count_lock);
     if (!more)
@@ -1258,8 +687,8 @@ end_of_stream (GstVmafHipCompare * self)
   /* A fall-back to the CPU shows in the results file. */
   log_dispatch (self);
   g_mutex_lock (&self->count_lock);
-  dropped_ref = count_dropped (self, TRUE);
-  dropped_dist = count_dropped (self, FALSE);
+  dropped_ref = gst_vmaf_hip_compare_count_dropped (self, TRUE);
+  dropped_dist = gst_vmaf_hip_compare_count_dropped (self, FALSE);
   g_mutex_unlock (&self->count_lock);
   warn_unscored (self, dropped_ref, dropped_dist);
 
@@ -1427,7 +856,7 @@ gst_vmaf_hip_compare_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
 
       gst_query_parse_context_type (query, &type);
       if (g_strcmp0 (type, "gst.cuda.context") == 0) {
-        GstVmafHipDevice *device = device_for_cuda (self);
+        GstVmafHipDevice *device = gst_vmaf_hip_compare_device_for_cuda (self);
         ret = gst_vmaf_hip_cuda_handle_context_query (GST_ELEMENT (self),
             query, device);
         gst_clear_object (&device);
@@ -1501,7 +930,7 @@ gst_vmaf_hip_compare_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
       GST_PAD_NAME (other), &err);
 #ifdef VH_HAVE_HIP
   if (ok && gst_vmaf_hip_cuda_caps (caps)) {
-    GstVmafHipDevice *device = device_for_cuda (self);
+    GstVmafHipDevice *device = gst_vmaf_hip_compare_device_for_cuda (self);
     ok = gst_vmaf_hip_cuda_usable (device, &err);
     if (!ok)
       g_prefix_error (&err, "%s: ", GST_PAD_NAME (pad));
@@ -1600,33 +1029,6 @@ clear_report (GstVmafHipCompare * self)
   gst_vmaf_hip_report_free (report);
 }
 
-/* The GPU features' kernel modules, loaded before the first frame, which
- * for a live source comes after the clock runs: loading them on the first
- * frame took over 100 ms while 16 processes opened the GPU at once, and
- * the first frames were late. A failure here is left to the features'
- * own start, which reports it. */
-static void
-preload_kernels (GstVmafHipCompare * self)
-{
-#ifdef VH_HAVE_HIP
-  GPtrArray *classes;
-  GError *err = NULL;
-
-  if (!self->transfer)
-    return;
-  classes = vh_context_get_classes (self->ctx, VH_BACKEND_HIP);
-  if (!vh_hip_features_preload (gst_vmaf_hip_device_get_handle
-          (GST_VMAF_HIP_DEVICE (self->hip_device)), classes, &err)) {
-    GST_WARNING_OBJECT (self, "kernels not loaded ahead: %s", err->message);
-    g_error_free (err);
-  } else {
-    GST_DEBUG_OBJECT (self, "kernel modules of %u features loaded",
-        classes->len);
-  }
-  g_ptr_array_unref (classes);
-#endif
-}
-
 static gboolean
 gst_vmaf_hip_compare_start (GstAggregator * agg)
 {
@@ -1662,8 +1064,8 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   self->ref_count.unpaired = self->dist_count.unpaired = 0;
   self->ref_count.unpaired_after_end = 0;
   self->dist_count.unpaired_after_end = 0;
-  side_reset (self, TRUE);
-  side_reset (self, FALSE);
+  gst_vmaf_hip_compare_side_reset (self, TRUE);
+  gst_vmaf_hip_compare_side_reset (self, FALSE);
   g_mutex_unlock (&self->count_lock);
   self->warned_out_of_step = FALSE;
   self->warned_upload = FALSE;
@@ -1674,13 +1076,13 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   self->first_submit_us = 0;
 
   /* Build the models now so that bad settings fail the state change. */
-  if (!check_results_file (self) || !open_hip_device (self) ||
-      !build_context (self)) {
+  if (!check_results_file (self) ||
+      !gst_vmaf_hip_compare_open_hip_device (self) || !build_context (self)) {
     clear_report (self);
-    close_hip_device (self);
+    gst_vmaf_hip_compare_close_hip_device (self);
     return FALSE;
   }
-  preload_kernels (self);
+  gst_vmaf_hip_compare_preload_kernels (self);
   return TRUE;
 }
 
@@ -1709,14 +1111,14 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
   self->ctx_started = FALSE;
   g_clear_pointer (&self->results_file, vh_results_file_free);
   /* After the context: its GPU features used the device. */
-  close_hip_device (self);
+  gst_vmaf_hip_compare_close_hip_device (self);
   clear_report (self);
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&self->pending_tags, gst_tag_list_unref);
   GST_OBJECT_UNLOCK (self);
   g_mutex_lock (&self->count_lock);
-  side_reset (self, TRUE);
-  side_reset (self, FALSE);
+  gst_vmaf_hip_compare_side_reset (self, TRUE);
+  gst_vmaf_hip_compare_side_reset (self, FALSE);
   self->ref_count.have_info = self->dist_count.have_info = FALSE;
   gst_segment_init (&self->ref_count.segment, GST_FORMAT_UNDEFINED);
   gst_segment_init (&self->dist_count.segment, GST_FORMAT_UNDEFINED);
@@ -1750,204 +1152,6 @@ gst_vmaf_hip_compare_flush (GstAggregator * agg)
 
 /* ---------------------------------------------------------------------- */
 /* GObject                                                                 */
-
-/* The summary so far, for applications that watch a live run; NULL
- * unless running. Called with the object lock held. */
-static GstStructure *
-make_stats (GstVmafHipCompare * self)
-{
-  GstStructure *s;
-  guint64 ur, ud, dr, dd;
-
-  if (!self->report)
-    return NULL;
-  s = gst_vmaf_hip_report_make_summary (self->report,
-      g_atomic_int_get (&self->pool_method));
-  gst_structure_set_name (s, "vmaf-stats");
-  g_mutex_lock (&self->count_lock);
-  ur = self->ref_count.unpaired;
-  ud = self->dist_count.unpaired;
-  dr = count_dropped (self, TRUE);
-  dd = count_dropped (self, FALSE);
-  g_mutex_unlock (&self->count_lock);
-  gst_structure_set (s,
-      "unpaired-reference", G_TYPE_UINT64, ur,
-      "unpaired-distorted", G_TYPE_UINT64, ud,
-      "dropped-reference", G_TYPE_UINT64, dr,
-      "dropped-distorted", G_TYPE_UINT64, dd, NULL);
-  if (self->dispatch)
-    gst_structure_set (s, "dispatch", G_TYPE_STRING, self->dispatch, NULL);
-  return s;
-}
-
-static void
-gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_MODEL:
-    case PROP_MODEL_FILENAME:
-      g_free (self->settings.model);
-      self->settings.model = g_value_dup_string (value);
-      break;
-    case PROP_PSNR:
-      self->compat_psnr = g_value_get_boolean (value);
-      break;
-    case PROP_SSIM:
-      self->compat_ssim = g_value_get_boolean (value);
-      break;
-    case PROP_MS_SSIM:
-      self->compat_ms_ssim = g_value_get_boolean (value);
-      break;
-    case PROP_CONF_INTERVAL:
-      self->settings.conf_interval = g_value_get_boolean (value);
-      break;
-    case PROP_LOG_LEVEL:
-      self->log_level = g_value_get_enum (value);
-      gst_debug_category_set_threshold (GST_CAT_DEFAULT, self->log_level);
-      break;
-    case PROP_MESSAGE_LAYOUT:
-      g_atomic_int_set (&self->message_layout, g_value_get_enum (value));
-      break;
-    case PROP_FEATURES:
-      g_free (self->settings.features);
-      self->settings.features = g_value_dup_string (value);
-      break;
-    case PROP_ENABLE_TRANSFORM:
-    case PROP_PHONE_MODEL:
-      self->settings.enable_transform = g_value_get_boolean (value);
-      break;
-    case PROP_DISABLE_CLIP:
-      self->settings.disable_clip = g_value_get_boolean (value);
-      break;
-    case PROP_POOL_METHOD:
-      g_atomic_int_set (&self->pool_method, g_value_get_enum (value));
-      break;
-    case PROP_SUBSAMPLE:
-      self->settings.subsample = g_value_get_uint (value);
-      break;
-    case PROP_THREADS:
-      self->settings.threads = g_value_get_uint (value);
-      break;
-    case PROP_FRAME_MESSAGE:
-      g_atomic_int_set (&self->frame_message, g_value_get_boolean (value));
-      break;
-    case PROP_RESULTS_FILENAME:
-      g_free (self->results_filename);
-      self->results_filename = g_value_dup_string (value);
-      if (self->results_filename && !*self->results_filename)
-        g_clear_pointer (&self->results_filename, g_free);
-      break;
-    case PROP_RESULTS_FORMAT:
-      self->results_format = g_value_get_enum (value);
-      break;
-    case PROP_TAG_INTERVAL:
-      g_atomic_int_set (&self->tag_interval, (gint) g_value_get_uint (value));
-      break;
-    case PROP_RESULTS_INTERVAL:
-      self->results_interval = g_value_get_uint (value);
-      break;
-    case PROP_PASSTHROUGH:
-      self->passthrough = g_value_get_enum (value);
-      break;
-    case PROP_BACKEND:
-      self->settings.backend = g_value_get_enum (value);
-      break;
-    case PROP_DEVICE_ID:
-      self->settings.device_id = g_value_get_int (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_MODEL:
-    case PROP_MODEL_FILENAME:
-      g_value_set_string (value, self->settings.model);
-      break;
-    case PROP_PSNR:
-      g_value_set_boolean (value, self->compat_psnr);
-      break;
-    case PROP_SSIM:
-      g_value_set_boolean (value, self->compat_ssim);
-      break;
-    case PROP_MS_SSIM:
-      g_value_set_boolean (value, self->compat_ms_ssim);
-      break;
-    case PROP_CONF_INTERVAL:
-      g_value_set_boolean (value, self->settings.conf_interval);
-      break;
-    case PROP_LOG_LEVEL:
-      g_value_set_enum (value, self->log_level);
-      break;
-    case PROP_MESSAGE_LAYOUT:
-      g_value_set_enum (value, g_atomic_int_get (&self->message_layout));
-      break;
-    case PROP_FEATURES:
-      g_value_set_string (value, self->settings.features);
-      break;
-    case PROP_ENABLE_TRANSFORM:
-    case PROP_PHONE_MODEL:
-      g_value_set_boolean (value, self->settings.enable_transform);
-      break;
-    case PROP_DISABLE_CLIP:
-      g_value_set_boolean (value, self->settings.disable_clip);
-      break;
-    case PROP_POOL_METHOD:
-      g_value_set_enum (value, g_atomic_int_get (&self->pool_method));
-      break;
-    case PROP_SUBSAMPLE:
-      g_value_set_uint (value, self->settings.subsample);
-      break;
-    case PROP_THREADS:
-      g_value_set_uint (value, self->settings.threads);
-      break;
-    case PROP_FRAME_MESSAGE:
-      g_value_set_boolean (value, g_atomic_int_get (&self->frame_message));
-      break;
-    case PROP_RESULTS_FILENAME:
-      g_value_set_string (value, self->results_filename);
-      break;
-    case PROP_RESULTS_FORMAT:
-      g_value_set_enum (value, self->results_format);
-      break;
-    case PROP_TAG_INTERVAL:
-      g_value_set_uint (value, (guint) g_atomic_int_get (&self->tag_interval));
-      break;
-    case PROP_RESULTS_INTERVAL:
-      g_value_set_uint (value, self->results_interval);
-      break;
-    case PROP_PASSTHROUGH:
-      g_value_set_enum (value, self->passthrough);
-      break;
-    case PROP_BACKEND:
-      g_value_set_enum (value, self->settings.backend);
-      break;
-    case PROP_DEVICE_ID:
-      g_value_set_int (value, self->settings.device_id);
-      break;
-    case PROP_STATS:
-      g_value_take_boxed (value, make_stats (self));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
 
 static void
 gst_vmaf_hip_compare_finalize (GObject * object)
@@ -1983,7 +1187,7 @@ add_sink_pad (GstVmafHipCompare * self, GstStaticPadTemplate * st)
   gst_object_unref (templ);
   gst_pad_add_probe (GST_PAD (pad), GST_PAD_PROBE_TYPE_BUFFER |
       GST_PAD_PROBE_TYPE_EVENT_FLUSH | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
-      on_pad_data, self, NULL);
+      gst_vmaf_hip_compare_pad_probe, self, NULL);
   gst_element_add_pad (GST_ELEMENT (self), GST_PAD (pad));
   return pad;
 }
@@ -2022,10 +1226,6 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS (klass);
   GstVideoAggregatorClass *vagg_class = GST_VIDEO_AGGREGATOR_CLASS (klass);
-  const GParamFlags ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_MUTABLE_READY;
-  const GParamFlags playing = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_MUTABLE_PLAYING;
 
   GST_DEBUG_CATEGORY_INIT (gst_vmaf_hip_compare_debug, "vmafhipcompare", 0,
       "vmafhip video quality comparison");
@@ -2034,170 +1234,7 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
   gobject_class->get_property = gst_vmaf_hip_compare_get_property;
   gobject_class->finalize = gst_vmaf_hip_compare_finalize;
 
-  /**
-   * GstVmafHipCompare:model:
-   *
-   * Comma-separated VMAF models. Each entry is a built-in model name
-   * ("vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_b_v0.6.3"),
-   * a path to a model file in libvmaf's JSON format, or
-   * "version=NAME|path=FILE[:name=SCORE][:enable_transform][:disable_clip]"
-   * with optional feature option overrides ":EXTRACTOR.OPTION=VALUE", as
-   * libvmaf's --model (e.g. "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.2").
-   * The first model scores as "vmaf" (and as the "score" field), the
-   * others under their own names. Empty: features only.
-   */
-  g_object_class_install_property (gobject_class, PROP_MODEL,
-      g_param_spec_string ("model", "Model",
-          "Comma-separated VMAF models: built-in names, model file paths, or "
-          "version=NAME|path=FILE[:name=SCORE][:enable_transform]"
-          "[:disable_clip][:EXTRACTOR.OPTION=VALUE]; the first scores as "
-          "\"vmaf\"; empty for none",
-          DEFAULT_MODEL, ready));
-
-  /**
-   * GstVmafHipCompare:features:
-   *
-   * Comma-separated extra features, each "NAME[=key=value[:key=value]]":
-   * psnr, float_ssim (or ssim), float_ms_ssim (or ms-ssim), cambi, vif,
-   * adm, motion, ... with libvmaf's option names.
-   */
-  g_object_class_install_property (gobject_class, PROP_FEATURES,
-      g_param_spec_string ("features", "Features",
-          "Comma-separated extra features, NAME[=key=value[:key=value]]: "
-          "psnr, ssim (float_ssim), ms-ssim (float_ms_ssim), cambi, ...",
-          DEFAULT_FEATURES, ready));
-
-  g_object_class_install_property (gobject_class, PROP_ENABLE_TRANSFORM,
-      g_param_spec_boolean ("enable-transform", "Enable transform",
-          "Apply the models' score transform (as libvmaf's phone model)",
-          DEFAULT_ENABLE_TRANSFORM, ready));
-
-  g_object_class_install_property (gobject_class, PROP_DISABLE_CLIP,
-      g_param_spec_boolean ("disable-clip", "Disable clip",
-          "Do not clip model scores to the model's range",
-          DEFAULT_DISABLE_CLIP, ready));
-
-  g_object_class_install_property (gobject_class, PROP_POOL_METHOD,
-      g_param_spec_enum ("pool-method", "Pool method",
-          "How the tags and the summary's \"score\" pool per-frame values",
-          GST_TYPE_VMAF_HIP_POOL_METHOD, DEFAULT_POOL_METHOD, playing));
-
-  g_object_class_install_property (gobject_class, PROP_SUBSAMPLE,
-      g_param_spec_uint ("subsample", "Subsample",
-          "Score every Nth frame only (temporal features still see every "
-          "frame)", 1, 1000, DEFAULT_SUBSAMPLE, ready));
-
-  g_object_class_install_property (gobject_class, PROP_THREADS,
-      g_param_spec_uint ("threads", "Threads",
-          "Scoring worker threads (0 = one per processor)", 0, 256,
-          DEFAULT_THREADS, ready));
-
-  g_object_class_install_property (gobject_class, PROP_FRAME_MESSAGE,
-      g_param_spec_boolean ("frame-message", "Frame message",
-          "Post a \"vmaf\" element message for every scored frame",
-          DEFAULT_FRAME_MESSAGE, playing));
-
-  g_object_class_install_property (gobject_class, PROP_RESULTS_FILENAME,
-      g_param_spec_string ("results-filename", "Results filename",
-          "Write every frame's values and the pooled values to this file, "
-          "in libvmaf's layout: rewritten whole (atomically) as frames are "
-          "scored, so that it is valid at every moment, and completed at "
-          "end of stream (NULL: no file)", DEFAULT_RESULTS_FILENAME, ready));
-
-  g_object_class_install_property (gobject_class, PROP_RESULTS_INTERVAL,
-      g_param_spec_uint ("results-interval", "Results interval",
-          "Least time in milliseconds between two rewrites of the results "
-          "file while frames are scored (a rewrite also waits ten times as "
-          "long as the last one took; 0: written only at end of stream or "
-          "stop)", 0, G_MAXINT, DEFAULT_RESULTS_INTERVAL, ready));
-
-  g_object_class_install_property (gobject_class, PROP_RESULTS_FORMAT,
-      g_param_spec_enum ("results-format", "Results format",
-          "Format of the results file", GST_TYPE_VMAF_HIP_RESULTS_FORMAT,
-          DEFAULT_RESULTS_FORMAT, ready));
-
-  g_object_class_install_property (gobject_class, PROP_TAG_INTERVAL,
-      g_param_spec_uint ("tag-interval", "Tag interval",
-          "Push and post pooled tags every N scored frames (0: only at end "
-          "of stream)", 0, G_MAXINT, DEFAULT_TAG_INTERVAL, playing));
-
-  g_object_class_install_property (gobject_class, PROP_PASSTHROUGH,
-      g_param_spec_enum ("passthrough", "Passthrough",
-          "Which input the src pad passes on, unchanged",
-          GST_TYPE_VMAF_HIP_PASSTHROUGH, DEFAULT_PASSTHROUGH, ready));
-
-  g_object_class_install_property (gobject_class, PROP_BACKEND,
-      g_param_spec_enum ("backend", "Backend",
-          "Where the features are computed", GST_TYPE_VMAF_HIP_BACKEND,
-          DEFAULT_BACKEND, ready));
-
-  /* GStreamer's vmaf element's properties, where they mean the same here
-   * (docs/migrating-from-vmaf.md). */
-  g_object_class_install_property (gobject_class, PROP_MODEL_FILENAME,
-      g_param_spec_string ("model-filename", "Model (vmaf element's name)",
-          "The model property under the name GStreamer's vmaf element "
-          "gives it: a built-in model name or a model file (libvmaf's JSON "
-          "format)", DEFAULT_MODEL, ready));
-  g_object_class_install_property (gobject_class, PROP_PSNR,
-      g_param_spec_boolean ("psnr", "PSNR (vmaf element's name)",
-          "Compute PSNR: adds psnr to features (psnr_y, psnr_cb, psnr_cr)",
-          FALSE, ready));
-  g_object_class_install_property (gobject_class, PROP_SSIM,
-      g_param_spec_boolean ("ssim", "SSIM (vmaf element's name)",
-          "Compute SSIM: adds float_ssim to features", FALSE, ready));
-  g_object_class_install_property (gobject_class, PROP_MS_SSIM,
-      g_param_spec_boolean ("ms-ssim", "MS-SSIM (vmaf element's name)",
-          "Compute MS-SSIM: adds float_ms_ssim to features", FALSE, ready));
-  g_object_class_install_property (gobject_class, PROP_PHONE_MODEL,
-      g_param_spec_boolean ("phone-model", "Phone model (vmaf element's name)",
-          "Apply the models' score transform (libvmaf's phone model): the "
-          "enable-transform property under another name", FALSE, ready));
-  g_object_class_install_property (gobject_class, PROP_CONF_INTERVAL,
-      g_param_spec_boolean ("conf-interval",
-          "Confidence interval (vmaf element's name)",
-          "Require bootstrap models (vmaf_b_v0.6.3, or a model file with "
-          "bootstrap members), which report their confidence interval "
-          "(NAME_ci_p95_lo, NAME_ci_p95_hi, NAME_stddev, NAME_bagging); any "
-          "other model fails the state change", FALSE, ready));
-  g_object_class_install_property (gobject_class, PROP_LOG_LEVEL,
-      g_param_spec_enum ("log-level", "Log level (vmaf element's name)",
-          "Sets the threshold of the vmafhipcompare debug category, for "
-          "every instance (as GST_DEBUG=vmafhipcompare:LEVEL)",
-          GST_TYPE_VMAF_HIP_LOG_LEVEL, DEFAULT_LOG_LEVEL,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_MESSAGE_LAYOUT,
-      g_param_spec_enum ("message-layout", "Message layout",
-          "vmafhip: \"vmaf\" per frame, \"vmaf-summary\" at the end; vmaf: "
-          "GStreamer's vmaf element's \"VMAF\" messages (type=frame, "
-          "type=pooled)", GST_TYPE_VMAF_HIP_MESSAGE_LAYOUT,
-          DEFAULT_MESSAGE_LAYOUT, playing));
-
-  /**
-   * GstVmafHipCompare:device-id:
-   *
-   * The GPU that backend auto or hip uses. -1: the device the pipeline
-   * already shares through the "vmafhip.hip.device" context, else the first.
-   * A shared device of another number is not taken.
-   */
-  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
-      g_param_spec_int ("device-id", "Device ID",
-          "GPU for backend auto or hip (-1: the pipeline's shared device, "
-          "else the first)", -1, G_MAXINT, DEFAULT_DEVICE_ID, ready));
-
-  /**
-   * GstVmafHipCompare:stats:
-   *
-   * The run so far, as the vmaf-summary message gives it at end of stream
-   * (structure "vmaf-stats": scored, skipped, unpaired and dropped frames,
-   * pooled values per output), plus "dispatch" (which feature runs where,
-   * "adm: hip, cambi: cpu, ..."). NULL while the element is not running.
-   * Lets an application watch a live run that never ends.
-   */
-  g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics",
-          "Frames scored, unpaired and dropped, pooled values and feature "
-          "dispatch of the run so far (as the vmaf-summary message)",
-          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  gst_vmaf_hip_compare_install_properties (gobject_class);
 
   gst_element_class_add_static_pad_template_with_gtype (element_class,
       &src_template, GST_TYPE_AGGREGATOR_PAD);

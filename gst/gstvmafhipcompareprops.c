@@ -1,0 +1,421 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The element's properties: their installation, setting and reading. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstvmafhipcompareprivate.h"
+#include "gstvmafhipcompat.h"
+#include "gstvmafhipenums.h"
+#include "gstvmafhipreport.h"
+
+enum
+{
+  PROP_0,
+  PROP_MODEL,
+  PROP_FEATURES,
+  PROP_ENABLE_TRANSFORM,
+  PROP_DISABLE_CLIP,
+  PROP_POOL_METHOD,
+  PROP_SUBSAMPLE,
+  PROP_THREADS,
+  PROP_FRAME_MESSAGE,
+  PROP_RESULTS_FILENAME,
+  PROP_RESULTS_FORMAT,
+  PROP_TAG_INTERVAL,
+  PROP_PASSTHROUGH,
+  PROP_BACKEND,
+  /* under the names of GStreamer's vmaf element */
+  PROP_MODEL_FILENAME,
+  PROP_PSNR,
+  PROP_SSIM,
+  PROP_MS_SSIM,
+  PROP_PHONE_MODEL,
+  PROP_CONF_INTERVAL,
+  PROP_LOG_LEVEL,
+  PROP_MESSAGE_LAYOUT,
+  PROP_DEVICE_ID,
+  PROP_STATS,
+  PROP_RESULTS_INTERVAL,
+};
+
+void
+gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
+{
+  const GParamFlags ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_READY;
+  const GParamFlags playing = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+
+  /**
+   * GstVmafHipCompare:model:
+   *
+   * Comma-separated VMAF models. Each entry is a built-in model name
+   * ("vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_b_v0.6.3"),
+   * a path to a model file in libvmaf's JSON format, or
+   * "version=NAME|path=FILE[:name=SCORE][:enable_transform][:disable_clip]"
+   * with optional feature option overrides ":EXTRACTOR.OPTION=VALUE", as
+   * libvmaf's --model (e.g. "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.2").
+   * The first model scores as "vmaf" (and as the "score" field), the
+   * others under their own names. Empty: features only.
+   */
+  g_object_class_install_property (gobject_class, PROP_MODEL,
+      g_param_spec_string ("model", "Model",
+          "Comma-separated VMAF models: built-in names, model file paths, or "
+          "version=NAME|path=FILE[:name=SCORE][:enable_transform]"
+          "[:disable_clip][:EXTRACTOR.OPTION=VALUE]; the first scores as "
+          "\"vmaf\"; empty for none",
+          DEFAULT_MODEL, ready));
+
+  /**
+   * GstVmafHipCompare:features:
+   *
+   * Comma-separated extra features, each "NAME[=key=value[:key=value]]":
+   * psnr, float_ssim (or ssim), float_ms_ssim (or ms-ssim), cambi, vif,
+   * adm, motion, ... with libvmaf's option names.
+   */
+  g_object_class_install_property (gobject_class, PROP_FEATURES,
+      g_param_spec_string ("features", "Features",
+          "Comma-separated extra features, NAME[=key=value[:key=value]]: "
+          "psnr, ssim (float_ssim), ms-ssim (float_ms_ssim), cambi, ...",
+          DEFAULT_FEATURES, ready));
+
+  g_object_class_install_property (gobject_class, PROP_ENABLE_TRANSFORM,
+      g_param_spec_boolean ("enable-transform", "Enable transform",
+          "Apply the models' score transform (as libvmaf's phone model)",
+          DEFAULT_ENABLE_TRANSFORM, ready));
+
+  g_object_class_install_property (gobject_class, PROP_DISABLE_CLIP,
+      g_param_spec_boolean ("disable-clip", "Disable clip",
+          "Do not clip model scores to the model's range",
+          DEFAULT_DISABLE_CLIP, ready));
+
+  g_object_class_install_property (gobject_class, PROP_POOL_METHOD,
+      g_param_spec_enum ("pool-method", "Pool method",
+          "How the tags and the summary's \"score\" pool per-frame values",
+          GST_TYPE_VMAF_HIP_POOL_METHOD, DEFAULT_POOL_METHOD, playing));
+
+  g_object_class_install_property (gobject_class, PROP_SUBSAMPLE,
+      g_param_spec_uint ("subsample", "Subsample",
+          "Score every Nth frame only (temporal features still see every "
+          "frame)", 1, 1000, DEFAULT_SUBSAMPLE, ready));
+
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_uint ("threads", "Threads",
+          "Scoring worker threads (0 = one per processor)", 0, 256,
+          DEFAULT_THREADS, ready));
+
+  g_object_class_install_property (gobject_class, PROP_FRAME_MESSAGE,
+      g_param_spec_boolean ("frame-message", "Frame message",
+          "Post a \"vmaf\" element message for every scored frame",
+          DEFAULT_FRAME_MESSAGE, playing));
+
+  g_object_class_install_property (gobject_class, PROP_RESULTS_FILENAME,
+      g_param_spec_string ("results-filename", "Results filename",
+          "Write every frame's values and the pooled values to this file, "
+          "in libvmaf's layout: rewritten whole (atomically) as frames are "
+          "scored, so that it is valid at every moment, and completed at "
+          "end of stream (NULL: no file)", DEFAULT_RESULTS_FILENAME, ready));
+
+  g_object_class_install_property (gobject_class, PROP_RESULTS_INTERVAL,
+      g_param_spec_uint ("results-interval", "Results interval",
+          "Least time in milliseconds between two rewrites of the results "
+          "file while frames are scored (a rewrite also waits ten times as "
+          "long as the last one took; 0: written only at end of stream or "
+          "stop)", 0, G_MAXINT, DEFAULT_RESULTS_INTERVAL, ready));
+
+  g_object_class_install_property (gobject_class, PROP_RESULTS_FORMAT,
+      g_param_spec_enum ("results-format", "Results format",
+          "Format of the results file", GST_TYPE_VMAF_HIP_RESULTS_FORMAT,
+          DEFAULT_RESULTS_FORMAT, ready));
+
+  g_object_class_install_property (gobject_class, PROP_TAG_INTERVAL,
+      g_param_spec_uint ("tag-interval", "Tag interval",
+          "Push and post pooled tags every N scored frames (0: only at end "
+          "of stream)", 0, G_MAXINT, DEFAULT_TAG_INTERVAL, playing));
+
+  g_object_class_install_property (gobject_class, PROP_PASSTHROUGH,
+      g_param_spec_enum ("passthrough", "Passthrough",
+          "Which input the src pad passes on, unchanged",
+          GST_TYPE_VMAF_HIP_PASSTHROUGH, DEFAULT_PASSTHROUGH, ready));
+
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Where the features are computed", GST_TYPE_VMAF_HIP_BACKEND,
+          DEFAULT_BACKEND, ready));
+
+  /* GStreamer's vmaf element's properties, where they mean the same here
+   * (docs/migrating-from-vmaf.md). */
+  g_object_class_install_property (gobject_class, PROP_MODEL_FILENAME,
+      g_param_spec_string ("model-filename", "Model (vmaf element's name)",
+          "The model property under the name GStreamer's vmaf element "
+          "gives it: a built-in model name or a model file (libvmaf's JSON "
+          "format)", DEFAULT_MODEL, ready));
+  g_object_class_install_property (gobject_class, PROP_PSNR,
+      g_param_spec_boolean ("psnr", "PSNR (vmaf element's name)",
+          "Compute PSNR: adds psnr to features (psnr_y, psnr_cb, psnr_cr)",
+          FALSE, ready));
+  g_object_class_install_property (gobject_class, PROP_SSIM,
+      g_param_spec_boolean ("ssim", "SSIM (vmaf element's name)",
+          "Compute SSIM: adds float_ssim to features", FALSE, ready));
+  g_object_class_install_property (gobject_class, PROP_MS_SSIM,
+      g_param_spec_boolean ("ms-ssim", "MS-SSIM (vmaf element's name)",
+          "Compute MS-SSIM: adds float_ms_ssim to features", FALSE, ready));
+  g_object_class_install_property (gobject_class, PROP_PHONE_MODEL,
+      g_param_spec_boolean ("phone-model", "Phone model (vmaf element's name)",
+          "Apply the models' score transform (libvmaf's phone model): the "
+          "enable-transform property under another name", FALSE, ready));
+  g_object_class_install_property (gobject_class, PROP_CONF_INTERVAL,
+      g_param_spec_boolean ("conf-interval",
+          "Confidence interval (vmaf element's name)",
+          "Require bootstrap models (vmaf_b_v0.6.3, or a model file with "
+          "bootstrap members), which report their confidence interval "
+          "(NAME_ci_p95_lo, NAME_ci_p95_hi, NAME_stddev, NAME_bagging); any "
+          "other model fails the state change", FALSE, ready));
+  g_object_class_install_property (gobject_class, PROP_LOG_LEVEL,
+      g_param_spec_enum ("log-level", "Log level (vmaf element's name)",
+          "Sets the threshold of the vmafhipcompare debug category, for "
+          "every instance (as GST_DEBUG=vmafhipcompare:LEVEL)",
+          GST_TYPE_VMAF_HIP_LOG_LEVEL, DEFAULT_LOG_LEVEL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_MESSAGE_LAYOUT,
+      g_param_spec_enum ("message-layout", "Message layout",
+          "vmafhip: \"vmaf\" per frame, \"vmaf-summary\" at the end; vmaf: "
+          "GStreamer's vmaf element's \"VMAF\" messages (type=frame, "
+          "type=pooled)", GST_TYPE_VMAF_HIP_MESSAGE_LAYOUT,
+          DEFAULT_MESSAGE_LAYOUT, playing));
+
+  /**
+   * GstVmafHipCompare:device-id:
+   *
+   * The GPU that backend auto or hip uses. -1: the device the pipeline
+   * already shares through the "vmafhip.hip.device" context, else the first.
+   * A shared device of another number is not taken.
+   */
+  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
+      g_param_spec_int ("device-id", "Device ID",
+          "GPU for backend auto or hip (-1: the pipeline's shared device, "
+          "else the first)", -1, G_MAXINT, DEFAULT_DEVICE_ID, ready));
+
+  /**
+   * GstVmafHipCompare:stats:
+   *
+   * The run so far, as the vmaf-summary message gives it at end of stream
+   * (structure "vmaf-stats": scored, skipped, unpaired and dropped frames,
+   * pooled values per output), plus "dispatch" (which feature runs where,
+   * "adm: hip, cambi: cpu, ..."). NULL while the element is not running.
+   * Lets an application watch a live run that never ends.
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Frames scored, unpaired and dropped, pooled values and feature "
+          "dispatch of the run so far (as the vmaf-summary message)",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+}
+
+/* The summary so far, for applications that watch a live run; NULL
+ * unless running. Called with the object lock held. */
+static GstStructure *
+make_stats (GstVmafHipCompare * self)
+{
+  GstStructure *s;
+  guint64 ur, ud, dr, dd;
+
+  if (!self->report)
+    return NULL;
+  s = gst_vmaf_hip_report_make_summary (self->report,
+      g_atomic_int_get (&self->pool_method));
+  gst_structure_set_name (s, "vmaf-stats");
+  g_mutex_lock (&self->count_lock);
+  ur = self->ref_count.unpaired;
+  ud = self->dist_count.unpaired;
+  dr = gst_vmaf_hip_compare_count_dropped (self, TRUE);
+  dd = gst_vmaf_hip_compare_count_dropped (self, FALSE);
+  g_mutex_unlock (&self->count_lock);
+  gst_structure_set (s,
+      "unpaired-reference", G_TYPE_UINT64, ur,
+      "unpaired-distorted", G_TYPE_UINT64, ud,
+      "dropped-reference", G_TYPE_UINT64, dr,
+      "dropped-distorted", G_TYPE_UINT64, dd, NULL);
+  if (self->dispatch)
+    gst_structure_set (s, "dispatch", G_TYPE_STRING, self->dispatch, NULL);
+  return s;
+}
+
+void
+gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODEL:
+    case PROP_MODEL_FILENAME:
+      g_free (self->settings.model);
+      self->settings.model = g_value_dup_string (value);
+      break;
+    case PROP_PSNR:
+      self->compat_psnr = g_value_get_boolean (value);
+      break;
+    case PROP_SSIM:
+      self->compat_ssim = g_value_get_boolean (value);
+      break;
+    case PROP_MS_SSIM:
+      self->compat_ms_ssim = g_value_get_boolean (value);
+      break;
+    case PROP_CONF_INTERVAL:
+      self->settings.conf_interval = g_value_get_boolean (value);
+      break;
+    case PROP_LOG_LEVEL:
+      self->log_level = g_value_get_enum (value);
+      gst_debug_category_set_threshold (GST_CAT_DEFAULT, self->log_level);
+      break;
+    case PROP_MESSAGE_LAYOUT:
+      g_atomic_int_set (&self->message_layout, g_value_get_enum (value));
+      break;
+    case PROP_FEATURES:
+      g_free (self->settings.features);
+      self->settings.features = g_value_dup_string (value);
+      break;
+    case PROP_ENABLE_TRANSFORM:
+    case PROP_PHONE_MODEL:
+      self->settings.enable_transform = g_value_get_boolean (value);
+      break;
+    case PROP_DISABLE_CLIP:
+      self->settings.disable_clip = g_value_get_boolean (value);
+      break;
+    case PROP_POOL_METHOD:
+      g_atomic_int_set (&self->pool_method, g_value_get_enum (value));
+      break;
+    case PROP_SUBSAMPLE:
+      self->settings.subsample = g_value_get_uint (value);
+      break;
+    case PROP_THREADS:
+      self->settings.threads = g_value_get_uint (value);
+      break;
+    case PROP_FRAME_MESSAGE:
+      g_atomic_int_set (&self->frame_message, g_value_get_boolean (value));
+      break;
+    case PROP_RESULTS_FILENAME:
+      g_free (self->results_filename);
+      self->results_filename = g_value_dup_string (value);
+      if (self->results_filename && !*self->results_filename)
+        g_clear_pointer (&self->results_filename, g_free);
+      break;
+    case PROP_RESULTS_FORMAT:
+      self->results_format = g_value_get_enum (value);
+      break;
+    case PROP_TAG_INTERVAL:
+      g_atomic_int_set (&self->tag_interval, (gint) g_value_get_uint (value));
+      break;
+    case PROP_RESULTS_INTERVAL:
+      self->results_interval = g_value_get_uint (value);
+      break;
+    case PROP_PASSTHROUGH:
+      self->passthrough = g_value_get_enum (value);
+      break;
+    case PROP_BACKEND:
+      self->settings.backend = g_value_get_enum (value);
+      break;
+    case PROP_DEVICE_ID:
+      self->settings.device_id = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+void
+gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODEL:
+    case PROP_MODEL_FILENAME:
+      g_value_set_string (value, self->settings.model);
+      break;
+    case PROP_PSNR:
+      g_value_set_boolean (value, self->compat_psnr);
+      break;
+    case PROP_SSIM:
+      g_value_set_boolean (value, self->compat_ssim);
+      break;
+    case PROP_MS_SSIM:
+      g_value_set_boolean (value, self->compat_ms_ssim);
+      break;
+    case PROP_CONF_INTERVAL:
+      g_value_set_boolean (value, self->settings.conf_interval);
+      break;
+    case PROP_LOG_LEVEL:
+      g_value_set_enum (value, self->log_level);
+      break;
+    case PROP_MESSAGE_LAYOUT:
+      g_value_set_enum (value, g_atomic_int_get (&self->message_layout));
+      break;
+    case PROP_FEATURES:
+      g_value_set_string (value, self->settings.features);
+      break;
+    case PROP_ENABLE_TRANSFORM:
+    case PROP_PHONE_MODEL:
+      g_value_set_boolean (value, self->settings.enable_transform);
+      break;
+    case PROP_DISABLE_CLIP:
+      g_value_set_boolean (value, self->settings.disable_clip);
+      break;
+    case PROP_POOL_METHOD:
+      g_value_set_enum (value, g_atomic_int_get (&self->pool_method));
+      break;
+    case PROP_SUBSAMPLE:
+      g_value_set_uint (value, self->settings.subsample);
+      break;
+    case PROP_THREADS:
+      g_value_set_uint (value, self->settings.threads);
+      break;
+    case PROP_FRAME_MESSAGE:
+      g_value_set_boolean (value, g_atomic_int_get (&self->frame_message));
+      break;
+    case PROP_RESULTS_FILENAME:
+      g_value_set_string (value, self->results_filename);
+      break;
+    case PROP_RESULTS_FORMAT:
+      g_value_set_enum (value, self->results_format);
+      break;
+    case PROP_TAG_INTERVAL:
+      g_value_set_uint (value, (guint) g_atomic_int_get (&self->tag_interval));
+      break;
+    case PROP_RESULTS_INTERVAL:
+      g_value_set_uint (value, self->results_interval);
+      break;
+    case PROP_PASSTHROUGH:
+      g_value_set_enum (value, self->passthrough);
+      break;
+    case PROP_BACKEND:
+      g_value_set_enum (value, self->settings.backend);
+      break;
+    case PROP_DEVICE_ID:
+      g_value_set_int (value, self->settings.device_id);
+      break;
+    case PROP_STATS:
+      g_value_take_boxed (value, make_stats (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
