@@ -206,6 +206,7 @@ gst_vmaf_hip_compare_wrap_input (GstVmafHipCompare * self,
   return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
 }
 
+#ifdef VH_HAVE_HIP
 /* Frames of one pad the element may hold at once: waiting for their
  * partner, then in the scoring context (in flight, and kept for a GPU
  * fall-back). */
@@ -224,6 +225,7 @@ frames_held_per_pad (GstVmafHipCompare * self)
   }
   return MIN (gst_vmaf_hip_compare_frames_within_latency (self) + held, 64);
 }
+#endif
 
 /* Offers upstream a pool of HIP memory when features run on the GPU:
  * frames written by the CPU land in page-locked memory and go to the
