@@ -146,41 +146,42 @@ copy_staged_overlapped (VhHipDevice * device, gpointer dst,
  * frames later (as a worker meets it, the frames in flight between). */
 #define PARSED_RING 16
 
+/* The parser's copy of each of @n frames into @ring, each followed, unless
+ * @lag is negative, by the staging of the luma of the frame written @lag
+ * frames before; reported as @method. */
+static void
+parse_and_stage (const gchar * method, const guint8 * map, gsize frame_bytes,
+    guint n, guint8 * ring[PARSED_RING], gint lag, gsize luma_bytes,
+    gpointer pinned[2])
+{
+  Mark t0 = mark ();
+
+  for (guint i = 0; i < n; i++) {
+    memcpy (ring[i % PARSED_RING], map + (gsize) i * frame_bytes,
+        frame_bytes);
+    if (lag >= 0)
+      vh_hip_copy_to_staging (pinned[i % 2],
+          ring[(i + PARSED_RING - lag) % PARSED_RING], luma_bytes);
+  }
+  report (method, n, frame_bytes, t0);
+}
+
 static void
 stage_after_parse (const guint8 * map, gsize frame_bytes, guint n,
     gsize luma_bytes, gpointer pinned[2])
 {
   guint8 *ring[PARSED_RING];
-  Mark t0;
 
   for (guint r = 0; r < PARSED_RING; r++) {
     ring[r] = g_malloc (frame_bytes);
     memset (ring[r], 0, frame_bytes);
   }
-  t0 = mark ();
-  for (guint i = 0; i < n; i++)
-    memcpy (ring[i % PARSED_RING], map + (gsize) i * frame_bytes,
-        frame_bytes);
-  report ("parser copy alone", n, frame_bytes, t0);
-
-  t0 = mark ();
-  for (guint i = 0; i < n; i++) {
-    memcpy (ring[i % PARSED_RING], map + (gsize) i * frame_bytes,
-        frame_bytes);
-    vh_hip_copy_to_staging (pinned[i % 2], ring[i % PARSED_RING],
-        luma_bytes);
-  }
-  report ("parser copy + stage now", n, frame_bytes, t0);
-
-  t0 = mark ();
-  for (guint i = 0; i < n; i++) {
-    memcpy (ring[i % PARSED_RING], map + (gsize) i * frame_bytes,
-        frame_bytes);
-    vh_hip_copy_to_staging (pinned[i % 2],
-        ring[(i + 1) % PARSED_RING], luma_bytes);
-  }
-  report ("parser copy + stage later", n, frame_bytes, t0);
-
+  parse_and_stage ("parser copy alone", map, frame_bytes, n, ring, -1,
+      luma_bytes, pinned);
+  parse_and_stage ("parser copy + stage now", map, frame_bytes, n, ring, 0,
+      luma_bytes, pinned);
+  parse_and_stage ("parser copy + stage later", map, frame_bytes, n, ring,
+      PARSED_RING - 1, luma_bytes, pinned);
   for (guint r = 0; r < PARSED_RING; r++)
     g_free (ring[r]);
 }
