@@ -112,20 +112,24 @@ mkdir -p "$workdir"
 workdir=$(cd "$workdir" && pwd)
 log=$workdir/last.log
 
+# one_pair [PROPERTY=VALUE ...]: the pipeline of the start-up and first
+# score rows, one frame ($first) on both pads of the element.
+one_pair () {
+  echo "$(src "$first") ! c.ref_sink $(src "$first") ! c.dist_sink" \
+    "vmafhipcompare name=c backend=$backend $* ! fakesink"
+}
+
 # startup_rows SUFFIX NOTE: one pair through the element, with the
 # default hardware work queues and with one (what a user can set for short
 # runs; vmafhip-score sets it itself), above $one_src, one frame of the
 # sources alone.
 startup_rows () {
-  if measure "$launch" $(src "$first") ! c.ref_sink $(src "$first") ! \
-    c.dist_sink vmafhipcompare name=c backend=$backend ! fakesink; then
+  if measure "$launch" $(one_pair); then
     row "start-up element$1" 1 "$2: $(awk "BEGIN{printf \"%.3f\", $W - $one_src}") s above one frame of the sources ($one_src s)"
   else
     fail_row "start-up element$1" "$(why)"
   fi
-  if CUDA_DEVICE_MAX_CONNECTIONS=1 measure "$launch" $(src "$first") ! \
-    c.ref_sink $(src "$first") ! c.dist_sink vmafhipcompare name=c \
-    backend=$backend ! fakesink; then
+  if CUDA_DEVICE_MAX_CONNECTIONS=1 measure "$launch" $(one_pair); then
     row "start-up element$1 1q" 1 "$2, CUDA_DEVICE_MAX_CONNECTIONS=1: $(awk "BEGIN{printf \"%.3f\", $W - $one_src}") s above the sources"
   fi
   timeline_row "time line$1"
@@ -143,9 +147,8 @@ timeline_row () {
   for ((i = 0; i < runs; i++)); do
     t0=$(date +%s%N)
     # shellcheck disable=SC2046
-    line=$(env "$@" "$startup" --since "$t0" $(src "$first") ! c.ref_sink \
-      $(src "$first") ! c.dist_sink vmafhipcompare name=c backend=$backend \
-      frame-message=true ! fakesink 2> "$log") || { fail_row "$name" "$(why)"; return 0; }
+    line=$(env "$@" "$startup" --since "$t0" $(one_pair frame-message=true) \
+      2> "$log") || { fail_row "$name" "$(why)"; return 0; }
     t1=$(date +%s%N)
     first_ms=$(echo "$line" | sed -n 's/.*first-score \([0-9.]*\).*/\1/p')
     if [ -z "$best" ] || awk "BEGIN{exit !($first_ms < $best)}"; then
@@ -401,9 +404,7 @@ run_size () {
       fi
     done
   fi
-  if CUDA_CACHE_DISABLE=1 measure "$launch" $(src "$first") ! c.ref_sink \
-    $(src "$first") ! c.dist_sink vmafhipcompare name=c backend=$backend ! \
-    fakesink; then
+  if CUDA_CACHE_DISABLE=1 measure "$launch" $(one_pair); then
     row "first score element" 1 "one pair, start-up to EOS, no JIT cache"
   else
     fail_row "first score element" "$(why)"
