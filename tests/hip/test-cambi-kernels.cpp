@@ -332,7 +332,12 @@ main (void)
         true},
   };
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+  /* Under valgrind, every third case: the same code on other sizes and
+   * options, 20 times slower there; every case runs natively and under
+   * ASan. */
+  guint step = g_getenv ("VH_TEST_FEWER_CASES") ? 3 : 1;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i += step)
     run_case (cases[i], i + 1);
   printf ("%s: %d failure%s\n", failures ? "FAIL" : "PASS", failures,
       failures == 1 ? "" : "s");
