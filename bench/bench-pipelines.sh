@@ -58,6 +58,9 @@
 #                     bench/bench-startup: ms from the process's start to
 #                     each step (registry, READY, PAUSED, the first score,
 #                     EOS, NULL, exit); "whole s" is the first score
+#   next pipeline     the same pair through a new pipeline in a process
+#                     that ran it before (an application starting another
+#                     pipeline): ms from that pipeline's start
 #   device open alone a process that only opens the GPU: start-up's floor
 #   ... 1q            start-up element and device open alone again with
 #                     CUDA_DEVICE_MAX_CONNECTIONS=1 (one hardware work
@@ -134,6 +137,29 @@ startup_rows () {
   fi
   timeline_row "time line$1"
   timeline_row "time line$1 1q" CUDA_DEVICE_MAX_CONNECTIONS=1
+  [ -z "$1" ] && next_pipeline_row "next pipeline"
+}
+
+# next_pipeline_row NAME: the same pair through a new pipeline in a
+# process that has run it before (an application or a service starting
+# another pipeline), under bench-startup --runs 3: ms from that run's
+# start; the best of the later runs.
+next_pipeline_row () {
+  local name=$1 out first_ms best= best_line= line
+  [ -x "$startup" ] || return 0
+  # shellcheck disable=SC2046
+  out=$("$startup" --runs 3 $(one_pair frame-message=true) 2> "$log") ||
+    { fail_row "$name" "$(why)"; return 0; }
+  while read -r line; do
+    case $line in "run "*) ;; *) continue ;; esac
+    first_ms=$(echo "$line" | sed -n 's/.*first-score \([0-9.]*\).*/\1/p')
+    if [ -z "$best" ] || awk "BEGIN{exit !($first_ms < $best)}"; then
+      best=$first_ms best_line=${line#run *: }
+    fi
+  done <<< "$out"
+  printf '%-10s %-22s %8s %8s %8s %8s %7s  %s\n' "$size" "$name" \
+    "$(awk "BEGIN{printf \"%.3f\", $best / 1000}")" - - - - \
+    "ms since that pipeline's start: $best_line"
 }
 
 # timeline_row NAME [VAR=VALUE ...]: one pair through the element under

@@ -27,7 +27,13 @@
  * What the process spends after "null" is its exit, which the caller
  * measures as the rest of its wall time. One line, "key value" pairs:
  *
- *   bench/bench-startup --since $(date +%s%N) PIPELINE-DESCRIPTION
+ *   bench/bench-startup [--since $(date +%s%N)] [--runs N] PIPELINE-DESCRIPTION
+ *
+ * With --runs N the same description is built and run N times in the
+ * process, one after another, as an application or a service starts
+ * another pipeline; each later run prints its own line, "run K:" and the
+ * same steps from "built" on, in milliseconds since that run began (the
+ * GPU may still be open: what a second pipeline pays).
  */
 
 #include <gst/gst.h>
@@ -36,6 +42,7 @@
 #include <time.h>
 
 static gint64 since_ns;
+static gint64 run_start_ns;
 
 static gint64
 realtime_ns (void)
@@ -62,7 +69,7 @@ stamp (TimeLine * tl, const gchar * step)
 
   g_mutex_lock (&tl->lock);
   g_string_append_printf (tl->line, "%s%s %.1f", tl->line->len ? " " : "",
-      step, (now - since_ns) / 1e6);
+      step, (now - run_start_ns) / 1e6);
   g_mutex_unlock (&tl->lock);
 }
 
@@ -159,46 +166,68 @@ run_to_eos (TimeLine * tl)
   return ok && tl->scored;
 }
 
+/* Builds the pipeline, runs it to EOS and frees it, stamping each step
+ * into tl's line; FALSE on any failure. */
+static gboolean
+build_and_run (TimeLine * tl, const gchar ** description)
+{
+  GError *err = NULL;
+  gboolean ok;
+
+  tl->scored = FALSE;
+  tl->pipeline = gst_parse_launchv (description, &err);
+  if (!tl->pipeline) {
+    g_printerr ("cannot build the pipeline: %s\n", err->message);
+    g_error_free (err);
+    return FALSE;
+  }
+  g_clear_error (&err);         /* a warning with a pipeline still made */
+  stamp (tl, "built");
+
+  ok = run_to_eos (tl);
+  gst_element_set_state (tl->pipeline, GST_STATE_NULL);
+  gst_clear_object (&tl->pipeline);
+  stamp (tl, "null");
+  return ok;
+}
+
 int
 main (int argc, char **argv)
 {
   TimeLine tl = { 0 };
-  GError *err = NULL;
   gboolean ok;
-  int first = 1;
+  int first = 1, runs = 1, run;
 
   since_ns = realtime_ns ();
-  if (argc > 2 && strcmp (argv[1], "--since") == 0) {
-    since_ns = g_ascii_strtoll (argv[2], NULL, 10);
-    first = 3;
+  while (first + 1 < argc && g_str_has_prefix (argv[first], "--")) {
+    if (strcmp (argv[first], "--since") == 0)
+      since_ns = g_ascii_strtoll (argv[first + 1], NULL, 10);
+    else if (strcmp (argv[first], "--runs") == 0)
+      runs = MAX (1, atoi (argv[first + 1]));
+    else
+      break;
+    first += 2;
   }
-  if (first >= argc) {
-    g_printerr ("usage: %s [--since EPOCH-NS] PIPELINE-DESCRIPTION\n",
-        argv[0]);
+  if (first >= argc || g_str_has_prefix (argv[first], "--")) {
+    g_printerr ("usage: %s [--since EPOCH-NS] [--runs N] "
+        "PIPELINE-DESCRIPTION\n", argv[0]);
     return 2;
   }
+  run_start_ns = since_ns;
   g_mutex_init (&tl.lock);
   tl.line = g_string_new (NULL);
   stamp (&tl, "main");
   gst_init (NULL, NULL);
   stamp (&tl, "init");
 
-  tl.pipeline = gst_parse_launchv ((const gchar **) argv + first, &err);
-  if (!tl.pipeline) {
-    g_printerr ("cannot build the pipeline: %s\n", err->message);
-    g_error_free (err);
-    g_string_free (tl.line, TRUE);
-    return 1;
-  }
-  g_clear_error (&err);         /* a warning with a pipeline still made */
-  stamp (&tl, "built");
-
-  ok = run_to_eos (&tl);
-  gst_element_set_state (tl.pipeline, GST_STATE_NULL);
-  gst_object_unref (tl.pipeline);
-  stamp (&tl, "null");
-
+  ok = build_and_run (&tl, (const gchar **) argv + first);
   g_print ("%s\n", tl.line->str);
+  for (run = 2; ok && run <= runs; run++) {
+    run_start_ns = realtime_ns ();
+    g_string_printf (tl.line, "run %d:", run);
+    ok = build_and_run (&tl, (const gchar **) argv + first);
+    g_print ("%s\n", tl.line->str);
+  }
   g_string_free (tl.line, TRUE);
   g_mutex_clear (&tl.lock);
   return ok ? 0 : 1;
