@@ -47,7 +47,9 @@
 #                     its other methods: 2D planes, staged, memcpy alone)
 #   cli               vmafhip-score --backend $backend (its own meter in notes)
 #   N sources         N source pairs alone in one process (N > 1)
-#   N streams         N element pipelines in one process, aggregate fps
+#   N streams         N element pipelines in one process, aggregate fps;
+#                     ", malloc": the same with the C library's trimming
+#                     off (frame-sized buffers reused, not faulted in again)
 #   first score       a fresh process scoring one frame pair, the CUDA
 #                     JIT cache disabled (a machine that never ran it);
 #                     with the embedded machine code and with PTX only
@@ -415,6 +417,14 @@ run_size () {
       row "$n streams" $((n * frames)) "one process, aggregate"
     else
       fail_row "$n streams" "$(why)"
+    fi
+    # The sources' frame-sized buffers, which each element holds a while,
+    # kept by the C library for reuse instead of given back to the kernel
+    # and faulted in again (fixed malloc thresholds: no trimming).
+    # shellcheck disable=SC2086
+    if [ "$n" -gt 1 ] && MALLOC_MMAP_THRESHOLD_=67108864 \
+      MALLOC_TRIM_THRESHOLD_=1073741824 measure "$launch" $desc; then
+      row "$n streams, malloc" $((n * frames)) "the same, MALLOC_MMAP_THRESHOLD_=64 MiB, MALLOC_TRIM_THRESHOLD_=1 GiB"
     fi
   done
 
