@@ -91,6 +91,10 @@ struct _VhContext
   /* Planes a frame takes to the device: 1 when every extractor there
    * reads the luma only, else all. */
   guint device_planes;
+  /* Nothing reads a frame's host samples once it is on the device: its
+   * host memory goes back to its owner then, not when the frame is final
+   * (a source's buffers are not held while the GPU works). */
+  gboolean release_host_after_upload;
 };
 
 static void
@@ -453,6 +457,10 @@ context_extract (VhContext * ctx, VhFeatureExtractor * fex, FrameTask * task,
       ctx->config.transfer, error);
   dist = ref ? vh_picture_get_planes_in_memory (task->dist, mem_type,
       n_planes, ctx->config.transfer, error) : NULL;
+  if (dist && ctx->release_host_after_upload) {
+    vh_picture_release_host_memory (task->ref);
+    vh_picture_release_host_memory (task->dist);
+  }
   if (!dist || !vh_feature_extractor_extract (fex, ref, dist, task->index,
           ctx->fc, error)) {
     /* The GPU's errors name neither: the CPU's name the frame already. */
@@ -466,6 +474,7 @@ context_extract (VhContext * ctx, VhFeatureExtractor * fex, FrameTask * task,
 
 static void context_assign_device (VhContext * ctx,
     VhFeatureExtractor * fex);
+static gboolean slots_use_memory (GPtrArray * slots, VhMemoryType mem_type);
 
 /* A worker's own instances of the parallel extractors; @gpu_failed says
  * whether a HIP one failed to start. */
@@ -934,6 +943,11 @@ vh_context_start (VhContext * ctx, const VhPictureInfo * info,
 
   ctx->device_planes = slots_device_luma_only (ctx->parallel) &&
       slots_device_luma_only (ctx->temporal) ? 1 : 3;
+  /* Without a fall-back no CPU twin takes over a frame (nor keeps it in
+   * the history). */
+  ctx->release_host_after_upload = !ctx->config.gpu_fallback &&
+      !slots_use_memory (ctx->parallel, VH_MEMORY_HOST) &&
+      !slots_use_memory (ctx->temporal, VH_MEMORY_HOST);
 
   if (ctx->config.max_gpu_threads && context_parallel_all_hip (ctx))
     n_threads = MIN (n_threads, ctx->config.max_gpu_threads);

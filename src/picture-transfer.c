@@ -148,3 +148,32 @@ vh_picture_get_planes_in_memory (VhPicture * pic, VhMemoryType mem_type,
   g_bit_unlock (&pic->twin_lock, 0);
   return twin;
 }
+
+gboolean
+vh_picture_release_host_memory (VhPicture * pic)
+{
+  GDestroyNotify notify = NULL;
+  gpointer user_data = NULL, allocation = NULL;
+  gboolean released = FALSE;
+
+  if (pic->mem_type != VH_MEMORY_HOST)
+    return FALSE;
+  g_bit_lock (&pic->twin_lock, 0);
+  /* A copy made straight from this memory may still be reading it. */
+  if (pic->twin && !pic->twin->wait_source_read && pic->data[0]) {
+    notify = pic->notify;
+    user_data = pic->user_data;
+    allocation = pic->allocation;
+    pic->notify = NULL;
+    pic->user_data = NULL;
+    pic->allocation = NULL;
+    for (guint p = 0; p < 3; p++)
+      pic->data[p] = NULL;
+    released = TRUE;
+  }
+  g_bit_unlock (&pic->twin_lock, 0);
+  if (notify)
+    notify (user_data);
+  g_aligned_free (allocation);
+  return released;
+}

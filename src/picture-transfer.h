@@ -83,6 +83,14 @@ const VhPicture *vh_picture_get_planes_in_memory (VhPicture * pic,
                                             const VhPictureTransfer * transfer,
                                             GError ** error);
 
+/* Hands host picture @pic's memory back to its owner now, not at its last
+ * reference, once its device copy exists and is its own (staged, not
+ * read from @pic's memory by a copy still in flight): for engines where
+ * nothing reads the host samples after the upload. Its planes are gone
+ * after (NULL data); the device copy stays. FALSE, and nothing done, when
+ * there is no such copy yet or the memory went back already. */
+gboolean     vh_picture_release_host_memory (VhPicture * pic);
+
 G_END_DECLS
 
 #endif /* __VH_PICTURE_TRANSFER_H__ */

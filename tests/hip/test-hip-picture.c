@@ -246,6 +246,70 @@ test_upload_in_flight (void)
   vh_picture_transfer_unref (transfer);
 }
 
+static void
+count_release (gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+/* A frame's host memory may go back to its owner once its device copy is
+ * made (vh_picture_release_host_memory, for engines where nothing reads
+ * the host samples after that): not before the copy exists, not while a
+ * copy from page-locked memory may still read it, and only once. The
+ * device copy stays whole when the owner writes the memory again. */
+static void
+test_release_host (void)
+{
+  VhPictureTransfer *transfer = vh_hip_picture_transfer_new (device);
+  GError *error = NULL;
+
+  for (guint locked = 0; locked < 2; locked++) {
+    g_autoptr (VhPicture) store = random_picture (VH_PIX_FMT_YUV420, 8, 321,
+        181);
+    g_autoptr (VhPicture) want = random_picture (VH_PIX_FMT_YUV420, 8, 321,
+        181);
+    g_autoptr (VhPicture) back = NULL;
+    VhPicture *host;
+    const VhPicture *dev;
+    guint released = 0;
+
+    for (guint p = 0; p < store->n_planes; p++)
+      memcpy (want->data[p], store->data[p],
+          store->stride[p] * store->height[p]);
+    host = vh_picture_new_wrapped (&store->info, store->data, store->stride,
+        store->step, VH_MEMORY_HOST, &released, count_release);
+    host->page_locked = locked;
+    g_assert_false (vh_picture_release_host_memory (host));
+    dev = vh_picture_get_planes_in_memory (host, VH_MEMORY_HIP_DEVICE, 3,
+        transfer, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (dev);
+    if (locked) {
+      /* its copy reads this memory: it goes back with the picture */
+      g_assert_false (vh_picture_release_host_memory (host));
+      g_assert_cmpuint (released, ==, 0);
+      vh_picture_unref (host);
+      g_assert_cmpuint (released, ==, 1);
+      continue;
+    }
+    g_assert_true (vh_picture_release_host_memory (host));
+    g_assert_cmpuint (released, ==, 1);
+    g_assert_null (host->data[0]);
+    g_assert_false (vh_picture_release_host_memory (host));
+    /* the owner writes its memory again: the device copy is its own */
+    for (guint p = 0; p < store->n_planes; p++)
+      memset (store->data[p], 0, store->stride[p] * store->height[p]);
+    g_assert_true (vh_picture_get_planes_in_memory (host,
+            VH_MEMORY_HIP_DEVICE, 3, transfer, &error) == dev);
+    back = vh_hip_picture_download (device, dev, &error);
+    g_assert_no_error (error);
+    assert_same_samples (want, back);
+    vh_picture_unref (host);
+    g_assert_cmpuint (released, ==, 1);
+  }
+  vh_picture_transfer_unref (transfer);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -258,6 +322,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hip/picture/transfer", test_installed);
   g_test_add_func ("/hip/picture/luma-only", test_luma_only);
   g_test_add_func ("/hip/picture/upload-in-flight", test_upload_in_flight);
+  g_test_add_func ("/hip/picture/release-host", test_release_host);
   ret = g_test_run ();
   vh_hip_device_unref (device);
   return ret;
