@@ -142,6 +142,23 @@ startup_rows () {
   [ -z "$1" ] && next_pipeline_row "next pipeline"
 }
 
+# first_score_ms LINE: when a bench-startup line's first score came, in ms.
+first_score_ms () {
+  echo "$1" | sed -n 's/.*first-score \([0-9.]*\).*/\1/p'
+}
+
+# earlier MS BEST: whether MS comes before BEST (or there is no BEST yet).
+earlier () {
+  [ -z "$2" ] || awk "BEGIN{exit !($1 < $2)}"
+}
+
+# steps_row NAME MS NOTE: a row of bench-startup steps; "whole s" is the
+# first score, MS.
+steps_row () {
+  printf '%-10s %-22s %8s %8s %8s %8s %7s  %s\n' "$size" "$1" \
+    "$(awk "BEGIN{printf \"%.3f\", $2 / 1000}")" - - - - "$3"
+}
+
 # next_pipeline_row NAME: the same pair through a new pipeline in a
 # process that has run it before (an application or a service starting
 # another pipeline), under bench-startup --runs 3: ms from that run's
@@ -154,14 +171,12 @@ next_pipeline_row () {
     { fail_row "$name" "$(why)"; return 0; }
   while read -r line; do
     case $line in "run "*) ;; *) continue ;; esac
-    first_ms=$(echo "$line" | sed -n 's/.*first-score \([0-9.]*\).*/\1/p')
-    if [ -z "$best" ] || awk "BEGIN{exit !($first_ms < $best)}"; then
+    first_ms=$(first_score_ms "$line")
+    if earlier "$first_ms" "$best"; then
       best=$first_ms best_line=${line#run *: }
     fi
   done <<< "$out"
-  printf '%-10s %-22s %8s %8s %8s %8s %7s  %s\n' "$size" "$name" \
-    "$(awk "BEGIN{printf \"%.3f\", $best / 1000}")" - - - - \
-    "ms since that pipeline's start: $best_line"
+  steps_row "$name" "$best" "ms since that pipeline's start: $best_line"
 }
 
 # timeline_row NAME [VAR=VALUE ...]: one pair through the element under
@@ -178,14 +193,13 @@ timeline_row () {
     line=$(env "$@" "$startup" --since "$t0" $(one_pair frame-message=true) \
       2> "$log") || { fail_row "$name" "$(why)"; return 0; }
     t1=$(date +%s%N)
-    first_ms=$(echo "$line" | sed -n 's/.*first-score \([0-9.]*\).*/\1/p')
-    if [ -z "$best" ] || awk "BEGIN{exit !($first_ms < $best)}"; then
+    first_ms=$(first_score_ms "$line")
+    if earlier "$first_ms" "$best"; then
       best=$first_ms
       best_line="$line exit $(awk "BEGIN{printf \"%.1f\", ($t1 - $t0) / 1e6}")"
     fi
   done
-  printf '%-10s %-22s %8s %8s %8s %8s %7s  %s\n' "$size" "$name" \
-    "$(awk "BEGIN{printf \"%.3f\", $best / 1000}")" - - - - "ms: $best_line"
+  steps_row "$name" "$best" "ms: $best_line"
 }
 
 has_element () {
