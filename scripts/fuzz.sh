@@ -50,10 +50,11 @@ fuzz_target () {
 
 # Each fuzzer runs on one core: as many at once as there are cores
 # (FUZZ_JOBS to choose), so the time is spent fuzzing, not waiting.
+targets="model options y4m raw"
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 rm -f build-fuzz/fuzz-*.result
 running=0
-for t in model options y4m raw; do
+for t in $targets; do
   fuzz_target "$t" &
   running=$((running + 1))
   if [ "$running" -ge "$jobs" ]; then
@@ -62,7 +63,7 @@ for t in model options y4m raw; do
   fi
 done
 wait
-for t in model options y4m raw; do
+for t in $targets; do
   cat build-fuzz/fuzz-$t.result
   if grep -q FAILED build-fuzz/fuzz-$t.result; then
     tail -n 30 build-fuzz/fuzz-$t.log
