@@ -15,7 +15,7 @@ if command -v nvcc >/dev/null 2>&1; then
   kernels="$kernels -Dhip_nvidia_kernels=enabled"
 fi
 rm -rf build-test
-meson setup build-test $kernels >/dev/null
+meson setup build-test -Dtests=true $kernels >/dev/null
 ninja -C build-test
 
 status=0
