@@ -7,11 +7,12 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* GPU throughput of vmaf_v0.6.1 at 1920x1080 and 3840x2160, in one run:
+/* The engine's throughput, in-process, frames already in memory:
+ * vmaf_v0.6.1 at 1920x1080 and 3840x2160 (--sizes), in one run:
  *
  *  - HIP, frames already in HIP device memory;
  *  - HIP, frames in system memory (the engine uploads each one);
- *  - CPU, on every core;
+ *  - CPU, on every core (--threads N for N);
  *
  * then vmaf_v1.0.16_3d0h (vmaf_v1.0.16_3d0h_2160 at 2160p) and
  * vmaf_float_v0.6.1 from HIP memory and on the CPU, then each HIP twin alone (frames in HIP memory), as
@@ -21,9 +22,12 @@
  * submission wraps the samples in a new picture, so the system-memory runs
  * upload every frame (a picture keeps its device copy).
  *
+ * With --no-gpu only the CPU runs, and no GPU is needed: e.g. the CPU's
+ * scaling, --no-gpu --sizes 324,1080 --threads 1, then --threads 2.
+ *
  * Usage: bench-gpu [--frames N] [--cpu-frames N] [--threads N]
- *                  [--golden DIR] [--sizes 1080,2160] [--no-cpu]
- * Exits 77 without a usable GPU. */
+ *                  [--golden DIR] [--sizes 1080,2160] [--no-cpu | --no-gpu]
+ * Exits 77 without a usable GPU, unless --no-gpu. */
 
 #include "context.h"
 #include "hip-features.h"
@@ -57,6 +61,7 @@ static guint n_threads = 0;
 static gchar *golden_dir = NULL;
 static gchar *sizes = NULL;
 static gboolean no_cpu = FALSE;
+static gboolean no_gpu = FALSE;
 /* Options of the one feature run() scores, NULL for its defaults. */
 static const gchar *const *feature_options = NULL;
 
@@ -72,6 +77,8 @@ static GOptionEntry entries[] = {
   {"sizes", 0, 0, G_OPTION_ARG_STRING, &sizes,
       "heights to run, comma-separated (default 1080,2160)", "LIST"},
   {"no-cpu", 0, 0, G_OPTION_ARG_NONE, &no_cpu, "skip the CPU runs", NULL},
+  {"no-gpu", 0, 0, G_OPTION_ARG_NONE, &no_gpu,
+      "skip the GPU runs (no GPU needed)", NULL},
   {NULL}
 };
 
@@ -249,15 +256,18 @@ main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   guint8 *src[2][N_SRC][3];
   g_auto (GStrv) heights = NULL;
-  VhHipDevice *device;
+  VhHipDevice *device = NULL;
   VhPictureTransfer *transfer = NULL;
   VhBackend backends;
-  const VhHipDeviceInfo *dinfo;
   gchar *path;
 
   g_option_context_add_main_entries (octx, entries, NULL);
   if (!g_option_context_parse (octx, &argc, &argv, &error)) {
     g_printerr ("%s\n", error->message);
+    return 2;
+  }
+  if (no_cpu && no_gpu) {
+    g_printerr ("--no-cpu and --no-gpu leave nothing to run\n");
     return 2;
   }
   if (!n_threads)
@@ -268,13 +278,14 @@ main (int argc, char **argv)
         g_strdup (VH_SOURCE_ROOT "/tests/data/golden/yuv");
   heights = g_strsplit (sizes ? sizes : "1080,2160", ",", -1);
 
-  if (!vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_HIP,
-          VH_HIP_VENDOR_UNKNOWN, 0, &backends, &transfer, NULL, &error)) {
-    g_print ("SKIP: %s\n", error->message);
-    return 77;
+  if (!no_gpu) {
+    if (!vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_HIP,
+            VH_HIP_VENDOR_UNKNOWN, 0, &backends, &transfer, NULL, &error)) {
+      g_print ("SKIP: %s\n", error->message);
+      return 77;
+    }
+    device = vh_picture_transfer_get_device (transfer);
   }
-  device = vh_picture_transfer_get_device (transfer);
-  dinfo = vh_hip_device_get_info (device);
 
   for (guint s = 0; s < 2; s++) {
     path = g_build_filename (golden_dir, s ? "d_321x241_8bit_x264.yuv" :
@@ -286,9 +297,14 @@ main (int argc, char **argv)
     g_free (path);
   }
 
-  g_print ("vmaf_v0.6.1 throughput on %s (%s, %u SMs/CUs); engine threads: "
-      "%u; CPU runs on %u threads\n", dinfo->name, dinfo->arch,
-      dinfo->multiprocessors, n_threads, n_threads);
+  if (device) {
+    const VhHipDeviceInfo *dinfo = vh_hip_device_get_info (device);
+    g_print ("vmaf_v0.6.1 throughput on %s (%s, %u SMs/CUs); engine "
+        "threads: %u; CPU runs on %u threads\n", dinfo->name, dinfo->arch,
+        dinfo->multiprocessors, n_threads, n_threads);
+  } else {
+    g_print ("vmaf_v0.6.1 throughput on the CPU, %u threads\n", n_threads);
+  }
   g_print ("%-10s %14s %14s %14s   mean VMAF of the first CPU frames "
       "(dev / sys / cpu)\n", "size",
       "HIP (HIP mem)", "HIP (sys mem)", "CPU");
@@ -308,20 +324,25 @@ main (int argc, char **argv)
     for (guint f = 0; f < N_SRC; f++) {
       for (guint s = 0; s < 2; s++) {
         fr.host[f][s] = scale_up (&info, src[s][f]);
+        if (!device)
+          continue;
         fr.dev[f][s] = vh_hip_picture_upload (device, fr.host[f][s], &error);
         if (!fr.dev[f][s])
           g_error ("upload: %s", error->message);
       }
     }
     /* Means over the same frames, so that they must agree. */
-    r[0] = run (&fr, MODE_HIP_DEVICE, transfer, nh, nc, NULL);
-    r[1] = run (&fr, MODE_HIP_SYSTEM, transfer, nh, nc, NULL);
+    if (device) {
+      r[0] = run (&fr, MODE_HIP_DEVICE, transfer, nh, nc, NULL);
+      r[1] = run (&fr, MODE_HIP_SYSTEM, transfer, nh, nc, NULL);
+    }
     if (!no_cpu)
       r[2] = run (&fr, MODE_CPU, NULL, nc, nc, NULL);
     g_print ("%ux%-5u %14.1f %14.1f %14.1f   %.4f / %.4f / %.4f\n", width,
         height, r[0].fps, r[1].fps, r[2].fps, r[0].mean, r[1].mean,
         r[2].mean);
-    g_print ("  %s: %s\n", mode_name (MODE_HIP_DEVICE), r[0].dispatch);
+    if (r[0].dispatch)
+      g_print ("  %s: %s\n", mode_name (MODE_HIP_DEVICE), r[0].dispatch);
     if (r[2].dispatch)
       g_print ("  %s: %s\n", mode_name (MODE_CPU), r[2].dispatch);
 
@@ -331,16 +352,25 @@ main (int argc, char **argv)
       const gchar *model = k ? "vmaf_float_v0.6.1" :
           big ? "vmaf_v1.0.16_3d0h_2160" : "vmaf_v1.0.16_3d0h";
       Result m[2] = { {0} };
-      m[0] = run_model (&fr, MODE_HIP_DEVICE, transfer, nh, nc, model, NULL);
+      if (device)
+        m[0] = run_model (&fr, MODE_HIP_DEVICE, transfer, nh, nc, model,
+            NULL);
       if (!no_cpu)
         m[1] = run_model (&fr, MODE_CPU, NULL, nc, nc, model, NULL);
       g_print ("  %s: %.1f fps HIP (HIP mem), %.1f fps CPU; mean %.4f / "
           "%.4f\n", model, m[0].fps, m[1].fps, m[0].mean, m[1].mean);
-      g_print ("    %s: %s\n", mode_name (MODE_HIP_DEVICE), m[0].dispatch);
+      if (m[0].dispatch)
+        g_print ("    %s: %s\n", mode_name (MODE_HIP_DEVICE), m[0].dispatch);
       g_free (m[0].dispatch);
       g_free (m[1].dispatch);
     }
 
+    if (!device) {
+      for (guint i = 0; i < 3; i++)
+        g_free (r[i].dispatch);
+      free_frames (&fr);
+      continue;
+    }
     /* Each HIP twin alone, from HIP memory. */
     g_print ("  each HIP twin alone (HIP memory), ms per frame:");
     {
@@ -400,6 +430,7 @@ main (int argc, char **argv)
     for (guint f = 0; f < N_SRC; f++)
       for (guint p = 0; p < 3; p++)
         g_free (src[s][f][p]);
-  vh_picture_transfer_unref (transfer);
+  if (transfer)
+    vh_picture_transfer_unref (transfer);
   return 0;
 }

@@ -21,8 +21,8 @@
  * The source's own speed is measured first (the same source, not live, on
  * one thread): a live source slower than the frame rate falls behind the
  * clock and its frames come too late, whatever follows it. videotestsrc's
- * ball pattern takes about 19 ms a frame at 1080p on a 16-core server,
- * too slow for 60 fps; the default moving SMPTE bars take about 3 ms.
+ * ball pattern is too slow for a live 1080p60; the default moving SMPTE
+ * bars are several times faster (docs/performance.md, "Live streams").
  *
  * Run from the build directory so that the plugin is found, e.g.
  *   GST_PLUGIN_PATH=gst bench/bench-live --seconds 60

@@ -208,17 +208,6 @@ gst_vmaf_hip_report_n_scored (GstVmafHipReport * report)
   return n;
 }
 
-guint64
-gst_vmaf_hip_report_n_skipped (GstVmafHipReport * report)
-{
-  guint64 n;
-
-  g_mutex_lock (&report->lock);
-  n = report->n_skipped;
-  g_mutex_unlock (&report->lock);
-  return n;
-}
-
 GstTagList *
 gst_vmaf_hip_report_make_tags (GstVmafHipReport * report,
     GstVmafHipPoolMethod method)

@@ -75,8 +75,6 @@ GstStructure *gst_vmaf_hip_report_frame_ready (GstVmafHipReport * report,
 
 guint64      gst_vmaf_hip_report_n_scored  (GstVmafHipReport * report);
 
-guint64      gst_vmaf_hip_report_n_skipped (GstVmafHipReport * report);
-
 /* Pooled tags over every frame scored so far; NULL before the first. */
 GstTagList  *gst_vmaf_hip_report_make_tags (GstVmafHipReport * report,
                                             GstVmafHipPoolMethod method);

@@ -58,11 +58,6 @@ VhPicture   *vh_picture_download           (VhPicture * pic,
                                             const VhPictureTransfer * transfer,
                                             GError ** error);
 
-/* The same towards @transfer's device memory. */
-VhPicture   *vh_picture_upload             (VhPicture * pic,
-                                            const VhPictureTransfer * transfer,
-                                            GError ** error);
-
 /* @pic's samples in @mem_type memory: @pic itself, or a copy made by
  * @transfer on the first request and kept with @pic (so that every
  * extractor of a frame shares one transfer). The result lives as long as

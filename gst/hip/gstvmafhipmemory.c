@@ -241,12 +241,11 @@ frame_matches_layout (const GstVideoFrame * frame, const GstVideoInfo * layout)
 }
 
 /* The driver's copy from pageable memory is the default: staging the
- * frame ourselves freed the thread sooner, but every new pool buffer then
+ * frame ourselves frees the thread sooner, but every new pool buffer then
  * page-locks a copy of its own (slow, and it synchronises the device), so
- * on the H100 the element fed by vmafhipupload ran 25% slower over 300
- * frames at 1080p, and vmafhipupload alone gained under 10%.
- * VH_HIP_UPLOAD=staged stages, for side-by-side measurements (read at
- * each frame: a test switches it). */
+ * the element fed by vmafhipupload ran slower for a small gain of the
+ * upload alone (docs/performance.md). VH_HIP_UPLOAD=staged stages, for
+ * side-by-side measurements (read at each frame: a test switches it). */
 static gboolean
 upload_through_staging (void)
 {
@@ -334,8 +333,8 @@ upload_frame_pageable (GstVmafHipMemory * mem, const GstVideoFrame * frame,
   /* No wait for a transfer still pending: every transfer of the memory
    * goes on its device's one stream, which orders them. */
   if (frame_matches_layout (frame, &mem->info)) {
-    /* The driver stages a 2D copy from pageable memory row by row: a
-     * third slower than one copy of the same bytes. */
+    /* The driver stages a 2D copy from pageable memory row by row,
+     * slower than one copy of the same bytes (docs/performance.md). */
     ok = vh_hip_memcpy_2d_async (mem_stream (mem),
         VH_HIP_COPY_HOST_TO_DEVICE, priv->device_ptr, mem->info.size,
         GST_VIDEO_FRAME_PLANE_DATA (frame, 0), mem->info.size,

@@ -65,20 +65,6 @@ vh_hip_backend_request_from_string (const gchar * str,
   return FALSE;
 }
 
-const gchar *
-vh_hip_backend_request_to_string (VhHipBackendRequest request)
-{
-  switch (request) {
-    case VH_HIP_BACKEND_REQUEST_AUTO:
-      return "auto";
-    case VH_HIP_BACKEND_REQUEST_CPU:
-      return "cpu";
-    case VH_HIP_BACKEND_REQUEST_HIP:
-      return "hip";
-  }
-  return "?";
-}
-
 gboolean
 vh_hip_select_backend (VhHipBackendRequest request, VhHipVendor vendor,
     guint index, VhBackend * backends, VhPictureTransfer ** transfer,

@@ -46,8 +46,6 @@ typedef enum
 gboolean     vh_hip_backend_request_from_string (const gchar * str,
                                           VhHipBackendRequest * request);
 
-const gchar *vh_hip_backend_request_to_string (VhHipBackendRequest request);
-
 /**
  * vh_hip_select_backend:
  * @request: what the user asked for

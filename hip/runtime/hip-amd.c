@@ -396,9 +396,9 @@ vh_hip_backend_amd_load (GError ** error)
 
   /* ROCm reaches AMD GPUs only through the kernel's compute interface:
    * without it there is nothing to find, and loading the runtime (with
-   * LLVM and the rest it pulls in) cost 34 ms of every start-up on an
-   * NVIDIA machine that has it installed. A runtime named explicitly is
-   * always tried. */
+   * LLVM and the rest it pulls in) slows every start-up on an NVIDIA
+   * machine that has it installed (docs/performance.md). A runtime named
+   * explicitly is always tried. */
   if (!override || !*override) {
     const gchar *kfd = g_getenv ("VH_HIP_AMD_KFD");
     if (!kfd || !*kfd)

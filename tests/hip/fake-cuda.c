@@ -49,8 +49,8 @@
  *            synchronisation fails with it too (frees still work)
  * VH_FAKE_CUDA_MEMORY=BYTES: the device holds this much; an allocation that
  * would pass it fails with CUDA_ERROR_OUT_OF_MEMORY (many streams at once
- * exhaust it). Both show in vh_fake_cuda_n_faults() and, with the exit
- * check or a fault asked for, in a line on stderr at exit;
+ * exhaust it). Both show, with the exit check or a fault asked for, in a
+ * line on stderr at exit;
  * VH_FAKE_CUDA_TRACE=1 prints the stack of each fault when it happens.
  *
  * VH_FAKE_CUDA_WANT_ENV="NAME=VALUE": cuInit fails (CUDA_ERROR_INVALID_VALUE,
@@ -128,7 +128,6 @@ static GList *allocations;
 static gint n_devices = -1;
 static __thread gint ctx_depth;
 static __thread gint ctx_stack[64];
-static gsize bytes_copied;
 static gint primary_refs[MAX_DEVICES];
 static guint n_lost;
 static guint n_foreign;
@@ -631,7 +630,6 @@ cuMemcpy2DAsync_v2 (const FakeMemcpy2D * c, gpointer stream)
     for (gsize y = 0; y < c->Height; y++)
       memcpy (dst + y * c->dstPitch, src + y * c->srcPitch, c->WidthInBytes);
   }
-  g_atomic_pointer_add (&bytes_copied, c->WidthInBytes * c->Height);
   if (current_device () >= 0) {
     g_mutex_lock (&lock);
     device_copied[current_device ()] += c->WidthInBytes * c->Height;
@@ -807,20 +805,7 @@ vh_fake_cuda_n_module_loads (void)
   return g_atomic_int_get (&n_module_loads);
 }
 
-/* For tests: how many faults were injected (VH_FAKE_CUDA_FAIL, and
- * allocations refused by VH_FAKE_CUDA_MEMORY). */
-EXPORT guint
-vh_fake_cuda_n_faults (void)
-{
-  guint n;
-
-  g_mutex_lock (&lock);
-  n = n_faults;
-  g_mutex_unlock (&lock);
-  return n;
-}
-
-/* For tests: what is still allocated, and how much was copied. */
+/* For tests: what is still allocated. */
 EXPORT guint
 vh_fake_cuda_n_allocations (void)
 {
@@ -830,12 +815,6 @@ vh_fake_cuda_n_allocations (void)
   n = g_list_length (allocations);
   g_mutex_unlock (&lock);
   return n;
-}
-
-EXPORT gsize
-vh_fake_cuda_bytes_copied (void)
-{
-  return g_atomic_pointer_get (&bytes_copied);
 }
 
 /* References to the primary contexts of all devices. */
