@@ -674,6 +674,46 @@ test_pipes (void)
   g_string_free (frames_only, TRUE);
 }
 
+/* Output paths as libvmaf's tool takes them: /dev/stdout (here a pipe to
+ * the test) gets exactly one complete JSON log, /dev/null takes it, and a
+ * FIFO that nobody reads is an error at once instead of a hang. */
+static void
+test_output_streams (void)
+{
+  g_autofree gchar *a = write_y4m ("streams.y4m", 64, 64, 8, 3);
+  g_autofree gchar *fifo = g_build_filename (tmpdir, "unread-fifo", NULL);
+  const gchar *no_reader[] = { "unread-fifo", "no reader", NULL };
+  JsonParser *parser = json_parser_new ();
+  GError *error = NULL;
+  JsonObject *root;
+  gint64 start;
+  Result r;
+
+  r = run_score ("-r", a, "-d", a, "--feature", "psnr", "--json", "-o",
+      "/dev/stdout", "-q", NULL);
+  g_assert_true (exited_with (&r, 0));
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member
+          (root, "frames")), ==, 3);
+  g_assert_true (json_object_has_member (json_object_get_object_member (root,
+              "pooled_metrics"), "psnr_y"));
+  result_clear (&r);
+  g_object_unref (parser);
+
+  r = run_score ("-r", a, "-d", a, "--json", "-o", "/dev/null", "-q", NULL);
+  g_assert_true (exited_with (&r, 0));
+  g_assert_cmpstr (r.err, ==, "");
+  result_clear (&r);
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  start = g_get_monotonic_time ();
+  expect_error (run_score ("-r", a, "-d", a, "--json", "-o", fifo, "-q",
+          NULL), no_reader);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+}
+
 /* SIGTERM halfway: the frames scored until then are in a valid results
  * file, and the message says so. The input comes through pipes so that
  * the run is halfway for as long as the test wants. */
@@ -781,6 +821,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/devices", test_devices);
   g_test_add_func ("/cli/pipes", test_pipes);
+  g_test_add_func ("/cli/output-streams", test_output_streams);
   g_test_add_func ("/cli/sigterm-keeps-results", test_sigterm_keeps_results);
 run:
   ret = g_test_run ();
