@@ -25,6 +25,11 @@
 /* Wakes a reading thread that waits for an idle slot: it stops. */
 static Slot wake_up;
 
+/* A Y4M colour space tag, matched whole: a layout, then either one of its
+ * 8-bit siting suffixes or "p" and a bit depth in digits ("mono" takes
+ * its depth with or without the "p": ffmpeg writes "mono16"). Anything
+ * after that ("420xyz", "444alpha", "420p10x") is refused: read as its
+ * prefix, a frame with an alpha plane would be read a plane off. */
 static gboolean
 y4m_parse_colorspace (const gchar * tag, VhPixFmt * fmt, guint * bpc)
 {
@@ -32,30 +37,37 @@ y4m_parse_colorspace (const gchar * tag, VhPixFmt * fmt, guint * bpc)
   {
     const gchar *prefix;
     VhPixFmt fmt;
+    /* Suffixes that only say how chroma is sited. */
+    const gchar *siting[4];
   } layouts[] = {
-    {"420", VH_PIX_FMT_YUV420}, {"422", VH_PIX_FMT_YUV422},
-    {"444", VH_PIX_FMT_YUV444}, {"mono", VH_PIX_FMT_YUV400},
+    {"420", VH_PIX_FMT_YUV420, {"jpeg", "mpeg2", "paldv", NULL}},
+    {"422", VH_PIX_FMT_YUV422, {"jpeg", NULL}},
+    {"444", VH_PIX_FMT_YUV444, {NULL}},
+    {"mono", VH_PIX_FMT_YUV400, {NULL}},
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (layouts); i++) {
     gsize n = strlen (layouts[i].prefix);
     const gchar *rest = tag + n;
+    guint64 v;
+
     if (strncmp (tag, layouts[i].prefix, n))
       continue;
     *fmt = layouts[i].fmt;
     *bpc = 8;
-    /* 420jpeg, 420mpeg2 and 420paldv only differ in chroma siting. */
+    if (*rest == '\0')
+      return TRUE;
+    for (guint k = 0; layouts[i].siting[k]; k++)
+      if (!strcmp (rest, layouts[i].siting[k]))
+        return TRUE;
     if (*rest == 'p')
       rest++;
-    else if (!g_str_has_prefix (tag, "mono"))
-      return TRUE;
-    if (*rest) {
-      guint64 v;
-      /* Strictly digits: "p1x" or "p99999999999" are no bit depth. */
-      if (!g_ascii_string_to_unsigned (rest, 10, 1, 16, &v, NULL))
-        return FALSE;
-      *bpc = (guint) v;
-    }
+    else if (layouts[i].fmt != VH_PIX_FMT_YUV400)
+      return FALSE;
+    /* Strictly digits: "p1x" or "p99999999999" are no bit depth. */
+    if (!g_ascii_string_to_unsigned (rest, 10, 1, 16, &v, NULL))
+      return FALSE;
+    *bpc = (guint) v;
     return TRUE;
   }
   return FALSE;
@@ -99,7 +111,11 @@ y4m_read_header (VhVideoReader * r, GError ** error)
       case 'C':
         if (!y4m_parse_colorspace (t + 1, &fmt, &bpc)) {
           g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-              "%s: unsupported Y4M colour space '%s'", r->path, t + 1);
+              "%s: unsupported Y4M colour space '%s' (%s)", r->path, t + 1,
+              !strcmp (t + 1, "444alpha") ? "4:4:4 with an alpha plane, "
+              "which is not read" : "expected 420, 420jpeg, 420mpeg2, "
+              "420paldv, 422, 444 or mono, or one with its bit depth as in "
+              "420p10");
           g_strfreev (tokens);
           return FALSE;
         }
@@ -439,27 +455,39 @@ check_file_kind (VhVideoReader * r, GError ** error)
   return TRUE;
 }
 
-/* A raw file shorter than one frame of the size given (-w 32768 -h 32768
- * on a 1 MB file) is said before anything is allocated for its frames.
- * Pipes are read as they come. */
+/* A file shorter than one frame of its size (-w 32768 -h 32768 on a 1 MB
+ * raw file, or a 4 KB Y4M file whose header says 32768x32768) is said
+ * before anything is allocated for its frames. Pipes are read as they
+ * come. Called once the geometry is known (after a Y4M header). */
 static gboolean
-check_file_size (VhVideoReader * r, const VhPictureInfo * raw_info,
-    GError ** error)
+check_file_size (VhVideoReader * r, GError ** error)
 {
+  guint64 frame = raw_frame_bytes (&r->info);
+  guint64 available;
   struct stat st;
+  goffset data_start = 0;
 
   if (fstat (fileno (r->file), &st) != 0 || !S_ISREG (st.st_mode))
     return TRUE;
-  if (!r->y4m && raw_info && (guint64) st.st_size < raw_frame_bytes (raw_info)) {
+  if (r->y4m && (data_start = ftello (r->file)) < 0)
+    return TRUE;
+  available = (guint64) MAX (st.st_size - data_start, 0);
+  /* A Y4M frame also has its FRAME line, at least "FRAME\n". */
+  if (available >= frame + (r->y4m ? 6 : 0))
+    return TRUE;
+  if (r->y4m)
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "%s holds %" G_GUINT64_FORMAT
+        " bytes after its Y4M header, less than one %ux%u %s %u-bit frame "
+        "(%" G_GUINT64_FORMAT " bytes and its FRAME line): is the header "
+        "right?", r->path, available, r->info.width, r->info.height,
+        vh_pix_fmt_to_string (r->info.pix_fmt), r->info.bpc, frame);
+  else
     g_set_error (error, VH_ERROR, VH_ERROR_IO, "%s holds %" G_GUINT64_FORMAT
         " bytes, less than one %ux%u %s %u-bit frame (%" G_GUINT64_FORMAT
-        " bytes): are -w, -h, -p and -b right?", r->path,
-        (guint64) st.st_size, raw_info->width, raw_info->height,
-        vh_pix_fmt_to_string (raw_info->pix_fmt), raw_info->bpc,
-        raw_frame_bytes (raw_info));
-    return FALSE;
-  }
-  return TRUE;
+        " bytes): are -w, -h, -p and -b right?", r->path, available,
+        r->info.width, r->info.height, vh_pix_fmt_to_string
+        (r->info.pix_fmt), r->info.bpc, frame);
+  return FALSE;
 }
 
 /* Reads the first bytes to tell Y4M from raw, and puts them back: a pipe
@@ -514,10 +542,6 @@ vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
   }
   r->y4m = g_str_has_suffix (path, ".y4m") ||
       !memcmp (sig, Y4M_SIGNATURE, sizeof (sig));
-  if (!check_file_size (r, raw_info, error)) {
-    vh_video_reader_free (r);
-    return NULL;
-  }
   if (r->y4m) {
     if (!y4m_read_header (r, error)) {
       vh_video_reader_free (r);
@@ -529,6 +553,10 @@ vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "%s: raw YUV needs a width, height, pixel format and bit depth",
         path);
+    vh_video_reader_free (r);
+    return NULL;
+  }
+  if (!check_file_size (r, error)) {
     vh_video_reader_free (r);
     return NULL;
   }

@@ -582,6 +582,43 @@ test_bad_input (void)
     g_assert_true (g_file_set_contents (wide, bad, -1, NULL));
   }
   expect_error (run_score ("-r", wide, "-d", wide, "-q", NULL), width);
+  /* A 4 KB Y4M file whose header says 32768x32768 fails at once; colour
+   * tags with more after a known one are refused. */
+  {
+    g_autofree gchar *huge = g_build_filename (tmpdir, "huge.y4m", NULL);
+    GString *bytes = g_string_new ("YUV4MPEG2 W32768 H32768 F25:1 Ip "
+        "C420jpeg\nFRAME\n");
+    const gchar *too_big[] = { "after its Y4M header", "32768x32768",
+      "is the header right?", NULL
+    };
+    gint64 start = g_get_monotonic_time ();
+
+    g_string_set_size (bytes, 4096);
+    g_assert_true (g_file_set_contents (huge, bytes->str, bytes->len, NULL));
+    g_string_free (bytes, TRUE);
+    expect_error (run_score ("-r", huge, "-d", huge, "-q", NULL), too_big);
+    g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+  }
+  {
+    g_auto (GStrv) parts = g_strsplit (ok_data, "C420jpeg", 2);
+    g_autofree gchar *alpha_data = g_strconcat (parts[0], "C444alpha",
+        parts[1], NULL);
+    g_autofree gchar *xyz_data = g_strconcat (parts[0], "C420xyz", parts[1],
+        NULL);
+    g_autofree gchar *alpha_path = g_build_filename (tmpdir, "alpha.y4m",
+        NULL);
+    g_autofree gchar *xyz_path = g_build_filename (tmpdir, "xyz.y4m", NULL);
+    const gchar *alpha[] = { "unsupported Y4M colour space '444alpha'",
+      "alpha plane", NULL
+    };
+    const gchar *xyz[] = { "unsupported Y4M colour space '420xyz'", NULL };
+
+    g_assert_true (g_file_set_contents (alpha_path, alpha_data, -1, NULL));
+    g_assert_true (g_file_set_contents (xyz_path, xyz_data, -1, NULL));
+    expect_error (run_score ("-r", alpha_path, "-d", alpha_path, "-q", NULL),
+        alpha);
+    expect_error (run_score ("-r", xyz_path, "-d", xyz_path, "-q", NULL), xyz);
+  }
 }
 
 /* Character devices are no clips: /dev/null read as empty ("no frames to
