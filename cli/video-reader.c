@@ -540,8 +540,15 @@ vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
     vh_video_reader_free (r);
     return NULL;
   }
-  r->y4m = g_str_has_suffix (path, ".y4m") ||
-      !memcmp (sig, Y4M_SIGNATURE, sizeof (sig));
+  /* Told by the signature alone: a pipe has no name to go by. */
+  r->y4m = !memcmp (sig, Y4M_SIGNATURE, sizeof (sig));
+  if (!r->y4m && g_str_has_suffix (path, ".y4m")) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "%s is named .y4m but does not start with the Y4M signature "
+        "(YUV4MPEG2)", path);
+    vh_video_reader_free (r);
+    return NULL;
+  }
   if (r->y4m) {
     if (!y4m_read_header (r, error)) {
       vh_video_reader_free (r);
@@ -551,8 +558,8 @@ vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
     r->info = *raw_info;
   } else {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "%s: raw YUV needs a width, height, pixel format and bit depth",
-        path);
+        "%s has no Y4M header (YUV4MPEG2): as raw YUV it needs a width, "
+        "height, pixel format and bit depth (-w, -h, -p and -b)", path);
     vh_video_reader_free (r);
     return NULL;
   }

@@ -486,12 +486,12 @@ run (Settings * s, GError ** error)
 
   if (!s->ref_path) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "reference .y4m or .yuv (-r/--reference) is required");
+        "a reference (-r/--reference) is required");
     return FALSE;
   }
   if (!s->dist_path) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "distorted .y4m or .yuv (-d/--distorted) is required");
+        "a distorted video (-d/--distorted) is required");
     return FALSE;
   }
   if (!parse_mask (s->cpumask, "cpumask", &cpumask, error) ||
@@ -502,11 +502,10 @@ run (Settings * s, GError ** error)
         "--frame_skip_ref and --frame_skip_dist take an unsigned count");
     return FALSE;
   }
-  /* Raw input needs all four of libvmaf's geometry options: name the
-   * missing ones. */
-  if (s->width || s->height || s->pix_fmt || s->bpc ||
-      !(g_str_has_suffix (s->ref_path, ".y4m") &&
-          g_str_has_suffix (s->dist_path, ".y4m"))) {
+  /* Y4M is told by its header, whatever the name (a pipe from ffmpeg,
+   * /dev/stdin); raw input needs all four of libvmaf's geometry options:
+   * given some, name the missing ones. */
+  if (s->width || s->height || s->pix_fmt || s->bpc) {
     GString *missing = g_string_new (NULL);
     if (!s->width)
       g_string_append (missing, " -w/--width");
@@ -518,7 +517,7 @@ run (Settings * s, GError ** error)
       g_string_append (missing, " -b/--bitdepth");
     if (missing->len) {
       g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "missing option%s for .yuv input:%s",
+          "missing option%s for raw input:%s",
           strchr (missing->str + 1, ' ') ? "s" : "", missing->str);
       g_string_free (missing, TRUE);
       return FALSE;
@@ -744,8 +743,9 @@ print_usage (FILE * out, const gchar * app)
 
   fprintf (out, "Usage: %s [options]\n\n"
       "Scores a distorted video against its reference with VMAF.\n\n"
-      "  -r, --reference PATH     reference .yuv or .y4m\n"
-      "  -d, --distorted PATH     distorted .yuv or .y4m\n"
+      "  -r, --reference PATH     reference: raw YUV, or Y4M (told by its\n"
+      "                           header: a pipe or /dev/stdin works too)\n"
+      "  -d, --distorted PATH     distorted, likewise\n"
       "  -w, --width N            width of raw .yuv input\n"
       "  -h, --height N           height of raw .yuv input\n"
       "  -p, --pixel_format F     420, 422, 444 or 400 (raw input)\n"
@@ -756,7 +756,8 @@ print_usage (FILE * out, const gchar * app)
       "                           adm.adm_enhn_gain_limit=1.2);\n"
       "                           repeatable (default version=vmaf_v0.6.1)\n"
       "      --feature SPEC       NAME[=key=value[:key=value]], repeatable\n"
-      "  -o, --output PATH        results file\n"
+      "  -o, --output PATH        results file, kept complete while scoring;\n"
+      "                           /dev/stdout, pipes, FIFOs: written at the end\n"
       "      --xml | --json | --csv | --sub   results layout (default xml)\n"
       "      --threads N          worker threads (default 1)\n"
       "      --subsample N        score every Nth frame\n"

@@ -488,6 +488,24 @@ test_console (void)
   expect_error (run_score ("-r", "x.yuv", "-d", "y.yuv", "-h", "8", "-p",
           "420", NULL), no_wb);
   expect_error (run_score ("-r", a, NULL), no_d);
+  /* Without geometry options, raw input and a .y4m name on raw bytes are
+   * each said for what they are. */
+  {
+    g_autofree gchar *raw = g_build_filename (tmpdir, "c.yuv", NULL);
+    g_autofree gchar *named = g_build_filename (tmpdir, "raw-named.y4m",
+        NULL);
+    const gchar *no_header[] = { "c.yuv has no Y4M header", "-w, -h, -p "
+          "and -b", NULL
+    };
+    const gchar *misnamed[] = { "raw-named.y4m is named .y4m but does not "
+          "start with the Y4M signature", NULL
+    };
+
+    g_assert_true (g_file_set_contents (raw, "0123456789abcdef", 16, NULL));
+    g_assert_true (g_file_set_contents (named, "0123456789abcdef", 16, NULL));
+    expect_error (run_score ("-r", raw, "-d", raw, NULL), no_header);
+    expect_error (run_score ("-r", named, "-d", a, NULL), misnamed);
+  }
   r = run_score ("-r", a, "-d", a, "--aom_ctc", "v9.0", NULL);
   g_assert_false (exited_with (&r, 0));
   g_assert_nonnull (strstr (r.err, bad_ctc[0]));
@@ -659,7 +677,8 @@ feed_fifo (gpointer data)
 
 /* Raw frames through a pipe score as from the file (the bytes read to
  * tell Y4M from raw are put back: they were lost, shifting every frame),
- * and a pipe that closes at once is said to be empty. */
+ * a pipe that closes at once is said to be empty, and Y4M from a pipe is
+ * told by its header. */
 static void
 test_pipes (void)
 {
@@ -709,6 +728,21 @@ test_pipes (void)
   g_thread_join (thread);
   expect_error (r, is_empty);
   g_string_free (frames_only, TRUE);
+
+  /* Y4M through a pipe whose name says nothing (as from ffmpeg through
+   * "-d <(ffmpeg ... -f yuv4mpegpipe -)"): told by its header, with no
+   * geometry options, and scored as the file is. */
+  feed = (FifoFeed) { fifo, data, len };
+  thread = g_thread_new ("feed", feed_fifo, &feed);
+  r = run_score ("-r", y4m, "-d", fifo, "-q", "--feature", "psnr", "--csv",
+      "-o", from_pipe, NULL);
+  g_thread_join (thread);
+  g_assert_true (exited_with (&r, 0));
+  result_clear (&r);
+  g_free (a);
+  a = NULL;
+  g_assert_true (g_file_get_contents (from_pipe, &a, NULL, NULL));
+  g_assert_cmpstr (a, ==, b);
 }
 
 /* Output paths as libvmaf's tool takes them: /dev/stdout (here a pipe to
