@@ -292,7 +292,8 @@ check_compatible (const VhPictureInfo * ref, const VhPictureInfo * dist,
 
 /* --backend: where the features run. With the HIP layer built, auto and
  * hip open the GPU (vh_hip_select_backend(), shared with the element);
- * auto falls back to the CPU with a note, hip without a GPU is an error.
+ * auto falls back to the CPU (saying why at info level), hip without a
+ * GPU is an error.
  * Sets @config's backends and transfer (the caller drops the transfer). */
 static gboolean
 select_backend (const Settings * s, VhContextConfig * config,
@@ -317,8 +318,11 @@ select_backend (const Settings * s, VhContextConfig * config,
       return FALSE;
     /* auto: a GPU that fails while scoring hands over to the CPU. */
     config->gpu_fallback = request == VH_HIP_BACKEND_REQUEST_AUTO;
-    if (reason && !s->quiet)
-      g_printerr ("vmafhip-score: %s\n", reason);
+    /* auto on a machine without a usable GPU is a normal CPU run: why is
+     * an info line (G_MESSAGES_DEBUG=vmafhip-score), not a notice on every
+     * run; the dispatch line and the log say where features ran. */
+    if (reason)
+      g_log ("vmafhip-score", G_LOG_LEVEL_INFO, "%s", reason);
     g_free (reason);
     return TRUE;
   }

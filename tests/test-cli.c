@@ -773,9 +773,13 @@ test_output_streams (void)
   result_clear (&r);
   g_object_unref (parser);
 
-  r = run_score ("-r", a, "-d", a, "--json", "-o", "/dev/null", "-q", NULL);
+  /* Without -q too: off a terminal a run prints nothing, and a machine
+   * without a GPU is no notice worth (it goes to the info log). */
+  r = run_score ("-r", a, "-d", a, "--json", "-o", "/dev/null", NULL);
   g_assert_true (exited_with (&r, 0));
-  g_assert_cmpstr (r.err, ==, "");
+  g_assert_null (strstr (r.err, "no usable GPU"));
+  if (!g_getenv ("G_MESSAGES_DEBUG"))
+    g_assert_cmpstr (r.err, ==, "");
   result_clear (&r);
 
   g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
