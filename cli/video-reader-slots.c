@@ -72,6 +72,31 @@ slot_return (gpointer data)
   vh_reader_slots_unref (slots);
 }
 
+/* Rows are padded: the padding is kept defined. Only the padding is
+ * written: the samples are read over the rest, so that a frame promised
+ * by a header and never sent (a pipe) touches no more memory than came. */
+static void
+zero_padding (VhVideoReader * r, guint8 * mem)
+{
+  gsize bps = r->info.bpc > 8 ? 2 : 1;
+  guint ssx, ssy;
+
+  vh_pix_fmt_subsampling (r->info.pix_fmt, &ssx, &ssy);
+  for (guint p = 0; p < r->n_planes_read; p++) {
+    guint width = p ? (r->info.width + (1u << ssx) - 1) >> ssx :
+        r->info.width;
+    guint height = p ? (r->info.height + (1u << ssy) - 1) >> ssy :
+        r->info.height;
+    gsize row = width * bps;
+
+    if (r->stride[p] == row)
+      continue;
+    for (guint y = 0; y < height; y++)
+      memset (mem + r->offset[p] + y * r->stride[p] + row, 0,
+          r->stride[p] - row);
+  }
+}
+
 /* A new slot while fewer than max_frames exist, else NULL. */
 static Slot *
 reader_new_slot (VhVideoReader * r, GError ** error)
@@ -97,8 +122,7 @@ reader_new_slot (VhVideoReader * r, GError ** error)
     g_prefix_error (error, "%s: ", r->path);
     return NULL;
   }
-  /* Rows are padded: keep the padding defined. */
-  memset (slot->mem, 0, r->picture_bytes);
+  zero_padding (r, slot->mem);
   return slot;
 }
 
