@@ -23,7 +23,7 @@ typedef struct
   VhVideoReader *reader;
   GThread *thread;
   guint8 *packed;               /* the frame as in the file, unless direct */
-  gchar line[FRAME_LINE_MAX];
+  gchar line[VH_Y4M_FRAME_LINE_MAX];
 } Worker;
 
 goffset
@@ -51,16 +51,6 @@ read_at (gint fd, gpointer buf, gsize n, goffset offset)
   return TRUE;
 }
 
-/* A FRAME line of frame 0's length: "FRAME", maybe parameters, and its
- * end of line at the end, not before (nor a NUL, where the sequential
- * reader's line would end). */
-static gboolean
-frame_line_ok (const gchar * line, gsize len)
-{
-  return !strncmp (line, "FRAME", 5) && line[len - 1] == '\n' &&
-      !memchr (line, '\n', len - 1) && strnlen (line, len) == len;
-}
-
 /* Frame @index into @slot at its offset; what is not a whole, well-formed
  * frame of the expected layout goes to the sequential reader. */
 static ReadResult *
@@ -84,7 +74,7 @@ worker_read (Worker * w, Slot * slot, guint index)
   }
   pic = vh_reader_wrap_slot (r, slot);
   if ((r->frame_line && (!read_at (fd, w->line, r->frame_line, at) ||
-              !frame_line_ok (w->line, r->frame_line))) ||
+              !vh_y4m_frame_line_ok (w->line, r->frame_line))) ||
       !read_at (fd, r->direct ? slot->mem : w->packed, r->read_bytes,
           at + r->frame_line)) {
     vh_picture_unref (pic);
@@ -164,7 +154,7 @@ void
 vh_reader_find_frames (VhVideoReader * r)
 {
   struct stat st;
-  gchar line[FRAME_LINE_MAX];
+  gchar line[VH_Y4M_FRAME_LINE_MAX];
   const gchar *end;
   ssize_t got;
 
@@ -178,7 +168,7 @@ vh_reader_find_frames (VhVideoReader * r)
   if (r->y4m) {
     got = pread (fileno (r->file), line, sizeof (line), r->first_frame);
     end = got > 0 ? memchr (line, '\n', got) : NULL;
-    if (!end || !frame_line_ok (line, end - line + 1))
+    if (!end || !vh_y4m_frame_line_ok (line, end - line + 1))
       return;
     r->frame_line = end - line + 1;
   }

@@ -9,19 +9,20 @@
 #ifndef __VH_VIDEO_READER_PRIVATE_H__
 #define __VH_VIDEO_READER_PRIVATE_H__
 
-/* What video-reader.c (opening, the reused pictures, reading in sequence)
- * and video-reader-parallel.c (reading at computed offsets on several
- * threads) share. Not for other users. */
+/* What the reader's files share. video-reader.c (opening, the public
+ * calls) drives video-reader-sequential.c (one thread, in order) and
+ * video-reader-parallel.c (several threads at computed offsets); both
+ * take their pictures from video-reader-slots.c. None calls back into
+ * the file that drives it. Not for other users. */
 
 #include "video-reader.h"
+#include "y4m.h"
 
 #include <stdio.h>
 
 G_BEGIN_DECLS
 
 #define PICTURE_ALIGN 64
-/* Longest FRAME line read (its parameters included). */
-#define FRAME_LINE_MAX 256
 
 /* The reused pictures' memory, shared by the reader and the pictures that
  * are out: the last of them frees it. */
@@ -106,7 +107,14 @@ struct _VhVideoReader
   GHashTable *ready;            /* index -> ReadResult* */
 };
 
-/* video-reader.c */
+/* video-reader-slots.c */
+
+Slots       *vh_reader_slots_new         (const VhVideoReaderMemoryFuncs * funcs,
+                                          gpointer user_data,
+                                          GDestroyNotify notify);
+
+/* The reader's reference; the last picture out drops the last one. */
+void         vh_reader_slots_unref       (Slots * slots);
 
 /* An idle slot, a new one while fewer than max_frames exist, else the
  * next one released; NULL when told to stop or on an allocation error. */
@@ -136,6 +144,15 @@ void         vh_reader_unpack            (VhVideoReader * r,
 void         vh_reader_to_host_order     (const VhPicture * pic);
 
 void         vh_reader_result_free       (ReadResult * res);
+
+/* video-reader-sequential.c */
+
+/* Starts the thread that reads from the file's position on, in order,
+ * and pushes each frame (or the end, or an error) to @results. */
+void         vh_reader_sequential_start  (VhVideoReader * r);
+
+/* Stops and joins it. */
+void         vh_reader_sequential_stop   (VhVideoReader * r);
 
 /* video-reader-parallel.c */
 

@@ -36,8 +36,10 @@ typedef struct
   gboolean page_locked;         /* marks the pictures (VhPicture) so */
 } VhVideoReaderMemoryFuncs;
 
-/* @raw_info describes .yuv input and may be NULL for Y4M. A file whose
- * name ends in .y4m, or that starts with the YUV4MPEG2 signature, is Y4M. */
+/* @raw_info describes raw input and may be NULL for Y4M. An input that
+ * starts with the YUV4MPEG2 signature is Y4M, whatever its name (a pipe,
+ * /dev/stdin): the signature is peeked without seeking. One named .y4m
+ * without it is an error. */
 VhVideoReader *vh_video_reader_open      (const gchar * path,
                                           const VhPictureInfo * raw_info,
                                           GError ** error);

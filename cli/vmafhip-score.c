@@ -9,6 +9,7 @@
 /* vmafhip-score: scores a distorted video against its reference, taking the
  * common subset of libvmaf's `vmaf` command-line options. */
 
+#include "cli-options.h"
 #include "context.h"
 #include "feature-spec.h"
 #include "errors.h"
@@ -28,9 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Longest sensible --threads: more workers than this only cost memory. */
-#define MAX_THREADS 1024
 
 /* SIGINT or SIGTERM: stop reading, finish what was submitted, write the
  * results of the frames scored so far, and say so. */
@@ -63,182 +61,12 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
   g_atomic_int_set ((gint *) user_data, (gint) index + 1);
 }
 
-typedef struct
-{
-  gchar *ref_path;
-  gchar *dist_path;
-  gint width;
-  gint height;
-  gchar *pix_fmt;
-  gint bpc;
-  gchar **models;
-  gchar **features;
-  gchar *output;
-  gboolean json, xml, csv, sub;
-  gint threads;
-  gint subsample;
-  gint frame_cnt;
-  gboolean no_prediction;
-  gboolean quiet;
-  gboolean version;
-  gchar *backend;
-  gboolean help;
-  gint frame_skip_ref;
-  gint frame_skip_dist;
-  gchar *cpumask;
-  gchar *gpumask;
-  /* What libvmaf's tool prints only on a terminal: progress, scores. */
-  gboolean tty;
-} Settings;
-
 /* libvmaf's CPU feature bits (--cpumask): a set bit forbids that
  * instruction set. vmafhip's hand-vectorised paths are AVX2 (the same
  * numbers as the portable ones) and SpEED's AVX-512 covariance sums (in
  * libvmaf's AVX-512 order, so forbidding it takes its AVX2 order). */
 #define CPU_FLAG_AVX2 (1u << 3)
 #define CPU_FLAG_AVX512 (1u << 4)
-
-/* libvmaf's --aom_ctc and --nflx_ctc presets: the --model and --feature
- * options each version stands for, in libvmaf's order. Later versions
- * change earlier ones as noted. */
-typedef struct
-{
-  const gchar *option;
-  const gchar *version;
-  const gchar *const args[24];
-} Preset;
-
-#define AOM_V1_MODELS \
-  "--model", "version=vmaf_v0.6.1:name=vmaf", \
-  "--model", "version=vmaf_v0.6.1neg:name=vmaf_neg"
-#define AOM_V1_HEAD \
-  "--feature", "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5", \
-  "--feature", "ciede"
-#define AOM_V1_TAIL \
-  "--feature", "float_ms_ssim=enable_db=true:clip_db=true", \
-  "--feature", "psnr_hvs"
-
-static const Preset presets[] = {
-  {"aom_ctc", "v1.0", {AOM_V1_MODELS, AOM_V1_HEAD,
-              "--feature", "float_ssim=enable_db=true:clip_db=true",
-          AOM_V1_TAIL, NULL}},
-  {"aom_ctc", "v2.0", {AOM_V1_MODELS, AOM_V1_HEAD,
-              "--feature", "float_ssim=enable_db=true:clip_db=true",
-          AOM_V1_TAIL, NULL}},
-  /* v3.0 adds cambi; v4.0 and v5.0 are v3.0. */
-  {"aom_ctc", "v3.0", {AOM_V1_MODELS, AOM_V1_HEAD,
-              "--feature", "float_ssim=enable_db=true:clip_db=true",
-          AOM_V1_TAIL, "--feature", "cambi", NULL}},
-  {"aom_ctc", "v4.0", {AOM_V1_MODELS, AOM_V1_HEAD,
-              "--feature", "float_ssim=enable_db=true:clip_db=true",
-          AOM_V1_TAIL, "--feature", "cambi", NULL}},
-  {"aom_ctc", "v5.0", {AOM_V1_MODELS, AOM_V1_HEAD,
-              "--feature", "float_ssim=enable_db=true:clip_db=true",
-          AOM_V1_TAIL, "--feature", "cambi", NULL}},
-  /* v6.0 also scores clips of different bit depths at a common one, which
-   * vmafhip does not offer (both inputs must have the same depth). */
-  {"aom_ctc", "v6.0", {AOM_V1_MODELS, AOM_V1_HEAD,
-              "--feature", "float_ssim=enable_db=true:clip_db=true",
-          AOM_V1_TAIL, "--feature", "cambi", NULL}},
-  /* v7.0 replaces float_ssim with its full-scale variant. */
-  {"aom_ctc", "v7.0", {AOM_V1_MODELS, AOM_V1_HEAD,
-              "--feature", "float_ssim=scale=1:enable_db=true:clip_db=true",
-          AOM_V1_TAIL, "--feature", "cambi", NULL}},
-  {"nflx_ctc", "v1.0", {
-              "--model", "version=vmaf_4k_v0.6.1:name=vmaf",
-              "--model", "version=vmaf_4k_v0.6.1neg:name=vmaf_neg",
-              "--feature", "psnr=enable_chroma=true:enable_apsnr=true",
-              "--feature", "float_ssim=enable_db=true:clip_db=true",
-          "--feature", "cambi", NULL}},
-};
-
-/* Replaces each --aom_ctc V / --nflx_ctc V (or =V) by the options it
- * stands for, in place, so that they mix with the other --model and
- * --feature options in command-line order as in libvmaf. */
-static gboolean
-expand_presets (gint * argc, gchar *** argv, GError ** error)
-{
-  GPtrArray *out = g_ptr_array_new ();
-  gboolean ok = TRUE;
-
-  for (gint i = 0; i < *argc && ok; i++) {
-    const gchar *arg = (*argv)[i];
-    const gchar *option = NULL, *version = NULL;
-    const Preset *preset = NULL;
-
-    for (guint p = 0; p < G_N_ELEMENTS (presets) && !option; p++) {
-      gsize len = strlen (presets[p].option);
-      if (i > 0 && !strncmp (arg, "--", 2) &&
-          !strncmp (arg + 2, presets[p].option, len) &&
-          (arg[2 + len] == '\0' || arg[2 + len] == '='))
-        option = presets[p].option;
-    }
-    if (!option) {
-      g_ptr_array_add (out, g_strdup (arg));
-      continue;
-    }
-    version = strchr (arg, '=') ? strchr (arg, '=') + 1 :
-        i + 1 < *argc ? (*argv)[++i] : NULL;
-    for (guint p = 0; version && p < G_N_ELEMENTS (presets); p++) {
-      if (!strcmp (presets[p].option, option) &&
-          !strcmp (presets[p].version, version))
-        preset = &presets[p];
-    }
-    if (!preset) {
-      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "bad %s version \"%s\" (%s)", option, version ? version : "",
-          !strcmp (option, "aom_ctc") ?
-          "v1.0, v2.0, v3.0, v4.0, v5.0, v6.0 or v7.0" : "v1.0");
-      ok = FALSE;
-      break;
-    }
-    for (guint a = 0; preset->args[a]; a++)
-      g_ptr_array_add (out, g_strdup (preset->args[a]));
-  }
-  g_ptr_array_add (out, NULL);
-  *argc = out->len - 1;
-  *argv = (gchar **) g_ptr_array_free (out, FALSE);
-  return ok;
-}
-
-/* A libvmaf-style unsigned: decimal, 0x hexadecimal or 0 octal. */
-static gboolean
-parse_mask (const gchar * text, const gchar * option, guint * out,
-    GError ** error)
-{
-  gchar *end = NULL;
-  guint64 v;
-
-  if (!text) {
-    *out = 0;
-    return TRUE;
-  }
-  v = g_ascii_strtoull (text, &end, 0);
-  if (!*text || *end || v > G_MAXUINT) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "invalid argument \"%s\" for option --%s; should be an unsigned "
-        "bitmask", text, option);
-    return FALSE;
-  }
-  *out = v;
-  return TRUE;
-}
-
-static gboolean
-parse_pix_fmt (const gchar * s, VhPixFmt * fmt)
-{
-  if (!g_strcmp0 (s, "420"))
-    *fmt = VH_PIX_FMT_YUV420;
-  else if (!g_strcmp0 (s, "422"))
-    *fmt = VH_PIX_FMT_YUV422;
-  else if (!g_strcmp0 (s, "444"))
-    *fmt = VH_PIX_FMT_YUV444;
-  else if (!g_strcmp0 (s, "400"))
-    *fmt = VH_PIX_FMT_YUV400;
-  else
-    return FALSE;
-  return TRUE;
-}
 
 /* libvmaf's --model syntax; see VhModelSpec. */
 static VhModel *
@@ -292,10 +120,11 @@ check_compatible (const VhPictureInfo * ref, const VhPictureInfo * dist,
 
 /* --backend: where the features run. With the HIP layer built, auto and
  * hip open the GPU (vh_hip_select_backend(), shared with the element);
- * auto falls back to the CPU with a note, hip without a GPU is an error.
+ * auto falls back to the CPU (saying why at info level), hip without a
+ * GPU is an error.
  * Sets @config's backends and transfer (the caller drops the transfer). */
 static gboolean
-select_backend (const Settings * s, VhContextConfig * config,
+select_backend (const VhCliSettings * s, VhContextConfig * config,
     GError ** error)
 {
   const gchar *name = s->backend ? s->backend : "auto";
@@ -317,8 +146,11 @@ select_backend (const Settings * s, VhContextConfig * config,
       return FALSE;
     /* auto: a GPU that fails while scoring hands over to the CPU. */
     config->gpu_fallback = request == VH_HIP_BACKEND_REQUEST_AUTO;
-    if (reason && !s->quiet)
-      g_printerr ("vmafhip-score: %s\n", reason);
+    /* auto on a machine without a usable GPU is a normal CPU run: why is
+     * an info line (G_MESSAGES_DEBUG=vmafhip-score), not a notice on every
+     * run; the dispatch line and the log say where features ran. */
+    if (reason)
+      g_log ("vmafhip-score", G_LOG_LEVEL_INFO, "%s", reason);
     g_free (reason);
     return TRUE;
   }
@@ -400,7 +232,7 @@ setup_reader (VhVideoReader * reader, VhContext * ctx, gpointer device)
  * there is no results file. Nothing goes to stdout, which stays free for
  * "-o /dev/stdout". */
 static void
-print_pooled (const Settings * s, VhContext * ctx, guint n_frames,
+print_pooled (const VhCliSettings * s, VhContext * ctx, guint n_frames,
     gchar ** labels)
 {
   VhFeatureCollector *fc = vh_context_get_collector (ctx);
@@ -451,7 +283,7 @@ skip_frames (VhVideoReader * reader, gint n, GError ** error)
 /* Rewrites the results file with frames 0 .. n_final-1 (every few seconds,
  * or now with @force). */
 static gboolean
-update_results (VhResultsFile * results, VhContext * ctx, const Settings * s,
+update_results (VhResultsFile * results, VhContext * ctx, const VhCliSettings * s,
     const VhContextConfig * config, const gchar * dispatch,
     const VhPictureInfo * info, guint n_final, gint64 start, gboolean force,
     GError ** error)
@@ -466,7 +298,7 @@ update_results (VhResultsFile * results, VhContext * ctx, const Settings * s,
 }
 
 static gboolean
-run (Settings * s, GError ** error)
+run (VhCliSettings * s, GError ** error)
 {
   VhPictureInfo raw_info, *raw = NULL;
   g_autoptr (VhVideoReader) ref_reader = NULL;
@@ -478,70 +310,18 @@ run (Settings * s, GError ** error)
   gpointer device;
   g_autofree gchar *dispatch = NULL;
   VhOutputFormat format = VH_OUTPUT_XML;
-  gboolean ok = FALSE, have_format = FALSE;
+  gboolean ok = FALSE, have_raw = FALSE;
   guint n_frames = 0;
   gint64 start;
   guint cpumask = 0, gpumask = 0;
   g_auto (GStrv) labels = NULL;
 
-  if (!s->ref_path) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "reference .y4m or .yuv (-r/--reference) is required");
+  if (!vh_cli_settings_check (s, &raw_info, &have_raw, &format, error))
     return FALSE;
-  }
-  if (!s->dist_path) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "distorted .y4m or .yuv (-d/--distorted) is required");
+  raw = have_raw ? &raw_info : NULL;
+  if (!vh_cli_parse_mask (s->cpumask, "cpumask", &cpumask, error) ||
+      !vh_cli_parse_mask (s->gpumask, "gpumask", &gpumask, error))
     return FALSE;
-  }
-  if (!parse_mask (s->cpumask, "cpumask", &cpumask, error) ||
-      !parse_mask (s->gpumask, "gpumask", &gpumask, error))
-    return FALSE;
-  if (s->frame_skip_ref < 0 || s->frame_skip_dist < 0) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "--frame_skip_ref and --frame_skip_dist take an unsigned count");
-    return FALSE;
-  }
-  /* Raw input needs all four of libvmaf's geometry options: name the
-   * missing ones. */
-  if (s->width || s->height || s->pix_fmt || s->bpc ||
-      !(g_str_has_suffix (s->ref_path, ".y4m") &&
-          g_str_has_suffix (s->dist_path, ".y4m"))) {
-    GString *missing = g_string_new (NULL);
-    if (!s->width)
-      g_string_append (missing, " -w/--width");
-    if (!s->height)
-      g_string_append (missing, " -h/--height");
-    if (!s->pix_fmt)
-      g_string_append (missing, " -p/--pixel_format");
-    if (!s->bpc)
-      g_string_append (missing, " -b/--bitdepth");
-    if (missing->len) {
-      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "missing option%s for .yuv input:%s",
-          strchr (missing->str + 1, ' ') ? "s" : "", missing->str);
-      g_string_free (missing, TRUE);
-      return FALSE;
-    }
-    g_string_free (missing, TRUE);
-  }
-  if (s->width || s->height || s->pix_fmt || s->bpc) {
-    VhPixFmt fmt;
-    if (!parse_pix_fmt (s->pix_fmt, &fmt)) {
-      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "--pixel_format '%s': expected 420, 422, 444 or 400",
-          s->pix_fmt ? s->pix_fmt : "");
-      return FALSE;
-    }
-    if (s->width <= 0 || s->height <= 0 || !vh_picture_info_init (&raw_info,
-            fmt, s->bpc, s->width, s->height, error)) {
-      if (error && !*error)
-        g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-            "--width and --height must be positive");
-      return FALSE;
-    }
-    raw = &raw_info;
-  }
   ref_reader = vh_video_reader_open (s->ref_path, raw, error);
   if (!ref_reader)
     return FALSE;
@@ -551,32 +331,6 @@ run (Settings * s, GError ** error)
   if (!check_compatible (vh_video_reader_get_info (ref_reader),
           vh_video_reader_get_info (dist_reader), error))
     return FALSE;
-
-  if (s->json + s->xml + s->csv + s->sub > 1) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "choose one of --json, --xml, --csv and --sub");
-    return FALSE;
-  }
-  have_format = s->json || s->xml || s->csv || s->sub;
-  format = s->json ? VH_OUTPUT_JSON : s->csv ? VH_OUTPUT_CSV :
-      s->sub ? VH_OUTPUT_SUB : VH_OUTPUT_XML;
-  if (have_format && !s->output) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "an output format needs --output FILE");
-    return FALSE;
-  }
-  if (s->threads < 0 || s->threads > MAX_THREADS) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "--threads %d: expected 0 to %d", s->threads, MAX_THREADS);
-    return FALSE;
-  }
-  if (s->subsample < 0 || s->frame_cnt < 0) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "--%s %d: expected a positive number", s->subsample < 0 ?
-        "subsample" : "frame_cnt", s->subsample < 0 ? s->subsample :
-        s->frame_cnt);
-    return FALSE;
-  }
 
   /* --cpumask: forbidding AVX2 leaves the portable code. */
   if (cpumask & CPU_FLAG_AVX2)
@@ -735,87 +489,12 @@ out:
   return ok;
 }
 
-static void
-print_usage (FILE * out, const gchar * app)
-{
-  g_autofree gchar *models = g_strjoinv (", ",
-      (gchar **) vh_model_list_builtin ());
-  g_autofree gchar *features = vh_feature_extractor_list_names ();
-
-  fprintf (out, "Usage: %s [options]\n\n"
-      "Scores a distorted video against its reference with VMAF.\n\n"
-      "  -r, --reference PATH     reference .yuv or .y4m\n"
-      "  -d, --distorted PATH     distorted .yuv or .y4m\n"
-      "  -w, --width N            width of raw .yuv input\n"
-      "  -h, --height N           height of raw .yuv input\n"
-      "  -p, --pixel_format F     420, 422, 444 or 400 (raw input)\n"
-      "  -b, --bitdepth N         8, 10, 12 or 16 (raw input)\n"
-      "  -m, --model SPEC         version=NAME or path=FILE, then optional\n"
-      "                           :name=X :enable_transform :disable_clip\n"
-      "                           :EXTRACTOR.OPTION=VALUE (e.g.\n"
-      "                           adm.adm_enhn_gain_limit=1.2);\n"
-      "                           repeatable (default version=vmaf_v0.6.1)\n"
-      "      --feature SPEC       NAME[=key=value[:key=value]], repeatable\n"
-      "  -o, --output PATH        results file\n"
-      "      --xml | --json | --csv | --sub   results layout (default xml)\n"
-      "      --threads N          worker threads (default 1)\n"
-      "      --subsample N        score every Nth frame\n"
-      "      --frame_cnt N        stop after N frames\n"
-      "      --frame_skip_ref N   skip the first N reference frames\n"
-      "      --frame_skip_dist N  skip the first N distorted frames\n"
-      "      --aom_ctc V          AOM CTC preset (v1.0 ... v7.0): models and\n"
-      "                           features as libvmaf's tool sets them\n"
-      "      --nflx_ctc V         Netflix CTC preset (v1.0)\n"
-      "      --cpumask M          libvmaf's CPU bits to forbid (8: AVX2)\n"
-      "      --gpumask M          non-zero keeps every feature on the CPU\n"
-      "      --backend B          auto, cpu or hip\n"
-      "  -n, --no_prediction      features only, no model\n"
-      "  -q, --quiet              no progress or scores on a terminal\n"
-      "  -v, --version            print the version\n"
-      "      --help               this text\n\n"
-      "Built-in models: %s\nFeatures: %s\n", app, models, features);
-}
-
 int
 main (int argc, char **argv)
 {
-  Settings s = { 0 };
+  VhCliSettings s = { 0 };
   GError *error = NULL;
-  GOptionEntry entries[] = {
-    {"reference", 'r', 0, G_OPTION_ARG_FILENAME, &s.ref_path, NULL, NULL},
-    {"distorted", 'd', 0, G_OPTION_ARG_FILENAME, &s.dist_path, NULL, NULL},
-    {"width", 'w', 0, G_OPTION_ARG_INT, &s.width, NULL, NULL},
-    {"height", 'h', 0, G_OPTION_ARG_INT, &s.height, NULL, NULL},
-    /* Strings are taken as bytes (no conversion from the locale's
-     * charset, whose errors name no option); each is checked by name. */
-    {"pixel_format", 'p', 0, G_OPTION_ARG_FILENAME, &s.pix_fmt, NULL, NULL},
-    {"bitdepth", 'b', 0, G_OPTION_ARG_INT, &s.bpc, NULL, NULL},
-    {"model", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &s.models, NULL, NULL},
-    {"feature", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &s.features, NULL, NULL},
-    {"output", 'o', 0, G_OPTION_ARG_FILENAME, &s.output, NULL, NULL},
-    {"json", 0, 0, G_OPTION_ARG_NONE, &s.json, NULL, NULL},
-    {"xml", 0, 0, G_OPTION_ARG_NONE, &s.xml, NULL, NULL},
-    {"csv", 0, 0, G_OPTION_ARG_NONE, &s.csv, NULL, NULL},
-    {"sub", 0, 0, G_OPTION_ARG_NONE, &s.sub, NULL, NULL},
-    {"threads", 0, 0, G_OPTION_ARG_INT, &s.threads, NULL, NULL},
-    {"subsample", 0, 0, G_OPTION_ARG_INT, &s.subsample, NULL, NULL},
-    {"frame_cnt", 0, 0, G_OPTION_ARG_INT, &s.frame_cnt, NULL, NULL},
-    {"backend", 0, 0, G_OPTION_ARG_FILENAME, &s.backend, NULL, NULL},
-    {"no_prediction", 'n', 0, G_OPTION_ARG_NONE, &s.no_prediction, NULL, NULL},
-    {"quiet", 'q', 0, G_OPTION_ARG_NONE, &s.quiet, NULL, NULL},
-    {"version", 'v', 0, G_OPTION_ARG_NONE, &s.version, NULL, NULL},
-    {"help", 0, 0, G_OPTION_ARG_NONE, &s.help, NULL, NULL},
-    {"frame_skip_ref", 0, 0, G_OPTION_ARG_INT, &s.frame_skip_ref, NULL, NULL},
-    {"frame_skip_dist", 0, 0, G_OPTION_ARG_INT, &s.frame_skip_dist, NULL,
-        NULL},
-    {"cpumask", 0, 0, G_OPTION_ARG_STRING, &s.cpumask, NULL, NULL},
-    {"gpumask", 0, 0, G_OPTION_ARG_STRING, &s.gpumask, NULL, NULL},
-    {NULL}
-  };
-  GOptionContext *octx = g_option_context_new (NULL);
-  gint ret = 0;
-
-  gchar **args = NULL, **parse_argv = NULL;
+  gint ret;
 
   /* Start-up phases, timed by G_MESSAGES_DEBUG=vmafhip-startup. */
   g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "main");
@@ -826,48 +505,12 @@ main (int argc, char **argv)
    * kept, and AMD's runtime ignores it. */
   g_setenv ("CUDA_DEVICE_MAX_CONNECTIONS", "1", FALSE);
   s.tty = isatty (fileno (stderr));
-  /* -h is --height, as in libvmaf's tool. */
-  g_option_context_set_help_enabled (octx, FALSE);
-  g_option_context_add_main_entries (octx, entries, NULL);
-  if (argc <= 1) {
-    /* As libvmaf's tool: no arguments, the usage. */
-    print_usage (stderr, argv[0]);
-    ret = 1;
-  } else if (!expand_presets (&argc, &argv, &error)) {
-    args = argv;
-    g_printerr ("vmafhip-score: %s (see --help)\n", error->message);
-    ret = 2;
-  } else if (!(args = argv, parse_argv = g_memdup2 (argv, sizeof (gchar *) *
-              (argc + 1)), g_option_context_parse (octx, &argc, &parse_argv,
-              &error))) {
-    g_printerr ("vmafhip-score: %s (see --help)\n", error->message);
-    ret = 2;
-  } else if (argc > 1) {
-    g_printerr ("vmafhip-score: unexpected argument '%s' (options take the "
-        "form --name VALUE; see --help)\n", parse_argv[1]);
-    ret = 2;
-  } else if (s.help) {
-    print_usage (stdout, g_get_prgname ());
-  } else if (s.version) {
-    printf ("vmafhip-score %s\n", VH_VERSION);
-  } else if (!run (&s, &error)) {
+  if (vh_cli_settings_parse (&s, argc, argv, &ret) && !run (&s, &error)) {
     g_printerr ("vmafhip-score: error: %s\n", error->message);
     ret = 1;
   }
   g_clear_error (&error);
-  g_option_context_free (octx);
-  g_free (s.ref_path);
-  g_free (s.dist_path);
-  g_free (s.pix_fmt);
-  g_strfreev (s.models);
-  g_strfreev (s.features);
-  g_free (s.output);
-  g_free (s.backend);
-  g_free (s.cpumask);
-  g_free (s.gpumask);
-  /* The expanded arguments; parsing drops pointers from its own copy. */
-  g_strfreev (args);
-  g_free (parse_argv);
+  vh_cli_settings_clear (&s);
   g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "exit");
   return ret;
 }

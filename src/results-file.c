@@ -10,7 +10,11 @@
 #include "errors.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -26,6 +30,10 @@ struct _VhResultsFile
   gint64 last_write;            /* monotonic, us */
   gint64 last_cost;             /* how long the last write took, us */
   gint64 interval;              /* least time between rewrites, us */
+  /* Not a regular file (/dev/null, /dev/stdout, a pipe or FIFO): opened
+   * at once, written once when forced, then closed. -1 once written. */
+  gboolean stream;
+  gint stream_fd;
 };
 
 /* Writes to a temporary file in the same directory, then renames it over
@@ -37,7 +45,10 @@ write_atomically (VhResultsFile * rf, VhFeatureCollector * fc,
   g_autofree gchar *dir = g_path_get_dirname (rf->path);
   g_autofree gchar *base = g_path_get_basename (rf->path);
   g_autofree gchar *tmpl = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
-  gint fd = g_mkstemp (tmpl);
+  /* Created with mode 0666 by open(2), so that the kernel applies the
+   * umask: a log is as readable as any new file, and the process-wide
+   * umask is never changed (which would race with other threads). */
+  gint fd = g_mkstemp_full (tmpl, O_WRONLY | O_CLOEXEC, 0666);
   GError *err = NULL;
   FILE *out;
   gboolean ok;
@@ -46,12 +57,6 @@ write_atomically (VhResultsFile * rf, VhFeatureCollector * fc,
     g_set_error (error, VH_ERROR, VH_ERROR_IO, "cannot write '%s': %s",
         rf->path, g_strerror (errno));
     return FALSE;
-  }
-  /* mkstemp makes it 0600; a log is as readable as any new file. */
-  {
-    mode_t mask = umask (0);
-    umask (mask);
-    fchmod (fd, 0666 & ~mask);
   }
   out = fdopen (fd, "w");
   if (!out) {
@@ -79,6 +84,107 @@ write_atomically (VhResultsFile * rf, VhFeatureCollector * fc,
   return ok;
 }
 
+/* Where the log goes as a stream, written once without a rename: what
+ * exists and is not a regular file (/dev/null, a pipe, a FIFO), and a
+ * link under /dev or /proc (/dev/stdout, /dev/fd/N, /proc/self/fd/N name
+ * another open file: a rename would replace the link, not write to the
+ * file behind it). A plain file under /dev/shm is a file like any. */
+static gboolean
+is_stream_path (const gchar * path, const GStatBuf * st, gboolean exists)
+{
+  GStatBuf lst;
+
+  if (!exists)
+    return FALSE;
+  if (!S_ISREG (st->st_mode))
+    return TRUE;
+  return (g_str_has_prefix (path, "/dev/") || g_str_has_prefix (path,
+          "/proc/")) && g_lstat (path, &lst) == 0 && S_ISLNK (lst.st_mode);
+}
+
+/* Opens a stream target now, so that a wrong one is said before any
+ * scoring. A FIFO is opened without waiting for its reader: with none
+ * the open fails at once (ENXIO) instead of hanging, and says so. A
+ * regular file reached through /dev/stdout is appended to, so that both
+ * "> log" and ">> log" keep what the shell meant. */
+static gboolean
+open_stream (VhResultsFile * rf, const GStatBuf * st, GError ** error)
+{
+  gint flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+  gint fd;
+
+  if (S_ISDIR (st->st_mode) || S_ISSOCK (st->st_mode)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "cannot write '%s': it is a "
+        "%s, not a file, device, pipe or FIFO", rf->path,
+        S_ISDIR (st->st_mode) ? "directory" : "socket");
+    return FALSE;
+  }
+  if (S_ISREG (st->st_mode))
+    flags |= O_APPEND;
+  fd = open (rf->path, flags);
+  if (fd < 0 && errno == ENXIO && S_ISFIFO (st->st_mode)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "cannot write '%s': the "
+        "FIFO has no reader (it is opened without waiting: start the "
+        "reader first)", rf->path);
+    return FALSE;
+  }
+  if (fd < 0) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "cannot write '%s': %s",
+        rf->path, g_strerror (errno));
+    return FALSE;
+  }
+  /* The reader is there: the write may wait for it as any write does. */
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  rf->stream_fd = fd;
+  return TRUE;
+}
+
+/* The one write to a stream. A reader that went away makes it fail with
+ * EPIPE rather than end the process: SIGPIPE is blocked in this thread
+ * for the write (a per-thread mask, nothing process-wide), and the one
+ * the write raised is taken back before it is unblocked. */
+static gboolean
+write_stream (VhResultsFile * rf, VhFeatureCollector * fc,
+    const VhOutputInfo * info, GError ** error)
+{
+  const struct timespec no_wait = { 0, 0 };
+  sigset_t pipe_set, old_set, pending;
+  gboolean was_pending;
+  GError *err = NULL;
+  FILE *out;
+  gboolean ok;
+
+  sigemptyset (&pipe_set);
+  sigaddset (&pipe_set, SIGPIPE);
+  pthread_sigmask (SIG_BLOCK, &pipe_set, &old_set);
+  sigpending (&pending);
+  was_pending = sigismember (&pending, SIGPIPE);
+
+  out = fdopen (rf->stream_fd, "w");
+  if (!out) {
+    g_set_error (&err, VH_ERROR, VH_ERROR_IO, "%s", g_strerror (errno));
+    close (rf->stream_fd);
+    ok = FALSE;
+  } else {
+    ok = vh_output_write_info (fc, rf->format, info, out, &err);
+    if (fclose (out) != 0 && ok) {
+      g_set_error (&err, VH_ERROR, VH_ERROR_IO, "%s", g_strerror (errno));
+      ok = FALSE;
+    }
+  }
+  rf->stream_fd = -1;
+
+  if (!was_pending)
+    sigtimedwait (&pipe_set, NULL, &no_wait);
+  pthread_sigmask (SIG_SETMASK, &old_set, NULL);
+  if (!ok) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "cannot write '%s': %s",
+        rf->path, err->message);
+    g_error_free (err);
+  }
+  return ok;
+}
+
 VhResultsFile *
 vh_results_file_new (const gchar * path, VhOutputFormat format,
     GError ** error)
@@ -92,10 +198,10 @@ vh_results_file_new (const gchar * path, VhOutputFormat format,
   rf->path = g_strdup (path);
   rf->format = format;
   rf->interval = MIN_INTERVAL_US;
-  if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode)) {
-    g_set_error (error, VH_ERROR, VH_ERROR_IO, "cannot write '%s': not a "
-        "regular file", path);
-    ok = FALSE;
+  rf->stream_fd = -1;
+  rf->stream = is_stream_path (path, &st, g_stat (path, &st) == 0);
+  if (rf->stream) {
+    ok = open_stream (rf, &st, error);
   } else {
     ok = write_atomically (rf, empty, &info, error);
   }
@@ -115,6 +221,16 @@ vh_results_file_update (VhResultsFile * rf, VhFeatureCollector * fc,
   gint64 now = g_get_monotonic_time ();
   gboolean ok;
 
+  /* A stream is written once, when forced; it cannot be written again. */
+  if (rf->stream && !force)
+    return TRUE;
+  if (rf->stream && rf->stream_fd < 0) {
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "cannot write '%s' again: "
+        "it is not a regular file, and was written once", rf->path);
+    return FALSE;
+  }
+  if (rf->stream)
+    return write_stream (rf, fc, info, error);
   if (!force && (rf->interval <= 0 || now - rf->last_write < MAX
           (rf->interval, 10 * rf->last_cost)))
     return TRUE;
@@ -135,6 +251,8 @@ vh_results_file_free (VhResultsFile * rf)
 {
   if (!rf)
     return;
+  if (rf->stream_fd >= 0)
+    close (rf->stream_fd);
   g_free (rf->path);
   g_free (rf);
 }

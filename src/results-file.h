@@ -18,17 +18,28 @@ G_BEGIN_DECLS
  * the whole log (the frames so far, pooled over them) beside the file and
  * renames it over the file, so the file is always a complete, valid log.
  * Updates during a run are spaced so that rewriting costs at most about a
- * tenth of the time (every few seconds at first, rarer as the log grows). */
+ * tenth of the time (every few seconds at first, rarer as the log grows).
+ *
+ * What is not a regular file (/dev/null, a pipe, a FIFO) and links under
+ * /dev or /proc (/dev/stdout, /dev/fd/N) take the log as libvmaf's tool
+ * writes it: once, at the forced update, in order, without a temporary
+ * file or a rename. Such a target is opened when the results file is made;
+ * a FIFO without waiting for its reader, so that one with no reader is an
+ * error at once ("no reader") rather than a hang. The file mode of a new
+ * file comes from the umask, which is only read by the kernel: no
+ * process-wide state is changed, so any number of threads may write their
+ * own results files at once. */
 typedef struct _VhResultsFile VhResultsFile;
 
 /* Checks that @path can be written (before any scoring) by writing an
- * empty log there. Errors name the path. */
+ * empty log there, or for a stream by opening it. Errors name the path. */
 VhResultsFile *vh_results_file_new      (const gchar * path,
                                          VhOutputFormat format,
                                          GError ** error);
 
 /* Rewrites the file if enough time passed since the last write, or always
- * with @force (at the end of a run). */
+ * with @force (at the end of a run). A stream is written by the first
+ * forced update only; a second one is an error. */
 gboolean     vh_results_file_update     (VhResultsFile * rf,
                                          VhFeatureCollector * fc,
                                          const VhOutputInfo * info,

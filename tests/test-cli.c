@@ -488,6 +488,24 @@ test_console (void)
   expect_error (run_score ("-r", "x.yuv", "-d", "y.yuv", "-h", "8", "-p",
           "420", NULL), no_wb);
   expect_error (run_score ("-r", a, NULL), no_d);
+  /* Without geometry options, raw input and a .y4m name on raw bytes are
+   * each said for what they are. */
+  {
+    g_autofree gchar *raw = g_build_filename (tmpdir, "c.yuv", NULL);
+    g_autofree gchar *named = g_build_filename (tmpdir, "raw-named.y4m",
+        NULL);
+    const gchar *no_header[] = { "c.yuv has no Y4M header", "-w, -h, -p "
+          "and -b", NULL
+    };
+    const gchar *misnamed[] = { "raw-named.y4m is named .y4m but does not "
+          "start with the Y4M signature", NULL
+    };
+
+    g_assert_true (g_file_set_contents (raw, "0123456789abcdef", 16, NULL));
+    g_assert_true (g_file_set_contents (named, "0123456789abcdef", 16, NULL));
+    expect_error (run_score ("-r", raw, "-d", raw, NULL), no_header);
+    expect_error (run_score ("-r", named, "-d", a, NULL), misnamed);
+  }
   r = run_score ("-r", a, "-d", a, "--aom_ctc", "v9.0", NULL);
   g_assert_false (exited_with (&r, 0));
   g_assert_nonnull (strstr (r.err, bad_ctc[0]));
@@ -582,6 +600,44 @@ test_bad_input (void)
     g_assert_true (g_file_set_contents (wide, bad, -1, NULL));
   }
   expect_error (run_score ("-r", wide, "-d", wide, "-q", NULL), width);
+  /* A 4 KB Y4M file whose header says 32768x32768 fails at once; colour
+   * tags with more after a known one are refused. */
+  {
+    g_autofree gchar *huge = g_build_filename (tmpdir, "huge.y4m", NULL);
+    GString *bytes = g_string_new ("YUV4MPEG2 W32768 H32768 F25:1 Ip "
+        "C420jpeg\nFRAME\n");
+    const gchar *too_big[] = { "after its Y4M header", "32768x32768",
+      "is the header right?", NULL
+    };
+    gint64 start = g_get_monotonic_time ();
+
+    while (bytes->len < 4096)
+      g_string_append_c (bytes, 0x10);
+    g_assert_true (g_file_set_contents (huge, bytes->str, bytes->len, NULL));
+    g_string_free (bytes, TRUE);
+    expect_error (run_score ("-r", huge, "-d", huge, "-q", NULL), too_big);
+    g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+  }
+  {
+    g_auto (GStrv) parts = g_strsplit (ok_data, "C420jpeg", 2);
+    g_autofree gchar *alpha_data = g_strconcat (parts[0], "C444alpha",
+        parts[1], NULL);
+    g_autofree gchar *xyz_data = g_strconcat (parts[0], "C420xyz", parts[1],
+        NULL);
+    g_autofree gchar *alpha_path = g_build_filename (tmpdir, "alpha.y4m",
+        NULL);
+    g_autofree gchar *xyz_path = g_build_filename (tmpdir, "xyz.y4m", NULL);
+    const gchar *alpha[] = { "unsupported Y4M colour space '444alpha'",
+      "alpha plane", NULL
+    };
+    const gchar *xyz[] = { "unsupported Y4M colour space '420xyz'", NULL };
+
+    g_assert_true (g_file_set_contents (alpha_path, alpha_data, -1, NULL));
+    g_assert_true (g_file_set_contents (xyz_path, xyz_data, -1, NULL));
+    expect_error (run_score ("-r", alpha_path, "-d", alpha_path, "-q", NULL),
+        alpha);
+    expect_error (run_score ("-r", xyz_path, "-d", xyz_path, "-q", NULL), xyz);
+  }
 }
 
 /* Character devices are no clips: /dev/null read as empty ("no frames to
@@ -622,7 +678,8 @@ feed_fifo (gpointer data)
 
 /* Raw frames through a pipe score as from the file (the bytes read to
  * tell Y4M from raw are put back: they were lost, shifting every frame),
- * and a pipe that closes at once is said to be empty. */
+ * a pipe that closes at once is said to be empty, and Y4M from a pipe is
+ * told by its header. */
 static void
 test_pipes (void)
 {
@@ -672,6 +729,65 @@ test_pipes (void)
   g_thread_join (thread);
   expect_error (r, is_empty);
   g_string_free (frames_only, TRUE);
+
+  /* Y4M through a pipe whose name says nothing (as from ffmpeg through
+   * "-d <(ffmpeg ... -f yuv4mpegpipe -)"): told by its header, with no
+   * geometry options, and scored as the file is. */
+  feed = (FifoFeed) { fifo, data, len };
+  thread = g_thread_new ("feed", feed_fifo, &feed);
+  r = run_score ("-r", y4m, "-d", fifo, "-q", "--feature", "psnr", "--csv",
+      "-o", from_pipe, NULL);
+  g_thread_join (thread);
+  g_assert_true (exited_with (&r, 0));
+  result_clear (&r);
+  g_free (a);
+  a = NULL;
+  g_assert_true (g_file_get_contents (from_pipe, &a, NULL, NULL));
+  g_assert_cmpstr (a, ==, b);
+}
+
+/* Output paths as libvmaf's tool takes them: /dev/stdout (here a pipe to
+ * the test) gets exactly one complete JSON log, /dev/null takes it, and a
+ * FIFO that nobody reads is an error at once instead of a hang. */
+static void
+test_output_streams (void)
+{
+  g_autofree gchar *a = write_y4m ("streams.y4m", 64, 64, 8, 3);
+  g_autofree gchar *fifo = g_build_filename (tmpdir, "unread-fifo", NULL);
+  const gchar *no_reader[] = { "unread-fifo", "no reader", NULL };
+  JsonParser *parser = json_parser_new ();
+  GError *error = NULL;
+  JsonObject *root;
+  gint64 start;
+  Result r;
+
+  r = run_score ("-r", a, "-d", a, "--feature", "psnr", "--json", "-o",
+      "/dev/stdout", "-q", NULL);
+  g_assert_true (exited_with (&r, 0));
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member
+          (root, "frames")), ==, 3);
+  g_assert_true (json_object_has_member (json_object_get_object_member (root,
+              "pooled_metrics"), "psnr_y"));
+  result_clear (&r);
+  g_object_unref (parser);
+
+  /* Without -q too: off a terminal a run prints nothing, and a machine
+   * without a GPU is no notice worth (it goes to the info log). */
+  r = run_score ("-r", a, "-d", a, "--json", "-o", "/dev/null", NULL);
+  g_assert_true (exited_with (&r, 0));
+  g_assert_null (strstr (r.err, "no usable GPU"));
+  if (!g_getenv ("G_MESSAGES_DEBUG"))
+    g_assert_cmpstr (r.err, ==, "");
+  result_clear (&r);
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  start = g_get_monotonic_time ();
+  expect_error (run_score ("-r", a, "-d", a, "--json", "-o", fifo, "-q",
+          NULL), no_reader);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
 }
 
 /* SIGTERM halfway: the frames scored until then are in a valid results
@@ -781,6 +897,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/devices", test_devices);
   g_test_add_func ("/cli/pipes", test_pipes);
+  g_test_add_func ("/cli/output-streams", test_output_streams);
   g_test_add_func ("/cli/sigterm-keeps-results", test_sigterm_keeps_results);
 run:
   ret = g_test_run ();

@@ -441,6 +441,100 @@ test_y4m_broken (void)
   check_y4m_broken (0, "FRAME Ip\n", 6, NULL);
 }
 
+/* A one-frame Y4M file of @w x @h with colour tag @tag, its samples
+ * sized by @info (NULL: @extra bytes of samples instead). */
+static gchar *
+write_tagged_y4m (const gchar * name, guint w, guint h, const gchar * tag,
+    const VhPictureInfo * info, gsize extra)
+{
+  gchar *path = g_build_filename (tmpdir, name, NULL);
+  GString *s = g_string_new (NULL);
+  gsize n = info ? frame_size (info) : extra;
+
+  g_string_append_printf (s, "YUV4MPEG2 W%u H%u F25:1 Ip A1:1 C%s\nFRAME\n",
+      w, h, tag);
+  for (gsize i = 0; i < n; i++)
+    g_string_append_c (s, (gchar) (i * 7));
+  g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
+  g_string_free (s, TRUE);
+  return path;
+}
+
+/* Colour tags are matched whole: the ones libvmaf's tool reads open with
+ * their layout and depth; one with more after it is refused by name
+ * (read as its prefix, "444alpha" would put every plane one off). */
+static void
+test_y4m_tags (void)
+{
+  static const struct
+  {
+    const gchar *tag;
+    VhPixFmt fmt;
+    guint bpc;
+  } good[] = {
+    {"420", VH_PIX_FMT_YUV420, 8}, {"420jpeg", VH_PIX_FMT_YUV420, 8},
+    {"420mpeg2", VH_PIX_FMT_YUV420, 8}, {"420paldv", VH_PIX_FMT_YUV420, 8},
+    {"420p10", VH_PIX_FMT_YUV420, 10}, {"420p12", VH_PIX_FMT_YUV420, 12},
+    {"420p16", VH_PIX_FMT_YUV420, 16}, {"422", VH_PIX_FMT_YUV422, 8},
+    {"422jpeg", VH_PIX_FMT_YUV422, 8}, {"422p10", VH_PIX_FMT_YUV422, 10},
+    {"444", VH_PIX_FMT_YUV444, 8}, {"444p12", VH_PIX_FMT_YUV444, 12},
+    {"mono", VH_PIX_FMT_YUV400, 8}, {"mono16", VH_PIX_FMT_YUV400, 16},
+    {"monop10", VH_PIX_FMT_YUV400, 10},
+  };
+  static const gchar *const bad[] = {
+    "420xyz", "444alpha", "420p10x", "420p", "420jpegx", "422mpeg2",
+    "444jpeg", "monox", "42", "",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++) {
+    VhPictureInfo info;
+    g_autofree gchar *path = NULL;
+    g_autoptr (GError) err = NULL;
+    g_autoptr (VhVideoReader) r = NULL;
+    g_autoptr (VhPicture) pic = NULL;
+
+    g_assert_true (vh_picture_info_init (&info, good[i].fmt, good[i].bpc, 6,
+            4, NULL));
+    path = write_tagged_y4m ("tag.y4m", 6, 4, good[i].tag, &info, 0);
+    r = vh_video_reader_open (path, NULL, &err);
+    g_assert_no_error (err);
+    g_assert_cmpint (vh_video_reader_get_info (r)->pix_fmt, ==, good[i].fmt);
+    g_assert_cmpuint (vh_video_reader_get_info (r)->bpc, ==, good[i].bpc);
+    pic = vh_video_reader_read (r, &err);
+    g_assert_no_error (err);
+    g_assert_nonnull (pic);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_autofree gchar *path = write_tagged_y4m ("bad-tag.y4m", 6, 4, bad[i],
+        NULL, 200);
+    g_autofree gchar *quoted = g_strdup_printf ("'%s'", bad[i]);
+    g_autoptr (GError) err = NULL;
+
+    g_assert_null (vh_video_reader_open (path, NULL, &err));
+    g_assert_nonnull (err);
+    g_assert_nonnull (strstr (err->message, "unsupported Y4M colour space"));
+    g_assert_nonnull (strstr (err->message, quoted));
+  }
+}
+
+/* A 4 KB file whose header says 32768x32768 fails at once, naming the
+ * sizes, before any frame memory is allocated. */
+static void
+test_y4m_size_checked (void)
+{
+  g_autofree gchar *path = write_tagged_y4m ("huge.y4m", 32768, 32768,
+      "420jpeg", NULL, 4000);
+  g_autoptr (GError) err = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  g_assert_null (vh_video_reader_open (path, NULL, &err));
+  g_assert_nonnull (err);
+  g_assert_nonnull (strstr (err->message, "after its Y4M header"));
+  g_assert_nonnull (strstr (err->message, "32768x32768"));
+  g_assert_nonnull (strstr (err->message, "4006 bytes"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+}
+
 /* Pictures come from a fixed set, however many frames: allocations are
  * counted. */
 static gpointer
@@ -549,6 +643,8 @@ main (int argc, char **argv)
   g_test_add_func ("/video-reader/raw-short-last-frame",
       test_raw_short_last_frame);
   g_test_add_func ("/video-reader/y4m-broken", test_y4m_broken);
+  g_test_add_func ("/video-reader/y4m-tags", test_y4m_tags);
+  g_test_add_func ("/video-reader/y4m-size-checked", test_y4m_size_checked);
   g_test_add_func ("/video-reader/bounded-memory", test_bounded_memory);
   g_test_add_func ("/video-reader/free-early", test_free_early);
   ret = g_test_run ();
