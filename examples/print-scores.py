@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # vmafhip
 # Copyright (C) 2026 vmafhip developers
 #

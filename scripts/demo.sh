@@ -1,23 +1,45 @@
 #!/bin/sh
-# The main job: installs what vmafhip needs, builds it, and runs a real
-# GStreamer pipeline in which vmafhipcompare compares a distorted stream
-# (an x264 encode) with its reference, printing VMAF and PSNR-Y per frame as
-# the bus messages arrive, then the pooled scores; it also writes libvmaf's
-# JSON log. backend=auto uses a GPU through HIP where one is usable.
+# The main job: installs what building and running vmafhip need (nothing
+# for the tests), builds it, and compares an encoded file with its source
+# through decodebin, printing VMAF and PSNR-Y per frame and the pooled
+# scores (vmafhip-print), with libvmaf's JSON log beside.
+#
+#   scripts/demo.sh                   makes a 5 s 720p source (lossless
+#                                     H.264 in MKV) and an x264 encode of
+#                                     it at 1 Mbit/s (MP4), then compares
+#   scripts/demo.sh REF DIST [OPTS]   compares two files of your own (any
+#                                     container and codec decodebin reads);
+#                                     OPTS go to vmafhip-print (see --help)
+#
+# backend=auto scores on a GPU through HIP where one is usable.
 set -eu
 cd "$(dirname "$0")/.."
-./scripts/install-deps.sh
+./scripts/install-deps.sh --runtime
 ./scripts/build.sh >/dev/null
-
-clips=tests/data/golden/yuv
 export GST_PLUGIN_PATH="$PWD/build/gst"
-# Raw files pack odd-width rows tightly; GStreamer's default I420 layout pads
-# rows to 4 bytes, so the planes are described explicitly.
-parse="rawvideoparse width=321 height=241 format=i420 framerate=25/1 \
-  plane-strides=<321,161,161> plane-offsets=<0,77361,96842> frame-size=116323"
-./build/examples/print-scores --pipeline "\
-  filesrc location=$clips/d_321x241_8bit_ref.yuv ! $parse ! c.ref_sink \
-  filesrc location=$clips/d_321x241_8bit_x264.yuv ! $parse ! c.dist_sink \
-  vmafhipcompare name=c features=psnr results-filename=build/demo-vmaf.json \
-  ! fakesink"
+
+if [ $# -ge 2 ]; then
+  ref=$1 dist=$2
+  shift 2
+else
+  ref=build/demo-source.mkv dist=build/demo-x264.mp4
+  if [ ! -s "$ref" ] || [ ! -s "$dist" ]; then
+    echo "making $ref and $dist ..."
+    # The source is kept losslessly (x264 at quantizer 0); its queue holds
+    # as many frames as the encoder's look-ahead needs.
+    gst-launch-1.0 -q videotestsrc num-buffers=150 pattern=zone-plate \
+        kx2=20 ky2=20 kt=1 ! \
+      video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! \
+      tee name=t \
+      t. ! queue max-size-time=0 max-size-buffers=0 max-size-bytes=0 ! \
+        x264enc pass=quant quantizer=0 speed-preset=ultrafast ! \
+        matroskamux ! filesink location="$ref" \
+      t. ! queue max-size-time=0 max-size-buffers=0 max-size-bytes=0 ! \
+        x264enc bitrate=1000 speed-preset=faster ! mp4mux ! \
+        filesink location="$dist"
+  fi
+fi
+
+echo "comparing $dist with $ref:"
+./build/tools/vmafhip-print -o build/demo-vmaf.json "$@" "$ref" "$dist"
 echo "per-frame log in libvmaf's JSON layout: build/demo-vmaf.json"

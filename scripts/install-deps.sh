@@ -1,22 +1,41 @@
 #!/bin/sh
-# Installs the Debian (bookworm) packages that vmafhip builds, runs and
-# tests with (hipcc and the ROCm device libraries precompile the HIP kernels
-# for AMD GPUs; no GPU is needed; libsoup serves vmafhip-monitor's /metrics
-# and its test scrapes them with Prometheus; clang builds the libFuzzer
-# targets). Run as root, or as a user
-# with sudo.
+# Installs the Debian (bookworm) packages vmafhip needs. Run as root, or as
+# a user with sudo.
+#
+#   install-deps.sh --runtime   what building and running need: the
+#                               compiler, GLib, json-glib, GStreamer with
+#                               its base, good, ugly and libav plugins (so
+#                               decodebin reads H.264 MP4, MKV, TS, VP9)
+#   install-deps.sh             all of that, plus what the tests and the
+#                               GPU kernels' precompilation need: valgrind
+#                               and clang (sanitizers, libFuzzer), libsoup
+#                               and Prometheus (vmafhip-monitor and its
+#                               test), hipcc and the ROCm device libraries
+#                               (AMD kernels, no GPU needed), help2man,
+#                               matplotlib (vmafhip-plot), the bad plugins
+#                               (the tests must not depend on which
+#                               plugins a machine has)
 set -eu
 
-packages="
+runtime="
   build-essential meson ninja-build pkg-config
   libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  gstreamer1.0-plugins-ugly gstreamer1.0-libav
+"
+testing="
   python3 python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
   valgrind clang help2man python3-matplotlib zlib1g-dev
-  libsoup-3.0-dev prometheus
+  libsoup-3.0-dev prometheus gstreamer1.0-plugins-bad
   hipcc libamdhip64-dev rocm-device-libs
 "
+
+case "${1:-}" in
+  --runtime) packages=$runtime ;;
+  "") packages="$runtime $testing" ;;
+  *) echo "usage: $0 [--runtime]" >&2; exit 2 ;;
+esac
 
 if [ "$(id -u)" -eq 0 ]; then
   as_root=""

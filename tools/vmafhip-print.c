@@ -270,6 +270,7 @@ main (int argc, char **argv)
   gchar *pipeline_desc = NULL, *size = NULL, *format = NULL, *rate = NULL;
   gchar *model = NULL, *features = NULL, *backend = NULL, *results = NULL;
   gchar **files = NULL;
+  gboolean version = FALSE;
   PrintOptions opt = { 0 };
   GOptionEntry entries[] = {
     {"pipeline", 0, 0, G_OPTION_ARG_STRING, &pipeline_desc,
@@ -296,6 +297,8 @@ main (int argc, char **argv)
         "Pool every output in the summary, not only the printed ones", NULL},
     {"summary-only", 'q', 0, G_OPTION_ARG_NONE, &opt.quiet_frames,
         "Print the summary only", NULL},
+    {"version", 0, 0, G_OPTION_ARG_NONE, &version,
+        "Print the version and exit", NULL},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL,
         NULL},
     {NULL}
@@ -318,6 +321,10 @@ main (int argc, char **argv)
     return 2;
   }
   g_option_context_free (ctx);
+  if (version) {
+    g_print ("vmafhip-print " VH_VERSION "\n");
+    return 0;
+  }
 
   if (pipeline_desc && files) {
     g_printerr ("vmafhip-print: give either two files or --pipeline\n");
