@@ -975,6 +975,21 @@ gst_vmaf_hip_compare_src_event (GstAggregator * agg, GstEvent * event)
     gst_event_unref (event);
     return TRUE;
   }
+  if (GST_EVENT_TYPE (event) == GST_EVENT_SEEK) {
+    gdouble rate;
+
+    /* Frames are paired and temporal features computed in stream order:
+     * a reverse seek is refused before it reaches the sources (the
+     * pipeline goes on forwards), said on the bus. */
+    gst_event_parse_seek (event, &rate, NULL, NULL, NULL, NULL, NULL, NULL);
+    if (rate < 0) {
+      GST_ELEMENT_WARNING (agg, CORE, SEEK, ("A seek backwards (rate %g) "
+              "was refused: vmafhipcompare scores frames in forward order "
+              "only.", rate), (NULL));
+      gst_event_unref (event);
+      return FALSE;
+    }
+  }
   return GST_AGGREGATOR_CLASS (parent_class)->src_event (agg, event);
 }
 

@@ -76,6 +76,14 @@ segment_in_time (const SideCount * c)
       c->segment.format == GST_FORMAT_UNDEFINED;
 }
 
+/* Whether the pad's frames can be paired: in time and played forwards
+ * (frames are paired and temporal features computed in stream order). */
+static gboolean
+segment_usable (const SideCount * c)
+{
+  return segment_in_time (c) && c->segment.rate > 0;
+}
+
 /* On each sink pad, in the upstream thread: every frame goes to the
  * pairing as it arrives. */
 GstPadProbeReturn
@@ -86,6 +94,7 @@ gst_vmaf_hip_compare_pad_probe (GstPad * pad, GstPadProbeInfo * info,
   gboolean ref_side = pad == GST_PAD (self->ref_pad);
   SideCount *c = gst_vmaf_hip_compare_side_count (self, ref_side);
   GstFormat refused = GST_FORMAT_UNDEFINED;
+  gdouble reverse_rate = 0;
 
   g_mutex_lock (&self->count_lock);
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
@@ -101,7 +110,7 @@ gst_vmaf_hip_compare_pad_probe (GstPad * pad, GstPadProbeInfo * info,
      * the segment came), and frames without a timestamp, which the base
      * class cannot place and fails the stream on without a word (said
      * here, once). */
-    if (!segment_in_time (c)) {
+    if (!segment_usable (c)) {
       refusal = GST_FLOW_NOT_NEGOTIATED;
     } else if (!GST_CLOCK_TIME_IS_VALID (pts)) {
       refusal = GST_FLOW_ERROR;
@@ -149,6 +158,8 @@ gst_vmaf_hip_compare_pad_probe (GstPad * pad, GstPadProbeInfo * info,
         gst_event_copy_segment (ev, &c->segment);
         if (!segment_in_time (c))
           refused = c->segment.format;
+        else if (c->segment.rate < 0)
+          reverse_rate = c->segment.rate;
         break;
       case GST_EVENT_CAPS:{
         GstCaps *caps;
@@ -166,21 +177,30 @@ gst_vmaf_hip_compare_pad_probe (GstPad * pad, GstPadProbeInfo * info,
   }
   g_mutex_unlock (&self->count_lock);
   /* The base classes assert on a segment in another format than time
-   * (filesrc straight into the element: bytes): refused here, with what
-   * to do instead. They get an empty time segment in its place (dropping
-   * it would leave the pad without one); the pad's frames are refused
-   * above. */
-  if (refused != GST_FORMAT_UNDEFINED) {
+   * (filesrc straight into the element: bytes) or played backwards:
+   * refused here, with what to do instead. They get an empty forward time
+   * segment in its place (dropping it would leave the pad without one);
+   * the pad's frames are refused above. */
+  if (reverse_rate < 0) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("%s: the video comes in a segment played backwards (rate %g): "
+            "frames are paired and scored in forward order only. Play the "
+            "streams forwards (a seek with a positive rate).",
+            GST_PAD_NAME (pad), reverse_rate), ("segment rate %g",
+            reverse_rate));
+  }
+  if (refused != GST_FORMAT_UNDEFINED || reverse_rate < 0) {
     GstSegment in_time;
 
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("%s: the video comes in a segment of %s, not of time: frames are "
-            "paired by their timestamps. Raw video from a file needs a "
-            "parser that stamps its frames: filesrc ! rawvideoparse "
-            "width=W height=H format=F framerate=N/D ! %s.%s",
-            GST_PAD_NAME (pad), gst_format_get_name (refused),
-            GST_OBJECT_NAME (self), GST_PAD_NAME (pad)),
-        ("segment format %d", refused));
+    if (refused != GST_FORMAT_UNDEFINED)
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+          ("%s: the video comes in a segment of %s, not of time: frames "
+              "are paired by their timestamps. Raw video from a file needs "
+              "a parser that stamps its frames: filesrc ! rawvideoparse "
+              "width=W height=H format=F framerate=N/D ! %s.%s",
+              GST_PAD_NAME (pad), gst_format_get_name (refused),
+              GST_OBJECT_NAME (self), GST_PAD_NAME (pad)),
+          ("segment format %d", refused));
     gst_segment_init (&in_time, GST_FORMAT_TIME);
     gst_event_unref (GST_PAD_PROBE_INFO_EVENT (info));
     GST_PAD_PROBE_INFO_DATA (info) = gst_event_new_segment (&in_time);
