@@ -279,12 +279,13 @@ gst_vmaf_hip_compare_update_src_caps (GstAggregator * agg,
   gst_clear_caps (&current);
   if (!gst_caps_can_intersect (caps, downstream)) {
     gchar *desc = gst_vmaf_hip_describe_video (&pad->info);
+    gboolean ref = pad == gst_vmaf_hip_inputs_reference_pad (self->inputs);
+
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("Downstream does not accept the %s video (%s) that the src pad "
-            "passes on.", pad == gst_vmaf_hip_inputs_reference_pad (self->inputs) ?
-            "reference" : "distorted",
-            desc), ("caps %" GST_PTR_FORMAT ", downstream accepts %"
-            GST_PTR_FORMAT, caps, downstream));
+            "passes on.", ref ? "reference" : "distorted", desc),
+        ("caps %" GST_PTR_FORMAT ", downstream accepts %" GST_PTR_FORMAT,
+            caps, downstream));
     g_free (desc);
     gst_caps_unref (caps);
     return GST_FLOW_NOT_NEGOTIATED;

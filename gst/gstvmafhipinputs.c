@@ -417,6 +417,8 @@ pad_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   GstVmafHipInputs *inputs = in->inputs;
   GstEvent *ev;
   gboolean refused = FALSE;
+  GstFormat format = GST_FORMAT_UNDEFINED;
+  gdouble rate = 1.0;
 
   g_mutex_lock (&inputs->lock);
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER)
@@ -431,6 +433,8 @@ pad_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     case GST_EVENT_SEGMENT:
       gst_event_copy_segment (ev, &in->segment);
       refused = !segment_usable (in);
+      format = in->segment.format;
+      rate = in->segment.rate;
       break;
     case GST_EVENT_CAPS:{
       GstCaps *caps;
@@ -447,7 +451,7 @@ pad_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   }
   g_mutex_unlock (&inputs->lock);
   if (refused)
-    refuse_segment (in, pad, info, in->segment.format, in->segment.rate);
+    refuse_segment (in, pad, info, format, rate);
   return GST_PAD_PROBE_OK;
 }
 

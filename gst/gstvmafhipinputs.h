@@ -35,7 +35,10 @@ G_BEGIN_DECLS
  * Owns each pad's accounting (frames arrived, caps and segment as the
  * pad's thread saw them, end of stream) and each match's (frames decided,
  * unpaired), under its own lock. One reference pad; each distorted pad
- * added makes a match with it (today one, dist_sink).
+ * added makes a match with it (today one, dist_sink), with a pairing of
+ * its own: a decision names its match, so that several distorted pads, or
+ * a match paired by content rather than by running time, need no change
+ * to the probe or the accounting.
  */
 typedef struct _GstVmafHipInputs GstVmafHipInputs;
 

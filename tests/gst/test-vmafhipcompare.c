@@ -183,6 +183,34 @@ GST_START_TEST (test_element_details)
 
 GST_END_TEST;
 
+/* log-level (GStreamer's vmaf element's name) belongs to its instance: it
+ * is read back, and neither changes the debug threshold every instance
+ * in the process shares nor another instance's value. */
+GST_START_TEST (test_log_level_per_instance)
+{
+  GstElement *a = gst_element_factory_make ("vmafhipcompare", NULL);
+  GstElement *b = gst_element_factory_make ("vmafhipcompare", NULL);
+  GstDebugLevel before, level_a = GST_LEVEL_NONE, level_b = GST_LEVEL_NONE;
+  GstDebugCategory *cat;
+
+  /* registered by the element's class */
+  GST_DEBUG_CATEGORY_GET (cat, "vmafhipcompare");
+  fail_unless (cat != NULL);
+  before = gst_debug_category_get_threshold (cat);
+  gst_util_set_object_arg (G_OBJECT (a), "log-level", "debug");
+  g_object_get (a, "log-level", &level_a, NULL);
+  g_object_get (b, "log-level", &level_b, NULL);
+  fail_unless_equals_int (level_a, GST_LEVEL_DEBUG);
+  fail_unless_equals_int (level_b, GST_LEVEL_NONE);
+  fail_unless_equals_int (gst_debug_category_get_threshold (cat), before);
+  gst_util_set_object_arg (G_OBJECT (b), "log-level", "error");
+  fail_unless_equals_int (gst_debug_category_get_threshold (cat), before);
+  gst_object_unref (a);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
 /* Every frame gets one message, in order, with its values, as soon as
  * they are final; the summary follows the last one and precedes EOS. */
 GST_START_TEST (test_messages)
@@ -1476,6 +1504,7 @@ vmafhipcompare_suite (void)
   tcase_set_timeout (tc, 300);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_element_details);
+  tcase_add_test (tc, test_log_level_per_instance);
   tcase_add_test (tc, test_messages);
   tcase_add_test (tc, test_timestamps);
   tcase_add_test (tc, test_results_file);
