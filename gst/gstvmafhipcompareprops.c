@@ -183,8 +183,9 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
           "other model fails the state change", FALSE, ready));
   g_object_class_install_property (gobject_class, PROP_LOG_LEVEL,
       g_param_spec_enum ("log-level", "Log level (vmaf element's name)",
-          "Sets the threshold of the vmafhipcompare debug category, for "
-          "every instance (as GST_DEBUG=vmafhipcompare:LEVEL)",
+          "Accepted for compatibility and read back; it changes no logging "
+          "(libvmaf's log has no counterpart here): the element logs "
+          "through GST_DEBUG=vmafhipcompare:LEVEL",
           GST_TYPE_VMAF_HIP_LOG_LEVEL, DEFAULT_LOG_LEVEL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_MESSAGE_LAYOUT,
@@ -227,27 +228,12 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
 static GstStructure *
 make_stats (GstVmafHipCompare * self)
 {
-  GstStructure *s;
-  guint64 ur, ud, dr, dd;
+  GstStructure *s = gst_vmaf_hip_scoring_stats (self->scoring);
 
-  if (!self->report)
+  if (!s)
     return NULL;
-  s = gst_vmaf_hip_report_make_summary (self->report,
-      g_atomic_int_get (&self->pool_method));
-  gst_structure_set_name (s, "vmaf-stats");
-  g_mutex_lock (&self->count_lock);
-  ur = self->ref_count.unpaired;
-  ud = self->dist_count.unpaired;
-  dr = gst_vmaf_hip_compare_count_dropped (self, TRUE);
-  dd = gst_vmaf_hip_compare_count_dropped (self, FALSE);
-  g_mutex_unlock (&self->count_lock);
-  gst_structure_set (s,
-      "unpaired-reference", G_TYPE_UINT64, ur,
-      "unpaired-distorted", G_TYPE_UINT64, ud,
-      "dropped-reference", G_TYPE_UINT64, dr,
-      "dropped-distorted", G_TYPE_UINT64, dd, NULL);
-  if (self->dispatch)
-    gst_structure_set (s, "dispatch", G_TYPE_STRING, self->dispatch, NULL);
+  gst_vmaf_hip_inputs_add_counts (self->inputs, s);
+  gst_vmaf_hip_scoring_add_dispatch (self->scoring, s);
   return s;
 }
 
@@ -256,6 +242,7 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (object);
+  GstVmafHipLiveSettings *live = gst_vmaf_hip_scoring_live (self->scoring);
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -278,10 +265,9 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
       break;
     case PROP_LOG_LEVEL:
       self->log_level = g_value_get_enum (value);
-      gst_debug_category_set_threshold (GST_CAT_DEFAULT, self->log_level);
       break;
     case PROP_MESSAGE_LAYOUT:
-      g_atomic_int_set (&self->message_layout, g_value_get_enum (value));
+      g_atomic_int_set (&live->message_layout, g_value_get_enum (value));
       break;
     case PROP_FEATURES:
       g_free (self->settings.features);
@@ -295,7 +281,7 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
       self->settings.disable_clip = g_value_get_boolean (value);
       break;
     case PROP_POOL_METHOD:
-      g_atomic_int_set (&self->pool_method, g_value_get_enum (value));
+      g_atomic_int_set (&live->pool_method, g_value_get_enum (value));
       break;
     case PROP_SUBSAMPLE:
       self->settings.subsample = g_value_get_uint (value);
@@ -304,7 +290,7 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
       self->settings.threads = g_value_get_uint (value);
       break;
     case PROP_FRAME_MESSAGE:
-      g_atomic_int_set (&self->frame_message, g_value_get_boolean (value));
+      g_atomic_int_set (&live->frame_message, g_value_get_boolean (value));
       break;
     case PROP_RESULTS_FILENAME:
       g_free (self->results_filename);
@@ -316,7 +302,7 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
       self->results_format = g_value_get_enum (value);
       break;
     case PROP_TAG_INTERVAL:
-      g_atomic_int_set (&self->tag_interval, (gint) g_value_get_uint (value));
+      g_atomic_int_set (&live->tag_interval, (gint) g_value_get_uint (value));
       break;
     case PROP_RESULTS_INTERVAL:
       self->results_interval = g_value_get_uint (value);
@@ -342,6 +328,7 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (object);
+  GstVmafHipLiveSettings *live = gst_vmaf_hip_scoring_live (self->scoring);
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -365,7 +352,7 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       g_value_set_enum (value, self->log_level);
       break;
     case PROP_MESSAGE_LAYOUT:
-      g_value_set_enum (value, g_atomic_int_get (&self->message_layout));
+      g_value_set_enum (value, g_atomic_int_get (&live->message_layout));
       break;
     case PROP_FEATURES:
       g_value_set_string (value, self->settings.features);
@@ -378,7 +365,7 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       g_value_set_boolean (value, self->settings.disable_clip);
       break;
     case PROP_POOL_METHOD:
-      g_value_set_enum (value, g_atomic_int_get (&self->pool_method));
+      g_value_set_enum (value, g_atomic_int_get (&live->pool_method));
       break;
     case PROP_SUBSAMPLE:
       g_value_set_uint (value, self->settings.subsample);
@@ -387,7 +374,7 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       g_value_set_uint (value, self->settings.threads);
       break;
     case PROP_FRAME_MESSAGE:
-      g_value_set_boolean (value, g_atomic_int_get (&self->frame_message));
+      g_value_set_boolean (value, g_atomic_int_get (&live->frame_message));
       break;
     case PROP_RESULTS_FILENAME:
       g_value_set_string (value, self->results_filename);
@@ -396,7 +383,7 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       g_value_set_enum (value, self->results_format);
       break;
     case PROP_TAG_INTERVAL:
-      g_value_set_uint (value, (guint) g_atomic_int_get (&self->tag_interval));
+      g_value_set_uint (value, (guint) g_atomic_int_get (&live->tag_interval));
       break;
     case PROP_RESULTS_INTERVAL:
       g_value_set_uint (value, self->results_interval);

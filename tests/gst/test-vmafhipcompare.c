@@ -183,6 +183,34 @@ GST_START_TEST (test_element_details)
 
 GST_END_TEST;
 
+/* log-level (GStreamer's vmaf element's name) belongs to its instance: it
+ * is read back, and neither changes the debug threshold every instance
+ * in the process shares nor another instance's value. */
+GST_START_TEST (test_log_level_per_instance)
+{
+  GstElement *a = gst_element_factory_make ("vmafhipcompare", NULL);
+  GstElement *b = gst_element_factory_make ("vmafhipcompare", NULL);
+  GstDebugLevel before, level_a = GST_LEVEL_NONE, level_b = GST_LEVEL_NONE;
+  GstDebugCategory *cat;
+
+  /* registered by the element's class */
+  GST_DEBUG_CATEGORY_GET (cat, "vmafhipcompare");
+  fail_unless (cat != NULL);
+  before = gst_debug_category_get_threshold (cat);
+  gst_util_set_object_arg (G_OBJECT (a), "log-level", "debug");
+  g_object_get (a, "log-level", &level_a, NULL);
+  g_object_get (b, "log-level", &level_b, NULL);
+  fail_unless_equals_int (level_a, GST_LEVEL_DEBUG);
+  fail_unless_equals_int (level_b, GST_LEVEL_NONE);
+  fail_unless_equals_int (gst_debug_category_get_threshold (cat), before);
+  gst_util_set_object_arg (G_OBJECT (b), "log-level", "error");
+  fail_unless_equals_int (gst_debug_category_get_threshold (cat), before);
+  gst_object_unref (a);
+  gst_object_unref (b);
+}
+
+GST_END_TEST;
+
 /* Every frame gets one message, in order, with its values, as soon as
  * they are final; the summary follows the last one and precedes EOS. */
 GST_START_TEST (test_messages)
@@ -1230,6 +1258,80 @@ GST_START_TEST (test_frame_without_timestamp)
 
 GST_END_TEST;
 
+/* A segment played backwards (rate < 0) cannot be paired or scored in
+ * stream order: the element refuses it with an error that names the pad,
+ * refuses its frames, and neither aborts nor hangs. */
+GST_START_TEST (test_segment_reverse)
+{
+  Pads t;
+  GstSegment seg;
+  GQueue q = G_QUEUE_INIT;
+  GstMessage *msg;
+  GstBuffer *r, *d;
+
+  pads_setup (&t, NULL);
+  pads_caps (&t, GST_VIDEO_FORMAT_I420, W, H);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  seg.rate = -1.0;
+  seg.stop = 10 * GST_SECOND;
+  fail_unless (gst_harness_push_event (t.ref, gst_event_new_segment (&seg)));
+  fail_unless (gst_harness_push_event (t.dist, gst_event_new_segment (&seg)));
+  r = vh_gst_synth_buffer (GST_VIDEO_FORMAT_I420, W, H, 0, FALSE);
+  d = vh_gst_synth_buffer (GST_VIDEO_FORMAT_I420, W, H, 0, TRUE);
+  GST_BUFFER_PTS (r) = GST_BUFFER_PTS (d) = 9 * GST_SECOND;
+  fail_if (gst_harness_push (t.ref, r) == GST_FLOW_OK);
+  fail_if (gst_harness_push (t.dist, d) == GST_FLOW_OK);
+  while ((msg = gst_bus_pop (t.bus)))
+    g_queue_push_tail (&q, msg);
+  assert_input_refused (q.head, "ref_sink", "backwards");
+  free_messages (q.head);
+  pads_teardown (&t);
+}
+
+GST_END_TEST;
+
+/* A seek backwards is refused before it reaches the sources, said on the
+ * bus, and the run goes on forwards to its end. */
+GST_START_TEST (test_seek_reverse)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=10 ! "
+      "video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 ! c.ref_sink "
+      "videotestsrc num-buffers=10 ! "
+      "video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 ! c.dist_sink "
+      "vmafhipcompare name=c backend=cpu features=psnr ! fakesink", W, H, W, H);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  const GstStructure *sum;
+  GError *warn;
+  GList *msgs;
+  gint i;
+
+  fail_unless (pipeline != NULL);
+  gst_element_set_state (pipeline, GST_STATE_PAUSED);
+  fail_unless_equals_int (gst_element_get_state (pipeline, NULL, NULL,
+          GST_CLOCK_TIME_NONE), GST_STATE_CHANGE_SUCCESS);
+  fail_if (gst_element_seek (pipeline, -1.0, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH, GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_SET,
+          200 * GST_MSECOND));
+  msgs = vh_gst_run (pipeline, 60 * GST_SECOND);
+  fail_unless (vh_gst_first_error (msgs, GST_MESSAGE_ERROR) == NULL);
+  warn = vh_gst_first_error (msgs, GST_MESSAGE_WARNING);
+  fail_unless (warn != NULL);
+  fail_unless (g_error_matches (warn, GST_CORE_ERROR, GST_CORE_ERROR_SEEK),
+      "%s", warn->message);
+  fail_unless (strstr (warn->message, "backwards") != NULL, "%s",
+      warn->message);
+  g_error_free (warn);
+  i = vh_gst_find_element_message (msgs, "vmaf-summary");
+  fail_unless (i >= 0);
+  sum = gst_message_get_structure (g_list_nth_data (msgs, i));
+  fail_unless_equals_uint64 (vh_gst_get_uint64 (sum, "scored"), 10);
+  free_messages (msgs);
+  gst_object_unref (pipeline);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 /* Downstream QoS must not make the element skip pairs. */
 GST_START_TEST (test_qos_does_not_drop)
 {
@@ -1402,6 +1504,7 @@ vmafhipcompare_suite (void)
   tcase_set_timeout (tc, 300);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_element_details);
+  tcase_add_test (tc, test_log_level_per_instance);
   tcase_add_test (tc, test_messages);
   tcase_add_test (tc, test_timestamps);
   tcase_add_test (tc, test_results_file);
@@ -1427,6 +1530,8 @@ vmafhipcompare_suite (void)
   tcase_add_test (tc, test_qos_does_not_drop);
   tcase_add_test (tc, test_segment_not_in_time);
   tcase_add_test (tc, test_frame_without_timestamp);
+  tcase_add_test (tc, test_segment_reverse);
+  tcase_add_test (tc, test_seek_reverse);
   return s;
 }
 

@@ -1,0 +1,399 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The element's GPU side: the device, its frames and the pool offered
+ * upstream. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstvmafhipgpu.h"
+#include "gstvmafhippicture.h"
+
+#include "errors.h"
+
+#ifdef VH_HAVE_HIP
+#include "gstvmafhipbufferpool.h"
+#include "gstvmafhipcuda.h"
+#include "gstvmafhipdevice.h"
+#include "gstvmafhipmemory.h"
+#include "gstvmafhiputils.h"
+#include "hip-features.h"
+#endif
+
+GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
+#define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
+
+struct _GstVmafHipGpu
+{
+  GstElement *element;          /* not owned */
+  /* The GPU, from start to stop (a GstVmafHipDevice shared with neighbours
+   * through GstContext; NULL for the CPU). Under the element's object
+   * lock. */
+  GstObject *hip_device;
+  /* Where features run, decided once at start, and the context's own
+   * transfer to and from the device (NULL for the CPU). */
+  VhBackend backends;
+  VhPictureTransfer *transfer;
+  gboolean hip_input;           /* some feature reads device pictures */
+  gboolean warned_upload;       /* a failed upload was said (auto) */
+};
+
+GstVmafHipGpu *
+gst_vmaf_hip_gpu_new (GstElement * element)
+{
+  GstVmafHipGpu *gpu = g_new0 (GstVmafHipGpu, 1);
+
+  gpu->element = element;
+  gpu->backends = VH_BACKEND_CPU;
+  return gpu;
+}
+
+void
+gst_vmaf_hip_gpu_free (GstVmafHipGpu * gpu)
+{
+  if (!gpu)
+    return;
+  gst_clear_object (&gpu->hip_device);
+  g_clear_pointer (&gpu->transfer, vh_picture_transfer_unref);
+  g_free (gpu);
+}
+
+VhBackend
+gst_vmaf_hip_gpu_backends (GstVmafHipGpu * gpu)
+{
+  return gpu->backends;
+}
+
+VhPictureTransfer *
+gst_vmaf_hip_gpu_transfer (GstVmafHipGpu * gpu)
+{
+  return gpu->transfer;
+}
+
+void
+gst_vmaf_hip_gpu_use_context (GstVmafHipGpu * gpu, VhContext * ctx)
+{
+  gpu->hip_input = gpu->transfer && ctx &&
+      vh_context_uses_memory (ctx, VH_MEMORY_HIP_DEVICE);
+}
+
+void
+gst_vmaf_hip_gpu_reset_warnings (GstVmafHipGpu * gpu)
+{
+  gpu->warned_upload = FALSE;
+}
+
+/* backend auto or hip: the device the pipeline shares (asked of the
+ * neighbours and the application, else opened and announced). auto
+ * without one goes on with the CPU, saying why; hip without one fails. */
+gboolean
+gst_vmaf_hip_gpu_open (GstVmafHipGpu * gpu, GstVmafHipBackend backend,
+    gint device_id)
+{
+  GstElement *self = gpu->element;
+  GError *err = NULL;
+
+  gpu->backends = VH_BACKEND_CPU;
+  if (backend == GST_VMAF_HIP_BACKEND_CPU)
+    return TRUE;
+#ifdef VH_HAVE_HIP
+  {
+    /* Our own field: a neighbour's or the application's answer arrives
+     * through set_context, on this thread, while it asks. */
+    if (gst_vmaf_hip_ensure_element_device (self,
+            GST_VMAF_HIP_VENDOR_UNKNOWN, device_id,
+            (GstVmafHipDevice **) & gpu->hip_device, &err) &&
+        vh_hip_use_device (gst_vmaf_hip_device_get_handle (GST_VMAF_HIP_DEVICE
+                (gpu->hip_device)), &gpu->backends, &gpu->transfer, &err))
+      return TRUE;
+    gst_vmaf_hip_gpu_close (gpu);
+  }
+#else
+  g_set_error (&err, VH_ERROR, VH_ERROR_BACKEND,
+      "this build has no HIP layer");
+#endif
+  if (backend == GST_VMAF_HIP_BACKEND_HIP) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("The HIP backend is not available: %s", err->message), (NULL));
+    g_error_free (err);
+    return FALSE;
+  }
+  GST_INFO_OBJECT (self, "backend auto: no usable GPU, features run on the "
+      "CPU: %s", err->message);
+  g_error_free (err);
+  return TRUE;
+}
+
+void
+gst_vmaf_hip_gpu_close (GstVmafHipGpu * gpu)
+{
+  GST_OBJECT_LOCK (gpu->element);
+  gst_clear_object (&gpu->hip_device);
+  GST_OBJECT_UNLOCK (gpu->element);
+  g_clear_pointer (&gpu->transfer, vh_picture_transfer_unref);
+  gpu->backends = VH_BACKEND_CPU;
+  gpu->hip_input = FALSE;
+}
+
+#ifdef VH_HAVE_HIP
+static GstVmafHipDevice *
+hip_device (GstVmafHipGpu * gpu)
+{
+  return gpu->hip_device ? GST_VMAF_HIP_DEVICE (gpu->hip_device) : NULL;
+}
+
+/* Whether @buf is one frame in HIP memory of our device. */
+static gboolean
+buffer_is_hip (GstVmafHipGpu * gpu, GstBuffer * buf)
+{
+  GstMemory *mem;
+
+  if (!gpu->hip_input || gst_buffer_n_memory (buf) != 1)
+    return FALSE;
+  mem = gst_buffer_peek_memory (buf, 0);
+  return gst_is_vmaf_hip_memory (mem) &&
+      gst_vmaf_hip_device_is_equal (GST_VMAF_HIP_MEMORY_CAST (mem)->device,
+      hip_device (gpu));
+}
+
+/* The element's device for neighbours that ask for a CUDA context before
+ * it started (they open when they go to READY, after us): opened now
+ * unless backend=cpu. */
+static GstVmafHipDevice *
+device_for_cuda (GstVmafHipGpu * gpu, gboolean cpu_only)
+{
+  GstVmafHipDevice *device = NULL;
+  GError *err = NULL;
+
+  GST_OBJECT_LOCK (gpu->element);
+  if (gpu->hip_device)
+    device = GST_VMAF_HIP_DEVICE (gst_object_ref (gpu->hip_device));
+  GST_OBJECT_UNLOCK (gpu->element);
+  if (device || cpu_only)
+    return device;
+  if (!gst_vmaf_hip_ensure_element_device (gpu->element,
+          GST_VMAF_HIP_VENDOR_UNKNOWN, -1, &device, &err)) {
+    GST_INFO_OBJECT (gpu->element, "no GPU to offer a CUDA context: %s",
+        err->message);
+    g_error_free (err);
+    return NULL;
+  }
+  GST_OBJECT_LOCK (gpu->element);
+  if (!gpu->hip_device)
+    gpu->hip_device = gst_object_ref (GST_OBJECT (device));
+  GST_OBJECT_UNLOCK (gpu->element);
+  return device;
+}
+#endif
+
+/* A frame written on the CPU into HIP memory (our pool, offered upstream)
+ * starts its copy to the device now, from page-locked memory, without
+ * waiting. */
+void
+gst_vmaf_hip_gpu_start_upload (GstVmafHipGpu * gpu, GstBuffer * buf)
+{
+#ifdef VH_HAVE_HIP
+  GError *err = NULL;
+
+  if (buffer_is_hip (gpu, buf) &&
+      !gst_vmaf_hip_memory_upload_async (GST_VMAF_HIP_MEMORY_CAST
+          (gst_buffer_peek_memory (buf, 0)), &err)) {
+    GST_WARNING_OBJECT (gpu->element, "upload failed, reading on the CPU: %s",
+        err->message);
+    g_error_free (err);
+  }
+#endif
+}
+
+VhPicture *
+gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
+    GstVmafHipBackend backend, const GstVideoInfo * vinfo, GstBuffer * buf,
+    GError ** error)
+{
+#ifdef VH_HAVE_HIP
+  /* After a fall-back to the CPU, frames are read on the CPU. */
+  if (buffer_is_hip (gpu, buf) && !vh_context_on_cpu (ctx)) {
+    GError *err = NULL;
+    VhHipEvent *ready = NULL;
+    VhPicture *pic = gst_vmaf_hip_memory_prepare_device
+        (GST_VMAF_HIP_MEMORY_CAST (gst_buffer_peek_memory (buf, 0)), &ready,
+        &err) ? gst_vmaf_hip_picture_wrap_device (vinfo, buf, ready, &err) :
+        NULL;
+
+    if (pic)
+      return pic;
+    /* Its upload failed: with backend=auto the frame is read on the CPU
+     * (from the page-locked copy it was uploaded from), said once; else
+     * the error names the device and the call. */
+    if (err && backend != GST_VMAF_HIP_BACKEND_AUTO) {
+      g_prefix_error (&err, "its upload to the GPU: ");
+      g_propagate_error (error, err);
+      return NULL;
+    }
+    if (err) {
+      if (!gpu->warned_upload)
+        GST_ELEMENT_WARNING (gpu->element, RESOURCE, FAILED, ("A frame's "
+                "upload to the GPU failed: it is read on the CPU: %s.",
+                err->message), ("backend=auto"));
+      gpu->warned_upload = TRUE;
+      g_error_free (err);
+      return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
+    }
+  }
+  /* CUDA memory: its device address, never a copy in system memory. */
+  if (gst_vmaf_hip_cuda_buffer_is_ours (buf, hip_device (gpu), error)) {
+    VhPicture *pic = gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buf,
+        gst_vmaf_hip_cuda_map_flags (), error);
+
+    /* Our streams are not ordered after the producer's; after the
+     * mapping, which may itself queue an upload on the producer's. */
+    if (pic)
+      gst_vmaf_hip_cuda_buffer_sync (buf);
+    if (!pic && error && !*error)
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "a frame in CUDA memory with a layout the GPU features cannot "
+          "read in place: put cudadownload before the element");
+    return pic;
+  }
+  if (error && *error)
+    return NULL;
+#endif
+  return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
+}
+
+/* Offers upstream a pool of HIP memory when features run on the GPU:
+ * frames written by the CPU land in page-locked memory and go to the
+ * device asynchronously (gst_vmaf_hip_gpu_start_upload), HIP producers
+ * write in place.
+ * Producers are told how many frames the element may hold (@held): their
+ * pools (ours, or gst-cuda's for CUDA producers) are made at the start
+ * instead of growing, a device allocation at a time, while the first
+ * frames go through (a live pipeline's first frames then came late, and a
+ * short run lost a fifth of its rate). */
+void
+gst_vmaf_hip_gpu_propose_allocation (GstVmafHipGpu * gpu, GstQuery * query,
+    guint held)
+{
+#ifdef VH_HAVE_HIP
+  GstCaps *caps = NULL;
+  gboolean need_pool = FALSE;
+  GstVideoInfo info, layout;
+
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  /* CUDA producers use their own pools (in our CUDA context): only the
+   * number of buffers. */
+  if (gpu->hip_input && caps && gst_vmaf_hip_cuda_caps (caps) &&
+      gst_video_info_from_caps (&info, caps)) {
+    gst_query_add_allocation_pool (query, NULL, info.size, held, 0);
+  } else if (gpu->hip_input && caps && need_pool &&
+      gst_video_info_from_caps (&info, caps)) {
+    GstVmafHipDevice *device = hip_device (gpu);
+    GstBufferPool *pool = gst_vmaf_hip_buffer_pool_new (device);
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+
+    gst_vmaf_hip_memory_layout (device, &info, &layout);
+    gst_buffer_pool_config_set_params (config, caps, layout.size, held, 0);
+    if (gst_buffer_pool_set_config (pool, config))
+      gst_query_add_allocation_pool (query, pool, layout.size, held, 0);
+    else
+      GST_WARNING_OBJECT (gpu->element, "HIP pool refused %" GST_PTR_FORMAT,
+          caps);
+    gst_object_unref (pool);
+  }
+#endif
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+}
+
+/* The GPU features' kernel modules, loaded before the first frame, which
+ * for a live source comes after the clock runs: loading them on the first
+ * frame took over 100 ms while 16 processes opened the GPU at once, and
+ * the first frames were late. A failure here is left to the features'
+ * own start, which reports it. */
+void
+gst_vmaf_hip_gpu_preload_kernels (GstVmafHipGpu * gpu, VhContext * ctx)
+{
+#ifdef VH_HAVE_HIP
+  GPtrArray *classes;
+  GError *err = NULL;
+
+  if (!gpu->transfer)
+    return;
+  classes = vh_context_get_classes (ctx, VH_BACKEND_HIP);
+  if (!vh_hip_features_preload (gst_vmaf_hip_device_get_handle (hip_device
+              (gpu)), classes, &err)) {
+    GST_WARNING_OBJECT (gpu->element, "kernels not loaded ahead: %s",
+        err->message);
+    g_error_free (err);
+  } else {
+    GST_DEBUG_OBJECT (gpu->element, "kernel modules of %u features loaded",
+        classes->len);
+  }
+  g_ptr_array_unref (classes);
+#endif
+}
+
+void
+gst_vmaf_hip_gpu_set_context (GstVmafHipGpu * gpu, GstContext * context,
+    gint device_id)
+{
+#ifdef VH_HAVE_HIP
+  GST_OBJECT_LOCK (gpu->element);
+  gst_vmaf_hip_handle_set_context (gpu->element, context,
+      GST_VMAF_HIP_VENDOR_UNKNOWN, device_id,
+      (GstVmafHipDevice **) & gpu->hip_device);
+  GST_OBJECT_UNLOCK (gpu->element);
+#endif
+}
+
+gboolean
+gst_vmaf_hip_gpu_context_query (GstVmafHipGpu * gpu, GstQuery * query,
+    gboolean cpu_only)
+{
+#ifdef VH_HAVE_HIP
+  const gchar *type = NULL;
+  gboolean ret;
+
+  gst_query_parse_context_type (query, &type);
+  if (g_strcmp0 (type, "gst.cuda.context") == 0) {
+    GstVmafHipDevice *device = device_for_cuda (gpu, cpu_only);
+    ret = gst_vmaf_hip_cuda_handle_context_query (gpu->element, query,
+        device);
+    gst_clear_object (&device);
+    if (ret)
+      return TRUE;
+  }
+  GST_OBJECT_LOCK (gpu->element);
+  ret = gst_vmaf_hip_handle_context_query (gpu->element, query,
+      (GstVmafHipDevice *) gpu->hip_device);
+  GST_OBJECT_UNLOCK (gpu->element);
+  return ret;
+#else
+  return FALSE;
+#endif
+}
+
+gboolean
+gst_vmaf_hip_gpu_caps_usable (GstVmafHipGpu * gpu, GstCaps * caps,
+    gboolean cpu_only, const gchar * pad_name, GError ** error)
+{
+#ifdef VH_HAVE_HIP
+  if (gst_vmaf_hip_cuda_caps (caps)) {
+    GstVmafHipDevice *device = device_for_cuda (gpu, cpu_only);
+    gboolean ok = gst_vmaf_hip_cuda_usable (device, error);
+
+    if (!ok)
+      g_prefix_error (error, "%s: ", pad_name);
+    gst_clear_object (&device);
+    return ok;
+  }
+#endif
+  return TRUE;
+}

@@ -1,0 +1,113 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_VMAF_HIP_GPU_H__
+#define __GST_VMAF_HIP_GPU_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "context.h"
+#include "picture.h"
+#include "picture-transfer.h"
+#include "gstvmafhipenums.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GstVmafHipGpu:
+ *
+ * The element's GPU side: the HIP device it shares with the pipeline
+ * (through GstContext), where the features run (decided once a run, when
+ * the device opens) and the context's transfer, the memory offered
+ * upstream (a HIP pool, or the size of a CUDA producer's), the CUDA and
+ * HIP context queries, and the input frames' way onto the device. Without
+ * the HIP layer, the CPU alone. Knows nothing of the element's other
+ * parts: what it needs of the run (its context) is handed in.
+ *
+ * Runs on the streaming thread, except the device field, which
+ * neighbours read and set under the element's object lock.
+ */
+typedef struct _GstVmafHipGpu GstVmafHipGpu;
+
+/* @element: the element it speaks for (errors, context queries), not
+ * owned. */
+GstVmafHipGpu *gst_vmaf_hip_gpu_new       (GstElement * element);
+
+void         gst_vmaf_hip_gpu_free        (GstVmafHipGpu * gpu);
+
+/* backend auto or hip: opens the device the pipeline shares (or the one
+ * @device_id names). auto without one goes on with the CPU, saying why;
+ * hip without one fails with an element error. */
+gboolean     gst_vmaf_hip_gpu_open        (GstVmafHipGpu * gpu,
+                                           GstVmafHipBackend backend,
+                                           gint device_id);
+
+void         gst_vmaf_hip_gpu_close       (GstVmafHipGpu * gpu);
+
+/* What gst_vmaf_hip_gpu_open() decided, for the scoring context. */
+VhBackend    gst_vmaf_hip_gpu_backends    (GstVmafHipGpu * gpu);
+
+VhPictureTransfer *gst_vmaf_hip_gpu_transfer (GstVmafHipGpu * gpu);
+
+/* Whether some feature of @ctx reads device pictures: then HIP memory is
+ * offered upstream and read in place. Again after a fall-back to the CPU. */
+void         gst_vmaf_hip_gpu_use_context (GstVmafHipGpu * gpu,
+                                           VhContext * ctx);
+
+/* A new run or a flush: a failed upload is said again. */
+void         gst_vmaf_hip_gpu_reset_warnings (GstVmafHipGpu * gpu);
+
+/* A frame written on the CPU into our HIP memory starts its copy to the
+ * device now, without waiting. */
+void         gst_vmaf_hip_gpu_start_upload (GstVmafHipGpu * gpu,
+                                           GstBuffer * buf);
+
+/* The engine's picture of @buf for @ctx: in device memory when it is HIP
+ * or CUDA memory the GPU features read, else in host memory. @backend:
+ * the run's (auto reads a frame whose upload failed on the CPU). */
+VhPicture   *gst_vmaf_hip_gpu_wrap_input  (GstVmafHipGpu * gpu,
+                                           VhContext * ctx,
+                                           GstVmafHipBackend backend,
+                                           const GstVideoInfo * vinfo,
+                                           GstBuffer * buf, GError ** error);
+
+/* Answers an allocation query from upstream: a HIP pool of @held buffers
+ * when features read device pictures (or, for CUDA producers, @held), and
+ * the video meta. */
+void         gst_vmaf_hip_gpu_propose_allocation (GstVmafHipGpu * gpu,
+                                           GstQuery * query, guint held);
+
+/* Loads the kernel modules of @ctx's GPU features ahead of the first
+ * frame. */
+void         gst_vmaf_hip_gpu_preload_kernels (GstVmafHipGpu * gpu,
+                                           VhContext * ctx);
+
+/* GstElement.set_context: a device shared by a neighbour or the
+ * application. */
+void         gst_vmaf_hip_gpu_set_context (GstVmafHipGpu * gpu,
+                                           GstContext * context,
+                                           gint device_id);
+
+/* Context queries from upstream (CUDA context, HIP device); FALSE if not
+ * answered. @cpu_only: backend=cpu, no device is opened for them. */
+gboolean     gst_vmaf_hip_gpu_context_query (GstVmafHipGpu * gpu,
+                                           GstQuery * query,
+                                           gboolean cpu_only);
+
+/* Whether caps in CUDA memory can be read in place (other caps: TRUE).
+ * @pad_name prefixes the error. */
+gboolean     gst_vmaf_hip_gpu_caps_usable (GstVmafHipGpu * gpu,
+                                           GstCaps * caps, gboolean cpu_only,
+                                           const gchar * pad_name,
+                                           GError ** error);
+
+G_END_DECLS
+
+#endif /* __GST_VMAF_HIP_GPU_H__ */

@@ -1,0 +1,639 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Frames as they arrive on the sink pads: the pad probe, the pairing and
+ * their accounting. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstvmafhipinputs.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
+#define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
+
+/* How many frames of one side wait for the other side's frame of the
+ * same moment: a live branch may reach the element some slots after the
+ * other one and keep that lag. */
+#define MAX_WAITING_FRAMES 4
+
+/* The same without a live source, where nothing is late: a frame waits
+ * for its partner as long as it takes (the base class holds back the side
+ * that runs ahead, and its queue, not this, bounds the memory); only a
+ * limit against a side that never sends. */
+#define MAX_WAITING_FRAMES_NOT_LIVE 1024
+
+/* One sink pad, since start or its last flush, under the lock. Every
+ * frame inside the segment that arrives goes to the pairing at once: it
+ * is scored with its partner or counted unpaired. Frames that arrive
+ * without caps or past the segment's stop are dropped. */
+typedef struct
+{
+  GstVmafHipInputs *inputs;
+  GstVideoAggregatorPad *pad;
+  gboolean reference;
+  guint64 arrived;              /* frames inside the segment's start */
+  GstVideoInfo info;            /* the pad's caps, as its thread saw them */
+  gboolean have_info;
+  gboolean over;                /* EOS: no frame comes any more */
+  GstSegment segment;           /* the pad's, as the pad's thread saw it */
+  gboolean untimed_said;        /* a frame without a timestamp was refused */
+  gint caps_refused;            /* atomic */
+} Input;
+
+/* One side of a match, under the lock. */
+typedef struct
+{
+  guint64 decided;              /* left the pairing: scored or unpaired */
+  guint64 unpaired;
+  guint64 unpaired_after_end;   /* of those, after the other side ended */
+} Tally;
+
+/* A distorted pad and the reference it is scored against. */
+typedef struct
+{
+  Input *side[2];               /* [0] reference, [1] distorted */
+  GstVmafHipPairing *pairing;
+  Tally tally[2];
+} Match;
+
+struct _GstVmafHipInputs
+{
+  GstAggregator *agg;           /* not owned */
+  GMutex lock;
+  Input *reference;
+  GPtrArray *inputs;            /* Input *, the reference first */
+  GPtrArray *matches;           /* Match *, one per distorted pad */
+  gboolean warned_out_of_step;  /* aggregate thread */
+};
+
+static void
+match_free (gpointer data)
+{
+  Match *m = data;
+
+  gst_vmaf_hip_pairing_free (m->pairing);
+  g_free (m);
+}
+
+GstVmafHipInputs *
+gst_vmaf_hip_inputs_new (GstAggregator * agg)
+{
+  GstVmafHipInputs *inputs = g_new0 (GstVmafHipInputs, 1);
+
+  inputs->agg = agg;
+  g_mutex_init (&inputs->lock);
+  inputs->inputs = g_ptr_array_new_with_free_func (g_free);
+  inputs->matches = g_ptr_array_new_with_free_func (match_free);
+  return inputs;
+}
+
+void
+gst_vmaf_hip_inputs_free (GstVmafHipInputs * inputs)
+{
+  if (!inputs)
+    return;
+  g_ptr_array_unref (inputs->matches);
+  g_ptr_array_unref (inputs->inputs);
+  g_mutex_clear (&inputs->lock);
+  g_free (inputs);
+}
+
+static GstPadProbeReturn pad_probe (GstPad * pad, GstPadProbeInfo * info,
+    gpointer user_data);
+
+GstVideoAggregatorPad *
+gst_vmaf_hip_inputs_add_pad (GstVmafHipInputs * inputs,
+    GstStaticPadTemplate * st, GType pad_type, gboolean reference)
+{
+  GstPadTemplate *templ = gst_static_pad_template_get (st);
+  Input *in = g_new0 (Input, 1);
+
+  g_return_val_if_fail (reference == (inputs->reference == NULL), NULL);
+  in->inputs = inputs;
+  in->reference = reference;
+  gst_segment_init (&in->segment, GST_FORMAT_UNDEFINED);
+  in->pad = g_object_new (pad_type, "name", st->name_template,
+      "direction", GST_PAD_SINK, "template", templ, NULL);
+  gst_object_unref (templ);
+  g_ptr_array_add (inputs->inputs, in);
+  if (reference) {
+    inputs->reference = in;
+  } else {
+    Match *m = g_new0 (Match, 1);
+
+    m->side[0] = inputs->reference;
+    m->side[1] = in;
+    m->pairing = gst_vmaf_hip_pairing_new (MAX_WAITING_FRAMES);
+    g_ptr_array_add (inputs->matches, m);
+  }
+  gst_pad_add_probe (GST_PAD (in->pad), GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_EVENT_FLUSH | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+      pad_probe, in, NULL);
+  gst_element_add_pad (GST_ELEMENT (inputs->agg), GST_PAD (in->pad));
+  return in->pad;
+}
+
+GstVideoAggregatorPad *
+gst_vmaf_hip_inputs_reference_pad (GstVmafHipInputs * inputs)
+{
+  return inputs->reference->pad;
+}
+
+static Match *
+match (GstVmafHipInputs * inputs, guint i)
+{
+  return g_ptr_array_index (inputs->matches, i);
+}
+
+GstVideoAggregatorPad *
+gst_vmaf_hip_inputs_distorted_pad (GstVmafHipInputs * inputs, guint i)
+{
+  return match (inputs, i)->side[1]->pad;
+}
+
+static Input *
+input_of (GstVmafHipInputs * inputs, GstPad * pad)
+{
+  for (guint i = 0; i < inputs->inputs->len; i++) {
+    Input *in = g_ptr_array_index (inputs->inputs, i);
+    if (GST_PAD (in->pad) == pad)
+      return in;
+  }
+  g_return_val_if_reached (NULL);
+}
+
+GstVideoAggregatorPad *
+gst_vmaf_hip_inputs_partner_pad (GstVmafHipInputs * inputs, GstPad * pad)
+{
+  if (input_of (inputs, pad)->reference)
+    return gst_vmaf_hip_inputs_distorted_pad (inputs, 0);
+  return inputs->reference->pad;
+}
+
+void
+gst_vmaf_hip_inputs_set_caps_refused (GstVmafHipInputs * inputs,
+    GstPad * pad, gboolean refused)
+{
+  g_atomic_int_set (&input_of (inputs, pad)->caps_refused, refused);
+}
+
+gboolean
+gst_vmaf_hip_inputs_caps_refused (GstVmafHipInputs * inputs)
+{
+  for (guint i = 0; i < inputs->inputs->len; i++) {
+    Input *in = g_ptr_array_index (inputs->inputs, i);
+    if (g_atomic_int_get (&in->caps_refused))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Accounting                                                              */
+
+/* Which side of @m @in is, or -1. */
+static gint
+side_in (const Match * m, const Input * in)
+{
+  return m->side[0] == in ? 0 : m->side[1] == in ? 1 : -1;
+}
+
+/* Forgets a pad's frames and counts (at start, stop, or its flush).
+ * Called with the lock held. */
+static void
+input_reset (GstVmafHipInputs * inputs, Input * in)
+{
+  in->arrived = 0;
+  in->over = FALSE;
+  in->untimed_said = FALSE;
+  for (guint i = 0; i < inputs->matches->len; i++) {
+    Match *m = match (inputs, i);
+    gint s = side_in (m, in);
+
+    if (s < 0)
+      continue;
+    m->tally[s].decided = 0;
+    gst_vmaf_hip_pairing_clear_side (m->pairing, s == 0);
+  }
+}
+
+/* Frames of one side of @m that arrived and neither are waiting for a
+ * partner nor left the pairing. Called with the lock held. */
+static guint64
+count_dropped (const Match * m, guint s)
+{
+  guint64 done = m->tally[s].decided +
+      gst_vmaf_hip_pairing_n_waiting (m->pairing, s == 0);
+
+  return m->side[s]->arrived > done ? m->side[s]->arrived - done : 0;
+}
+
+void
+gst_vmaf_hip_inputs_start (GstVmafHipInputs * inputs)
+{
+  g_mutex_lock (&inputs->lock);
+  for (guint i = 0; i < inputs->matches->len; i++) {
+    Match *m = match (inputs, i);
+    memset (m->tally, 0, sizeof (m->tally));
+  }
+  for (guint i = 0; i < inputs->inputs->len; i++) {
+    Input *in = g_ptr_array_index (inputs->inputs, i);
+    input_reset (inputs, in);
+    g_atomic_int_set (&in->caps_refused, 0);
+  }
+  g_mutex_unlock (&inputs->lock);
+  inputs->warned_out_of_step = FALSE;
+}
+
+void
+gst_vmaf_hip_inputs_stop (GstVmafHipInputs * inputs)
+{
+  g_mutex_lock (&inputs->lock);
+  for (guint i = 0; i < inputs->inputs->len; i++) {
+    Input *in = g_ptr_array_index (inputs->inputs, i);
+    input_reset (inputs, in);
+    in->have_info = FALSE;
+    gst_segment_init (&in->segment, GST_FORMAT_UNDEFINED);
+  }
+  g_mutex_unlock (&inputs->lock);
+}
+
+void
+gst_vmaf_hip_inputs_flush (GstVmafHipInputs * inputs)
+{
+  inputs->warned_out_of_step = FALSE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The pad probe: frames as they arrive                                    */
+
+/* Frame time in the pad's segment, as its thread saw it; @start is the
+ * frame's start clipped to the segment, as the base class clips it. Goes
+ * to every match the pad is in. Called with the lock held. */
+static void
+push_frame (GstVmafHipInputs * inputs, Input * in, GstBuffer * buf,
+    GstClockTime start)
+{
+  GstVmafHipFrame f;
+
+  f.buffer = buf;
+  f.info = in->info;
+  f.pts = GST_BUFFER_PTS (buf);
+  f.duration = GST_BUFFER_DURATION (buf);
+  f.stream_time = gst_segment_to_stream_time (&in->segment, GST_FORMAT_TIME,
+      start);
+  f.running_time = gst_segment_to_running_time (&in->segment,
+      GST_FORMAT_TIME, start);
+  for (guint i = 0; i < inputs->matches->len; i++) {
+    Match *m = match (inputs, i);
+    gint s = side_in (m, in);
+
+    if (s >= 0)
+      gst_vmaf_hip_pairing_push (m->pairing, s == 0, &f);
+  }
+}
+
+/* Whether the pad's frames are in time: no segment yet (after a flush)
+ * counts as in time, a segment of bytes or buffers does not. */
+static gboolean
+segment_in_time (const Input * in)
+{
+  return in->segment.format == GST_FORMAT_TIME ||
+      in->segment.format == GST_FORMAT_UNDEFINED;
+}
+
+/* Whether the pad's frames can be paired: in time and played forwards
+ * (frames are paired and temporal features computed in stream order). */
+static gboolean
+segment_usable (const Input * in)
+{
+  return segment_in_time (in) && in->segment.rate > 0;
+}
+
+/* A frame: paired, or refused (a segment not in time, said when it came;
+ * no timestamp, which the base class cannot place and fails the stream on
+ * without a word: said here, once). Called with the lock held, which it
+ * releases. */
+static GstPadProbeReturn
+probe_buffer (Input * in, GstPad * pad, GstPadProbeInfo * info)
+{
+  GstVmafHipInputs *inputs = in->inputs;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstClockTime pts = GST_BUFFER_PTS (buf);
+  GstFlowReturn refusal = GST_FLOW_OK;
+  gboolean say_untimed = FALSE;
+  GstClockTime end;
+  guint64 start;
+  gboolean inside;
+
+  if (!segment_usable (in)) {
+    refusal = GST_FLOW_NOT_NEGOTIATED;
+  } else if (!GST_CLOCK_TIME_IS_VALID (pts)) {
+    refusal = GST_FLOW_ERROR;
+    say_untimed = !in->untimed_said;
+    in->untimed_said = TRUE;
+  }
+  if (refusal != GST_FLOW_OK) {
+    g_mutex_unlock (&inputs->lock);
+    if (say_untimed)
+      GST_ELEMENT_ERROR (inputs->agg, STREAM, FORMAT,
+          ("%s: a frame without a timestamp: frames are paired by their "
+              "timestamps. Give a live source do-timestamp=true, or read "
+              "raw video through a parser that stamps its frames "
+              "(rawvideoparse) before %s.%s", GST_PAD_NAME (pad),
+              GST_OBJECT_NAME (inputs->agg), GST_PAD_NAME (pad)), (NULL));
+    gst_buffer_unref (buf);
+    GST_PAD_PROBE_INFO_FLOW_RETURN (info) = refusal;
+    return GST_PAD_PROBE_HANDLED;
+  }
+
+  end = GST_BUFFER_DURATION_IS_VALID (buf) ?
+      pts + GST_BUFFER_DURATION (buf) : pts;
+  start = pts;
+  inside = in->segment.format != GST_FORMAT_TIME ||
+      gst_segment_clip (&in->segment, GST_FORMAT_TIME, pts, end, &start,
+      NULL);
+
+  /* Frames before the segment's start (what a parser sends ahead of an
+   * accurate seek's position) are clipped by design, not dropped: they do
+   * not count. Frames past its stop do. */
+  if (inside || pts >= in->segment.start) {
+    in->arrived++;
+    if (inside && in->have_info)
+      push_frame (inputs, in, buf, start);
+  }
+  g_mutex_unlock (&inputs->lock);
+  return GST_PAD_PROBE_OK;
+}
+
+/* The base classes assert on a segment in another format than time
+ * (filesrc straight into the element: bytes) or played backwards: refused
+ * with what to do instead. They get an empty forward time segment in its
+ * place (dropping it would leave the pad without one); the pad's frames
+ * are refused in probe_buffer(). */
+static void
+refuse_segment (Input * in, GstPad * pad, GstPadProbeInfo * info,
+    GstFormat format, gdouble rate)
+{
+  GstElement *self = GST_ELEMENT (in->inputs->agg);
+  GstSegment in_time;
+
+  if (format != GST_FORMAT_TIME)
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("%s: the video comes in a segment of %s, not of time: frames "
+            "are paired by their timestamps. Raw video from a file needs "
+            "a parser that stamps its frames: filesrc ! rawvideoparse "
+            "width=W height=H format=F framerate=N/D ! %s.%s",
+            GST_PAD_NAME (pad), gst_format_get_name (format),
+            GST_OBJECT_NAME (self), GST_PAD_NAME (pad)),
+        ("segment format %d", format));
+  else
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("%s: the video comes in a segment played backwards (rate %g): "
+            "frames are paired and scored in forward order only. Play the "
+            "streams forwards (a seek with a positive rate).",
+            GST_PAD_NAME (pad), rate), ("segment rate %g", rate));
+  gst_segment_init (&in_time, GST_FORMAT_TIME);
+  gst_event_unref (GST_PAD_PROBE_INFO_EVENT (info));
+  GST_PAD_PROBE_INFO_DATA (info) = gst_event_new_segment (&in_time);
+}
+
+/* On each sink pad, in the upstream thread: every frame goes to the
+ * pairing as it arrives; the events that frame needs are noted. */
+static GstPadProbeReturn
+pad_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Input *in = user_data;
+  GstVmafHipInputs *inputs = in->inputs;
+  GstEvent *ev;
+  gboolean refused = FALSE;
+  GstFormat format = GST_FORMAT_UNDEFINED;
+  gdouble rate = 1.0;
+
+  g_mutex_lock (&inputs->lock);
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER)
+    return probe_buffer (in, pad, info);
+
+  ev = GST_PAD_PROBE_INFO_EVENT (info);
+  switch (GST_EVENT_TYPE (ev)) {
+    case GST_EVENT_FLUSH_STOP:
+      input_reset (inputs, in);
+      gst_segment_init (&in->segment, GST_FORMAT_UNDEFINED);
+      break;
+    case GST_EVENT_SEGMENT:
+      gst_event_copy_segment (ev, &in->segment);
+      refused = !segment_usable (in);
+      format = in->segment.format;
+      rate = in->segment.rate;
+      break;
+    case GST_EVENT_CAPS:{
+      GstCaps *caps;
+
+      gst_event_parse_caps (ev, &caps);
+      in->have_info = gst_video_info_from_caps (&in->info, caps);
+      break;
+    }
+    case GST_EVENT_EOS:
+      in->over = TRUE;
+      break;
+    default:
+      break;
+  }
+  g_mutex_unlock (&inputs->lock);
+  if (refused)
+    refuse_segment (in, pad, info, format, rate);
+  return GST_PAD_PROBE_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Pairing (aggregate thread)                                              */
+
+/* A few frames, plus @latency in frames at the rate of the caps the pads'
+ * threads saw (the base class learns them later, when frames may already
+ * be waiting). */
+static guint
+frames_in_latency (GstVmafHipInputs * inputs, GstClockTime latency)
+{
+  GstClockTime frame = 0;
+
+  if (!GST_CLOCK_TIME_IS_VALID (latency) || latency == 0)
+    return MAX_WAITING_FRAMES;
+  g_mutex_lock (&inputs->lock);
+  for (guint i = 0; i < inputs->inputs->len && !frame; i++) {
+    const Input *in = g_ptr_array_index (inputs->inputs, i);
+    if (in->have_info && GST_VIDEO_INFO_FPS_N (&in->info) > 0)
+      frame = gst_util_uint64_scale_int (GST_SECOND,
+          GST_VIDEO_INFO_FPS_D (&in->info), GST_VIDEO_INFO_FPS_N (&in->info));
+  }
+  g_mutex_unlock (&inputs->lock);
+  /* A variable or unknown rate: as many frames as 120 a second make. */
+  if (!frame)
+    frame = GST_SECOND / 120;
+  return MAX_WAITING_FRAMES + (guint) MIN (latency / frame, 1024);
+}
+
+/* The latency property lets each pad queue that much. */
+guint
+gst_vmaf_hip_inputs_frames_within_latency (GstVmafHipInputs * inputs)
+{
+  GstClockTime latency = gst_aggregator_get_latency (inputs->agg);
+
+  if (!GST_CLOCK_TIME_IS_VALID (latency))
+    g_object_get (inputs->agg, "latency", &latency, NULL);
+  return frames_in_latency (inputs, latency);
+}
+
+/* How many frames of one side wait for their partner before they count
+ * as unpaired. */
+static guint
+max_waiting (GstVmafHipInputs * inputs)
+{
+  GstClockTime latency = gst_aggregator_get_latency (inputs->agg);
+
+  if (!GST_CLOCK_TIME_IS_VALID (latency))
+    return MAX_WAITING_FRAMES_NOT_LIVE;
+  return frames_in_latency (inputs, latency);
+}
+
+gboolean
+gst_vmaf_hip_inputs_next (GstVmafHipInputs * inputs, gboolean at_end,
+    GstVmafHipDecision * d)
+{
+  guint waiting = max_waiting (inputs);
+  gboolean found = FALSE;
+
+  /* The pads' threads add frames meanwhile: one decision at a time. */
+  g_mutex_lock (&inputs->lock);
+  for (guint i = 0; i < inputs->matches->len && !found; i++) {
+    Match *m = match (inputs, i);
+    gboolean over[2] = { at_end || m->side[0]->over,
+      at_end || m->side[1]->over
+    };
+    GstVmafHipPairingResult *r = &d->frames;
+
+    gst_vmaf_hip_pairing_set_max_waiting (m->pairing, waiting);
+    if (!gst_vmaf_hip_pairing_next (m->pairing, over[0], over[1], r))
+      continue;
+    found = TRUE;
+    d->match = i;
+    d->other_over = FALSE;
+    if (r->has_ref)
+      m->tally[0].decided++;
+    if (r->has_dist)
+      m->tally[1].decided++;
+    if (r->has_ref != r->has_dist) {
+      guint s = r->has_ref ? 0 : 1;
+
+      m->tally[s].unpaired++;
+      d->other_over = over[1 - s];
+      if (d->other_over)
+        m->tally[s].unpaired_after_end++;
+    }
+  }
+  g_mutex_unlock (&inputs->lock);
+  return found;
+}
+
+void
+gst_vmaf_hip_inputs_report_unpaired (GstVmafHipInputs * inputs,
+    const GstVmafHipDecision * d)
+{
+  gboolean ref_side = d->frames.has_ref;
+  const GstVmafHipFrame *f = ref_side ? &d->frames.ref : &d->frames.dist;
+
+  GST_DEBUG_OBJECT (inputs->agg, "%s frame at %" GST_TIME_FORMAT
+      " (running time %" GST_TIME_FORMAT ") has no partner",
+      ref_side ? "reference" : "distorted", GST_TIME_ARGS (f->pts),
+      GST_TIME_ARGS (f->running_time));
+  if (d->other_over || inputs->warned_out_of_step)
+    return;
+  inputs->warned_out_of_step = TRUE;
+  GST_ELEMENT_WARNING (inputs->agg, STREAM, FAILED,
+      ("The %s frame at %" GST_TIME_FORMAT " (running time) has no %s "
+          "frame of the same moment; it is not scored. Either the %s "
+          "branch skipped that moment, or it reaches the element later "
+          "than the pipeline's latency allows: then raise the element's "
+          "latency property (e.g. latency=200000000) so that it waits for "
+          "it. Unpaired frames are counted in the vmaf-summary message.",
+          ref_side ? "reference" : "distorted",
+          GST_TIME_ARGS (f->running_time),
+          ref_side ? "distorted" : "reference",
+          ref_side ? "distorted" : "reference"), (NULL));
+}
+
+/* ---------------------------------------------------------------------- */
+/* The counts, at the end and while running                                */
+
+void
+gst_vmaf_hip_inputs_warn_unscored (GstVmafHipInputs * inputs)
+{
+  Match *m = match (inputs, 0);
+  guint64 ur, ud, dropped_ref, dropped_dist;
+  gboolean dist_ended, ref_ended;
+
+  g_mutex_lock (&inputs->lock);
+  ur = m->tally[0].unpaired;
+  ud = m->tally[1].unpaired;
+  /* Said only when that is all there is to it. */
+  dist_ended = ur && !ud && m->tally[0].unpaired_after_end == ur;
+  ref_ended = ud && !ur && m->tally[1].unpaired_after_end == ud;
+  dropped_ref = count_dropped (m, 0);
+  dropped_dist = count_dropped (m, 1);
+  g_mutex_unlock (&inputs->lock);
+
+  if (ur || ud) {
+    /* "(dist_sink ended before ref_sink)" */
+    gchar *why = dist_ended || ref_ended ?
+        g_strdup_printf (" (%s ended before %s)",
+        GST_PAD_NAME (m->side[dist_ended ? 1 : 0]->pad),
+        GST_PAD_NAME (m->side[dist_ended ? 0 : 1]->pad)) : g_strdup ("");
+
+    GST_ELEMENT_WARNING_WITH_DETAILS (inputs->agg, STREAM, FAILED,
+        ("%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
+            " distorted frames had no partner and were not scored%s.", ur,
+            ud, why), (NULL),
+        ("unpaired-reference", G_TYPE_UINT64, ur,
+            "unpaired-distorted", G_TYPE_UINT64, ud, NULL));
+    g_free (why);
+  }
+  if (dropped_ref || dropped_dist) {
+    GST_ELEMENT_WARNING_WITH_DETAILS (inputs->agg, STREAM, FAILED,
+        ("%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
+            " distorted frames were dropped before they could be paired "
+            "(they came without caps, or past the segment's end).",
+            dropped_ref, dropped_dist), (NULL),
+        ("dropped-reference", G_TYPE_UINT64, dropped_ref,
+            "dropped-distorted", G_TYPE_UINT64, dropped_dist, NULL));
+  }
+}
+
+/* The first match's: the summary's fields name one reference and one
+ * distorted side. */
+void
+gst_vmaf_hip_inputs_add_counts (GstVmafHipInputs * inputs, GstStructure * s)
+{
+  Match *m = match (inputs, 0);
+  guint64 ur, ud, dr, dd;
+
+  g_mutex_lock (&inputs->lock);
+  ur = m->tally[0].unpaired;
+  ud = m->tally[1].unpaired;
+  dr = count_dropped (m, 0);
+  dd = count_dropped (m, 1);
+  g_mutex_unlock (&inputs->lock);
+  gst_structure_set (s,
+      "unpaired-reference", G_TYPE_UINT64, ur,
+      "unpaired-distorted", G_TYPE_UINT64, ud,
+      "dropped-reference", G_TYPE_UINT64, dr,
+      "dropped-distorted", G_TYPE_UINT64, dd, NULL);
+}

@@ -1,0 +1,699 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* One run's scoring: the engine's context, the report and the results
+ * file. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstvmafhipscoring.h"
+#include "gstvmafhipcompat.h"
+#include "gstvmafhippicture.h"
+#include "gstvmafhipreport.h"
+
+#include "errors.h"
+#include "model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
+#define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
+
+struct _GstVmafHipScoring
+{
+  GstElement *element;          /* not owned */
+  GstVmafHipGpu *gpu;           /* not owned */
+  GstVmafHipLiveSettings live;
+
+  /* One run, from start to stop; streaming thread. */
+  GstVmafHipSettings run;
+  gchar *results_filename;
+  GstVmafHipResultsFormat results_format;
+  guint results_interval;       /* ms */
+  GstVmafHipPassthrough passthrough;
+  /* Rewritten as frames are scored (on the worker that reports them), so
+   * that a kill leaves what was scored; made with the first frame. */
+  VhResultsFile *results_file;
+  gint results_failed;          /* atomic: a rewrite failed, said once */
+  VhContext *ctx;
+  gboolean ctx_started;
+  gboolean ctx_drained;         /* finished, nothing submitted since */
+  VhPictureInfo ctx_info;
+  guint64 ctx_base;             /* element frame number of engine frame 0 */
+  guint64 n_pairs;              /* frame numbers handed out so far */
+  GstVideoInfo ref_info_used;
+  GstVideoInfo dist_info_used;
+  gboolean have_info_used;
+  gint64 first_submit_us;
+  GstVmafHipReport *report;     /* thread-safe; shared with the workers;
+                                 * set under the object lock (stats) */
+  gchar *dispatch;              /* "adm: hip, ...", logged once; set
+                                 * under the object lock */
+  /* Tags for the next output buffer, under the object lock. */
+  GstTagList *pending_tags;
+};
+
+GstVmafHipScoring *
+gst_vmaf_hip_scoring_new (GstElement * element, GstVmafHipGpu * gpu)
+{
+  GstVmafHipScoring *scoring = g_new0 (GstVmafHipScoring, 1);
+
+  scoring->element = element;
+  scoring->gpu = gpu;
+  return scoring;
+}
+
+void
+gst_vmaf_hip_scoring_free (GstVmafHipScoring * scoring)
+{
+  if (!scoring)
+    return;
+  gst_vmaf_hip_settings_clear (&scoring->run);
+  g_free (scoring->results_filename);
+  g_clear_pointer (&scoring->ctx, vh_context_free);
+  g_clear_pointer (&scoring->results_file, vh_results_file_free);
+  gst_vmaf_hip_report_free (scoring->report);
+  g_free (scoring->dispatch);
+  if (scoring->pending_tags)
+    gst_tag_list_unref (scoring->pending_tags);
+  g_free (scoring);
+}
+
+GstVmafHipLiveSettings *
+gst_vmaf_hip_scoring_live (GstVmafHipScoring * scoring)
+{
+  return &scoring->live;
+}
+
+void
+gst_vmaf_hip_scoring_configure (GstVmafHipScoring * scoring,
+    const GstVmafHipSettings * settings, const gchar * features,
+    const gchar * results_filename, GstVmafHipResultsFormat format,
+    guint results_interval_ms, GstVmafHipPassthrough passthrough)
+{
+  gst_vmaf_hip_settings_clear (&scoring->run);
+  gst_vmaf_hip_settings_copy (&scoring->run, settings);
+  if (features) {
+    g_free (scoring->run.features);
+    scoring->run.features = g_strdup (features);
+  }
+  g_free (scoring->results_filename);
+  scoring->results_filename = g_strdup (results_filename);
+  scoring->results_format = format;
+  scoring->results_interval = results_interval_ms;
+  scoring->passthrough = passthrough;
+}
+
+const GstVmafHipSettings *
+gst_vmaf_hip_scoring_settings (GstVmafHipScoring * scoring)
+{
+  return &scoring->run;
+}
+
+GstVmafHipPassthrough
+gst_vmaf_hip_scoring_passthrough (GstVmafHipScoring * scoring)
+{
+  return scoring->passthrough;
+}
+
+VhContext *
+gst_vmaf_hip_scoring_context (GstVmafHipScoring * scoring)
+{
+  return scoring->ctx;
+}
+
+static void
+post_tags (GstVmafHipScoring * scoring, GstTagList * tags)
+{
+  gst_element_post_message (scoring->element,
+      gst_message_new_tag (GST_OBJECT_CAST (scoring->element),
+          gst_tag_list_copy (tags)));
+}
+
+/* ---------------------------------------------------------------------- */
+/* The results file                                                        */
+
+static VhOutputFormat
+output_format (GstVmafHipResultsFormat f)
+{
+  switch (f) {
+    case GST_VMAF_HIP_RESULTS_XML:
+      return VH_OUTPUT_XML;
+    case GST_VMAF_HIP_RESULTS_CSV:
+      return VH_OUTPUT_CSV;
+    case GST_VMAF_HIP_RESULTS_JSON:
+    default:
+      return VH_OUTPUT_JSON;
+  }
+}
+
+/* Writes the results file: every frame reported so far, pooled over them,
+ * when the interval since the last rewrite has passed, or at once with
+ * @force (end of stream, stop). Runs on the worker reporting frames or on
+ * the streaming thread, never both at once (the engine is idle when the
+ * streaming thread writes). */
+static gboolean
+update_results (GstVmafHipScoring * scoring, gboolean force)
+{
+  GstElement *self = scoring->element;
+  VhOutputInfo info = { 0 };
+  GError *err = NULL;
+  gdouble secs = (g_get_monotonic_time () - scoring->first_submit_us) / 1e6;
+  gboolean ok;
+
+  if (g_atomic_int_get (&scoring->results_failed))
+    return FALSE;
+  /* During the run, pooled over the frames reported; at the end, over all
+   * frames numbered (the engine is idle then). */
+  info.n_frames = force ? scoring->n_pairs : 0;
+  info.subsample = MAX (scoring->run.subsample, 1);
+  info.width = scoring->ctx_info.width;
+  info.height = scoring->ctx_info.height;
+  info.dispatch = scoring->dispatch;
+  if (!scoring->results_file) {
+    scoring->results_file = vh_results_file_new (scoring->results_filename,
+        output_format (scoring->results_format), &err);
+    if (scoring->results_file) {
+      vh_results_file_set_interval (scoring->results_file,
+          (gint64) scoring->results_interval * 1000);
+      force = TRUE;             /* the first frames at once */
+    }
+  }
+  ok = scoring->results_file && gst_vmaf_hip_report_update_results
+      (scoring->report, scoring->results_file, &info, secs, force, &err);
+  if (!ok) {
+    g_atomic_int_set (&scoring->results_failed, 1);
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
+        ("Could not write the results file \"%s\".",
+            scoring->results_filename), ("%s", err->message));
+    g_error_free (err);
+  }
+  return ok;
+}
+
+/* The results file is written at end of stream: find out now, before any
+ * frame is scored, whether it can be. Opened without truncating, and
+ * removed again if this made it. */
+static gboolean
+check_results_file (GstVmafHipScoring * scoring)
+{
+  const gchar *path = scoring->results_filename;
+  gboolean existed;
+  gint fd;
+
+  if (!path)
+    return TRUE;
+  existed = g_file_test (path, G_FILE_TEST_EXISTS);
+  fd = g_open (path, O_WRONLY | O_CREAT, 0666);
+  if (fd < 0) {
+    gint err = errno;
+    GST_ELEMENT_ERROR (scoring->element, RESOURCE, OPEN_WRITE,
+        ("Cannot write the results file \"%s\": %s", path,
+            g_strerror (err)), ("results-filename, checked before scoring"));
+    return FALSE;
+  }
+  close (fd);
+  if (!existed)
+    g_unlink (path);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Frame-ready callback: runs on an engine worker, in frame order.         */
+
+static void
+on_frame_ready (VhContext * ctx, guint index, gboolean scored,
+    gpointer user_data)
+{
+  GstVmafHipScoring *scoring = user_data;
+  GstElement *self = scoring->element;
+  gboolean want_message = g_atomic_int_get (&scoring->live.frame_message);
+  guint tag_interval = (guint) g_atomic_int_get (&scoring->live.tag_interval);
+  GstStructure *s;
+  guint64 n_scored = 0;
+
+  s = gst_vmaf_hip_report_frame_ready (scoring->report,
+      vh_context_get_collector (ctx), index, scored, want_message, &n_scored);
+  /* The report keeps what the results file needs: the engine's copy of a
+   * reported frame can go, so a live run does not grow without bound. */
+  vh_feature_collector_release (vh_context_get_collector (ctx), index + 1);
+  if (s && g_atomic_int_get (&scoring->live.message_layout) ==
+      GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
+    GstStructure *vmaf = gst_vmaf_hip_compat_frame (s);
+    gst_structure_free (s);
+    s = vmaf;
+  }
+  if (s) {
+    gst_element_post_message (self,
+        gst_message_new_element (GST_OBJECT_CAST (self), s));
+  }
+  if (scoring->results_filename)
+    update_results (scoring, FALSE);
+  if (scored && tag_interval > 0 && n_scored % tag_interval == 0) {
+    GstVmafHipPoolMethod method =
+        g_atomic_int_get (&scoring->live.pool_method);
+    GstTagList *tags = gst_vmaf_hip_report_make_tags (scoring->report,
+        method);
+
+    if (tags) {
+      post_tags (scoring, tags);
+      GST_OBJECT_LOCK (self);
+      if (scoring->pending_tags)
+        gst_tag_list_unref (scoring->pending_tags);
+      scoring->pending_tags = tags;
+      GST_OBJECT_UNLOCK (self);
+    }
+  }
+}
+
+/* backend=auto: the GPU failed and the engine went over to the CPU (on
+ * the thread that saw the failure). Said on the bus; the results file's
+ * dispatch says it too (log_dispatch() at the end). */
+static void
+on_gpu_fallback (VhContext * ctx, const gchar * message, gpointer user_data)
+{
+  GstVmafHipScoring *scoring = user_data;
+
+  GST_ELEMENT_WARNING (scoring->element, RESOURCE, FAILED, ("Scoring goes "
+          "on on the CPU: %s.", message), ("backend=auto"));
+}
+
+/* Which feature runs where, once per run (again only if it changes). */
+static void
+log_dispatch (GstVmafHipScoring * scoring)
+{
+  gchar *dispatch = vh_context_describe_dispatch (scoring->ctx);
+
+  if (g_strcmp0 (dispatch, scoring->dispatch) != 0)
+    GST_INFO_OBJECT (scoring->element, "features: %s", dispatch);
+  GST_OBJECT_LOCK (scoring->element);
+  g_free (scoring->dispatch);
+  scoring->dispatch = dispatch;
+  GST_OBJECT_UNLOCK (scoring->element);
+  gst_vmaf_hip_gpu_use_context (scoring->gpu, scoring->ctx);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The engine's context                                                    */
+
+gboolean
+gst_vmaf_hip_scoring_prepare (GstVmafHipScoring * scoring)
+{
+  GST_OBJECT_LOCK (scoring->element);
+  scoring->report = gst_vmaf_hip_report_new (scoring->results_filename !=
+      NULL);
+  GST_OBJECT_UNLOCK (scoring->element);
+  scoring->ctx_started = FALSE;
+  scoring->ctx_base = 0;
+  scoring->n_pairs = 0;
+  scoring->have_info_used = FALSE;
+  g_atomic_int_set (&scoring->results_failed, 0);
+  scoring->first_submit_us = 0;
+  return check_results_file (scoring);
+}
+
+gboolean
+gst_vmaf_hip_scoring_build (GstVmafHipScoring * scoring)
+{
+  GstElement *self = scoring->element;
+  GError *err = NULL;
+  GPtrArray *names;
+  VhModel *first;
+
+  scoring->ctx = gst_vmaf_hip_context_new (&scoring->run,
+      gst_vmaf_hip_gpu_backends (scoring->gpu),
+      gst_vmaf_hip_gpu_transfer (scoring->gpu), &err);
+  if (!scoring->ctx) {
+    if (g_error_matches (err, VH_ERROR, VH_ERROR_BACKEND)) {
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("The HIP backend is not available: %s", err->message),
+          ("model=\"%s\" features=\"%s\"", GST_STR_NULL (scoring->run.model),
+              GST_STR_NULL (scoring->run.features)));
+    } else {
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("Invalid scoring settings: %s", err->message),
+          ("model=\"%s\" features=\"%s\"", GST_STR_NULL (scoring->run.model),
+              GST_STR_NULL (scoring->run.features)));
+    }
+    g_error_free (err);
+    return FALSE;
+  }
+  vh_context_set_frame_ready_func (scoring->ctx, on_frame_ready, scoring,
+      NULL);
+  vh_context_set_fallback_func (scoring->ctx, on_gpu_fallback, scoring);
+  log_dispatch (scoring);
+  names = vh_context_output_names (scoring->ctx);
+  gst_vmaf_hip_report_set_order (scoring->report, names);
+  g_ptr_array_unref (names);
+  first = vh_context_get_model (scoring->ctx, 0);
+  gst_vmaf_hip_report_set_score_name (scoring->report,
+      first ? vh_model_get_name (first) : NULL);
+  return TRUE;
+}
+
+static gboolean
+start_context (GstVmafHipScoring * scoring, const VhPictureInfo * info,
+    const GstVideoInfo * vinfo)
+{
+  GError *err = NULL;
+  guint sub = MAX (scoring->run.subsample, 1);
+
+  if (!scoring->ctx && !gst_vmaf_hip_scoring_build (scoring))
+    return FALSE;
+  if (!vh_context_start (scoring->ctx, info, &err)) {
+    gchar *desc = gst_vmaf_hip_describe_video (vinfo);
+    GST_ELEMENT_ERROR (scoring->element, STREAM, FORMAT,
+        ("Cannot score %s video: %s", desc, err->message), (NULL));
+    g_free (desc);
+    g_error_free (err);
+    return FALSE;
+  }
+  scoring->ctx_info = *info;
+  scoring->ctx_started = TRUE;
+  scoring->ctx_drained = FALSE;
+  /* Keep subsampling in step with the element's frame numbers. */
+  scoring->ctx_base = (scoring->n_pairs + sub - 1) / sub * sub;
+  GST_INFO_OBJECT (scoring->element, "scoring %ux%u %s %u-bit from frame %"
+      G_GUINT64_FORMAT, info->width, info->height,
+      vh_pix_fmt_to_string (info->pix_fmt), info->bpc, scoring->ctx_base);
+  return TRUE;
+}
+
+/* Waits for every frame in flight and flushes temporal features; later
+ * frames start a new temporal sequence. */
+gboolean
+gst_vmaf_hip_scoring_finish (GstVmafHipScoring * scoring)
+{
+  GError *err = NULL;
+
+  if (!scoring->ctx_started || scoring->ctx_drained)
+    return TRUE;
+  scoring->ctx_drained = TRUE;
+  if (!vh_context_finish (scoring->ctx, &err)) {
+    GST_ELEMENT_ERROR (scoring->element, STREAM, FAILED,
+        ("Scoring failed: %s", err->message), (NULL));
+    g_error_free (err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Finishes and drops the context, for a new picture geometry. */
+static gboolean
+retire_context (GstVmafHipScoring * scoring)
+{
+  gboolean ok = gst_vmaf_hip_scoring_finish (scoring);
+
+  g_clear_pointer (&scoring->ctx, vh_context_free);
+  scoring->ctx_started = FALSE;
+  return ok;
+}
+
+/* Stopped without EOS (an upstream error, a state change): what was
+ * scored is written all the same, and said so. */
+void
+gst_vmaf_hip_scoring_stop (GstVmafHipScoring * scoring, gboolean eos_done)
+{
+  GstElement *self = scoring->element;
+
+  if (scoring->ctx) {
+    /* Frames still in flight are reported before the context goes. */
+    if (scoring->ctx_started && !vh_context_finish (scoring->ctx, NULL))
+      GST_WARNING_OBJECT (self, "scoring failed while stopping");
+    log_dispatch (scoring);
+  }
+  if (scoring->results_filename && scoring->report && !eos_done &&
+      gst_vmaf_hip_report_n_scored (scoring->report) > 0 &&
+      update_results (scoring, TRUE))
+    GST_ELEMENT_WARNING (self, RESOURCE, WRITE, ("Stopped before the end of "
+            "the stream: the scores of the %" G_GUINT64_FORMAT " frames "
+            "scored are in \"%s\".",
+            gst_vmaf_hip_report_n_scored (scoring->report),
+            scoring->results_filename), (NULL));
+  g_clear_pointer (&scoring->ctx, vh_context_free);
+  scoring->ctx_started = FALSE;
+  g_clear_pointer (&scoring->results_file, vh_results_file_free);
+}
+
+/* The run's report and dispatch go; stats reads them from other threads. */
+void
+gst_vmaf_hip_scoring_clear (GstVmafHipScoring * scoring)
+{
+  GstVmafHipReport *report;
+
+  GST_OBJECT_LOCK (scoring->element);
+  report = scoring->report;
+  scoring->report = NULL;
+  g_clear_pointer (&scoring->dispatch, g_free);
+  g_clear_pointer (&scoring->pending_tags, gst_tag_list_unref);
+  GST_OBJECT_UNLOCK (scoring->element);
+  gst_vmaf_hip_report_free (report);
+}
+
+/* Frames scored before the seek are still reported. */
+gboolean
+gst_vmaf_hip_scoring_flush (GstVmafHipScoring * scoring)
+{
+  gboolean ok = gst_vmaf_hip_scoring_finish (scoring);
+
+  GST_OBJECT_LOCK (scoring->element);
+  g_clear_pointer (&scoring->pending_tags, gst_tag_list_unref);
+  GST_OBJECT_UNLOCK (scoring->element);
+  return ok;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Pairs (streaming thread)                                                */
+
+static void
+post_mismatch (GstVmafHipScoring * scoring, const GstVideoInfo * ref,
+    const GstVideoInfo * dist)
+{
+  GstElement *self = scoring->element;
+  gchar *r = gst_vmaf_hip_describe_video (ref);
+  gchar *d = gst_vmaf_hip_describe_video (dist);
+
+  /* VMAF compares the distorted video at the reference's size and format:
+   * say how to get there */
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+      ("The reference (ref_sink: %s) and the distorted video (dist_sink: %s) "
+          "differ: both need the same width, height, bit depth and chroma "
+          "subsampling. Convert the distorted video to the reference's "
+          "format and size before its pad: ... ! videoconvert ! videoscale ! "
+          "video/x-raw,format=%s,width=%d,height=%d ! %s.dist_sink", r, d,
+          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
+          GST_VIDEO_INFO_WIDTH (ref), GST_VIDEO_INFO_HEIGHT (ref),
+          GST_OBJECT_NAME (self)), (NULL));
+  g_free (r);
+  g_free (d);
+}
+
+/* A new geometry needs a new context; new caps restart temporal
+ * features. */
+static gboolean
+follow_geometry (GstVmafHipScoring * scoring, const VhPictureInfo * rpi,
+    const GstVideoInfo * rinfo, const GstVideoInfo * dinfo)
+{
+  if (scoring->ctx_started && !vh_picture_info_equal (&scoring->ctx_info,
+          rpi)) {
+    GST_INFO_OBJECT (scoring->element, "picture geometry changed, new "
+        "context");
+    if (!retire_context (scoring))
+      return FALSE;
+  } else if (scoring->ctx_started && scoring->have_info_used &&
+      (!gst_video_info_is_equal (&scoring->ref_info_used, rinfo) ||
+          !gst_video_info_is_equal (&scoring->dist_info_used, dinfo))) {
+    GST_INFO_OBJECT (scoring->element, "caps changed, temporal features "
+        "restart");
+    if (!gst_vmaf_hip_scoring_finish (scoring))
+      return FALSE;
+  }
+  if (!scoring->ctx_started && !start_context (scoring, rpi, rinfo))
+    return FALSE;
+  scoring->ref_info_used = *rinfo;
+  scoring->dist_info_used = *dinfo;
+  scoring->have_info_used = TRUE;
+  return TRUE;
+}
+
+GstFlowReturn
+gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
+    const GstVmafHipFrame * ref_frame, const GstVmafHipFrame * dist_frame)
+{
+  GstElement *self = scoring->element;
+  const GstVideoInfo *rinfo = &ref_frame->info;
+  const GstVideoInfo *dinfo = &dist_frame->info;
+  GstBuffer *ref = ref_frame->buffer, *dist = dist_frame->buffer;
+  GstVmafHipBackend backend = scoring->run.backend;
+  const GstVmafHipFrame *pass;
+  VhPictureInfo rpi, dpi;
+  VhPicture *ref_pic, *dist_pic;
+  GstVmafHipStamp stamp;
+  GError *err = NULL;
+  gboolean ok;
+
+  if (!gst_vmaf_hip_picture_info_from_video (rinfo, &rpi) ||
+      !gst_vmaf_hip_picture_info_from_video (dinfo, &dpi) ||
+      !vh_picture_info_equal (&rpi, &dpi)) {
+    post_mismatch (scoring, rinfo, dinfo);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (!follow_geometry (scoring, &rpi, rinfo, dinfo))
+    return GST_FLOW_ERROR;
+
+  /* Both copies in flight before either mapping waits for its own. */
+  gst_vmaf_hip_gpu_start_upload (scoring->gpu, ref);
+  gst_vmaf_hip_gpu_start_upload (scoring->gpu, dist);
+  ref_pic = gst_vmaf_hip_gpu_wrap_input (scoring->gpu, scoring->ctx, backend,
+      rinfo, ref, &err);
+  dist_pic = ref_pic ? gst_vmaf_hip_gpu_wrap_input (scoring->gpu,
+      scoring->ctx, backend, dinfo, dist, &err) : NULL;
+  if (!dist_pic) {
+    GST_ELEMENT_ERROR (self, STREAM, DECODE,
+        ("Could not read a %s frame: %s", ref_pic ? "distorted" : "reference",
+            err->message), (NULL));
+    g_clear_pointer (&ref_pic, vh_picture_unref);
+    g_error_free (err);
+    return GST_FLOW_ERROR;
+  }
+
+  pass = scoring->passthrough == GST_VMAF_HIP_PASSTHROUGH_REFERENCE ?
+      ref_frame : dist_frame;
+  stamp.pts = pass->pts;
+  stamp.duration = pass->duration;
+  stamp.stream_time = pass->stream_time;
+  stamp.running_time = pass->running_time;
+  stamp.ctx_index = vh_context_n_frames (scoring->ctx);
+  stamp.index = scoring->ctx_base + stamp.ctx_index;
+  if (scoring->first_submit_us == 0)
+    scoring->first_submit_us = g_get_monotonic_time ();
+
+  /* The stamp must be queued first: the frame may be final before
+   * vh_context_submit() returns. */
+  gst_vmaf_hip_report_push_stamp (scoring->report, &stamp);
+  ok = vh_context_submit (scoring->ctx, ref_pic, dist_pic, NULL, &err);
+  vh_picture_unref (ref_pic);
+  vh_picture_unref (dist_pic);
+  if (!ok) {
+    gst_vmaf_hip_report_drop_last_stamp (scoring->report);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Scoring failed: %s", err->message), (NULL));
+    g_error_free (err);
+    return GST_FLOW_ERROR;
+  }
+  scoring->n_pairs = stamp.index + 1;
+  scoring->ctx_drained = FALSE;
+  GST_LOG_OBJECT (self, "submitted frame %" G_GUINT64_FORMAT " pts %"
+      GST_TIME_FORMAT, stamp.index, GST_TIME_ARGS (stamp.pts));
+  return GST_FLOW_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* End of stream, and the run so far                                       */
+
+GstStructure *
+gst_vmaf_hip_scoring_end (GstVmafHipScoring * scoring, gboolean * wrote)
+{
+  *wrote = FALSE;
+  if (!gst_vmaf_hip_scoring_finish (scoring))
+    return NULL;
+  /* A fall-back to the CPU shows in the results file. */
+  log_dispatch (scoring);
+  if (gst_vmaf_hip_report_n_scored (scoring->report) == 0) {
+    GST_ELEMENT_WARNING (scoring->element, STREAM, FAILED,
+        ("No frame pair was scored."), (NULL));
+  } else if (scoring->results_filename) {
+    if (!update_results (scoring, TRUE))
+      return NULL;
+    *wrote = TRUE;
+  }
+  return gst_vmaf_hip_report_make_summary (scoring->report,
+      g_atomic_int_get (&scoring->live.pool_method));
+}
+
+GstTagList *
+gst_vmaf_hip_scoring_post_summary (GstVmafHipScoring * scoring,
+    GstStructure * summary, gboolean wrote)
+{
+  GstElement *self = scoring->element;
+  GstVmafHipPoolMethod method = g_atomic_int_get (&scoring->live.pool_method);
+  GstTagList *tags;
+
+  if (wrote)
+    gst_structure_set (summary, "results-filename", G_TYPE_STRING,
+        scoring->results_filename, NULL);
+  if (g_atomic_int_get (&scoring->live.message_layout) ==
+      GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
+    GstStructure *pooled = gst_vmaf_hip_compat_pooled (summary, method);
+    gst_structure_free (summary);
+    summary = pooled;
+  }
+  gst_element_post_message (self,
+      gst_message_new_element (GST_OBJECT_CAST (self), summary));
+
+  tags = gst_vmaf_hip_report_make_tags (scoring->report, method);
+  if (tags)
+    post_tags (scoring, tags);
+  GST_OBJECT_LOCK (self);
+  if (tags)
+    g_clear_pointer (&scoring->pending_tags, gst_tag_list_unref);
+  GST_OBJECT_UNLOCK (self);
+  return tags;
+}
+
+GstTagList *
+gst_vmaf_hip_scoring_take_tags (GstVmafHipScoring * scoring)
+{
+  GstTagList *tags;
+
+  GST_OBJECT_LOCK (scoring->element);
+  tags = scoring->pending_tags;
+  scoring->pending_tags = NULL;
+  GST_OBJECT_UNLOCK (scoring->element);
+  return tags;
+}
+
+guint
+gst_vmaf_hip_scoring_frames_held (GstVmafHipScoring * scoring)
+{
+  guint workers;
+
+  if (scoring->ctx && scoring->ctx_started)
+    return vh_context_n_frames_held (scoring->ctx);
+  /* before it starts: the context's default in flight, and two kept */
+  workers = scoring->run.threads ? scoring->run.threads :
+      GST_VMAF_HIP_GPU_THREADS;
+  return vh_context_default_in_flight (workers) + 2;
+}
+
+GstStructure *
+gst_vmaf_hip_scoring_stats (GstVmafHipScoring * scoring)
+{
+  GstStructure *s;
+
+  if (!scoring->report)
+    return NULL;
+  s = gst_vmaf_hip_report_make_summary (scoring->report,
+      g_atomic_int_get (&scoring->live.pool_method));
+  gst_structure_set_name (s, "vmaf-stats");
+  return s;
+}
+
+void
+gst_vmaf_hip_scoring_add_dispatch (GstVmafHipScoring * scoring,
+    GstStructure * s)
+{
+  if (scoring->dispatch)
+    gst_structure_set (s, "dispatch", G_TYPE_STRING, scoring->dispatch, NULL);
+}

@@ -1,0 +1,135 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_VMAF_HIP_SCORING_H__
+#define __GST_VMAF_HIP_SCORING_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "gstvmafhipconfig.h"
+#include "gstvmafhipenums.h"
+#include "gstvmafhipgpu.h"
+#include "gstvmafhippairing.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GstVmafHipScoring:
+ *
+ * One run's scoring: the settings copied at start, the engine's context
+ * (built at start, started with the first pair's geometry, finished at a
+ * flush, a caps change or the end), the element's frame numbers, the
+ * report (GstVmafHipReport: stamps, pooled values, values kept for the
+ * results file), the results file and its rewrites, the dispatch line,
+ * and what the engine's workers post: a "vmaf" message per frame, tags
+ * every tag-interval frames, the "vmaf-summary" at the end. Frames reach
+ * the GPU through the element's GstVmafHipGpu.
+ *
+ * Streaming thread, except the frame-ready callback (a worker) and the
+ * report, dispatch and stats (under the element's object lock).
+ */
+typedef struct _GstVmafHipScoring GstVmafHipScoring;
+
+/* Properties the workers read while the element runs, each accessed
+ * atomically (the element's properties write them). */
+typedef struct
+{
+  gint pool_method;             /* GstVmafHipPoolMethod */
+  gint frame_message;           /* gboolean */
+  gint tag_interval;            /* guint */
+  gint message_layout;          /* GstVmafHipMessageLayout */
+} GstVmafHipLiveSettings;
+
+/* @element: posts and errors, not owned; @gpu: not owned. */
+GstVmafHipScoring *gst_vmaf_hip_scoring_new (GstElement * element,
+                                           GstVmafHipGpu * gpu);
+
+void         gst_vmaf_hip_scoring_free    (GstVmafHipScoring * scoring);
+
+GstVmafHipLiveSettings *gst_vmaf_hip_scoring_live (GstVmafHipScoring * scoring);
+
+/* Copies what a run uses; with the element's object lock held. @features:
+ * NULL for @settings'. */
+void         gst_vmaf_hip_scoring_configure (GstVmafHipScoring * scoring,
+                                           const GstVmafHipSettings * settings,
+                                           const gchar * features,
+                                           const gchar * results_filename,
+                                           GstVmafHipResultsFormat format,
+                                           guint results_interval_ms,
+                                           GstVmafHipPassthrough passthrough);
+
+/* The run's settings (backend, device, ...). */
+const GstVmafHipSettings *gst_vmaf_hip_scoring_settings (GstVmafHipScoring * scoring);
+
+GstVmafHipPassthrough gst_vmaf_hip_scoring_passthrough (GstVmafHipScoring * scoring);
+
+/* A new run: a new report; fails (said) if the results file cannot be
+ * written. */
+gboolean     gst_vmaf_hip_scoring_prepare (GstVmafHipScoring * scoring);
+
+/* Builds the context (after the GPU opened): bad settings fail here,
+ * said. */
+gboolean     gst_vmaf_hip_scoring_build (GstVmafHipScoring * scoring);
+
+VhContext   *gst_vmaf_hip_scoring_context (GstVmafHipScoring * scoring);
+
+/* Reports the frames in flight, writes what was scored if the run ends
+ * without EOS, and drops the context (before the GPU closes). */
+void         gst_vmaf_hip_scoring_stop    (GstVmafHipScoring * scoring,
+                                           gboolean eos_done);
+
+/* After the GPU closed: the report, dispatch and tags go. */
+void         gst_vmaf_hip_scoring_clear   (GstVmafHipScoring * scoring);
+
+/* A flush: the frames scored are reported, temporal features restart. */
+gboolean     gst_vmaf_hip_scoring_flush   (GstVmafHipScoring * scoring);
+
+/* Submits a pair to the engine (new context on a new geometry, temporal
+ * restart on new caps). */
+GstFlowReturn gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
+                                           const GstVmafHipFrame * ref,
+                                           const GstVmafHipFrame * dist);
+
+/* Waits for the frames in flight and flushes temporal features (one side
+ * ended; end of stream). */
+gboolean     gst_vmaf_hip_scoring_finish  (GstVmafHipScoring * scoring);
+
+/* At end of stream, after the last pair (and gst_vmaf_hip_scoring_finish()
+ * if the element's warnings are to come first): writes the results file
+ * and returns the summary (without the element's counts), or NULL on
+ * error. *@wrote: the results file was written. */
+GstStructure *gst_vmaf_hip_scoring_end    (GstVmafHipScoring * scoring,
+                                           gboolean * wrote);
+
+/* Posts @summary (taken) in the message layout asked for, with the
+ * results file's name when @wrote, and returns the pooled tags (posted
+ * too), or NULL. */
+GstTagList  *gst_vmaf_hip_scoring_post_summary (GstVmafHipScoring * scoring,
+                                           GstStructure * summary,
+                                           gboolean wrote);
+
+/* Tags for the next output buffer, or NULL. */
+GstTagList  *gst_vmaf_hip_scoring_take_tags (GstVmafHipScoring * scoring);
+
+/* How many frames of a pad the context may hold: in flight, and kept for
+ * a GPU fall-back. */
+guint        gst_vmaf_hip_scoring_frames_held (GstVmafHipScoring * scoring);
+
+/* The summary so far, named "vmaf-stats", without the element's counts;
+ * NULL unless running. With the element's object lock held. */
+GstStructure *gst_vmaf_hip_scoring_stats  (GstVmafHipScoring * scoring);
+
+/* Adds "dispatch" to @s. With the element's object lock held. */
+void         gst_vmaf_hip_scoring_add_dispatch (GstVmafHipScoring * scoring,
+                                           GstStructure * s);
+
+G_END_DECLS
+
+#endif /* __GST_VMAF_HIP_SCORING_H__ */
