@@ -498,9 +498,9 @@ main (int argc, char **argv)
 
   /* Start-up phases, timed by G_MESSAGES_DEBUG=vmafhip-startup. */
   g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "main");
-  /* CUDA makes a context with one hardware work queue about 55 ms faster
-   * than with its default 8, and releases it about 30 ms faster, and the
-   * CLI's rate measured no lower with one (docs/performance.md). Only a
+  /* CUDA makes and releases a context with one hardware work queue
+   * faster than with its default 8, and the CLI's rate is no lower with
+   * one (docs/performance.md, "Start-up"). Only a
    * program may set it, before any thread starts; a value already set is
    * kept, and AMD's runtime ignores it. */
   g_setenv ("CUDA_DEVICE_MAX_CONNECTIONS", "1", FALSE);

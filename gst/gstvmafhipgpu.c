@@ -314,8 +314,8 @@ gst_vmaf_hip_gpu_propose_allocation (GstVmafHipGpu * gpu, GstQuery * query,
 
 /* The GPU features' kernel modules, loaded before the first frame, which
  * for a live source comes after the clock runs: loading them on the first
- * frame took over 100 ms while 16 processes opened the GPU at once, and
- * the first frames were late. A failure here is left to the features'
+ * frame made the first frames late when many processes opened the GPU at
+ * once. A failure here is left to the features'
  * own start, which reports it. */
 void
 gst_vmaf_hip_gpu_preload_kernels (GstVmafHipGpu * gpu, VhContext * ctx)

@@ -396,15 +396,6 @@ vh_output_write_info_file (VhFeatureCollector * fc, VhOutputFormat format,
 }
 
 gboolean
-vh_output_write (VhFeatureCollector * fc, VhOutputFormat format,
-    guint n_frames, guint subsample, gdouble fps, FILE * out, GError ** error)
-{
-  VhOutputInfo info = { n_frames, subsample, fps, 0, 0 };
-
-  return vh_output_write_info (fc, format, &info, out, error);
-}
-
-gboolean
 vh_output_write_file (VhFeatureCollector * fc, VhOutputFormat format,
     guint n_frames, guint subsample, gdouble fps, const gchar * path,
     GError ** error)

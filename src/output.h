@@ -58,13 +58,7 @@ gboolean     vh_output_write_info_file    (VhFeatureCollector * fc,
                                            const gchar * path,
                                            GError ** error);
 
-/* Shorthands without the frame size (XML then says 0x0). */
-gboolean     vh_output_write              (VhFeatureCollector * fc,
-                                           VhOutputFormat format,
-                                           guint n_frames, guint subsample,
-                                           gdouble fps, FILE * out,
-                                           GError ** error);
-
+/* A shorthand without the frame size (XML then says 0x0). */
 gboolean     vh_output_write_file         (VhFeatureCollector * fc,
                                            VhOutputFormat format,
                                            guint n_frames, guint subsample,
