@@ -168,6 +168,7 @@ run_model (Frames * fr, Mode mode, VhPictureTransfer * transfer, guint n,
   cfg.backends = mode == MODE_CPU ? VH_BACKEND_CPU :
       VH_BACKEND_HIP | VH_BACKEND_CPU;
   cfg.transfer = mode == MODE_CPU ? NULL : transfer;
+  cfg.extractors = vh_hip_extractor_set ();
 
   for (guint pass = 0; pass < 2; pass++) {
     const guint count = pass == 0 ? MIN (n, 24) : n;

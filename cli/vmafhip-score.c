@@ -315,6 +315,7 @@ select_backend (const Settings * s, VhContextConfig * config,
     if (!vh_hip_select_backend (request, VH_HIP_VENDOR_UNKNOWN, 0,
             &config->backends, &config->transfer, &reason, error))
       return FALSE;
+    config->extractors = vh_hip_extractor_set ();
     /* auto: a GPU that fails while scoring hands over to the CPU. */
     config->gpu_fallback = request == VH_HIP_BACKEND_REQUEST_AUTO;
     if (reason && !s->quiet)

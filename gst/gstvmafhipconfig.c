@@ -19,6 +19,9 @@
 #include "errors.h"
 #include "model.h"
 #include "model-spec.h"
+#ifdef VH_HAVE_HIP
+#include "hip-features.h"
+#endif
 
 void
 gst_vmaf_hip_settings_copy (GstVmafHipSettings * dst,
@@ -127,6 +130,9 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, VhBackend backends,
     return NULL;
   }
   config.backends = backends;
+#ifdef VH_HAVE_HIP
+  config.extractors = vh_hip_extractor_set ();
+#endif
   config.transfer = backends & VH_BACKEND_HIP ? transfer : NULL;
   /* auto: a GPU that fails while scoring hands over to the CPU. */
   config.gpu_fallback = s->backend == GST_VMAF_HIP_BACKEND_AUTO;

@@ -59,6 +59,7 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
   GPtrArray *lane;
   ExtractorSlot *slot;
   const gchar *refused;
+  VhExtractorSet *set = ctx->config.extractors;
 
   g_return_val_if_fail (!ctx->started, FALSE);
   if (!name || !name[0]) {
@@ -66,11 +67,11 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
         "empty feature name");
     return FALSE;
   }
-  klass = vh_feature_extractor_find (name, ctx->config.backends);
+  klass = vh_extractor_set_find (set, name, ctx->config.backends);
   if (!klass && (ctx->config.backends & VH_BACKEND_HIP))
-    klass = vh_feature_extractor_find (name, VH_BACKEND_CPU);
+    klass = vh_extractor_set_find (set, name, VH_BACKEND_CPU);
   if (!klass) {
-    gchar *known = vh_feature_extractor_list_names ();
+    gchar *known = vh_extractor_set_list_names (set);
     g_set_error (error, VH_ERROR, VH_ERROR_UNKNOWN_FEATURE,
         "unknown feature '%s' (known features: %s)", name, known);
     g_free (known);
@@ -83,7 +84,7 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
   refused = klass->unsupported ? klass->unsupported (fex) : NULL;
   if (refused) {
     vh_feature_extractor_free (fex);
-    klass = vh_feature_extractor_find (name, VH_BACKEND_CPU);
+    klass = vh_extractor_set_find (set, name, VH_BACKEND_CPU);
     fex = klass ? new_with_options (klass, options, error) : NULL;
     if (!fex)
       return FALSE;
@@ -108,7 +109,7 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
   slot->refused = refused;
   if (ctx->config.gpu_fallback && (klass->backend & VH_BACKEND_HIP)) {
     const VhFeatureExtractorClass *cpu_klass =
-        vh_feature_extractor_find (name, VH_BACKEND_CPU);
+        vh_extractor_set_find (set, name, VH_BACKEND_CPU);
     if (cpu_klass)
       slot->cpu_proto = vh_feature_extractor_clone_as (fex, cpu_klass);
   }

@@ -23,6 +23,8 @@ vh_context_new (const VhContextConfig * config)
     ctx->config.backends = VH_BACKEND_CPU;
   if (ctx->config.transfer)
     vh_picture_transfer_ref (ctx->config.transfer);
+  ctx->config.extractors = vh_extractor_set_ref (ctx->config.extractors ?
+      ctx->config.extractors : vh_extractor_set_get_builtin ());
   ctx->parallel = g_ptr_array_new_with_free_func ((GDestroyNotify)
       vh_extractor_slot_free);
   ctx->temporal = g_ptr_array_new_with_free_func ((GDestroyNotify)
@@ -54,6 +56,7 @@ vh_context_free (VhContext * ctx)
   vh_context_history_clear (ctx);
   /* After the extractors: their GPU state lives on its device. */
   vh_picture_transfer_unref (ctx->config.transfer);
+  vh_extractor_set_unref (ctx->config.extractors);
   g_mutex_clear (&ctx->lock);
   g_mutex_clear (&ctx->finalize_lock);
   g_cond_clear (&ctx->cond);

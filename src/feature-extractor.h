@@ -196,17 +196,11 @@ gboolean     vh_feature_extractor_append_unsuffixed (VhFeatureExtractor * fex,
 gchar       *vh_feature_extractor_output_name     (const VhFeatureExtractor * fex,
                                                    const gchar * base_name);
 
-/* Registry. Lookup by extractor name ("vif") or by a provided output name
- * ("integer_vif_scale0"); @backends restricts the search, preferring HIP
- * over CPU when both are allowed. */
+/* Among the built-in CPU classes (extractor-set.c; a context looks in
+ * its own VhExtractorSet): lookup by extractor name ("vif") or by a
+ * provided output name ("integer_vif_scale0"), restricted to @backends. */
 const VhFeatureExtractorClass *vh_feature_extractor_find (const gchar * name,
                                                    VhBackend backends);
-
-/* Registers another class (the HIP layer adds its twins this way). */
-void         vh_feature_extractor_register        (const VhFeatureExtractorClass * klass);
-
-/* NULL-terminated list of every registered class. */
-const VhFeatureExtractorClass *const *vh_feature_extractor_list (guint * n);
 
 /* "adm, float_ms_ssim, ..." for error messages (caller frees). */
 gchar       *vh_feature_extractor_list_names      (void);

@@ -7,7 +7,7 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The registry of HIP twins, and the backend choice. */
+/* The HIP twins as an extractor set, and the backend choice. */
 
 #include "hip-features.h"
 #include "hip-picture.h"
@@ -16,38 +16,38 @@
 
 #include <string.h>
 
-/* Each twin, defined in hip/features/hip-<cpu file name>.c and listed in
- * hip/features/hip-twins.h (one line per class). */
-#define VH_HIP_TWIN(sym) extern const VhFeatureExtractorClass sym;
-#include "hip-twins.h"
-#undef VH_HIP_TWIN
-
 const VhFeatureExtractorClass *const *
 vh_hip_features_list (guint * n)
 {
-#define VH_HIP_TWIN(sym) &sym,
-  static const VhFeatureExtractorClass *const classes[] = {
-#include "hip-twins.h"
-    NULL,
-  };
-#undef VH_HIP_TWIN
+  static const VhFeatureExtractorClass **classes;
+  static guint n_classes;
 
+  if (g_once_init_enter (&classes)) {
+    const VhFeatureExtractorClass **list;
+    while (vh_hip_twins[n_classes].klass)
+      n_classes++;
+    list = g_new0 (const VhFeatureExtractorClass *, n_classes + 1);
+    for (guint i = 0; i < n_classes; i++)
+      list[i] = vh_hip_twins[i].klass;
+    g_once_init_leave (&classes, list);
+  }
   if (n)
-    *n = G_N_ELEMENTS (classes) - 1;
+    *n = n_classes;
   return classes;
 }
 
-void
-vh_hip_features_register (void)
+VhExtractorSet *
+vh_hip_extractor_set (void)
 {
-  static gsize once = 0;
+  static VhExtractorSet *set;
 
-  if (g_once_init_enter (&once)) {
-    const VhFeatureExtractorClass *const *list = vh_hip_features_list (NULL);
-    for (guint i = 0; list[i]; i++)
-      vh_feature_extractor_register (list[i]);
-    g_once_init_leave (&once, 1);
+  if (g_once_init_enter (&set)) {
+    VhExtractorSet *s = vh_extractor_set_new_builtin ();
+    for (guint i = 0; vh_hip_twins[i].klass; i++)
+      vh_extractor_set_add (s, vh_hip_twins[i].klass);
+    g_once_init_leave (&set, s);
   }
+  return set;
 }
 
 gboolean
@@ -117,56 +117,16 @@ vh_hip_select_backend (VhHipBackendRequest request, VhHipVendor vendor,
   return TRUE;
 }
 
-/* The kernel modules each twin's init loads. One left out here is loaded
- * at init, as before. */
-extern const VhHipKernelSource vh_hip_kernel_adm, vh_hip_kernel_vif,
-    vh_hip_kernel_motion, vh_hip_kernel_ssim, vh_hip_kernel_ssim_decimate,
-    vh_hip_kernel_moment, vh_hip_kernel_ansnr, vh_hip_kernel_ciede,
-    vh_hip_kernel_float_motion, vh_hip_kernel_float_scale,
-    vh_hip_kernel_float_vif, vh_hip_kernel_cambi, vh_hip_kernel_float_adm,
-    vh_hip_kernel_psnr_hvs, vh_hip_kernel_speed_filter,
-    vh_hip_kernel_speed_solve;
-
-static const struct
-{
-  const VhFeatureExtractorClass *klass;
-  const VhHipKernelSource *modules[3];
-} twin_modules[] = {
-  {&vh_hip_fex_psnr, {&vh_hip_kernel_psnr}},
-  {&vh_hip_fex_float_psnr, {&vh_hip_kernel_psnr}},
-  {&vh_hip_fex_integer_motion, {&vh_hip_kernel_motion}},
-  {&vh_hip_fex_integer_vif, {&vh_hip_kernel_vif}},
-  {&vh_hip_fex_float_ssim, {&vh_hip_kernel_ssim, &vh_hip_kernel_ssim_decimate}},
-  {&vh_hip_fex_float_ms_ssim, {&vh_hip_kernel_ssim,
-          &vh_hip_kernel_ssim_decimate}},
-  {&vh_hip_fex_integer_adm, {&vh_hip_kernel_adm}},
-  {&vh_hip_fex_float_moment, {&vh_hip_kernel_moment}},
-  {&vh_hip_fex_float_ansnr, {&vh_hip_kernel_ansnr}},
-  {&vh_hip_fex_ciede, {&vh_hip_kernel_ciede}},
-  {&vh_hip_fex_float_motion, {&vh_hip_kernel_float_motion,
-          &vh_hip_kernel_float_scale}},
-  {&vh_hip_fex_float_vif, {&vh_hip_kernel_float_vif,
-          &vh_hip_kernel_float_scale}},
-  {&vh_hip_fex_cambi, {&vh_hip_kernel_cambi}},
-  {&vh_hip_fex_float_adm, {&vh_hip_kernel_float_adm}},
-  {&vh_hip_fex_psnr_hvs, {&vh_hip_kernel_psnr_hvs}},
-  {&vh_hip_fex_speed_chroma, {&vh_hip_kernel_speed_filter,
-          &vh_hip_kernel_speed_solve}},
-  {&vh_hip_fex_speed_temporal, {&vh_hip_kernel_speed_filter,
-          &vh_hip_kernel_speed_solve}},
-};
-
 gboolean
 vh_hip_features_preload (VhHipDevice * device, GPtrArray * classes,
     GError ** error)
 {
   for (guint i = 0; i < classes->len; i++) {
-    for (guint t = 0; t < G_N_ELEMENTS (twin_modules); t++) {
-      if (twin_modules[t].klass != g_ptr_array_index (classes, i))
+    for (const VhHipTwin * t = vh_hip_twins; t->klass; t++) {
+      if (t->klass != g_ptr_array_index (classes, i))
         continue;
-      for (guint m = 0; m < G_N_ELEMENTS (twin_modules[t].modules) &&
-          twin_modules[t].modules[m]; m++) {
-        if (!vh_hip_module_get (device, twin_modules[t].modules[m], error))
+      for (guint m = 0; m < G_N_ELEMENTS (t->modules) && t->modules[m]; m++) {
+        if (!vh_hip_module_get (device, t->modules[m], error))
           return FALSE;
       }
     }
@@ -189,7 +149,6 @@ vh_hip_use_device (VhHipDevice * device, VhBackend * backends,
     g_prefix_error (error, "the device cannot run vmafhip's kernels: ");
     return FALSE;
   }
-  vh_hip_features_register ();
   *transfer = vh_hip_picture_transfer_new (device);
   *backends = VH_BACKEND_HIP | VH_BACKEND_CPU;
   return TRUE;

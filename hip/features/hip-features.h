@@ -11,6 +11,7 @@
 #define __VH_HIP_FEATURES_H__
 
 #include "vhhip.h"
+#include "extractor-set.h"
 #include "feature-extractor.h"
 #include "picture-transfer.h"
 
@@ -20,17 +21,28 @@ G_BEGIN_DECLS
  * The HIP twins of the CPU feature extractors (hip/features/): same name,
  * same output names, same options, backend VH_BACKEND_HIP. The engine
  * (src/) never links this layer: the CLI, the element, the tests and the
- * benchmarks call vh_hip_features_register() (or vh_hip_select_backend(),
- * which does) and the registry then prefers a twin wherever the context's
- * backends allow HIP (vh_feature_extractor_find()).
+ * benchmarks hand a context vh_hip_extractor_set() (VhContextConfig's
+ * extractors), which then prefers a twin wherever the context's backends
+ * allow HIP.
  */
 
-/* Registers every HIP twin with vh_feature_extractor_register(). Safe to
- * call any number of times, from any thread. */
-void         vh_hip_features_register    (void);
+/* One row of the twin table (hip-twins.c): the CPU class a twin stands in
+ * for, the twin, and the kernel modules its init loads. */
+typedef struct
+{
+  const gchar *cpu_name;
+  const VhFeatureExtractorClass *klass;
+  const VhHipKernelSource *modules[3];
+} VhHipTwin;
 
-/* The HIP twin classes, NULL-terminated (what vh_hip_features_register()
- * registers). */
+/* Every twin, ended by a row of NULLs. */
+extern const VhHipTwin vh_hip_twins[];
+
+/* The built-in CPU classes and every HIP twin, made once and shared (no
+ * reference to drop): for VhContextConfig.extractors. */
+VhExtractorSet *vh_hip_extractor_set     (void);
+
+/* The HIP twin classes, NULL-terminated (the table's, in its order). */
 const VhFeatureExtractorClass *const *vh_hip_features_list (guint * n);
 
 /* ---- choosing where features run ------------------------------------ */
@@ -61,7 +73,7 @@ const gchar *vh_hip_backend_request_to_string (VhHipBackendRequest request);
  *
  * The one call that the CLI, the element, the tests and the benchmarks use.
  * CPU: *backends = CPU, *device = NULL. AUTO or HIP: opens the device; on
- * success registers the twins, makes a transfer for it (its own plane pool,
+ * success makes a transfer for it (its own plane pool,
  * for one scoring context or several on that device), and returns
  * *backends = HIP | CPU (each
  * feature runs on its twin, those without one on the CPU). AUTO without a
@@ -77,7 +89,7 @@ gboolean     vh_hip_select_backend       (VhHipBackendRequest request,
 /* The second half of vh_hip_select_backend(), for callers that got the
  * device elsewhere (the element shares one with its neighbours): checks
  * that the device runs our kernels (loads one module: a driver that cannot
- * is no usable GPU), then registers the twins, and sets @backends (HIP |
+ * is no usable GPU), then sets @backends (HIP |
  * CPU) and @transfer (a new transfer for @device) for VhContextConfig.
  * FALSE with @error when the device cannot run kernels. */
 gboolean     vh_hip_use_device           (VhHipDevice * device,
