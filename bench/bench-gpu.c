@@ -252,7 +252,7 @@ main (int argc, char **argv)
   g_auto (GStrv) heights = NULL;
   VhHipDevice *device;
   VhPictureTransfer *transfer = NULL;
-  VhBackend backends;
+  VhContextConfig selected = { 0 };
   const VhHipDeviceInfo *dinfo;
   gchar *path;
 
@@ -269,11 +269,12 @@ main (int argc, char **argv)
         g_strdup (VH_SOURCE_ROOT "/tests/data/golden/yuv");
   heights = g_strsplit (sizes ? sizes : "1080,2160", ",", -1);
 
-  if (!vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_HIP,
-          VH_HIP_VENDOR_UNKNOWN, 0, &backends, &transfer, NULL, &error)) {
+  if (!vh_hip_select_backend (VH_BACKEND_CHOICE_HIP,
+          VH_HIP_VENDOR_UNKNOWN, 0, &selected, NULL, &error)) {
     g_print ("SKIP: %s\n", error->message);
     return 77;
   }
+  transfer = selected.transfer;
   device = vh_picture_transfer_get_device (transfer);
   dinfo = vh_hip_device_get_info (device);
 

@@ -9,6 +9,7 @@
 /* vmafhip-score: scores a distorted video against its reference, taking the
  * common subset of libvmaf's `vmaf` command-line options. */
 
+#include "backend-choice.h"
 #include "context.h"
 #include "feature-spec.h"
 #include "errors.h"
@@ -293,47 +294,41 @@ check_compatible (const VhPictureInfo * ref, const VhPictureInfo * dist,
 /* --backend: where the features run. With the HIP layer built, auto and
  * hip open the GPU (vh_hip_select_backend(), shared with the element);
  * auto falls back to the CPU with a note, hip without a GPU is an error.
- * Sets @config's backends and transfer (the caller drops the transfer). */
+ * Sets @config's backends, transfer (the caller drops it), gpu_fallback
+ * and extractors. */
 static gboolean
 select_backend (const Settings * s, VhContextConfig * config,
     GError ** error)
 {
   const gchar *name = s->backend ? s->backend : "auto";
+  VhBackendChoice choice;
 
-  config->backends = VH_BACKEND_CPU;
-  config->transfer = NULL;
+  if (!vh_backend_choice_from_string (name, &choice)) {
+    vh_backend_choice_set_parse_error (error, "--backend", name);
+    return FALSE;
+  }
 #ifdef VH_HAVE_HIP
   {
-    VhHipBackendRequest request;
     gchar *reason = NULL;
 
-    if (!vh_hip_backend_request_from_string (name, &request)) {
-      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "--backend '%s': expected auto, cpu or hip", name);
+    if (!vh_hip_select_backend (choice, VH_HIP_VENDOR_UNKNOWN, 0, config,
+            &reason, error))
       return FALSE;
-    }
-    if (!vh_hip_select_backend (request, VH_HIP_VENDOR_UNKNOWN, 0,
-            &config->backends, &config->transfer, &reason, error))
-      return FALSE;
-    config->extractors = vh_hip_extractor_set ();
-    /* auto: a GPU that fails while scoring hands over to the CPU. */
-    config->gpu_fallback = request == VH_HIP_BACKEND_REQUEST_AUTO;
     if (reason && !s->quiet)
       g_printerr ("vmafhip-score: %s\n", reason);
     g_free (reason);
     return TRUE;
   }
 #else
-  if (!strcmp (name, "auto") || !strcmp (name, "cpu"))
-    return TRUE;
-  if (!strcmp (name, "hip")) {
-    g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
-        "--backend hip: this build has no HIP layer");
-    return FALSE;
+  {
+    GError *no_gpu = g_error_new_literal (VH_ERROR, VH_ERROR_BACKEND,
+        "this build has no HIP layer");
+    gboolean ok = vh_backend_choice_resolve (choice, no_gpu,
+        &config->backends, &config->gpu_fallback, NULL, error);
+
+    g_error_free (no_gpu);
+    return ok;
   }
-  g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-      "--backend '%s': expected auto, cpu or hip", name);
-  return FALSE;
 #endif
 }
 

@@ -51,69 +51,33 @@ vh_hip_extractor_set (void)
 }
 
 gboolean
-vh_hip_backend_request_from_string (const gchar * str,
-    VhHipBackendRequest * request)
+vh_hip_select_backend (VhBackendChoice choice, VhHipVendor vendor,
+    guint index, VhContextConfig * config, gchar ** reason, GError ** error)
 {
-  static const gchar *const names[] = { "auto", "cpu", "hip" };
+  GError *gpu_error = NULL;
+  VhPictureTransfer *transfer = NULL;
 
-  for (guint i = 0; str && i < G_N_ELEMENTS (names); i++) {
-    if (!g_ascii_strcasecmp (str, names[i])) {
-      *request = (VhHipBackendRequest) i;
-      return TRUE;
-    }
-  }
-  return FALSE;
-}
+  config->extractors = vh_hip_extractor_set ();
+  if (vh_backend_choice_wants_gpu (choice)) {
+    VhHipDevice *dev = vh_hip_device_open (vendor, index, &gpu_error);
+    VhBackend backends;
 
-const gchar *
-vh_hip_backend_request_to_string (VhHipBackendRequest request)
-{
-  switch (request) {
-    case VH_HIP_BACKEND_REQUEST_AUTO:
-      return "auto";
-    case VH_HIP_BACKEND_REQUEST_CPU:
-      return "cpu";
-    case VH_HIP_BACKEND_REQUEST_HIP:
-      return "hip";
-  }
-  return "?";
-}
-
-gboolean
-vh_hip_select_backend (VhHipBackendRequest request, VhHipVendor vendor,
-    guint index, VhBackend * backends, VhPictureTransfer ** transfer,
-    gchar ** reason, GError ** error)
-{
-  GError *err = NULL;
-  VhHipDevice *dev;
-  gboolean usable;
-
-  *backends = VH_BACKEND_CPU;
-  *transfer = NULL;
-  if (reason)
-    *reason = NULL;
-  if (request == VH_HIP_BACKEND_REQUEST_CPU)
-    return TRUE;
-
-  dev = vh_hip_device_open (vendor, index, &err);
-  usable = dev && vh_hip_use_device (dev, backends, transfer, &err);
-  /* The transfer holds the device now. */
-  g_clear_pointer (&dev, vh_hip_device_unref);
-  if (!usable) {
+    if (dev)
+      vh_hip_use_device (dev, &backends, &transfer, &gpu_error);
+    /* The transfer holds the device now. */
+    g_clear_pointer (&dev, vh_hip_device_unref);
     /* One line, whatever the loader said for each vendor. */
-    g_strdelimit (err->message, "\r\n", ' ');
-    if (request == VH_HIP_BACKEND_REQUEST_HIP) {
-      g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
-          "backend hip: %s", err->message);
-      g_error_free (err);
-      return FALSE;
-    }
-    if (reason)
-      *reason = g_strdup_printf ("features run on the CPU: %s",
-          err->message);
-    g_error_free (err);
-    return TRUE;
+    if (gpu_error)
+      g_strdelimit (gpu_error->message, "\r\n", ' ');
   }
+  config->transfer = transfer;
+  if (!vh_backend_choice_resolve (choice, gpu_error, &config->backends,
+          &config->gpu_fallback, reason, error)) {
+    g_clear_pointer (&config->transfer, vh_picture_transfer_unref);
+    g_clear_error (&gpu_error);
+    return FALSE;
+  }
+  g_clear_error (&gpu_error);
   return TRUE;
 }
 

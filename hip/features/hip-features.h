@@ -11,6 +11,8 @@
 #define __VH_HIP_FEATURES_H__
 
 #include "vhhip.h"
+#include "backend-choice.h"
+#include "context.h"
 #include "extractor-set.h"
 #include "feature-extractor.h"
 #include "picture-transfer.h"
@@ -47,43 +49,26 @@ const VhFeatureExtractorClass *const *vh_hip_features_list (guint * n);
 
 /* ---- choosing where features run ------------------------------------ */
 
-typedef enum
-{
-  VH_HIP_BACKEND_REQUEST_AUTO = 0,      /* the GPU if there is one, else CPU */
-  VH_HIP_BACKEND_REQUEST_CPU,           /* CPU only */
-  VH_HIP_BACKEND_REQUEST_HIP,           /* the GPU, or an error */
-} VhHipBackendRequest;
-
-/* "auto", "cpu", "hip" (case-insensitive). */
-gboolean     vh_hip_backend_request_from_string (const gchar * str,
-                                          VhHipBackendRequest * request);
-
-const gchar *vh_hip_backend_request_to_string (VhHipBackendRequest request);
-
 /**
  * vh_hip_select_backend:
- * @request: what the user asked for
+ * @choice: what the user asked for
  * @vendor: VH_HIP_VENDOR_UNKNOWN picks automatically
  * @index: device index of that vendor
- * @backends: (out): for VhContextConfig.backends
- * @transfer: (out): for VhContextConfig.transfer: the device's own
- *   transfer (a reference the caller drops), or NULL for the CPU
- * @reason: (out) (optional): with AUTO falling back to the CPU, one line
- *   saying why (caller frees); NULL otherwise
+ * @config: (inout): its backends, transfer, gpu_fallback and extractors
+ *   are set; the transfer is the device's own (a reference the caller
+ *   drops), or NULL for the CPU
+ * @reason: (out) (optional): with auto going to the CPU, one line saying
+ *   why (caller frees); NULL otherwise
  *
- * The one call that the CLI, the element, the tests and the benchmarks use.
- * CPU: *backends = CPU, *device = NULL. AUTO or HIP: opens the device; on
- * success makes a transfer for it (its own plane pool,
- * for one scoring context or several on that device), and returns
- * *backends = HIP | CPU (each
- * feature runs on its twin, those without one on the CPU). AUTO without a
- * usable device: CPU, with *reason. HIP without one: FALSE, @error
- * VH_ERROR_BACKEND saying why (never a silent CPU run).
+ * The one call that the CLI, the tests and the benchmarks use: opens the
+ * device unless @choice is cpu, checks that it runs our kernels, makes a
+ * transfer for it (its own plane pool, for one scoring context or several
+ * on that device), and resolves @choice with vh_backend_choice_resolve()
+ * (hip without a usable GPU: FALSE, @error VH_ERROR_BACKEND saying why).
  */
-gboolean     vh_hip_select_backend       (VhHipBackendRequest request,
+gboolean     vh_hip_select_backend       (VhBackendChoice choice,
                                           VhHipVendor vendor, guint index,
-                                          VhBackend * backends,
-                                          VhPictureTransfer ** transfer,
+                                          VhContextConfig * config,
                                           gchar ** reason, GError ** error);
 
 /* The second half of vh_hip_select_backend(), for callers that got the

@@ -927,38 +927,40 @@ test_fallback (void)
 static void
 test_select_without_gpu (void)
 {
-  VhBackend backends = 0;
-  VhPictureTransfer *dev = NULL;
+  VhContextConfig cfg = { 0 };
   gchar *reason = NULL;
   GError *error = NULL;
-  VhHipBackendRequest req;
+  VhBackendChoice choice;
 
-  CHECK (!vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_HIP,
-          VH_HIP_VENDOR_UNKNOWN, 0, &backends, &dev, &reason, &error),
+  CHECK (!vh_hip_select_backend (VH_BACKEND_CHOICE_HIP,
+          VH_HIP_VENDOR_UNKNOWN, 0, &cfg, &reason, &error),
       "backend hip without a GPU succeeded");
   CHECK (g_error_matches (error, VH_ERROR, VH_ERROR_BACKEND),
       "backend hip: wrong error %s", error ? error->message : "none");
-  CHECK (dev == NULL && reason == NULL, "backend hip: device or reason set");
+  CHECK (cfg.transfer == NULL && reason == NULL,
+      "backend hip: device or reason set");
   if (error)
     printf ("# hip without a GPU: %s\n", error->message);
   g_clear_error (&error);
 
-  CHECK (vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_AUTO,
-          VH_HIP_VENDOR_UNKNOWN, 0, &backends, &dev, &reason, &error),
+  CHECK (vh_hip_select_backend (VH_BACKEND_CHOICE_AUTO,
+          VH_HIP_VENDOR_UNKNOWN, 0, &cfg, &reason, &error),
       "backend auto failed: %s", error ? error->message : "");
-  CHECK (backends == VH_BACKEND_CPU && dev == NULL, "auto did not pick CPU");
+  CHECK (cfg.backends == VH_BACKEND_CPU && cfg.transfer == NULL,
+      "auto did not pick CPU");
   CHECK (reason && !strchr (reason, '\n'), "auto: no one-line reason");
   if (reason)
     printf ("# auto without a GPU: %s\n", reason);
   g_clear_pointer (&reason, g_free);
 
-  CHECK (vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_CPU,
-          VH_HIP_VENDOR_UNKNOWN, 0, &backends, &dev, &reason, &error) &&
-      backends == VH_BACKEND_CPU && !dev && !reason, "backend cpu");
+  CHECK (vh_hip_select_backend (VH_BACKEND_CHOICE_CPU,
+          VH_HIP_VENDOR_UNKNOWN, 0, &cfg, &reason, &error) &&
+      cfg.backends == VH_BACKEND_CPU && !cfg.transfer && !reason &&
+      !cfg.gpu_fallback, "backend cpu");
 
-  CHECK (vh_hip_backend_request_from_string ("HIP", &req) &&
-      req == VH_HIP_BACKEND_REQUEST_HIP, "parse HIP");
-  CHECK (!vh_hip_backend_request_from_string ("gpu", &req), "parse gpu");
+  CHECK (vh_backend_choice_from_string ("HIP", &choice) &&
+      choice == VH_BACKEND_CHOICE_HIP, "parse HIP");
+  CHECK (!vh_backend_choice_from_string ("gpu", &choice), "parse gpu");
 }
 
 int
@@ -973,16 +975,18 @@ main (int argc, char **argv)
   if (strcmp (mode, "gpu") != 0) {
     test_select_without_gpu ();
   } else {
-    VhBackend backends;
+    VhContextConfig cfg = { 0 };
     GError *error = NULL;
     g_autoptr (VhHipDevice) probe = vh_hip_test_open_gpu_or_skip ();
 
-    if (!vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_HIP,
-            VH_HIP_VENDOR_UNKNOWN, 0, &backends, &transfer, NULL, &error)) {
+    if (!vh_hip_select_backend (VH_BACKEND_CHOICE_HIP,
+            VH_HIP_VENDOR_UNKNOWN, 0, &cfg, NULL, &error)) {
       printf ("FAIL: backend hip with a GPU: %s\n", error->message);
       return 1;
     }
-    CHECK (backends == (VH_BACKEND_HIP | VH_BACKEND_CPU), "backends");
+    CHECK (cfg.backends == (VH_BACKEND_HIP | VH_BACKEND_CPU), "backends");
+    CHECK (!cfg.gpu_fallback, "backend hip falls back to the CPU");
+    transfer = cfg.transfer;
     device = vh_picture_transfer_get_device (transfer);
     test_motion_flush ("motion", "integer_motion2", "integer_motion3");
     test_motion_flush ("float_motion", "motion2", "motion3");
