@@ -92,13 +92,6 @@ typedef struct
   gboolean tty;
 } Settings;
 
-/* libvmaf's CPU feature bits (--cpumask): a set bit forbids that
- * instruction set. vmafhip's hand-vectorised paths are AVX2 (the same
- * numbers as the portable ones) and SpEED's AVX-512 covariance sums (in
- * libvmaf's AVX-512 order, so forbidding it takes its AVX2 order). */
-#define CPU_FLAG_AVX2 (1u << 3)
-#define CPU_FLAG_AVX512 (1u << 4)
-
 /* libvmaf's --aom_ctc and --nflx_ctc presets: the --model and --feature
  * options each version stands for, in libvmaf's order. Later versions
  * change earlier ones as noted. */
@@ -574,11 +567,8 @@ run (Settings * s, GError ** error)
     return FALSE;
   }
 
-  /* --cpumask: forbidding AVX2 leaves the portable code. */
-  if (cpumask & CPU_FLAG_AVX2)
-    g_setenv ("VH_DISABLE_SIMD", "1", TRUE);
-  if (cpumask & CPU_FLAG_AVX512)
-    g_setenv ("VH_DISABLE_AVX512", "1", TRUE);
+  /* --cpumask: libvmaf's bits, which VhCpuFlags are. */
+  config.cpu_mask = cpumask;
   /* --gpumask: libvmaf runs GPU features only when it is 0. */
   if (gpumask) {
     if (s->backend && strcmp (s->backend, "cpu") != 0) {

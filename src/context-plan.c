@@ -104,6 +104,7 @@ vh_context_add_feature (VhContext * ctx, const gchar * name,
   /* Registration order, as libvmaf's log lists extractors. */
   fex->log_slot = ctx->parallel->len + ctx->temporal->len;
   fex->log_pooled = ctx->config.log_pooled_order;
+  fex->cpu_mask = ctx->config.cpu_mask;
   slot = g_new0 (ExtractorSlot, 1);
   slot->proto = fex;
   slot->refused = refused;

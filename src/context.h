@@ -60,6 +60,8 @@ typedef struct
                                  * keeps a reference); NULL = the built-in
                                  * CPU classes. Backend HIP needs one with
                                  * GPU twins (vh_hip_extractor_set()) */
+  guint cpu_mask;               /* VhCpuFlags the extractors may not use
+                                 * (libvmaf's --cpumask); 0 = none */
 } VhContextConfig;
 
 /* The GPU failed and features went over to the CPU: @message says where

@@ -46,6 +46,7 @@ vh_feature_extractor_clone (const VhFeatureExtractor * src)
   fex->suffix = g_strdup (src->suffix);
   fex->log_slot = src->log_slot;
   fex->log_pooled = src->log_pooled;
+  fex->cpu_mask = src->cpu_mask;
   return fex;
 }
 
@@ -64,6 +65,7 @@ vh_feature_extractor_clone_as (const VhFeatureExtractor * src,
   fex->suffix = g_strdup (src->suffix);
   fex->log_slot = src->log_slot;
   fex->log_pooled = src->log_pooled;
+  fex->cpu_mask = src->cpu_mask;
   return fex;
 }
 

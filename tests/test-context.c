@@ -47,6 +47,26 @@ static const VhFeatureExtractorClass fake_class = {
   .extract = fake_extract,
 };
 
+/* Writes the cpu_mask its instance was made with. */
+static const gchar *mask_provides[] = { "mask_value", NULL };
+
+static gboolean
+mask_extract (VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  return vh_feature_extractor_append (fex, fc, "mask_value", index,
+      fex->cpu_mask, error);
+}
+
+static const VhFeatureExtractorClass mask_class = {
+  .name = "mask",
+  .provides = mask_provides,
+  .backend = VH_BACKEND_CPU,
+  .mem_type = VH_MEMORY_HOST,
+  .extract = mask_extract,
+};
+
 /* A temporal extractor with one frame of look-ahead: frame i's value is
  * the sum of the first samples of frames i and i+1; the last frame gets its
  * own value at flush. */
@@ -158,6 +178,7 @@ fake_set (void)
     VhExtractorSet *s = vh_extractor_set_new_builtin ();
     vh_extractor_set_add (s, &fake_class);
     vh_extractor_set_add (s, &lag_class);
+    vh_extractor_set_add (s, &mask_class);
     g_once_init_leave (&set, s);
   }
   return set;
@@ -362,6 +383,34 @@ test_restart_after_finish (void)
   vh_context_free (ctx);
 }
 
+/* The settings' cpu_mask reaches every worker's instance (what the
+ * extractors' SIMD choice reads instead of the environment). */
+static void
+test_cpu_mask (void)
+{
+  VhContextConfig cfg = { 3, 1, VH_BACKEND_CPU, 0 };
+  VhContext *ctx;
+  GError *error = NULL;
+  gdouble v;
+
+  cfg.extractors = fake_set ();
+  cfg.cpu_mask = VH_CPU_FLAG_AVX512;
+  ctx = vh_context_new (&cfg);
+  g_assert_true (vh_context_add_feature (ctx, "mask", NULL, &error));
+  g_assert_true (vh_context_start (ctx, &geometry ()->info, &error));
+  for (guint i = 0; i < 12; i++)
+    g_assert_true (vh_context_submit (ctx, geometry (), geometry (), NULL,
+            &error));
+  g_assert_true (vh_context_finish (ctx, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < 12; i++) {
+    g_assert_true (vh_feature_collector_get (vh_context_get_collector (ctx),
+            "mask_value", i, &v));
+    g_assert_cmpfloat (v, ==, VH_CPU_FLAG_AVX512);
+  }
+  vh_context_free (ctx);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -374,6 +423,7 @@ main (int argc, char **argv)
   g_test_add_func ("/context/unknown-feature-and-geometry",
       test_unknown_feature_and_geometry);
   g_test_add_func ("/context/too-small", test_too_small);
+  g_test_add_func ("/context/cpu-mask", test_cpu_mask);
   g_test_add_func ("/context/duplicate-names", test_duplicate_names);
   g_test_add_func ("/context/restart-after-finish",
       test_restart_after_finish);
