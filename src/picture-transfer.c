@@ -89,26 +89,6 @@ transfer (VhPicture * pic, VhMemoryType to, guint n_planes,
   return out;
 }
 
-VhPicture *
-vh_picture_download (VhPicture * pic, const VhPictureTransfer * t,
-    GError ** error)
-{
-  return transfer (pic, VH_MEMORY_HOST, pic->n_planes, t, error);
-}
-
-VhPicture *
-vh_picture_upload (VhPicture * pic, const VhPictureTransfer * t,
-    GError ** error)
-{
-  VhPicture *out = transfer (pic, VH_MEMORY_HIP_DEVICE, pic->n_planes, t,
-      error);
-
-  /* Not @pic's twin: nothing would wait before @pic's memory is reused. */
-  if (out && out->wait_source_read)
-    out->wait_source_read (out);
-  return out;
-}
-
 const VhPicture *
 vh_picture_get_in_memory (VhPicture * pic, VhMemoryType mem_type,
     const VhPictureTransfer * t, GError ** error)

@@ -130,12 +130,6 @@ vh_results_file_set_interval (VhResultsFile * rf, gint64 interval_us)
   rf->interval = interval_us;
 }
 
-const gchar *
-vh_results_file_get_path (const VhResultsFile * rf)
-{
-  return rf->path;
-}
-
 void
 vh_results_file_free (VhResultsFile * rf)
 {

@@ -40,8 +40,6 @@ gboolean     vh_results_file_update     (VhResultsFile * rf,
 void         vh_results_file_set_interval (VhResultsFile * rf,
                                          gint64 interval_us);
 
-const gchar *vh_results_file_get_path   (const VhResultsFile * rf);
-
 void         vh_results_file_free       (VhResultsFile * rf);
 
 G_END_DECLS
