@@ -74,9 +74,10 @@ gboolean     vh_hip_select_backend       (VhBackendChoice choice,
 /* The second half of vh_hip_select_backend(), for callers that got the
  * device elsewhere (the element shares one with its neighbours): checks
  * that the device runs our kernels (loads one module: a driver that cannot
- * is no usable GPU), then sets @backends (HIP |
- * CPU) and @transfer (a new transfer for @device) for VhContextConfig.
- * FALSE with @error when the device cannot run kernels. */
+ * is no usable GPU), then sets @backends (HIP | CPU) and @transfer (a new
+ * transfer for @device). FALSE with @error when the device cannot run
+ * kernels: the caller resolves its choice with that error
+ * (vh_backend_choice_resolve()) and hands contexts vh_hip_extractor_set(). */
 gboolean     vh_hip_use_device           (VhHipDevice * device,
                                           VhBackend * backends,
                                           VhPictureTransfer ** transfer,
