@@ -175,6 +175,7 @@ run_model (Frames * fr, Mode mode, VhPictureTransfer * transfer, guint n,
   cfg.backends = mode == MODE_CPU ? VH_BACKEND_CPU :
       VH_BACKEND_HIP | VH_BACKEND_CPU;
   cfg.transfer = mode == MODE_CPU ? NULL : transfer;
+  cfg.extractors = vh_hip_extractor_set ();
 
   for (guint pass = 0; pass < 2; pass++) {
     const guint count = pass == 0 ? MIN (n, 24) : n;
@@ -258,7 +259,7 @@ main (int argc, char **argv)
   g_auto (GStrv) heights = NULL;
   VhHipDevice *device = NULL;
   VhPictureTransfer *transfer = NULL;
-  VhBackend backends;
+  VhContextConfig selected = { 0 };
   gchar *path;
 
   g_option_context_add_main_entries (octx, entries, NULL);
@@ -279,11 +280,12 @@ main (int argc, char **argv)
   heights = g_strsplit (sizes ? sizes : "1080,2160", ",", -1);
 
   if (!no_gpu) {
-    if (!vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_HIP,
-            VH_HIP_VENDOR_UNKNOWN, 0, &backends, &transfer, NULL, &error)) {
+    if (!vh_hip_select_backend (VH_BACKEND_CHOICE_HIP,
+            VH_HIP_VENDOR_UNKNOWN, 0, &selected, NULL, &error)) {
       g_print ("SKIP: %s\n", error->message);
       return 77;
     }
+    transfer = selected.transfer;
     device = vh_picture_transfer_get_device (transfer);
   }
 

@@ -30,8 +30,6 @@
 # Rows (for each size):
 #   sources           the two filesrc ! rawvideoparse branches into fakesink
 #   element sysmem    vmafhipcompare backend=hip fed by those sources
-#   element ... spin  the same with VH_HIP_SYNC=spin (the driver spinning
-#                     while it waits for the GPU, instead of blocking)
 #   element hipmem    each branch through vmafhipupload first
 #   element cudamem   each branch through cudaupload (gst-cuda), when the
 #                     element accepts memory:CUDAMemory and cudaupload exists
@@ -341,13 +339,6 @@ run_size () {
     row "element sysmem" "$frames" "cpu above sources: $(awk "BEGIN{printf \"%.2f\", ($C - $src_cpu) * 1000 / $frames}") ms/pair; run vs sources $(awk "BEGIN{if ($R > 0) printf \"%.0f\", 100 * $src_run / $R}")%"
   else
     fail_row "element sysmem" "$(why)"
-  fi
-
-  # The driver's spin-waiting, as before VH_HIP_SYNC's blocking default.
-  if VH_HIP_SYNC=spin measure "$launch" $(element_pipeline "" ""); then
-    row "element sysmem spin" "$frames" "VH_HIP_SYNC=spin; cpu above sources: $(awk "BEGIN{printf \"%.2f\", ($C - $src_cpu) * 1000 / $frames}") ms/pair"
-  else
-    fail_row "element sysmem spin" "$(why)"
   fi
 
   # Each GPU-memory row against its producers alone: what the element

@@ -10,6 +10,7 @@
  * common subset of libvmaf's `vmaf` command-line options. */
 
 #include "cli-options.h"
+#include "backend-choice.h"
 #include "context.h"
 #include "feature-spec.h"
 #include "errors.h"
@@ -61,12 +62,6 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
   g_atomic_int_set ((gint *) user_data, (gint) index + 1);
 }
 
-/* libvmaf's CPU feature bits (--cpumask): a set bit forbids that
- * instruction set. vmafhip's hand-vectorised paths are AVX2 (the same
- * numbers as the portable ones) and SpEED's AVX-512 covariance sums (in
- * libvmaf's AVX-512 order, so forbidding it takes its AVX2 order). */
-#define CPU_FLAG_AVX2 (1u << 3)
-#define CPU_FLAG_AVX512 (1u << 4)
 
 /* libvmaf's --model syntax; see VhModelSpec. */
 static VhModel *
@@ -122,30 +117,26 @@ check_compatible (const VhPictureInfo * ref, const VhPictureInfo * dist,
  * hip open the GPU (vh_hip_select_backend(), shared with the element);
  * auto falls back to the CPU (saying why at info level), hip without a
  * GPU is an error.
- * Sets @config's backends and transfer (the caller drops the transfer). */
+ * Sets @config's backends, transfer (the caller drops it), gpu_fallback
+ * and extractors. */
 static gboolean
 select_backend (const VhCliSettings * s, VhContextConfig * config,
     GError ** error)
 {
   const gchar *name = s->backend ? s->backend : "auto";
+  VhBackendChoice choice;
 
-  config->backends = VH_BACKEND_CPU;
-  config->transfer = NULL;
+  if (!vh_backend_choice_from_string (name, &choice)) {
+    vh_backend_choice_set_parse_error (error, "--backend", name);
+    return FALSE;
+  }
 #ifdef VH_HAVE_HIP
   {
-    VhHipBackendRequest request;
     gchar *reason = NULL;
 
-    if (!vh_hip_backend_request_from_string (name, &request)) {
-      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "--backend '%s': expected auto, cpu or hip", name);
+    if (!vh_hip_select_backend (choice, VH_HIP_VENDOR_UNKNOWN, 0, config,
+            &reason, error))
       return FALSE;
-    }
-    if (!vh_hip_select_backend (request, VH_HIP_VENDOR_UNKNOWN, 0,
-            &config->backends, &config->transfer, &reason, error))
-      return FALSE;
-    /* auto: a GPU that fails while scoring hands over to the CPU. */
-    config->gpu_fallback = request == VH_HIP_BACKEND_REQUEST_AUTO;
     /* auto on a machine without a usable GPU is a normal CPU run: why is
      * an info line (G_MESSAGES_DEBUG=vmafhip-score), not a notice on every
      * run; the dispatch line and the log say where features ran. */
@@ -155,16 +146,15 @@ select_backend (const VhCliSettings * s, VhContextConfig * config,
     return TRUE;
   }
 #else
-  if (!strcmp (name, "auto") || !strcmp (name, "cpu"))
-    return TRUE;
-  if (!strcmp (name, "hip")) {
-    g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
-        "--backend hip: this build has no HIP layer");
-    return FALSE;
+  {
+    GError *no_gpu = g_error_new_literal (VH_ERROR, VH_ERROR_BACKEND,
+        "this build has no HIP layer");
+    gboolean ok = vh_backend_choice_resolve (choice, no_gpu,
+        &config->backends, &config->gpu_fallback, NULL, error);
+
+    g_error_free (no_gpu);
+    return ok;
   }
-  g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-      "--backend '%s': expected auto, cpu or hip", name);
-  return FALSE;
 #endif
 }
 
@@ -332,11 +322,8 @@ run (VhCliSettings * s, GError ** error)
           vh_video_reader_get_info (dist_reader), error))
     return FALSE;
 
-  /* --cpumask: forbidding AVX2 leaves the portable code. */
-  if (cpumask & CPU_FLAG_AVX2)
-    g_setenv ("VH_DISABLE_SIMD", "1", TRUE);
-  if (cpumask & CPU_FLAG_AVX512)
-    g_setenv ("VH_DISABLE_AVX512", "1", TRUE);
+  /* --cpumask: libvmaf's bits, which VhCpuFlags are. */
+  config.cpu_mask = cpumask;
   /* --gpumask: libvmaf runs GPU features only when it is 0. */
   if (gpumask) {
     if (s->backend && strcmp (s->backend, "cpu") != 0) {

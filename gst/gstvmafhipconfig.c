@@ -19,6 +19,9 @@
 #include "errors.h"
 #include "model.h"
 #include "model-spec.h"
+#ifdef VH_HAVE_HIP
+#include "hip-features.h"
+#endif
 
 void
 gst_vmaf_hip_settings_copy (GstVmafHipSettings * dst,
@@ -111,6 +114,8 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, VhBackend backends,
   g_auto (GStrv) models = split_list (s->model);
   g_auto (GStrv) features = split_list (s->features);
   g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  GError *no_gpu = NULL;
+  gboolean ok;
   VhContext *ctx;
 
   config.n_threads = s->threads ? s->threads : g_get_num_processors ();
@@ -121,15 +126,18 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, VhBackend backends,
   /* The element opened the device (backend auto or hip) or not: features
    * without a HIP twin run on the CPU either way, and backend=hip without
    * a device failed before this. */
-  if (s->backend == GST_VMAF_HIP_BACKEND_HIP && !(backends & VH_BACKEND_HIP)) {
-    g_set_error (error, VH_ERROR, VH_ERROR_BACKEND,
-        "backend=hip: no HIP device");
+  if (!(backends & VH_BACKEND_HIP))
+    no_gpu = g_error_new_literal (VH_ERROR, VH_ERROR_BACKEND,
+        "no HIP device");
+  ok = vh_backend_choice_resolve ((VhBackendChoice) s->backend, no_gpu,
+      &config.backends, &config.gpu_fallback, NULL, error);
+  g_clear_error (&no_gpu);
+  if (!ok)
     return NULL;
-  }
-  config.backends = backends;
-  config.transfer = backends & VH_BACKEND_HIP ? transfer : NULL;
-  /* auto: a GPU that fails while scoring hands over to the CPU. */
-  config.gpu_fallback = s->backend == GST_VMAF_HIP_BACKEND_AUTO;
+#ifdef VH_HAVE_HIP
+  config.extractors = vh_hip_extractor_set ();
+#endif
+  config.transfer = config.backends & VH_BACKEND_HIP ? transfer : NULL;
   ctx = vh_context_new (&config);
 
   for (guint i = 0; models[i]; i++) {

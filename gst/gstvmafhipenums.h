@@ -12,6 +12,12 @@
 
 #include <glib-object.h>
 
+/* The engine's own values: each GEnum here aliases them, so that a
+ * property's value is the engine's without a switch. */
+#include "backend-choice.h"
+#include "output.h"
+#include "pool.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -26,10 +32,10 @@ G_BEGIN_DECLS
  */
 typedef enum
 {
-  GST_VMAF_HIP_POOL_MEAN,
-  GST_VMAF_HIP_POOL_HARMONIC_MEAN,
-  GST_VMAF_HIP_POOL_MIN,
-  GST_VMAF_HIP_POOL_MAX,
+  GST_VMAF_HIP_POOL_MEAN = VH_POOL_MEAN,
+  GST_VMAF_HIP_POOL_HARMONIC_MEAN = VH_POOL_HARMONIC_MEAN,
+  GST_VMAF_HIP_POOL_MIN = VH_POOL_MIN,
+  GST_VMAF_HIP_POOL_MAX = VH_POOL_MAX,
 } GstVmafHipPoolMethod;
 
 /**
@@ -40,9 +46,9 @@ typedef enum
  */
 typedef enum
 {
-  GST_VMAF_HIP_RESULTS_JSON,
-  GST_VMAF_HIP_RESULTS_XML,
-  GST_VMAF_HIP_RESULTS_CSV,
+  GST_VMAF_HIP_RESULTS_JSON = VH_OUTPUT_JSON,
+  GST_VMAF_HIP_RESULTS_XML = VH_OUTPUT_XML,
+  GST_VMAF_HIP_RESULTS_CSV = VH_OUTPUT_CSV,
 } GstVmafHipResultsFormat;
 
 /**
@@ -69,9 +75,9 @@ typedef enum
  */
 typedef enum
 {
-  GST_VMAF_HIP_BACKEND_AUTO,
-  GST_VMAF_HIP_BACKEND_CPU,
-  GST_VMAF_HIP_BACKEND_HIP,
+  GST_VMAF_HIP_BACKEND_AUTO = VH_BACKEND_CHOICE_AUTO,
+  GST_VMAF_HIP_BACKEND_CPU = VH_BACKEND_CHOICE_CPU,
+  GST_VMAF_HIP_BACKEND_HIP = VH_BACKEND_CHOICE_HIP,
 } GstVmafHipBackend;
 
 #define GST_TYPE_VMAF_HIP_POOL_METHOD (gst_vmaf_hip_pool_method_get_type ())

@@ -71,17 +71,8 @@ gst_vmaf_hip_stats_add (GstVmafHipStats * stats, const gchar * name,
 static gdouble
 pool_value (const Pool * p, GstVmafHipPoolMethod method)
 {
-  switch (method) {
-    case GST_VMAF_HIP_POOL_HARMONIC_MEAN:
-      return vh_pool_accumulator_get (&p->acc, VH_POOL_HARMONIC_MEAN);
-    case GST_VMAF_HIP_POOL_MIN:
-      return vh_pool_accumulator_get (&p->acc, VH_POOL_MIN);
-    case GST_VMAF_HIP_POOL_MAX:
-      return vh_pool_accumulator_get (&p->acc, VH_POOL_MAX);
-    case GST_VMAF_HIP_POOL_MEAN:
-    default:
-      return vh_pool_accumulator_get (&p->acc, VH_POOL_MEAN);
-  }
+  /* The GEnum's values are the engine's (gstvmafhipenums.h). */
+  return vh_pool_accumulator_get (&p->acc, (VhPoolMethod) method);
 }
 
 gboolean

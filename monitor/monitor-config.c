@@ -8,6 +8,7 @@
  */
 
 #include "monitor-config.h"
+#include "backend-choice.h"
 
 #include <string.h>
 
@@ -184,9 +185,15 @@ read_channel_keys (Reader * r, MonitorChannelConfig * c)
   read_string (r, "model", &c->model);
   read_string (r, "features", &c->features);
   read_string (r, "backend", &c->backend);
-  if (c->backend && !in_list ((const gchar *[]) {
-            "auto", "cpu", "hip", NULL}, c->backend))
-    fail (r, "backend", "must be auto, cpu or hip");
+  if (c->backend) {
+    VhBackendChoice choice;
+    if (vh_backend_choice_from_string (c->backend, &choice)) {
+      g_free (c->backend);
+      c->backend = g_strdup (vh_backend_choice_to_string (choice));
+    } else {
+      fail (r, "backend", "must be auto, cpu or hip");
+    }
+  }
   n = c->device;
   read_int (r, "device", -1, G_MAXINT, &n);
   c->device = n;

@@ -11,6 +11,7 @@
 
 #include <glib.h>
 
+#include "extractor-set.h"
 #include "feature-collector.h"
 #include "feature-extractor.h"
 #include "model.h"
@@ -55,6 +56,12 @@ typedef struct
                                  * again there, instead of an error; said
                                  * through the fallback func
                                  * (docs/hip.md, "When the GPU fails") */
+  VhExtractorSet *extractors;   /* the classes it may run (the context
+                                 * keeps a reference); NULL = the built-in
+                                 * CPU classes. Backend HIP needs one with
+                                 * GPU twins (vh_hip_extractor_set()) */
+  guint cpu_mask;               /* VhCpuFlags the extractors may not use
+                                 * (libvmaf's --cpumask); 0 = none */
 } VhContextConfig;
 
 /* The GPU failed and features went over to the CPU: @message says where

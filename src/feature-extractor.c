@@ -7,7 +7,6 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 #include "feature-extractor.h"
-#include "features/features-builtin.h"
 #include "errors.h"
 
 #include <string.h>
@@ -47,6 +46,7 @@ vh_feature_extractor_clone (const VhFeatureExtractor * src)
   fex->suffix = g_strdup (src->suffix);
   fex->log_slot = src->log_slot;
   fex->log_pooled = src->log_pooled;
+  fex->cpu_mask = src->cpu_mask;
   return fex;
 }
 
@@ -65,6 +65,7 @@ vh_feature_extractor_clone_as (const VhFeatureExtractor * src,
   fex->suffix = g_strdup (src->suffix);
   fex->log_slot = src->log_slot;
   fex->log_pooled = src->log_pooled;
+  fex->cpu_mask = src->cpu_mask;
   return fex;
 }
 
@@ -202,92 +203,6 @@ vh_feature_extractor_append_unsuffixed (VhFeatureExtractor * fex,
     GError ** error)
 {
   return append_named (fex, fc, name, name, index, value, error);
-}
-
-/* Registry: the built-in CPU classes first, then whatever was registered. */
-static GPtrArray *registry;
-static GMutex registry_lock;
-
-static GPtrArray *
-get_registry (void)
-{
-  g_mutex_lock (&registry_lock);
-  if (!registry) {
-    registry = g_ptr_array_new ();
-    for (guint i = 0; vh_builtin_feature_extractors[i]; i++)
-      g_ptr_array_add (registry, (gpointer) vh_builtin_feature_extractors[i]);
-    g_ptr_array_add (registry, NULL);
-  }
-  g_mutex_unlock (&registry_lock);
-  return registry;
-}
-
-void
-vh_feature_extractor_register (const VhFeatureExtractorClass * klass)
-{
-  GPtrArray *reg = get_registry ();
-
-  g_mutex_lock (&registry_lock);
-  g_ptr_array_insert (reg, reg->len - 1, (gpointer) klass);
-  g_mutex_unlock (&registry_lock);
-}
-
-const VhFeatureExtractorClass *const *
-vh_feature_extractor_list (guint * n)
-{
-  GPtrArray *reg = get_registry ();
-
-  if (n)
-    *n = reg->len - 1;
-  return (const VhFeatureExtractorClass * const *) reg->pdata;
-}
-
-static gboolean
-class_provides (const VhFeatureExtractorClass * klass, const gchar * name)
-{
-  for (guint i = 0; klass->provides && klass->provides[i]; i++) {
-    if (!strcmp (klass->provides[i], name))
-      return TRUE;
-  }
-  return FALSE;
-}
-
-const VhFeatureExtractorClass *
-vh_feature_extractor_find (const gchar * name, VhBackend backends)
-{
-  const VhFeatureExtractorClass *const *list = vh_feature_extractor_list (NULL);
-  static const VhBackend order[] = { VH_BACKEND_HIP, VH_BACKEND_CPU };
-
-  for (guint pass = 0; pass < 2; pass++) {
-    for (guint b = 0; b < G_N_ELEMENTS (order); b++) {
-      if (!(backends & order[b]))
-        continue;
-      for (guint i = 0; list[i]; i++) {
-        if (!(list[i]->backend & order[b]))
-          continue;
-        if (pass == 0 ? !strcmp (list[i]->name, name) :
-            class_provides (list[i], name))
-          return list[i];
-      }
-    }
-  }
-  return NULL;
-}
-
-gchar *
-vh_feature_extractor_list_names (void)
-{
-  const VhFeatureExtractorClass *const *list = vh_feature_extractor_list (NULL);
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; list[i]; i++) {
-    gboolean seen = FALSE;
-    for (guint j = 0; j < i; j++)
-      seen |= !strcmp (list[j]->name, list[i]->name);
-    if (!seen)
-      g_string_append_printf (s, "%s%s", s->len ? ", " : "", list[i]->name);
-  }
-  return g_string_free (s, FALSE);
 }
 
 gboolean

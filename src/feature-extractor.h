@@ -39,6 +39,19 @@ typedef enum
   VH_EXTRACTOR_FLAG_LUMA_ONLY = 1 << 1,
 } VhExtractorFlags;
 
+/* Instruction sets an extractor may be kept from using, with libvmaf's
+ * --cpumask bits (a set bit forbids; other bits mean nothing here). The
+ * hand-vectorised paths give the same numbers as the portable ones, except
+ * SpEED's covariance sums, which follow libvmaf's order for each level. */
+typedef enum
+{
+  VH_CPU_FLAG_AVX2 = 1 << 3,    /* and every SIMD path: the portable code */
+  VH_CPU_FLAG_AVX512 = 1 << 4,
+} VhCpuFlags;
+
+/* A mask that leaves only the portable code. */
+#define VH_CPU_MASK_PORTABLE (VH_CPU_FLAG_AVX2 | VH_CPU_FLAG_AVX512)
+
 typedef struct _VhFeatureExtractor VhFeatureExtractor;
 typedef struct _VhFeatureExtractorClass VhFeatureExtractorClass;
 
@@ -108,6 +121,9 @@ struct _VhFeatureExtractor
   /* GPU extractors: the device to run on (a VhHipDevice*, not owned), set
    * by the context before init; NULL for CPU extractors. */
   gpointer device;
+  /* VhCpuFlags its kernels may not use, read at init (the context's
+   * cpu_mask); 0: whatever the CPU has. */
+  guint cpu_mask;
   /* Log order (log-order.h), set by the context: the extractor's place
    * in registration order (G_MAXUINT: none), whether logs follow
    * libvmaf's thread-pool order, and the writes of the current call. */
@@ -196,17 +212,11 @@ gboolean     vh_feature_extractor_append_unsuffixed (VhFeatureExtractor * fex,
 gchar       *vh_feature_extractor_output_name     (const VhFeatureExtractor * fex,
                                                    const gchar * base_name);
 
-/* Registry. Lookup by extractor name ("vif") or by a provided output name
- * ("integer_vif_scale0"); @backends restricts the search, preferring HIP
- * over CPU when both are allowed. */
+/* Among the built-in CPU classes (extractor-set.c; a context looks in
+ * its own VhExtractorSet): lookup by extractor name ("vif") or by a
+ * provided output name ("integer_vif_scale0"), restricted to @backends. */
 const VhFeatureExtractorClass *vh_feature_extractor_find (const gchar * name,
                                                    VhBackend backends);
-
-/* Registers another class (the HIP layer adds its twins this way). */
-void         vh_feature_extractor_register        (const VhFeatureExtractorClass * klass);
-
-/* NULL-terminated list of every registered class. */
-const VhFeatureExtractorClass *const *vh_feature_extractor_list (guint * n);
 
 /* "adm, float_ms_ssim, ..." for error messages (caller frees). */
 gchar       *vh_feature_extractor_list_names      (void);

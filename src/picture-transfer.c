@@ -89,13 +89,6 @@ transfer (VhPicture * pic, VhMemoryType to, guint n_planes,
   return out;
 }
 
-VhPicture *
-vh_picture_download (VhPicture * pic, const VhPictureTransfer * t,
-    GError ** error)
-{
-  return transfer (pic, VH_MEMORY_HOST, pic->n_planes, t, error);
-}
-
 const VhPicture *
 vh_picture_get_in_memory (VhPicture * pic, VhMemoryType mem_type,
     const VhPictureTransfer * t, GError ** error)

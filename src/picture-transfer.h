@@ -51,13 +51,6 @@ void         vh_picture_transfer_unref     (VhPictureTransfer * transfer);
 
 gpointer     vh_picture_transfer_get_device (const VhPictureTransfer * transfer);
 
-/* A new picture with @pic's samples in host memory: a reference to @pic
- * when it is there already. VH_ERROR_BACKEND when @transfer is NULL and
- * the picture must move. */
-VhPicture   *vh_picture_download           (VhPicture * pic,
-                                            const VhPictureTransfer * transfer,
-                                            GError ** error);
-
 /* @pic's samples in @mem_type memory: @pic itself, or a copy made by
  * @transfer on the first request and kept with @pic (so that every
  * extractor of a frame shares one transfer). The result lives as long as

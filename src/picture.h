@@ -24,7 +24,7 @@ typedef enum
 } VhPixFmt;
 
 /* Where the samples live. Extractors declare which one they accept and the
- * context converts in one place (vh_picture_download / upload). */
+ * context converts in one place (vh_picture_get_in_memory()). */
 typedef enum
 {
   VH_MEMORY_HOST = 0,

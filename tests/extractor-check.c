@@ -39,12 +39,8 @@ vh_check_extractor_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   g_autoptr (GError) error = NULL;
   gboolean ok;
 
-  if (portable)
-    g_setenv ("VH_DISABLE_SIMD", "1", TRUE);
-  else
-    g_unsetenv ("VH_DISABLE_SIMD");
+  fex->cpu_mask = portable ? VH_CPU_MASK_PORTABLE : 0;
   ok = vh_feature_extractor_init (fex, info, &error);
-  g_unsetenv ("VH_DISABLE_SIMD");
   g_assert_no_error (error);
   g_assert_true (ok);
 }

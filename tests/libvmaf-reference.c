@@ -54,7 +54,7 @@ extractor_from_spec (const gchar * spec)
 
 gdouble
 vh_libvmaf_reference_check (const gchar * data_file, const gchar * pair_name,
-    gdouble tolerance)
+    gdouble tolerance, guint cpu_mask)
 {
   g_autofree gchar *path = data_path (data_file);
   g_autoptr (JsonParser) parser = json_parser_new ();
@@ -79,6 +79,7 @@ vh_libvmaf_reference_check (const gchar * data_file, const gchar * pair_name,
   g_assert_cmpuint (n_frames, <=, pair->n_frames);
   fex = extractor_from_spec (json_object_get_string_member (root,
           "feature"));
+  fex->cpu_mask = cpu_mask;
 
   for (guint i = 0; i < n_frames; i++) {
     g_autoptr (VhPicture) ref = vh_golden_read_frame (pair, TRUE, i, &error);

@@ -18,10 +18,13 @@ G_BEGIN_DECLS
  * values. Runs that extractor with those options over golden pair @pair
  * (all frames of the log, then flush), checks that it outputs exactly the
  * logged feature names and every value within @tolerance, and returns the
- * largest absolute difference; negative when the pair is not available. */
+ * largest absolute difference; negative when the pair is not available.
+ * @cpu_mask: the extractor's VhCpuFlags mask (VH_CPU_MASK_PORTABLE for the
+ * portable code). */
 gdouble      vh_libvmaf_reference_check (const gchar * data_file,
                                          const gchar * pair,
-                                         gdouble tolerance);
+                                         gdouble tolerance,
+                                         guint cpu_mask);
 
 G_END_DECLS
 

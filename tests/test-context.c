@@ -47,6 +47,26 @@ static const VhFeatureExtractorClass fake_class = {
   .extract = fake_extract,
 };
 
+/* Writes the cpu_mask its instance was made with. */
+static const gchar *mask_provides[] = { "mask_value", NULL };
+
+static gboolean
+mask_extract (VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  return vh_feature_extractor_append (fex, fc, "mask_value", index,
+      fex->cpu_mask, error);
+}
+
+static const VhFeatureExtractorClass mask_class = {
+  .name = "mask",
+  .provides = mask_provides,
+  .backend = VH_BACKEND_CPU,
+  .mem_type = VH_MEMORY_HOST,
+  .extract = mask_extract,
+};
+
 /* A temporal extractor with one frame of look-ahead: frame i's value is
  * the sum of the first samples of frames i and i+1; the last frame gets its
  * own value at flush. */
@@ -147,27 +167,40 @@ geometry (void)
   return pic;
 }
 
-static void
-register_fakes (void)
+/* The built-in classes and the fakes above: what every context here runs
+ * (a set of its own, nothing registered for the whole process). */
+static VhExtractorSet *
+fake_set (void)
 {
-  static gsize once;
+  static VhExtractorSet *set;
 
-  if (g_once_init_enter (&once)) {
-    vh_feature_extractor_register (&fake_class);
-    vh_feature_extractor_register (&lag_class);
-    g_once_init_leave (&once, 1);
+  if (g_once_init_enter (&set)) {
+    VhExtractorSet *s = vh_extractor_set_new_builtin ();
+    vh_extractor_set_add (s, &fake_class);
+    vh_extractor_set_add (s, &lag_class);
+    vh_extractor_set_add (s, &mask_class);
+    g_once_init_leave (&set, s);
   }
+  return set;
+}
+
+/* @n_threads, @subsample: 0 for the defaults. */
+static VhContext *
+fake_context_new (guint n_threads, guint subsample)
+{
+  VhContextConfig cfg = { n_threads, subsample, VH_BACKEND_CPU, 0 };
+
+  cfg.extractors = fake_set ();
+  return vh_context_new (&cfg);
 }
 
 static void
 run_sequence (guint n_threads, guint subsample, guint n, Seen * seen,
     VhContext ** out_ctx)
 {
-  VhContextConfig cfg = { n_threads, subsample, VH_BACKEND_CPU, 0 };
-  VhContext *ctx = vh_context_new (&cfg);
+  VhContext *ctx = fake_context_new (n_threads, subsample);
   GError *error = NULL;
 
-  register_fakes ();
   g_assert_true (vh_context_add_feature (ctx, "fake", NULL, &error));
   g_assert_true (vh_context_add_feature (ctx, "lag_value", NULL, &error));
   g_mutex_init (&seen->lock);
@@ -237,12 +270,10 @@ test_subsample (void)
 static void
 test_worker_error (void)
 {
-  VhContextConfig cfg = { 2, 1, VH_BACKEND_CPU, 0 };
-  VhContext *ctx = vh_context_new (&cfg);
+  VhContext *ctx = fake_context_new (2, 1);
   GError *error = NULL;
   gboolean ok = TRUE;
 
-  register_fakes ();
   g_assert_true (vh_context_add_feature (ctx, "fake", NULL, &error));
   g_assert_true (vh_context_start (ctx, &geometry ()->info, &error));
   for (guint i = 0; i < 40 && ok; i++) {
@@ -261,13 +292,12 @@ test_worker_error (void)
 static void
 test_unknown_feature_and_geometry (void)
 {
-  VhContext *ctx = vh_context_new (NULL);
+  VhContext *ctx = fake_context_new (0, 0);
   GError *error = NULL;
   g_autoptr (VhPicture) small = make_picture (1);
   VhPictureInfo other;
   g_autoptr (VhPicture) big = NULL;
 
-  register_fakes ();
   g_assert_false (vh_context_add_feature (ctx, "no_such_feature", NULL,
           &error));
   g_assert_error (error, VH_ERROR, VH_ERROR_UNKNOWN_FEATURE);
@@ -287,11 +317,10 @@ test_unknown_feature_and_geometry (void)
 static void
 test_too_small (void)
 {
-  VhContext *ctx = vh_context_new (NULL);
+  VhContext *ctx = fake_context_new (0, 0);
   VhPictureInfo info;
   GError *error = NULL;
 
-  register_fakes ();
   g_assert_true (vh_context_add_feature (ctx, "fake", NULL, &error));
   vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, 2, 2, NULL);
   g_assert_false (vh_context_start (ctx, &info, &error));
@@ -308,7 +337,7 @@ test_too_small (void)
 static void
 test_duplicate_names (void)
 {
-  VhContext *ctx = vh_context_new (NULL);
+  VhContext *ctx = fake_context_new (0, 0);
   const gchar *no_chroma[] = { "enable_chroma", "false", NULL };
   const gchar *one_scale0[] = { "vif_skip_scale0", "true", NULL };
   GError *error = NULL;
@@ -354,6 +383,34 @@ test_restart_after_finish (void)
   vh_context_free (ctx);
 }
 
+/* The settings' cpu_mask reaches every worker's instance (what the
+ * extractors' SIMD choice reads instead of the environment). */
+static void
+test_cpu_mask (void)
+{
+  VhContextConfig cfg = { 3, 1, VH_BACKEND_CPU, 0 };
+  VhContext *ctx;
+  GError *error = NULL;
+  gdouble v;
+
+  cfg.extractors = fake_set ();
+  cfg.cpu_mask = VH_CPU_FLAG_AVX512;
+  ctx = vh_context_new (&cfg);
+  g_assert_true (vh_context_add_feature (ctx, "mask", NULL, &error));
+  g_assert_true (vh_context_start (ctx, &geometry ()->info, &error));
+  for (guint i = 0; i < 12; i++)
+    g_assert_true (vh_context_submit (ctx, geometry (), geometry (), NULL,
+            &error));
+  g_assert_true (vh_context_finish (ctx, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < 12; i++) {
+    g_assert_true (vh_feature_collector_get (vh_context_get_collector (ctx),
+            "mask_value", i, &v));
+    g_assert_cmpfloat (v, ==, VH_CPU_FLAG_AVX512);
+  }
+  vh_context_free (ctx);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -366,6 +423,7 @@ main (int argc, char **argv)
   g_test_add_func ("/context/unknown-feature-and-geometry",
       test_unknown_feature_and_geometry);
   g_test_add_func ("/context/too-small", test_too_small);
+  g_test_add_func ("/context/cpu-mask", test_cpu_mask);
   g_test_add_func ("/context/duplicate-names", test_duplicate_names);
   g_test_add_func ("/context/restart-after-finish",
       test_restart_after_finish);

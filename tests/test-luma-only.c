@@ -85,8 +85,8 @@ test_flagged_extractors (void)
   static const gchar *const chroma_readers[] = {
     "psnr", "ciede", "psnr_hvs", "speed_chroma", "float_motion", NULL
   };
-  const VhFeatureExtractorClass *const *list = vh_feature_extractor_list
-      (NULL);
+  const VhFeatureExtractorClass *const *list =
+      vh_extractor_set_list (vh_extractor_set_get_builtin (), NULL);
   guint n_checked = 0;
 
   for (guint b = 0; b < 2; b++) {

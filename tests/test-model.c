@@ -17,54 +17,6 @@
 #include "model.h"
 #include "test-data.h"
 
-/* Stand-ins for extractors that are not built in (yet): the model code only
- * needs their names, outputs and options. Registered only where no real
- * class provides the outputs, so the real ones win once they exist. */
-static const VhOptionSpec fake_adm_options[] = {
-  {"adm_enhn_gain_limit", "egl", "", VH_OPTION_DOUBLE, 100.0, 1.0, 100.0,
-      VH_OPTION_FLAG_FEATURE_PARAM},
-  {NULL}
-};
-
-static const gchar *const fake_adm_provides[] = {
-  "integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0",
-  "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3", NULL
-};
-
-static const VhOptionSpec fake_vif_options[] = {
-  {"vif_enhn_gain_limit", "egl", "", VH_OPTION_DOUBLE, 100.0, 1.0, 100.0,
-      VH_OPTION_FLAG_FEATURE_PARAM},
-  {NULL}
-};
-
-static const gchar *const fake_vif_provides[] = {
-  "integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2",
-  "integer_vif_scale3", NULL
-};
-
-static const gchar *const fake_motion_provides[] = {
-  "integer_motion2", "integer_motion3", NULL
-};
-
-static const VhFeatureExtractorClass fake_classes[] = {
-  {.name = "adm",.provides = fake_adm_provides,.options = fake_adm_options,
-      .backend = VH_BACKEND_CPU},
-  {.name = "vif",.provides = fake_vif_provides,.options = fake_vif_options,
-      .backend = VH_BACKEND_CPU},
-  {.name = "motion",.provides = fake_motion_provides,
-      .backend = VH_BACKEND_CPU},
-};
-
-static void
-register_fake_extractors (void)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (fake_classes); i++) {
-    if (!vh_feature_extractor_find (fake_classes[i].provides[0],
-            VH_BACKEND_CPU | VH_BACKEND_HIP))
-      vh_feature_extractor_register (&fake_classes[i]);
-  }
-}
-
 /* ------------------------------------------------------------------ */
 /* Built-in models: names, features, options, outputs. */
 
@@ -750,7 +702,6 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  register_fake_extractors ();
 
   g_test_add_func ("/model/builtin", test_builtin);
   g_test_add_func ("/model/builtin-features", test_builtin_features);

@@ -240,18 +240,6 @@ frame_matches_layout (const GstVideoFrame * frame, const GstVideoInfo * layout)
   return TRUE;
 }
 
-/* The driver's copy from pageable memory is the default: staging the
- * frame ourselves frees the thread sooner, but every new pool buffer then
- * page-locks a copy of its own (slow, and it synchronises the device), so
- * the element fed by vmafhipupload ran slower for a small gain of the
- * upload alone (docs/performance.md). VH_HIP_UPLOAD=staged stages, for
- * side-by-side measurements (read at each frame: a test switches it). */
-static gboolean
-upload_through_staging (void)
-{
-  return g_strcmp0 (g_getenv ("VH_HIP_UPLOAD"), "staged") == 0;
-}
-
 /* Whether the last transfer is done, without waiting; called with the
  * lock. */
 static gboolean
@@ -288,41 +276,10 @@ gst_vmaf_hip_memory_prepare_device (GstVmafHipMemory * mem,
   return ok;
 }
 
-/* The frame into the memory's page-locked copy (streaming stores, in the
- * device's layout), then one asynchronous copy of it: the thread is free
- * once the CPU's part is done, where the driver's copy from pageable
- * memory holds it until its own staging is done. The staging is the
- * memory's host copy, so both sides hold the frame after it. */
-static gboolean
-upload_frame_staged (GstVmafHipMemory * mem, const GstVideoFrame * frame,
-    GError ** error)
-{
-  GstVmafHipMemoryPrivate *priv = mem->priv;
-
-  /* the last copy from the staging must be done before it is written:
-   * long done when a pool buffer comes back, so rarely a wait */
-  if (!pending_done (mem) && !wait_pending (mem, error))
-    return FALSE;
-  if (!ensure_staging (mem, error))
-    return FALSE;
-  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (frame); p++) {
-    gsize row;
-    guint rows;
-
-    gst_vmaf_hip_video_plane_size (&mem->info, p, &row, &rows);
-    vh_hip_copy_to_staging_2d ((guint8 *) priv->staging +
-        mem->info.offset[p], mem->info.stride[p],
-        GST_VIDEO_FRAME_PLANE_DATA (frame, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (frame, p), row, rows);
-  }
-  if (!transfer (mem, VH_HIP_COPY_HOST_TO_DEVICE, FALSE, error))
-    return FALSE;
-  GST_MEMORY_FLAG_UNSET (mem, NEED_UPLOAD);
-  GST_MEMORY_FLAG_UNSET (mem, NEED_DOWNLOAD);
-  return TRUE;
-}
-
-/* The driver's copy from pageable memory, straight from the frame. */
+/* The driver's copy from pageable memory, straight from the frame.
+ * Staging the frame ourselves freed the thread sooner, but every new pool
+ * buffer then page-locks a copy of its own (slow, and it synchronises the
+ * device): the element fed by vmafhipupload ran 25% slower. */
 static gboolean
 upload_frame_pageable (GstVmafHipMemory * mem, const GstVideoFrame * frame,
     GError ** error)
@@ -367,8 +324,7 @@ gst_vmaf_hip_memory_upload_frame (GstVmafHipMemory * mem,
   gboolean ok;
 
   g_mutex_lock (&mem->priv->lock);
-  ok = upload_through_staging () ? upload_frame_staged (mem, frame, error) :
-      upload_frame_pageable (mem, frame, error);
+  ok = upload_frame_pageable (mem, frame, error);
   g_mutex_unlock (&mem->priv->lock);
   return ok;
 }

@@ -11,6 +11,9 @@
 #define __VH_HIP_FEATURES_H__
 
 #include "vhhip.h"
+#include "backend-choice.h"
+#include "context.h"
+#include "extractor-set.h"
 #include "feature-extractor.h"
 #include "picture-transfer.h"
 
@@ -20,64 +23,61 @@ G_BEGIN_DECLS
  * The HIP twins of the CPU feature extractors (hip/features/): same name,
  * same output names, same options, backend VH_BACKEND_HIP. The engine
  * (src/) never links this layer: the CLI, the element, the tests and the
- * benchmarks call vh_hip_features_register() (or vh_hip_select_backend(),
- * which does) and the registry then prefers a twin wherever the context's
- * backends allow HIP (vh_feature_extractor_find()).
+ * benchmarks hand a context vh_hip_extractor_set() (VhContextConfig's
+ * extractors), which then prefers a twin wherever the context's backends
+ * allow HIP.
  */
 
-/* Registers every HIP twin with vh_feature_extractor_register(). Safe to
- * call any number of times, from any thread. */
-void         vh_hip_features_register    (void);
+/* One row of the twin table (hip-twins.c): the CPU class a twin stands in
+ * for, the twin, and the kernel modules its init loads. */
+typedef struct
+{
+  const gchar *cpu_name;
+  const VhFeatureExtractorClass *klass;
+  const VhHipKernelSource *modules[3];
+} VhHipTwin;
 
-/* The HIP twin classes, NULL-terminated (what vh_hip_features_register()
- * registers). */
+/* Every twin, ended by a row of NULLs. */
+extern const VhHipTwin vh_hip_twins[];
+
+/* The built-in CPU classes and every HIP twin, made once and shared (no
+ * reference to drop): for VhContextConfig.extractors. */
+VhExtractorSet *vh_hip_extractor_set     (void);
+
+/* The HIP twin classes, NULL-terminated (the table's, in its order). */
 const VhFeatureExtractorClass *const *vh_hip_features_list (guint * n);
 
 /* ---- choosing where features run ------------------------------------ */
 
-typedef enum
-{
-  VH_HIP_BACKEND_REQUEST_AUTO = 0,      /* the GPU if there is one, else CPU */
-  VH_HIP_BACKEND_REQUEST_CPU,           /* CPU only */
-  VH_HIP_BACKEND_REQUEST_HIP,           /* the GPU, or an error */
-} VhHipBackendRequest;
-
-/* "auto", "cpu", "hip" (case-insensitive). */
-gboolean     vh_hip_backend_request_from_string (const gchar * str,
-                                          VhHipBackendRequest * request);
-
 /**
  * vh_hip_select_backend:
- * @request: what the user asked for
+ * @choice: what the user asked for
  * @vendor: VH_HIP_VENDOR_UNKNOWN picks automatically
  * @index: device index of that vendor
- * @backends: (out): for VhContextConfig.backends
- * @transfer: (out): for VhContextConfig.transfer: the device's own
- *   transfer (a reference the caller drops), or NULL for the CPU
- * @reason: (out) (optional): with AUTO falling back to the CPU, one line
- *   saying why (caller frees); NULL otherwise
+ * @config: (inout): its backends, transfer, gpu_fallback and extractors
+ *   are set; the transfer is the device's own (a reference the caller
+ *   drops), or NULL for the CPU
+ * @reason: (out) (optional): with auto going to the CPU, one line saying
+ *   why (caller frees); NULL otherwise
  *
- * The one call that the CLI, the element, the tests and the benchmarks use.
- * CPU: *backends = CPU, *device = NULL. AUTO or HIP: opens the device; on
- * success registers the twins, makes a transfer for it (its own plane pool,
- * for one scoring context or several on that device), and returns
- * *backends = HIP | CPU (each
- * feature runs on its twin, those without one on the CPU). AUTO without a
- * usable device: CPU, with *reason. HIP without one: FALSE, @error
- * VH_ERROR_BACKEND saying why (never a silent CPU run).
+ * The one call that the CLI, the tests and the benchmarks use: opens the
+ * device unless @choice is cpu, checks that it runs our kernels, makes a
+ * transfer for it (its own plane pool, for one scoring context or several
+ * on that device), and resolves @choice with vh_backend_choice_resolve()
+ * (hip without a usable GPU: FALSE, @error VH_ERROR_BACKEND saying why).
  */
-gboolean     vh_hip_select_backend       (VhHipBackendRequest request,
+gboolean     vh_hip_select_backend       (VhBackendChoice choice,
                                           VhHipVendor vendor, guint index,
-                                          VhBackend * backends,
-                                          VhPictureTransfer ** transfer,
+                                          VhContextConfig * config,
                                           gchar ** reason, GError ** error);
 
 /* The second half of vh_hip_select_backend(), for callers that got the
  * device elsewhere (the element shares one with its neighbours): checks
  * that the device runs our kernels (loads one module: a driver that cannot
- * is no usable GPU), then registers the twins, and sets @backends (HIP |
- * CPU) and @transfer (a new transfer for @device) for VhContextConfig.
- * FALSE with @error when the device cannot run kernels. */
+ * is no usable GPU), then sets @backends (HIP | CPU) and @transfer (a new
+ * transfer for @device). FALSE with @error when the device cannot run
+ * kernels: the caller resolves its choice with that error
+ * (vh_backend_choice_resolve()) and hands contexts vh_hip_extractor_set(). */
 gboolean     vh_hip_use_device           (VhHipDevice * device,
                                           VhBackend * backends,
                                           VhPictureTransfer ** transfer,

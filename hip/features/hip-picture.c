@@ -32,22 +32,8 @@ typedef struct
 
 /* Uploads whose copies may be in flight at once, per transfer: a worker
  * queues its frame's two and waits only at the end of its frame, so a few
- * workers' worth; past this, the next upload waits for the oldest.
- * VH_HIP_UPLOADERS=N overrides it, for measurements. */
+ * workers' worth; past this, the next upload waits for the oldest. */
 #define UPLOADERS_MAX 6
-
-static guint
-uploaders_max (void)
-{
-  static gsize max;
-
-  if (g_once_init_enter (&max)) {
-    guint64 n = g_ascii_strtoull (g_getenv ("VH_HIP_UPLOADERS") ?
-        g_getenv ("VH_HIP_UPLOADERS") : "", NULL, 10);
-    g_once_init_leave (&max, n >= 1 && n <= 64 ? n : UPLOADERS_MAX);
-  }
-  return max;
-}
 
 typedef struct
 {
@@ -325,7 +311,7 @@ uploader_take (PlanePool * pool, gsize size, GError ** error)
       break;
     }
   }
-  if (!u && pool->n_uploaders >= uploaders_max ())
+  if (!u && pool->n_uploaders >= UPLOADERS_MAX)
     u = g_queue_pop_head (&pool->idle_uploaders);
   if (!u)
     pool->n_uploaders++;

@@ -133,7 +133,7 @@ vh_hip_speed_init (VhHipSpeed * s, VhHipFex * hip,
   f->subw = l->subw;
   f->subh = l->subh;
   f->method = scale_method (l);
-  f->cov_order = vh_speed_cov_order ();
+  f->cov_order = l->cov_order;
   f->aa_taps = l->aa_taps;
   f->lm_taps = l->lm_taps;
   /* A power of two: multiplying by it is libvmaf's exact division. */

@@ -126,8 +126,17 @@ typedef enum
   VH_HIP_N_FAULTS
 } VhHipFaultKind;
 
-/* The error code the call of @kind is to fail with now, or 0. */
+/* The error code the call of @kind is to fail with now, or 0; always 0
+ * unless built with -Dfault_injection=true. */
+#ifdef VH_HIP_FAULT_INJECTION
 gint         vh_hip_fault_code          (VhHipFaultKind kind);
+#else
+static inline gint
+vh_hip_fault_code (VhHipFaultKind kind)
+{
+  return 0;
+}
+#endif
 
 /* Pops @device, then checks @code like vh_hip_backend_check(), naming the
  * device in the error ("device 0 (NAME): hipMalloc failed: ..."). */

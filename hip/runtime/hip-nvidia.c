@@ -204,21 +204,8 @@ nv_get_device_info (gint ordinal, VhHipDeviceInfo * info)
 /* How a thread waits for the GPU (CU_CTX_SCHED_*). The driver's automatic
  * choice spins on a processor for as long as the GPU works when there are
  * fewer contexts than processors: every worker waiting for its frame then
- * burns a core. Blocking waits cost a wake-up (microseconds) instead.
- * VH_HIP_SYNC=spin|yield|blocking|auto overrides it (for measurements). */
-static guint
-nv_sync_flags (void)
-{
-  const gchar *sync = g_getenv ("VH_HIP_SYNC");
-
-  if (!g_strcmp0 (sync, "spin"))
-    return 0x01;
-  if (!g_strcmp0 (sync, "yield"))
-    return 0x02;
-  if (!g_strcmp0 (sync, "auto"))
-    return 0x00;
-  return 0x04;
-}
+ * burns a core. Blocking waits cost a wake-up (microseconds) instead. */
+#define NV_CTX_SCHED_BLOCKING_SYNC 0x04
 
 static gint
 nv_device_open (gint ordinal, gpointer * handle)
@@ -230,7 +217,7 @@ nv_device_open (gint ordinal, gpointer * handle)
   /* Before the context is made; a context already active (another user
    * of the primary context) keeps its flags: the result does not matter. */
   if (api.cuDevicePrimaryCtxSetFlags_v2)
-    api.cuDevicePrimaryCtxSetFlags_v2 (dev, nv_sync_flags ());
+    api.cuDevicePrimaryCtxSetFlags_v2 (dev, NV_CTX_SCHED_BLOCKING_SYNC);
   code = api.cuDevicePrimaryCtxRetain (handle, dev);
   g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "device %d context ready",
       ordinal);
@@ -365,10 +352,10 @@ nv_stream_wait_event (gpointer stream, gpointer event)
 static gint
 nv_event_create (gpointer * event, gboolean timing)
 {
-  guint flags = timing ? 0 : CU_EVENT_DISABLE_TIMING;
+  guint flags = CU_EVENT_BLOCKING_SYNC;
 
-  if (nv_sync_flags () == 0x04)
-    flags |= CU_EVENT_BLOCKING_SYNC;
+  if (!timing)
+    flags |= CU_EVENT_DISABLE_TIMING;
   return api.cuEventCreate (event, flags);
 }
 

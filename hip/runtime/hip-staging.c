@@ -51,20 +51,6 @@ stream_copy (guint8 * d, const guint8 * s, gsize n)
 }
 #endif
 
-#ifdef HAVE_STREAMING_STORES
-/* VH_HIP_STAGING=memcpy turns streaming stores off, for measurements. */
-static gboolean
-streaming_enabled (void)
-{
-  static gsize enabled;
-
-  if (g_once_init_enter (&enabled))
-    g_once_init_leave (&enabled, g_strcmp0 (g_getenv ("VH_HIP_STAGING"),
-            "memcpy") == 0 ? 1 : 2);
-  return enabled == 2;
-}
-#endif
-
 void
 vh_hip_copy_to_staging_2d (gpointer dst, gsize dst_pitch, gconstpointer src,
     gsize src_pitch, gsize width, gsize rows)
@@ -73,7 +59,7 @@ vh_hip_copy_to_staging_2d (gpointer dst, gsize dst_pitch, gconstpointer src,
   const guint8 *s = src;
 
 #ifdef HAVE_STREAMING_STORES
-  if (width * rows >= STREAMING_MIN_BYTES && streaming_enabled ()) {
+  if (width * rows >= STREAMING_MIN_BYTES) {
     if (dst_pitch == width && src_pitch == width)
       stream_copy (d, s, width * rows);
     else

@@ -184,7 +184,7 @@ float_ansnr_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   s->ref_row = g_new (gfloat, info->width);
   s->dis_row = g_new (gfloat, info->width);
   s->inner = g_new (gfloat, info->width);
-  s->use_avx2 = vh_simd_use_avx2 ();
+  s->use_avx2 = vh_simd_use_avx2 (fex->cpu_mask);
   return TRUE;
 }
 

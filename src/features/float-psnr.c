@@ -151,7 +151,7 @@ float_psnr_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   if (!vh_float_psnr_setup (&s->fp, info, error))
     return FALSE;
 
-  s->use_avx2 = vh_simd_use_avx2 ();
+  s->use_avx2 = vh_simd_use_avx2 (fex->cpu_mask);
   return TRUE;
 }
 

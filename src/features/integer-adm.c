@@ -342,7 +342,7 @@ adm_init (VhFeatureExtractor * fex, const VhPictureInfo * info, GError ** error)
   p->dc.cos1_sq = cos (1.0 * M_PI / 180.0) * cos (1.0 * M_PI / 180.0);
 
   vh_adm_kernels_init_c (&p->k);
-  if (!vh_simd_disabled ())
+  if (!vh_simd_disabled (fex->cpu_mask))
     vh_adm_kernels_init_avx2 (&p->k);
 
   alloc_buffers (p);

@@ -500,7 +500,7 @@ motion_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
 
   s->sad = motion_sad_c;
 #ifdef VH_MOTION_HAVE_AVX2
-  if (vh_simd_use_avx2 ())
+  if (vh_simd_use_avx2 (fex->cpu_mask))
     s->sad = motion_sad_avx2;
 #endif
   return TRUE;

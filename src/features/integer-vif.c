@@ -16,8 +16,8 @@
  * even rows and columns. Edges are mirrored without repeating the border
  * sample.
  *
- * Setting the environment variable VH_DISABLE_SIMD=1 (read when an instance
- * is initialised) forces the portable kernels; both give the same numbers. */
+ * An instance whose cpu_mask forbids AVX2 (read when it is initialised)
+ * takes the portable kernels; both give the same numbers. */
 
 #include "integer-vif.h"
 #include "errors.h"
@@ -107,7 +107,7 @@ vif_init (VhFeatureExtractor * fex, const VhPictureInfo * info, GError ** error)
     return FALSE;
 
   s->kern = &vh_vif_kernels_c;
-  if (!vh_simd_disabled () && vh_vif_kernels_avx2 ())
+  if (!vh_simd_disabled (fex->cpu_mask) && vh_vif_kernels_avx2 ())
     s->kern = vh_vif_kernels_avx2 ();
   s->log2_table = vh_vif_log2_table ();
   s->bpc = info->bpc;

@@ -93,7 +93,7 @@ psnr_hvs_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
 {
   VhPsnrHvsState *s = fex->priv;
 
-  s->use_avx2 = vh_simd_use_avx2 ();
+  s->use_avx2 = vh_simd_use_avx2 (fex->cpu_mask);
   return vh_psnr_hvs_setup (&s->hvs, info, error);
 }
 

@@ -283,7 +283,7 @@ psnr_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
   if (!vh_psnr_setup (&s->psnr, fex, info, error))
     return FALSE;
 
-  s->use_avx2 = vh_simd_use_avx2 ();
+  s->use_avx2 = vh_simd_use_avx2 (fex->cpu_mask);
   return TRUE;
 }
 

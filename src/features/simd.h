@@ -11,43 +11,42 @@
 #define __VH_SIMD_H__
 
 #include <glib.h>
-#include <string.h>
+
+#include "feature-extractor.h"
 
 G_BEGIN_DECLS
 
-/* TRUE when VH_DISABLE_SIMD is set (and not "0"): the extractors then
- * take their portable kernels, which give the same numbers. Read when an
- * instance is set up, so that a test may compare both in one process. */
-static inline gboolean
-vh_simd_disabled (void)
-{
-  const gchar *v = g_getenv ("VH_DISABLE_SIMD");
+/* @cpu_mask: VhCpuFlags an extractor may not use (its cpu_mask, which the
+ * context sets from its settings); read when an instance is set up, so
+ * that a test may compare the portable and SIMD paths in one process. */
 
-  return v && *v && strcmp (v, "0") != 0;
+/* TRUE when @cpu_mask forbids SIMD: the extractors then take their
+ * portable kernels, which give the same numbers. */
+static inline gboolean
+vh_simd_disabled (guint cpu_mask)
+{
+  return (cpu_mask & VH_CPU_FLAG_AVX2) != 0;
 }
 
-/* TRUE when AVX2 kernels may run: the CPU has AVX2 and SIMD is not
- * disabled. */
+/* TRUE when AVX2 kernels may run: the CPU has AVX2 and @cpu_mask does not
+ * forbid it. */
 static inline gboolean
-vh_simd_use_avx2 (void)
+vh_simd_use_avx2 (guint cpu_mask)
 {
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-  return !vh_simd_disabled () && __builtin_cpu_supports ("avx2");
+  return !vh_simd_disabled (cpu_mask) && __builtin_cpu_supports ("avx2");
 #else
   return FALSE;
 #endif
 }
 
 /* TRUE when AVX-512 kernels may run: the CPU has libvmaf's AVX-512 level
- * (F, CD, BW, DQ, VL), SIMD is not disabled and VH_DISABLE_AVX512 (what
- * --cpumask sets for libvmaf's AVX-512 bit) is not set. */
+ * (F, CD, BW, DQ, VL) and @cpu_mask forbids neither SIMD nor AVX-512. */
 static inline gboolean
-vh_simd_use_avx512 (void)
+vh_simd_use_avx512 (guint cpu_mask)
 {
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-  const gchar *v = g_getenv ("VH_DISABLE_AVX512");
-
-  if (vh_simd_disabled () || (v && *v && strcmp (v, "0") != 0))
+  if (vh_simd_disabled (cpu_mask) || (cpu_mask & VH_CPU_FLAG_AVX512))
     return FALSE;
   return __builtin_cpu_supports ("avx512f") &&
       __builtin_cpu_supports ("avx512cd") &&

@@ -133,21 +133,21 @@ cov_avx512 (const gfloat * x, const gfloat * y, gsize stride, gsize h,
 #endif
 
 VhSpeedCovOrder
-vh_speed_cov_order (void)
+vh_speed_cov_order (guint cpu_mask)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
-  if (vh_simd_use_avx512 ())
+  if (vh_simd_use_avx512 (cpu_mask))
     return VH_SPEED_COV_AVX512;
-  if (vh_simd_use_avx2 () && __builtin_cpu_supports ("fma"))
+  if (vh_simd_use_avx2 (cpu_mask) && __builtin_cpu_supports ("fma"))
     return VH_SPEED_COV_AVX2;
 #endif
   return VH_SPEED_COV_SCALAR;
 }
 
 VhSpeedCovFn
-vh_speed_cov_kernel (void)
+vh_speed_cov_kernel (guint cpu_mask)
 {
-  switch (vh_speed_cov_order ()) {
+  switch (vh_speed_cov_order (cpu_mask)) {
 #if defined(__GNUC__) && defined(__x86_64__)
     case VH_SPEED_COV_AVX512:
       return cov_avx512;

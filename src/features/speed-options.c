@@ -47,6 +47,7 @@ vh_speed_params_from_options (VhFeatureExtractor * fex,
   params->sigma_nn = vh_feature_extractor_get_option (fex, "speed_sigma_nn");
   params->nn_floor = vh_feature_extractor_get_option (fex, "speed_nn_floor");
   params->weight_var_mode = 0;
+  params->cpu_mask = fex->cpu_mask;
 }
 
 void

@@ -37,6 +37,7 @@ typedef struct
   gdouble sigma_nn;
   gdouble nn_floor;
   gint weight_var_mode;
+  guint cpu_mask;               /* the extractor's VhCpuFlags mask */
 } VhSpeedParams;
 
 typedef struct _VhSpeed VhSpeed;
@@ -60,9 +61,9 @@ typedef enum
 
 /* The summation order libvmaf takes on this CPU, so that the sums round
  * alike, and its kernel. */
-VhSpeedCovOrder vh_speed_cov_order       (void);
+VhSpeedCovOrder vh_speed_cov_order       (guint cpu_mask);
 
-VhSpeedCovFn vh_speed_cov_kernel         (void);
+VhSpeedCovFn vh_speed_cov_kernel         (guint cpu_mask);
 
 gdouble      vh_speed_cov_scalar         (const gfloat * x, const gfloat * y,
                                           gsize stride, gsize h, gsize w,
@@ -87,6 +88,7 @@ typedef struct
   gfloat noise_entropy;         /* pooling skips blocks below it */
   gdouble log2_2pie;
   gint weight_var_mode;
+  VhSpeedCovOrder cov_order;    /* libvmaf's summation order to follow */
 } VhSpeedLayout;
 
 /* Set up for @w x @h planes; @what names them in errors ("speed_chroma:

@@ -207,7 +207,7 @@ vh_speed_new (const VhSpeedParams * params, guint w, guint h,
   s->op_mean = g_new (gfloat, (gsize) s->ow * s->oh);
   s->conv_scratch = g_new (gfloat, s->ow + s->lm_taps);
 
-  s->cov = vh_speed_cov_kernel ();
+  s->cov = vh_speed_cov_kernel (params->cpu_mask);
   s->indep = g_new (gfloat, (gsize) VH_SPEED_BLOCK_ELEMENTS * s->nb);
   s->sol = g_new (gfloat, (gsize) VH_SPEED_BLOCK_ELEMENTS * s->nb);
   s->work = g_new (gfloat, vh_speed_linalg_work_size (VH_SPEED_BLOCK_ELEMENTS,
@@ -264,6 +264,7 @@ vh_speed_layout (const VhSpeed * s, VhSpeedLayout * l)
   l->lm = s->lm;
   l->lm_taps = s->lm_taps;
   l->sigma_nn = s->sigma_nn;
+  l->cov_order = vh_speed_cov_order (s->p.cpu_mask);
   l->noise_entropy = noise_entropy (s);
   l->log2_2pie = LOG2_2PIE;
   l->weight_var_mode = s->p.weight_var_mode;

@@ -9,15 +9,16 @@
 
 /* The HIP twins and the backend choice.
  *
- * Everywhere: every HIP class in the registry has a CPU class of the same
- * name with the same outputs and options; registration is idempotent; a
+ * Everywhere: every HIP class in the HIP extractor set has a CPU class of
+ * the same name with the same outputs and options; the set is made once,
+ * each twin table row names its class's CPU twin; a
  * feature whose options its twin leaves to the CPU (cambi's heatmaps_path)
  * runs on its CPU twin when the context allows HIP and CPU, with the same
  * values; vh_hip_select_backend() says
  * "hip" without a usable GPU is an error, "auto" falls back with a reason.
  *
  * On a GPU (VH_TEST_MODE=gpu, else those parts are skipped): every HIP
- * class (the registry is searched, so twins added later are covered) is
+ * class (the set is searched, so twins added later are covered) is
  * compared frame for frame with its CPU twin through the engine, on the
  * golden pairs (VH_GOLDEN_DIR, at most 10 frames each) and on synthetic
  * odd-size clips of 8 to 16 bits in every chroma layout (and semi-planar
@@ -89,14 +90,17 @@ test_classes (void)
   guint n_before, n_after, n_twins, n_hip = 0;
   const VhFeatureExtractorClass *const *list;
 
-  vh_hip_features_register ();
-  vh_feature_extractor_list (&n_before);
-  vh_hip_features_register ();
-  vh_hip_features_register ();
-  list = vh_feature_extractor_list (&n_after);
-  CHECK (n_before == n_after, "registering twice added classes (%u, %u)",
-      n_before, n_after);
+  vh_extractor_set_list (vh_extractor_set_get_builtin (), &n_before);
+  list = vh_extractor_set_list (vh_hip_extractor_set (), &n_after);
+  CHECK (vh_hip_extractor_set () == vh_hip_extractor_set (),
+      "the HIP extractor set is made more than once");
   vh_hip_features_list (&n_twins);
+  CHECK (n_after == n_before + n_twins, "%u classes with the twins, %u "
+      "built in, %u twins", n_after, n_before, n_twins);
+  for (guint i = 0; vh_hip_twins[i].klass; i++)
+    CHECK (!g_strcmp0 (vh_hip_twins[i].cpu_name, vh_hip_twins[i].klass->name),
+        "twin table row %u: CPU class %s, twin %s", i,
+        vh_hip_twins[i].cpu_name, vh_hip_twins[i].klass->name);
 
   for (guint i = 0; list[i]; i++) {
     const VhFeatureExtractorClass *hip = list[i], *cpu;
@@ -116,13 +120,13 @@ test_classes (void)
     CHECK (hip->lookahead >= cpu->lookahead,
         "%s: lookahead %u below the CPU twin's %u", hip->name, hip->lookahead,
         cpu->lookahead);
-    CHECK (vh_feature_extractor_find (hip->name,
+    CHECK (vh_extractor_set_find (vh_hip_extractor_set (), hip->name,
             VH_BACKEND_HIP | VH_BACKEND_CPU) == hip,
-        "%s: the registry does not prefer the twin", hip->name);
+        "%s: the set does not prefer the twin", hip->name);
     printf ("# twin %s: %s\n", hip->name,
         (hip->flags & VH_EXTRACTOR_FLAG_TEMPORAL) ? "temporal" : "parallel");
   }
-  CHECK (n_hip == n_twins, "%u HIP classes registered, %u twins listed",
+  CHECK (n_hip == n_twins, "%u HIP classes in the set, %u twins listed",
       n_hip, n_twins);
 }
 
@@ -359,6 +363,7 @@ score (const Clip * clip, const gchar * feature, const gchar * const *opts,
 
   cfg.n_threads = n_threads;
   cfg.backends = backends;
+  cfg.extractors = vh_hip_extractor_set ();
   cfg.transfer = (backends & VH_BACKEND_HIP) ? transfer : NULL;
   ctx = vh_context_new (&cfg);
   if (!vh_context_add_feature (ctx, feature, opts, error) ||
@@ -635,7 +640,7 @@ test_twins_against_cpu (void)
   g_autoptr (GPtrArray) clips = make_clips ();
   g_autoptr (GHashTable) max_diffs = g_hash_table_new_full (g_str_hash,
       g_str_equal, NULL, g_free);
-  const VhFeatureExtractorClass *const *list = vh_feature_extractor_list (NULL);
+  const VhFeatureExtractorClass *const *list = vh_extractor_set_list (vh_hip_extractor_set (), NULL);
   /* VH_TEST_TWINS=cambi,vif: only those (a quicker run on a GPU). */
   g_auto (GStrv) only = g_getenv ("VH_TEST_TWINS") ?
       g_strsplit (g_getenv ("VH_TEST_TWINS"), ",", -1) : NULL;
@@ -681,7 +686,8 @@ check_dispatch (const gchar * what, const gchar * dispatch)
     if (!kv[0] || !kv[1] || strcmp (kv[1], "cpu"))
       continue;
     n_cpu++;
-    CHECK (vh_feature_extractor_find (kv[0], VH_BACKEND_HIP) == NULL,
+    CHECK (vh_extractor_set_find (vh_hip_extractor_set (), kv[0],
+            VH_BACKEND_HIP) == NULL,
         "%s: %s runs on the CPU although it has a HIP twin", what, kv[0]);
   }
   return n_cpu;
@@ -700,6 +706,7 @@ score_model (const Clip * clip, const gchar * model_name, VhBackend backends,
 
   cfg.n_threads = 2;
   cfg.backends = backends;
+  cfg.extractors = vh_hip_extractor_set ();
   cfg.transfer = (backends & VH_BACKEND_HIP) ? transfer : NULL;
   ctx = vh_context_new (&cfg);
   model = vh_model_new_builtin (model_name, NULL, error);
@@ -772,7 +779,8 @@ test_motion_flush (const gchar * feature, const gchar * motion2,
     const gchar * motion3)
 {
   const VhFeatureExtractorClass *hip_class =
-      vh_feature_extractor_find (feature, VH_BACKEND_HIP);
+      vh_extractor_set_find (vh_hip_extractor_set (), feature,
+      VH_BACKEND_HIP);
   const VhFeatureExtractorClass *cpu_class =
       vh_feature_extractor_find (feature, VH_BACKEND_CPU);
   g_autoptr (GPtrArray) clips = make_clips ();
@@ -900,6 +908,7 @@ test_fallback (void)
 
   /* The dispatch a device gives: the twin where there is one. */
   cfg.backends = VH_BACKEND_HIP | VH_BACKEND_CPU;
+  cfg.extractors = vh_hip_extractor_set ();
   mixed = vh_context_new (&cfg);
   if (vh_context_add_feature (mixed, "psnr", NULL, NULL) &&
       vh_context_add_feature (mixed, "cambi", NULL, NULL)) {
@@ -918,38 +927,40 @@ test_fallback (void)
 static void
 test_select_without_gpu (void)
 {
-  VhBackend backends = 0;
-  VhPictureTransfer *dev = NULL;
+  VhContextConfig cfg = { 0 };
   gchar *reason = NULL;
   GError *error = NULL;
-  VhHipBackendRequest req;
+  VhBackendChoice choice;
 
-  CHECK (!vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_HIP,
-          VH_HIP_VENDOR_UNKNOWN, 0, &backends, &dev, &reason, &error),
+  CHECK (!vh_hip_select_backend (VH_BACKEND_CHOICE_HIP,
+          VH_HIP_VENDOR_UNKNOWN, 0, &cfg, &reason, &error),
       "backend hip without a GPU succeeded");
   CHECK (g_error_matches (error, VH_ERROR, VH_ERROR_BACKEND),
       "backend hip: wrong error %s", error ? error->message : "none");
-  CHECK (dev == NULL && reason == NULL, "backend hip: device or reason set");
+  CHECK (cfg.transfer == NULL && reason == NULL,
+      "backend hip: device or reason set");
   if (error)
     printf ("# hip without a GPU: %s\n", error->message);
   g_clear_error (&error);
 
-  CHECK (vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_AUTO,
-          VH_HIP_VENDOR_UNKNOWN, 0, &backends, &dev, &reason, &error),
+  CHECK (vh_hip_select_backend (VH_BACKEND_CHOICE_AUTO,
+          VH_HIP_VENDOR_UNKNOWN, 0, &cfg, &reason, &error),
       "backend auto failed: %s", error ? error->message : "");
-  CHECK (backends == VH_BACKEND_CPU && dev == NULL, "auto did not pick CPU");
+  CHECK (cfg.backends == VH_BACKEND_CPU && cfg.transfer == NULL,
+      "auto did not pick CPU");
   CHECK (reason && !strchr (reason, '\n'), "auto: no one-line reason");
   if (reason)
     printf ("# auto without a GPU: %s\n", reason);
   g_clear_pointer (&reason, g_free);
 
-  CHECK (vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_CPU,
-          VH_HIP_VENDOR_UNKNOWN, 0, &backends, &dev, &reason, &error) &&
-      backends == VH_BACKEND_CPU && !dev && !reason, "backend cpu");
+  CHECK (vh_hip_select_backend (VH_BACKEND_CHOICE_CPU,
+          VH_HIP_VENDOR_UNKNOWN, 0, &cfg, &reason, &error) &&
+      cfg.backends == VH_BACKEND_CPU && !cfg.transfer && !reason &&
+      !cfg.gpu_fallback, "backend cpu");
 
-  CHECK (vh_hip_backend_request_from_string ("HIP", &req) &&
-      req == VH_HIP_BACKEND_REQUEST_HIP, "parse HIP");
-  CHECK (!vh_hip_backend_request_from_string ("gpu", &req), "parse gpu");
+  CHECK (vh_backend_choice_from_string ("HIP", &choice) &&
+      choice == VH_BACKEND_CHOICE_HIP, "parse HIP");
+  CHECK (!vh_backend_choice_from_string ("gpu", &choice), "parse gpu");
 }
 
 int
@@ -964,16 +975,18 @@ main (int argc, char **argv)
   if (strcmp (mode, "gpu") != 0) {
     test_select_without_gpu ();
   } else {
-    VhBackend backends;
+    VhContextConfig cfg = { 0 };
     GError *error = NULL;
     g_autoptr (VhHipDevice) probe = vh_hip_test_open_gpu_or_skip ();
 
-    if (!vh_hip_select_backend (VH_HIP_BACKEND_REQUEST_HIP,
-            VH_HIP_VENDOR_UNKNOWN, 0, &backends, &transfer, NULL, &error)) {
+    if (!vh_hip_select_backend (VH_BACKEND_CHOICE_HIP,
+            VH_HIP_VENDOR_UNKNOWN, 0, &cfg, NULL, &error)) {
       printf ("FAIL: backend hip with a GPU: %s\n", error->message);
       return 1;
     }
-    CHECK (backends == (VH_BACKEND_HIP | VH_BACKEND_CPU), "backends");
+    CHECK (cfg.backends == (VH_BACKEND_HIP | VH_BACKEND_CPU), "backends");
+    CHECK (!cfg.gpu_fallback, "backend hip falls back to the CPU");
+    transfer = cfg.transfer;
     device = vh_picture_transfer_get_device (transfer);
     test_motion_flush ("motion", "integer_motion2", "integer_motion3");
     test_motion_flush ("float_motion", "motion2", "motion3");

@@ -75,15 +75,15 @@ check_class_matches_cpu (const VhFeatureExtractorClass * gpu)
     g_assert_cmpint (b->flags, ==, a->flags);
   }
   g_assert_null (gpu->options[i].name);
-  g_assert_true (vh_feature_extractor_find (gpu->name, VH_BACKEND_HIP) == gpu);
-  g_assert_true (vh_feature_extractor_find (gpu->name,
+  g_assert_true (vh_extractor_set_find (vh_hip_extractor_set (), gpu->name,
+          VH_BACKEND_HIP) == gpu);
+  g_assert_true (vh_extractor_set_find (vh_hip_extractor_set (), gpu->name,
           VH_BACKEND_HIP | VH_BACKEND_CPU) == gpu);
 }
 
 static void
 test_classes (void)
 {
-  vh_hip_features_register ();
   check_class_matches_cpu (&vh_hip_fex_float_ssim);
   check_class_matches_cpu (&vh_hip_fex_float_ms_ssim);
 }

@@ -95,6 +95,7 @@ make_picture (guint seed)
 typedef struct
 {
   VhPictureTransfer *transfer;  /* NULL: CPU only */
+  VhExtractorSet *extractors;   /* the built-in classes and device_sad */
   gdouble sad[N_FRAMES];
   gdouble psnr[N_FRAMES];
   GError *error;
@@ -115,6 +116,7 @@ score (gpointer data)
   cfg.backends = run->transfer ? VH_BACKEND_HIP | VH_BACKEND_CPU :
       VH_BACKEND_CPU;
   cfg.transfer = run->transfer;
+  cfg.extractors = run->extractors;
   ctx = vh_context_new (&cfg);
   g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, WIDTH,
           HEIGHT, NULL));
@@ -161,9 +163,12 @@ test_two_devices (void)
   Run cpu = { 0 }, runs[N_DEVICES] = { {0} };
   GThread *threads[N_DEVICES];
   GError *error = NULL;
+  g_autoptr (VhExtractorSet) extractors = vh_extractor_set_new_builtin ();
 
-  vh_feature_extractor_register (&device_sad_class);
+  vh_extractor_set_add (extractors, &device_sad_class);
+  cpu.extractors = extractors;
   for (guint d = 0; d < N_DEVICES; d++) {
+    runs[d].extractors = extractors;
     VhHipDevice *device = vh_hip_device_open (VH_HIP_VENDOR_NVIDIA, d,
         &error);
     g_assert_no_error (error);

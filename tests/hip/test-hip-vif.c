@@ -27,7 +27,7 @@ new_vif (VhBackend backend, const VhPictureInfo * info,
     const gchar * const *opts)
 {
   const VhFeatureExtractorClass *klass =
-      vh_feature_extractor_find ("vif", backend);
+      vh_extractor_set_find (vh_hip_extractor_set (), "vif", backend);
   VhFeatureExtractor *fex;
   g_autoptr (GError) error = NULL;
 
@@ -371,7 +371,6 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   device = vh_hip_test_open_gpu_or_skip ();
-  vh_hip_features_register ();
 
   g_test_add_func ("/hip-vif/golden", test_golden);
   g_test_add_func ("/hip-vif/golden-egl1", test_golden_egl1);

@@ -118,19 +118,22 @@ static const gchar *outputs[] = { "dispatch_host_sad",
   "dispatch_temporal_sad", "dispatch_device_sad", "psnr_y", "psnr_cb", NULL
 };
 
-static void
-register_classes (void)
+/* The built-in classes and the fakes above, for the contexts here. */
+static VhExtractorSet *
+dispatch_set (void)
 {
-  static gsize once;
+  static VhExtractorSet *set;
 
-  if (g_once_init_enter (&once)) {
-    vh_feature_extractor_register (&host_class);
-    vh_feature_extractor_register (&temporal_class);
-    vh_feature_extractor_register (&device_class);
-    vh_feature_extractor_register (&luma_class);
-    vh_feature_extractor_register (&luma_temporal_class);
-    g_once_init_leave (&once, 1);
+  if (g_once_init_enter (&set)) {
+    VhExtractorSet *s = vh_extractor_set_new_builtin ();
+    vh_extractor_set_add (s, &host_class);
+    vh_extractor_set_add (s, &temporal_class);
+    vh_extractor_set_add (s, &device_class);
+    vh_extractor_set_add (s, &luma_class);
+    vh_extractor_set_add (s, &luma_temporal_class);
+    g_once_init_leave (&set, s);
   }
+  return set;
 }
 
 static VhPicture *
@@ -167,6 +170,7 @@ score (VhMemoryType mem_type, VhPictureTransfer * transfer,
   cfg.n_threads = 3;
   cfg.backends = VH_BACKEND_CPU | VH_BACKEND_HIP;
   cfg.transfer = transfer;
+  cfg.extractors = dispatch_set ();
   ctx = vh_context_new (&cfg);
   g_assert_true (vh_context_add_feature (ctx, "dispatch_host", NULL, NULL));
   g_assert_true (vh_context_add_feature (ctx, "dispatch_temporal", NULL,
@@ -251,6 +255,7 @@ score_uploads (const gchar * const *features, const gchar * output,
   cfg.n_threads = 2;
   cfg.backends = VH_BACKEND_CPU | VH_BACKEND_HIP;
   cfg.transfer = transfer;
+  cfg.extractors = dispatch_set ();
   ctx = vh_context_new (&cfg);
   for (guint f = 0; features[f]; f++)
     g_assert_true (vh_context_add_feature (ctx, features[f], NULL, NULL));
@@ -287,7 +292,6 @@ test_luma_only (void)
   VhPictureTransfer *transfer;
   GError *error = NULL;
 
-  register_classes ();
   g_assert_cmpint (score_uploads (luma, "dispatch_luma_sad", a), ==, 1);
   g_assert_cmpint (score_uploads (mixed, "dispatch_luma_sad", b), ==, 3);
   for (guint i = 0; i < N_FRAMES; i++) {
@@ -358,7 +362,6 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  register_classes ();
   g_test_add_func ("/picture/dispatch/no-transfer", test_no_transfer);
   g_test_add_func ("/picture/dispatch/host-and-device", test_dispatch);
   g_test_add_func ("/picture/dispatch/get-in-memory", test_get_in_memory);

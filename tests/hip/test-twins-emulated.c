@@ -20,7 +20,8 @@
  * the v1.0.16 settings of each (ADM's CSF mode 2 at both display heights,
  * motion's five-frame window and moving average), other options, and for
  * SpEED every resampler and weighting mode and the three covariance
- * orders (VH_DISABLE_AVX512, VH_DISABLE_SIMD; those this CPU can take).
+ * orders (cpu_mask forbidding AVX-512, or all SIMD; those this CPU can
+ * take).
  * The GPU's own rounding is the GPU test's (hip-features-gpu). */
 
 #include "feature-collector.h"
@@ -150,7 +151,7 @@ make (const VhFeatureExtractorClass * klass, const gchar * const *opts)
 }
 
 static void
-run_case (const ClipSpec * spec, const Case * c)
+run_case (const ClipSpec * spec, const Case * c, guint cpu_mask)
 {
   VhPictureInfo info;
   VhFeatureExtractor *cpu = make (c->cpu, c->opts);
@@ -168,6 +169,7 @@ run_case (const ClipSpec * spec, const Case * c)
   const guint n_frames = c->n_frames ? c->n_frames : N_FRAMES;
 
   vh_picture_info_init (&info, spec->fmt, spec->bpc, spec->w, spec->h, NULL);
+  cpu->cpu_mask = hip->cpu_mask = cpu_mask;
   ok_cpu = vh_feature_extractor_init (cpu, &info, &cpu_err);
   ok_hip = vh_feature_extractor_init (hip, &info, &hip_err);
   if (ok_cpu != ok_hip) {
@@ -329,15 +331,18 @@ main (void)
     {&vh_fex_psnr_hvs, &vh_hip_fex_psnr_hvs, 0x62, 2, {NULL}},
   };
   /* Each covariance order this CPU can take. */
-  static const gchar *const orders[][2] = {
-    {NULL, NULL}, {"VH_DISABLE_AVX512", "1"}, {"VH_DISABLE_SIMD", "1"},
+  static const struct
+  {
+    guint cpu_mask;
+    const gchar *name;
+  } orders[] = {
+    {0, NULL}, {VH_CPU_FLAG_AVX512, "no AVX-512"},
+    {VH_CPU_MASK_PORTABLE, "no SIMD"},
   };
 
   for (guint o = 0; o < G_N_ELEMENTS (orders); o++) {
-    if (orders[o][0]) {
-      g_setenv (orders[o][0], orders[o][1], TRUE);
-      printf ("# with %s=%s\n", orders[o][0], orders[o][1]);
-    }
+    if (orders[o].name)
+      printf ("# with %s\n", orders[o].name);
     for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
       /* The other orders: SpEED, default options, the first clip. */
       for (guint k = 0; k < (o ? 1 : G_N_ELEMENTS (clips)); k++) {
@@ -345,7 +350,7 @@ main (void)
                     !g_str_has_prefix (cases[c].cpu->name, "speed"))) ||
             !(cases[c].clips & (1u << k)))
           continue;
-        run_case (&clips[k], &cases[c]);
+        run_case (&clips[k], &cases[c], orders[o].cpu_mask);
       }
     }
   }
