@@ -3,8 +3,9 @@
 # tests with (hipcc and the ROCm device libraries precompile the HIP kernels
 # for AMD GPUs; no GPU is needed; libsoup serves vmafhip-monitor's /metrics
 # and its test scrapes them with Prometheus; clang builds the libFuzzer
-# targets). Run as root, or as a user
-# with sudo.
+# targets; gst-plugins-bad, -ugly and libav are not needed, but installed
+# as on a user's machine they prove that the tests load only the plugins
+# they use). Run as root, or as a user with sudo.
 set -eu
 
 packages="
@@ -16,6 +17,7 @@ packages="
   valgrind clang help2man python3-matplotlib zlib1g-dev
   libsoup-3.0-dev prometheus
   hipcc libamdhip64-dev rocm-device-libs
+  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
 "
 
 if [ "$(id -u)" -eq 0 ]; then
