@@ -272,6 +272,31 @@ test_missing_feature (void)
   g_assert_false (vh_feature_collector_get (fc, "vmaf", 0, &v));
 }
 
+/* libvmaf's internal names mean the extractor that outputs them:
+ * "VMAF_feature_motion_score" is float_motion's motion, not the extractor
+ * named "motion" (integer motion). With norm_type none the features go to
+ * the SVM as they are. tests/data/extended scores the same file against
+ * libvmaf's log. */
+static void
+test_internal_names (void)
+{
+  g_autofree gchar *path = vh_test_data_path ("model/norm-none.json");
+  g_autoptr (GError) err = NULL;
+  g_autoptr (VhModel) m = vh_model_new_from_file (path, NULL, &err);
+  static const gchar *const want[][2] = {
+    {"float_adm", "adm2"}, {"float_motion", "motion"},
+    {"float_vif", "vif_scale0"}, {"float_vif", "vif_scale1"},
+    {"float_vif", "vif_scale2"}, {"float_vif", "vif_scale3"},
+  };
+
+  g_assert_no_error (err);
+  g_assert_cmpuint (vh_model_n_features (m), ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++) {
+    g_assert_cmpstr (vh_model_feature_extractor (m, i), ==, want[i][0]);
+    g_assert_cmpstr (vh_model_feature_output_name (m, i), ==, want[i][1]);
+  }
+}
+
 /* ------------------------------------------------------------------ */
 /* Malformed files. */
 
@@ -758,6 +783,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/unknown-builtin", test_unknown_builtin);
   g_test_add_func ("/model/transform-and-clip", test_transform_and_clip);
   g_test_add_func ("/model/missing-feature", test_missing_feature);
+  g_test_add_func ("/model/internal-names", test_internal_names);
   g_test_add_func ("/model/malformed", test_malformed);
   g_test_add_func ("/model/malformed-file", test_malformed_file);
   g_test_add_func ("/model/exact", test_exact);
