@@ -336,6 +336,19 @@ test_malformed (void)
           VH_ERROR_MODEL_PARSE},
     {"rescale without slopes", "\"norm_type\": \"none\"",
         "\"norm_type\": \"linear_rescale\"", "'slopes'", VH_ERROR_MODEL_PARSE},
+    /* Values that load but give NaN or nonsense: refused with the reason. */
+    {"negative gamma", "gamma 0.5", "gamma -0.05", "gamma > 0",
+        VH_ERROR_MODEL_PARSE},
+    {"zero gamma", "gamma 0.5", "gamma 0", "gamma > 0", VH_ERROR_MODEL_PARSE},
+    {"infinite gamma", "gamma 0.5", "gamma 1e999", "finite",
+        VH_ERROR_MODEL_PARSE},
+    {"NaN rho", "rho -1", "rho nan", "finite", VH_ERROR_MODEL_PARSE},
+    {"NaN coefficient", "\\n0 1:0.25", "\\nnan 1:0.25", "finite coefficient",
+        VH_ERROR_MODEL_PARSE},
+    {"infinite attribute", "1:0.25", "1:inf", "finite value",
+        VH_ERROR_MODEL_PARSE},
+    {"attribute past the features", "1:0.25", "1:0.25 2:0.5",
+        "attribute 2, but feature_names lists 1", VH_ERROR_MODEL_PARSE},
   };
   static const Breakage extras[] = {
     {"clip not numbers", NULL, ", \"score_clip\": [0, \"a\"]",
@@ -353,6 +366,18 @@ test_malformed (void)
     {"slopes too short", NULL,
         ", \"slopes\": [1.0], \"intercepts\": [0.0, 0.0]",
           "model_dict.slopes", VH_ERROR_MODEL_PARSE},
+    {"score slope 0", NULL,
+        ", \"slopes\": [0.0, 1.0], \"intercepts\": [0.0, 0.0]",
+          "model_dict.slopes[0]: is 0", VH_ERROR_MODEL_PARSE},
+    {"infinite intercept", NULL,
+        ", \"slopes\": [1.0, 1.0], \"intercepts\": [0.0, -1e999]",
+          "model_dict.intercepts[1]", VH_ERROR_MODEL_PARSE},
+    {"infinite p0", NULL, ", \"score_transform\": {\"p0\": 1e999}",
+        "model_dict.score_transform.p0", VH_ERROR_MODEL_PARSE},
+    {"clip min above max", NULL, ", \"score_clip\": [100, 0]",
+        "model_dict.score_clip", VH_ERROR_MODEL_PARSE},
+    {"chroma correction 0", NULL, ", \"chroma_correction_parameter\": 0",
+        "model_dict.chroma_correction_parameter", VH_ERROR_MODEL_PARSE},
   };
   g_autofree gchar *good = constant_model (1.0, NULL);
 
