@@ -32,7 +32,8 @@ fuzz_target () {
   seeds=tests/fuzz/corpus/$t
   max_len=65536
   if [ "$t" = model ]; then
-    seeds=models
+    # the built-in models and the hand-made cases beside the others
+    seeds="models tests/fuzz/corpus/model"
     max_len=524288
   fi
   log=build-fuzz/fuzz-$t.log

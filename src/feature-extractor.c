@@ -120,11 +120,16 @@ gboolean
 vh_feature_extractor_flush (VhFeatureExtractor * fex, VhFeatureCollector * fc,
     GError ** error)
 {
+  gboolean ok;
+
   g_return_val_if_fail (fex->initialized, FALSE);
   if (!fex->klass->flush)
     return TRUE;
   fex->log_seq = 0;
-  return fex->klass->flush (fex, fc, error);
+  fex->log_flushing = TRUE;
+  ok = fex->klass->flush (fex, fc, error);
+  fex->log_flushing = FALSE;
+  return ok;
 }
 
 void
@@ -177,7 +182,7 @@ append_named (VhFeatureExtractor * fex, VhFeatureCollector * fc,
   if (fex->log_slot == G_MAXUINT)
     return vh_feature_collector_append (fc, name, index, value, error);
   vh_log_key_init (&key, fex->klass->name, base_name, index, fex->log_slot,
-      fex->log_seq++, fex->log_pooled);
+      fex->log_seq++, fex->log_pooled, fex->log_flushing);
   return vh_feature_collector_append_keyed (fc, name, index, value, &key,
       error);
 }

@@ -126,10 +126,12 @@ struct _VhFeatureExtractor
   guint cpu_mask;
   /* Log order (log-order.h), set by the context: the extractor's place
    * in registration order (G_MAXUINT: none), whether logs follow
-   * libvmaf's thread-pool order, and the writes of the current call. */
+   * libvmaf's thread-pool order, and the writes of the current call
+   * (log_flushing: that call is the flush). */
   guint log_slot;
   gboolean log_pooled;
   guint log_seq;
+  gboolean log_flushing;
   /* While a CPU twin takes over from a GPU twin that failed (context.c):
    * values of frames below @replay_from, and values the collector holds
    * already, are dropped instead of written twice. */

@@ -37,13 +37,17 @@ static const gchar *const temporal[] = {
 void
 vh_log_key_init (VhLogKey * key, const gchar * extractor,
     const gchar * base_name, guint index, guint slot, guint seq,
-    gboolean pooled)
+    gboolean pooled, gboolean flushing)
 {
   guint64 frame = index;
   gboolean first = FALSE;
 
+  /* libvmaf flushes once every frame's values are in (its pool drained). */
+  if (flushing)
+    frame = G_MAXUINT32;
+
   for (guint i = 0; i < G_N_ELEMENTS (delays); i++) {
-    if (!strcmp (delays[i].extractor, extractor) &&
+    if (!flushing && !strcmp (delays[i].extractor, extractor) &&
         !strcmp (delays[i].output, base_name)) {
       frame = delays[i].delay == AT_END ? G_MAXUINT32 :
           frame + delays[i].delay;

@@ -21,7 +21,9 @@ G_BEGIN_DECLS
  * thread pool (--threads 1 and up) the extractors it runs in frame order
  * on the calling thread (psnr, float_motion, speed_temporal) come first
  * within each frame. Values written only at the end of the stream (the
- * integer motion's motion2 and motion3) come after every frame's.
+ * integer motion's motion2 and motion3), and values first written when
+ * the extractor is flushed (float_motion's motion3 of a one-frame
+ * stream), come after every frame's.
  *
  * Keys are computed from the frame a value belongs to, not from when a
  * worker happens to write it, so the order is the same for any number of
@@ -37,7 +39,7 @@ void         vh_log_key_init            (VhLogKey * key,
                                          const gchar * extractor,
                                          const gchar * base_name,
                                          guint index, guint slot, guint seq,
-                                         gboolean pooled);
+                                         gboolean pooled, gboolean flushing);
 
 gint         vh_log_key_compare         (const VhLogKey * a,
                                          const VhLogKey * b);

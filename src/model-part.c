@@ -294,6 +294,11 @@ parse_rescale (const Ctx * c, JsonObject * dict, const gchar * member,
     if (!finite)
       return FALSE;
     v = json_node_get_double (el);
+    /* The score is divided by its slope, and so are the features that
+     * chroma correction takes back to their own scale. */
+    if (is_slope && v == 0.0 && part->norm == VH_MODEL_NORM_LINEAR_RESCALE
+        && (i == 0 || (part->chroma_correction && i <= part->n_features)))
+      return fail (c, m, "is 0, and the score is divided by it");
     if (i == 0) {
       *(is_slope ? &part->slope : &part->intercept) = v;
     } else if (i <= part->n_features) {
@@ -501,6 +506,11 @@ parse_svm (const Ctx * c, JsonObject * dict, VhModelPart * part)
     g_error_free (err);
     return FALSE;
   }
+  /* Attribute i is feature i: one past the features has no value. */
+  if (vh_svm_max_attribute (part->svm) > part->n_features)
+    return fail (c, "model", "support vectors use attribute %u, but "
+        "feature_names lists %u features", vh_svm_max_attribute (part->svm),
+        part->n_features);
   return TRUE;
 }
 
@@ -537,11 +547,12 @@ vh_model_part_parse (JsonNode * node, const gchar * origin,
   if (!parse_types (&c, dict, part) ||
       !parse_feature_names (&c, dict, part) ||
       !parse_feature_opts (&c, dict, part) ||
+      !parse_chroma (&c, dict, part) ||
       !parse_rescale (&c, dict, "slopes", part, TRUE) ||
       !parse_rescale (&c, dict, "intercepts", part, FALSE) ||
       !parse_transform (&c, dict, cfg, &part->transform) ||
       !parse_clip (&c, dict, cfg, part) ||
-      !parse_chroma (&c, dict, part) || !parse_svm (&c, dict, part)) {
+      !parse_svm (&c, dict, part)) {
     vh_model_part_free (part);
     return NULL;
   }

@@ -70,6 +70,27 @@ vh_model_free (VhModel * model)
   g_free (model);
 }
 
+/* The extractor that outputs @alias. A model names features by libvmaf's
+ * internal names ("VMAF_feature_motion_score"), whose alias ("motion") can
+ * also be an extractor's name (integer motion's): such a name means the
+ * extractor that outputs that feature (float_motion), as in libvmaf. */
+static const VhFeatureExtractorClass *
+find_provider (const gchar * name, const gchar * alias)
+{
+  const VhFeatureExtractorClass *const *list = vh_feature_extractor_list (NULL);
+  const VhBackend any = VH_BACKEND_CPU | VH_BACKEND_HIP;
+
+  if (!strcmp (name, alias))
+    return vh_feature_extractor_find (alias, any);
+  for (guint i = 0; list[i]; i++) {
+    for (guint k = 0; list[i]->provides && list[i]->provides[k]; k++) {
+      if (!strcmp (list[i]->provides[k], alias))
+        return vh_feature_extractor_find (list[i]->name, any);
+    }
+  }
+  return vh_feature_extractor_find (alias, any);
+}
+
 /* Finds the extractor of each feature and the name it appends under with
  * the model's options, as a fresh instance of it reports. */
 static gboolean
@@ -82,7 +103,7 @@ resolve_features (VhModelPart * part, const gchar * origin,
     const VhFeatureExtractorClass *klass;
     VhFeatureExtractor *fex;
 
-    klass = vh_feature_extractor_find (alias, VH_BACKEND_CPU | VH_BACKEND_HIP);
+    klass = find_provider (f->name, alias);
     if (!klass) {
       g_autofree gchar *known = vh_feature_extractor_list_names ();
       g_set_error (error, VH_ERROR, VH_ERROR_UNKNOWN_FEATURE,

@@ -146,6 +146,14 @@ parse_header (Cursor * c, VhSvm * svm, Header * h, GError ** error)
     } else if (!strcmp (key, "gamma")) {
       if (!read_double (c, key, &svm->gamma, error))
         return FALSE;
+      /* exp (-gamma * d2): 0 makes every vector alike, a negative one
+       * overflows to infinities (NaN scores). */
+      if (!(svm->gamma > 0.0)) {
+        g_set_error (error, VH_ERROR, VH_ERROR_MODEL_PARSE,
+            "libsvm model: gamma is %g, the RBF kernel needs gamma > 0",
+            svm->gamma);
+        return FALSE;
+      }
       h->have_gamma = TRUE;
     } else if (!strcmp (key, "degree") || !strcmp (key, "coef0")) {
       gdouble unused;           /* parameters of other kernels */
@@ -358,6 +366,19 @@ rbf (const VhSvm * svm, guint s, const gdouble * x, guint n)
   for (; j < len; j++)
     d2 += val[j] * val[j];
   return exp (-svm->gamma * d2);
+}
+
+guint
+vh_svm_max_attribute (const VhSvm * svm)
+{
+  guint max = 0;
+
+  /* Attribute numbers ascend within each vector: its last is its largest. */
+  for (guint s = 0; s < svm->n_sv; s++) {
+    if (svm->start[s + 1] > svm->start[s])
+      max = MAX (max, (guint) svm->idx[svm->start[s + 1] - 1]);
+  }
+  return max;
 }
 
 gdouble

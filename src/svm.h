@@ -25,6 +25,9 @@ VhSvm       *vh_svm_parse       (const gchar * text, gsize len,
 
 void         vh_svm_free        (VhSvm * svm);
 
+/* The largest attribute number of any support vector (0 without any). */
+guint        vh_svm_max_attribute (const VhSvm * svm);
+
 /* @x holds the values of attributes 1..@n. */
 gdouble      vh_svm_predict     (const VhSvm * svm, const gdouble * x,
                                  guint n);

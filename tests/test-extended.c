@@ -108,6 +108,28 @@ load_json (JsonParser * parser, const gchar * path)
   return json_node_get_object (json_parser_get_root (parser));
 }
 
+/* The members of @got (ours) in the order of @want (libvmaf's): libvmaf's
+ * tools and scripts read logs by position too. */
+static void
+compare_order (const gchar * what, JsonObject * want, JsonObject * got)
+{
+  GList *w = json_object_get_members (want);
+  GList *g = json_object_get_members (got);
+  GString *ws = g_string_new (NULL), *gs = g_string_new (NULL);
+
+  for (GList * l = w; l; l = l->next)
+    g_string_append_printf (ws, " %s", (const gchar *) l->data);
+  for (GList * l = g; l; l = l->next)
+    g_string_append_printf (gs, " %s", (const gchar *) l->data);
+  if (strcmp (ws->str, gs->str))
+    g_error ("%s: keys in another order than libvmaf's:\n  ours:   %s\n"
+        "  libvmaf:%s", what, gs->str, ws->str);
+  g_string_free (ws, TRUE);
+  g_string_free (gs, TRUE);
+  g_list_free (w);
+  g_list_free (g);
+}
+
 /* Compares every member of @want (libvmaf's) with @got (ours). */
 static void
 compare_members (const gchar * what, JsonObject * want, JsonObject * got,
@@ -163,8 +185,10 @@ check_case (gconstpointer data)
   g_ptr_array_add (argv, out);
   g_ptr_array_add (argv, (gpointer) "-q");
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (gchar **) argv->pdata, NULL, 0, NULL,
-          NULL, &stdout_text, &stderr_text, &status, &error));
+  /* In the data folder, where model paths in the options are relative to,
+   * as for the commands in its README. */
+  g_assert_true (g_spawn_sync (datadir, (gchar **) argv->pdata, NULL, 0,
+          NULL, NULL, &stdout_text, &stderr_text, &status, &error));
   g_assert_no_error (error);
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
     g_error ("%s: vmafhip-score failed: %s", c->name, stderr_text);
@@ -177,11 +201,14 @@ check_case (gconstpointer data)
       json_array_get_length (fw));
   for (guint f = 0; f < json_array_get_length (fw); f++) {
     gchar *what = g_strdup_printf ("%s frame %u", c->name, f);
-    compare_members (what,
-        json_object_get_object_member (json_array_get_object_element (fw,
-                f), "metrics"),
-        json_object_get_object_member (json_array_get_object_element (fg,
-                f), "metrics"), &maxdiff, &n_values);
+    JsonObject *mw =
+        json_object_get_object_member (json_array_get_object_element (fw, f),
+        "metrics");
+    JsonObject *mg =
+        json_object_get_object_member (json_array_get_object_element (fg, f),
+        "metrics");
+    compare_members (what, mw, mg, &maxdiff, &n_values);
+    compare_order (what, mw, mg);
     g_free (what);
   }
 
@@ -196,6 +223,8 @@ check_case (gconstpointer data)
     compare_members (what, json_object_get_object_member (pooled_w, l->data),
         json_object_get_object_member (pooled_g, l->data), &maxdiff,
         &n_values);
+    compare_order (what, json_object_get_object_member (pooled_w, l->data),
+        json_object_get_object_member (pooled_g, l->data));
     g_free (what);
   }
   g_list_free (methods);

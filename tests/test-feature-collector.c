@@ -86,20 +86,20 @@ test_log_order (void)
 
   vh_feature_collector_declare (fc, "vmaf");
   /* Frame 1 of extractor 0 arrives before frame 0 of both extractors. */
-  vh_log_key_init (&k, "adm", "integer_adm2", 1, 0, 0, FALSE);
+  vh_log_key_init (&k, "adm", "integer_adm2", 1, 0, 0, FALSE, FALSE);
   g_assert_true (vh_feature_collector_append_keyed (fc, "integer_adm2", 1,
           1, &k, NULL));
-  vh_log_key_init (&k, "vif", "integer_vif_scale0", 0, 1, 0, FALSE);
+  vh_log_key_init (&k, "vif", "integer_vif_scale0", 0, 1, 0, FALSE, FALSE);
   g_assert_true (vh_feature_collector_append_keyed (fc, "integer_vif_scale0",
           0, 1, &k, NULL));
   g_assert_true (vh_feature_collector_append (fc, "vmaf", 0, 50, NULL));
   /* The integer motion's motion2 is listed after every frame's values. */
-  vh_log_key_init (&k, "motion", "integer_motion2", 0, 0, 1, FALSE);
+  vh_log_key_init (&k, "motion", "integer_motion2", 0, 0, 1, FALSE, FALSE);
   g_assert_true (vh_feature_collector_append_keyed (fc, "integer_motion2", 0,
           1, &k, NULL));
   g_assert_cmpstr (vh_feature_collector_feature_name (fc, 0), ==,
       "integer_vif_scale0");
-  vh_log_key_init (&k, "adm", "integer_adm2", 0, 0, 0, FALSE);
+  vh_log_key_init (&k, "adm", "integer_adm2", 0, 0, 0, FALSE, FALSE);
   g_assert_true (vh_feature_collector_append_keyed (fc, "integer_adm2", 0,
           1, &k, NULL));
   g_assert_cmpuint (vh_feature_collector_n_features (fc), ==, 4);
@@ -113,13 +113,30 @@ test_log_order (void)
 
   /* With libvmaf's thread pool, psnr (run on the calling thread) leads. */
   vh_feature_collector_clear (fc);
-  vh_log_key_init (&k, "adm", "integer_adm2", 0, 0, 0, TRUE);
+  vh_log_key_init (&k, "adm", "integer_adm2", 0, 0, 0, TRUE, FALSE);
   g_assert_true (vh_feature_collector_append_keyed (fc, "integer_adm2", 0,
           1, &k, NULL));
-  vh_log_key_init (&k, "psnr", "psnr_y", 0, 5, 0, TRUE);
+  vh_log_key_init (&k, "psnr", "psnr_y", 0, 5, 0, TRUE, FALSE);
   g_assert_true (vh_feature_collector_append_keyed (fc, "psnr_y", 0, 1, &k,
           NULL));
   g_assert_cmpstr (vh_feature_collector_feature_name (fc, 0), ==, "psnr_y");
+
+  /* A value first written by a flush (float_motion's motion3 of a
+   * one-frame stream) comes after every frame's, even the pool's
+   * workers': libvmaf flushes once its pool has drained. Written while
+   * extracting frame 1 it would lead. */
+  vh_log_key_init (&k, "float_motion", "motion3", 0, 5, 2, TRUE, TRUE);
+  g_assert_true (vh_feature_collector_append_keyed (fc, "motion3", 0, 1, &k,
+          NULL));
+  g_assert_cmpstr (vh_feature_collector_feature_name (fc, 2), ==, "motion3");
+  vh_feature_collector_clear (fc);
+  vh_log_key_init (&k, "adm", "integer_adm2", 0, 0, 0, TRUE, FALSE);
+  g_assert_true (vh_feature_collector_append_keyed (fc, "integer_adm2", 0,
+          1, &k, NULL));
+  vh_log_key_init (&k, "float_motion", "motion3", 0, 5, 2, TRUE, FALSE);
+  g_assert_true (vh_feature_collector_append_keyed (fc, "motion3", 0, 1, &k,
+          NULL));
+  g_assert_cmpstr (vh_feature_collector_feature_name (fc, 0), ==, "motion3");
 }
 
 int

@@ -14,6 +14,7 @@
 
 #include "errors.h"
 #include "extractor-check.h"
+#include "features/float-adm-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -134,6 +135,49 @@ test_golden (void)
    * its last bits between CPU makers. */
   g_print ("# %u of %u values differ from libvmaf's log as printed\n",
       printed.n_inexact, printed.n_values);
+}
+
+/* float_adm divides by the reference processor's reciprocal estimates on
+ * every machine: looked up from the table, its values are those of rcpps
+ * wherever rcpps gives that estimate, bit for bit (on a processor of
+ * another maker the table is what runs, and the parity tests check it). */
+static void
+test_adm_reciprocal (void)
+{
+  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  const gchar *const names[] = { "adm2", "aim", "adm3", "adm_scale0",
+    "adm_scale3", NULL
+  };
+  guint n_values = 0;
+
+  if (!vh_fadm_rcp_native ()) {
+    g_test_skip ("this processor's rcpss is not the reference's");
+    return;
+  }
+  for (guint p = 0; pairs && p < pairs->len && p < 4; p++) {
+    VhGoldenPair *pair = g_ptr_array_index (pairs, p);
+    g_autoptr (VhFeatureCollector) native = run_pair (pair, 0, 0);
+    g_autoptr (VhFeatureCollector) looked_up = NULL;
+
+    vh_fadm_rcp_set_native_allowed (FALSE);
+    g_assert_false (vh_fadm_rcp_native ());
+    looked_up = run_pair (pair, 0, 0);
+    vh_fadm_rcp_set_native_allowed (TRUE);
+    for (guint i = 0; i < pair->n_frames; i++) {
+      for (guint k = 0; names[k]; k++) {
+        gdouble a, b;
+        g_assert_true (vh_feature_collector_get (native, names[k], i, &a));
+        g_assert_true (vh_feature_collector_get (looked_up, names[k], i, &b));
+        if (a != b)
+          g_error ("%s frame %u %s: %a with rcpps, %a from the table",
+              pair->name, i, names[k], a, b);
+        n_values++;
+      }
+    }
+  }
+  if (!n_values)
+    g_test_skip ("no golden data");
+  g_test_message ("%u values equal bit for bit", n_values);
 }
 
 /* A temporal extractor restarted after a seek sees a first index above
@@ -333,5 +377,6 @@ main (gint argc, gchar ** argv)
   g_test_add_func ("/float-features/options", test_options);
   g_test_add_func ("/float-features/sizes", test_sizes);
   g_test_add_func ("/float-features/errors", test_errors);
+  g_test_add_func ("/float-features/adm-reciprocal", test_adm_reciprocal);
   return g_test_run ();
 }

@@ -224,6 +224,31 @@ test_missing_feature (void)
   g_assert_false (vh_feature_collector_get (fc, "vmaf", 0, &v));
 }
 
+/* libvmaf's internal names mean the extractor that outputs them:
+ * "VMAF_feature_motion_score" is float_motion's motion, not the extractor
+ * named "motion" (integer motion). With norm_type none the features go to
+ * the SVM as they are. tests/data/extended scores the same file against
+ * libvmaf's log. */
+static void
+test_internal_names (void)
+{
+  g_autofree gchar *path = vh_test_data_path ("model/norm-none.json");
+  g_autoptr (GError) err = NULL;
+  g_autoptr (VhModel) m = vh_model_new_from_file (path, NULL, &err);
+  static const gchar *const want[][2] = {
+    {"float_adm", "adm2"}, {"float_motion", "motion"},
+    {"float_vif", "vif_scale0"}, {"float_vif", "vif_scale1"},
+    {"float_vif", "vif_scale2"}, {"float_vif", "vif_scale3"},
+  };
+
+  g_assert_no_error (err);
+  g_assert_cmpuint (vh_model_n_features (m), ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++) {
+    g_assert_cmpstr (vh_model_feature_extractor (m, i), ==, want[i][0]);
+    g_assert_cmpstr (vh_model_feature_output_name (m, i), ==, want[i][1]);
+  }
+}
+
 /* ------------------------------------------------------------------ */
 /* Malformed files. */
 
@@ -263,6 +288,19 @@ test_malformed (void)
           VH_ERROR_MODEL_PARSE},
     {"rescale without slopes", "\"norm_type\": \"none\"",
         "\"norm_type\": \"linear_rescale\"", "'slopes'", VH_ERROR_MODEL_PARSE},
+    /* Values that load but give NaN or nonsense: refused with the reason. */
+    {"negative gamma", "gamma 0.5", "gamma -0.05", "gamma > 0",
+        VH_ERROR_MODEL_PARSE},
+    {"zero gamma", "gamma 0.5", "gamma 0", "gamma > 0", VH_ERROR_MODEL_PARSE},
+    {"infinite gamma", "gamma 0.5", "gamma 1e999", "finite",
+        VH_ERROR_MODEL_PARSE},
+    {"NaN rho", "rho -1", "rho nan", "finite", VH_ERROR_MODEL_PARSE},
+    {"NaN coefficient", "\\n0 1:0.25", "\\nnan 1:0.25", "finite coefficient",
+        VH_ERROR_MODEL_PARSE},
+    {"infinite attribute", "1:0.25", "1:inf", "finite value",
+        VH_ERROR_MODEL_PARSE},
+    {"attribute past the features", "1:0.25", "1:0.25 2:0.5",
+        "attribute 2, but feature_names lists 1", VH_ERROR_MODEL_PARSE},
   };
   static const Breakage extras[] = {
     {"clip not numbers", NULL, ", \"score_clip\": [0, \"a\"]",
@@ -280,6 +318,18 @@ test_malformed (void)
     {"slopes too short", NULL,
         ", \"slopes\": [1.0], \"intercepts\": [0.0, 0.0]",
           "model_dict.slopes", VH_ERROR_MODEL_PARSE},
+    {"score slope 0", NULL,
+        ", \"slopes\": [0.0, 1.0], \"intercepts\": [0.0, 0.0]",
+          "model_dict.slopes[0]: is 0", VH_ERROR_MODEL_PARSE},
+    {"infinite intercept", NULL,
+        ", \"slopes\": [1.0, 1.0], \"intercepts\": [0.0, -1e999]",
+          "model_dict.intercepts[1]", VH_ERROR_MODEL_PARSE},
+    {"infinite p0", NULL, ", \"score_transform\": {\"p0\": 1e999}",
+        "model_dict.score_transform.p0", VH_ERROR_MODEL_PARSE},
+    {"clip min above max", NULL, ", \"score_clip\": [100, 0]",
+        "model_dict.score_clip", VH_ERROR_MODEL_PARSE},
+    {"chroma correction 0", NULL, ", \"chroma_correction_parameter\": 0",
+        "model_dict.chroma_correction_parameter", VH_ERROR_MODEL_PARSE},
   };
   g_autofree gchar *good = constant_model (1.0, NULL);
 
@@ -709,6 +759,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/unknown-builtin", test_unknown_builtin);
   g_test_add_func ("/model/transform-and-clip", test_transform_and_clip);
   g_test_add_func ("/model/missing-feature", test_missing_feature);
+  g_test_add_func ("/model/internal-names", test_internal_names);
   g_test_add_func ("/model/malformed", test_malformed);
   g_test_add_func ("/model/malformed-file", test_malformed_file);
   g_test_add_func ("/model/exact", test_exact);

@@ -14,10 +14,10 @@
  * frame, and the CPU twin's own code for each band's p-th root and the
  * scores (float-adm.h, vh_fadm_pool_bands()).
  *
- * The CPU twin divides by x86's reciprocal estimate, whose last bits
- * differ between processor makers: the GPU looks it up in a table made on
- * this processor (vh_fadm_rcp_table), so the values equal the CPU twin's
- * bit for bit; only a p-norm other than 3 (powf, the GPU's) keeps them
+ * The CPU twin divides by the reference processor's reciprocal estimate
+ * (x86's rcpss differs between processor makers in its last bits): the
+ * GPU looks it up in the same table (vh_fadm_rcp_table), so the values
+ * equal the CPU twin's bit for bit; only a p-norm other than 3 (powf, the GPU's) keeps them
  * merely within 1e-6. */
 
 #include "hip-fex-common.h"
@@ -79,7 +79,7 @@ typedef struct
   gfloat *restored[3], *additive[3];    /* h, v, d */
   gfloat *terms;
   gfloat *rows;
-  guint32 *rcp_table;           /* NULL where the CPU divides exactly */
+  guint32 *rcp_table;           /* the reference reciprocal estimates */
   guint rcp_shift;
 
   VhHipFunction *load_fn;
@@ -174,7 +174,8 @@ alloc_floats (HipFloatAdm * s, gfloat ** buf, gsize n, GError ** error)
       (gpointer *) buf, error);
 }
 
-/* The CPU's reciprocal estimate, for the decoupling to divide as it does. */
+/* The reference reciprocal estimate, for the decoupling to divide as the
+ * CPU twin does. */
 static gboolean
 hip_fadm_upload_rcp (HipFloatAdm * s, GError ** error)
 {

@@ -15,6 +15,7 @@
 #include "float-adm-private.h"
 
 #include <math.h>
+#include <string.h>
 #ifdef __SSE__
 #include <xmmintrin.h>
 #endif
@@ -58,9 +59,10 @@ vh_fadm_filter_rect (guint w, guint h, VhFadmRect * r)
   r->bottom = MIN (r->bottom, (gint) h);
 }
 
-/* out = n / d as libvmaf divides here: by a reciprocal estimate refined
- * with one Newton step where SSE exists, plainly elsewhere. The packed
- * estimate is the scalar one, lane by lane. */
+/* out = n / d as libvmaf divides on x86: by a reciprocal estimate refined
+ * with one Newton step. The estimate is the reference processor's
+ * (vh_fadm_rcp_table): rcpps where this processor gives the same, else
+ * looked up, so that the values are the same on every machine. */
 static void
 adm_div_row (const gfloat * n, const gfloat * d, gfloat eps, gfloat * out,
     gint count)
@@ -68,25 +70,41 @@ adm_div_row (const gfloat * n, const gfloat * d, gfloat eps, gfloat * out,
   gint j = 0;
 
 #ifdef __SSE__
-  const __m128 one = _mm_set1_ps (1.0f), e4 = _mm_set1_ps (eps);
+  if (vh_fadm_rcp_native ()) {
+    const __m128 one = _mm_set1_ps (1.0f), e4 = _mm_set1_ps (eps);
 
-  for (; j + 4 <= count; j += 4) {
-    __m128 x = _mm_add_ps (_mm_loadu_ps (d + j), e4);
-    __m128 r = _mm_rcp_ps (x);
+    for (; j + 4 <= count; j += 4) {
+      __m128 x = _mm_add_ps (_mm_loadu_ps (d + j), e4);
+      __m128 r = _mm_rcp_ps (x);
 
-    r = _mm_add_ps (r, _mm_mul_ps (r, _mm_sub_ps (one, _mm_mul_ps (x, r))));
-    _mm_storeu_ps (out + j, _mm_mul_ps (_mm_loadu_ps (n + j), r));
+      r = _mm_add_ps (r, _mm_mul_ps (r, _mm_sub_ps (one, _mm_mul_ps (x,
+                      r))));
+      _mm_storeu_ps (out + j, _mm_mul_ps (_mm_loadu_ps (n + j), r));
+    }
+    for (; j < count; j++) {
+      gfloat x = d[j] + eps;
+      gfloat r = _mm_cvtss_f32 (_mm_rcp_ss (_mm_set_ss (x)));
+
+      out[j] = n[j] * (r + r * (1.0f - x * r));
+    }
+    return;
   }
-  for (; j < count; j++) {
-    gfloat x = d[j] + eps;
-    gfloat r = _mm_cvtss_f32 (_mm_rcp_ss (_mm_set_ss (x)));
-
-    out[j] = n[j] * (r + r * (1.0f - x * r));
-  }
-#else
-  for (; j < count; j++)
-    out[j] = n[j] / (d[j] + eps);
 #endif
+  {
+    guint bits;
+    const guint32 *table = vh_fadm_rcp_table (&bits);
+    const guint shift = 23 - bits;
+
+    for (; j < count; j++) {
+      gfloat x = d[j] + eps, r;
+      guint32 xb, rb;
+
+      memcpy (&xb, &x, sizeof (xb));
+      rb = vh_fadm_rcp_lookup (table, shift, xb);
+      memcpy (&r, &rb, sizeof (r));
+      out[j] = n[j] * (r + r * (1.0f - x * r));
+    }
+  }
 }
 
 gfloat

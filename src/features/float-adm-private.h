@@ -102,13 +102,26 @@ gfloat       vh_fadm_pool_bands         (const gfloat acc[3], gint n,
                                          gint n_rows,
                                          const VhFadmPool * pool);
 
-/* The decoupling divides by x86's reciprocal estimate (refined by one
- * Newton step) where SSE exists: that estimate of 1.m for every m, as a
- * table of float bits indexed by the mantissa's leading @mantissa_bits
- * bits, for a GPU to divide as this processor does. NULL where the CPU
- * divides exactly (no SSE), or where the estimate does not scale with the
- * exponent as vh_fadm_rcp_lookup () assumes. Built once per process. */
+/* The decoupling divides by a reciprocal estimate refined by one Newton
+ * step, as libvmaf does with x86's rcpss. The estimate's last bits differ
+ * between processor makers, so float_adm always takes the estimates of
+ * the reference processor (float-adm-rcp-reference.c): the estimate of
+ * 1.m as float bits, indexed by the leading VH_FADM_RCP_REFERENCE_BITS
+ * bits of m. */
+#define VH_FADM_RCP_REFERENCE_BITS 12
+extern const guint32 vh_fadm_rcp_reference[];
+
+/* That table and its index bits, for a GPU to divide as the CPU does. */
 const guint32 *vh_fadm_rcp_table         (guint * mantissa_bits);
+
+/* TRUE where this processor's rcpss gives the reference estimates for
+ * every float (checked once per process): the CPU then divides with
+ * rcpps, faster than looking the table up. */
+gboolean     vh_fadm_rcp_native         (void);
+
+/* For tests: FALSE makes the CPU look the table up even where rcpss would
+ * do (the values must not change). */
+void         vh_fadm_rcp_set_native_allowed (gboolean allowed);
 
 /* The estimate of the float with bits @x from @table (mantissa shifted
  * right by @shift = 23 - mantissa_bits): zero and denormals give

@@ -7,9 +7,9 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The reciprocal estimate float_adm's decoupling divides by on x86
- * (rcpps), as a table, so that a GPU can divide as this processor does
- * (the estimate's last bits differ between processor makers). */
+/* The reciprocal estimate float_adm's decoupling divides by: the reference
+ * processor's rcpss (float-adm-rcp-reference.c), looked up, or rcpss itself
+ * where this processor's estimates are the same. */
 
 #include "float-adm-private.h"
 
@@ -59,80 +59,71 @@ vh_fadm_rcp_lookup (const guint32 * table, guint shift, guint32 x)
 }
 
 #ifdef __SSE__
-static guint table_bits;
-
 static gfloat
 rcp (gfloat x)
 {
   return _mm_cvtss_f32 (_mm_rcp_ss (_mm_set_ss (x)));
 }
 
-/* The estimate of every mantissa, checked to be the estimate of any
- * exponent and sign by lookup, then cut to the mantissa bits it reads. */
+/* Whether rcpss gives the reference estimate of every mantissa, and of
+ * every exponent, sign and special value tried, as the lookup does. */
 static gpointer
-build_table (gpointer data)
+check_native (gpointer data)
 {
   static const gint exponents[] = { -120, -100, -31, -1, 0, 1, 30, 100 };
   static const guint32 special[] = {
     0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu, 0x7f800000u,
     0xff800000u,
   };
-  guint32 *full = g_new (guint32, 1u << MANTISSA_BITS);
-  guint32 *table = NULL;
+  const guint shift = MANTISSA_BITS - VH_FADM_RCP_REFERENCE_BITS;
   gboolean ok = TRUE;
-  guint bits, shift;
 
   (void) data;
-  for (guint32 m = 0; m < (1u << MANTISSA_BITS); m++)
-    full[m] = float_bits (rcp (bits_float (0x3f800000u | m)));
+  for (guint32 m = 0; ok && m < (1u << MANTISSA_BITS); m++)
+    ok = float_bits (rcp (bits_float (0x3f800000u | m))) ==
+        vh_fadm_rcp_reference[m >> shift];
   for (guint32 m = 0; ok && m < (1u << MANTISSA_BITS); m += 61) {
     for (guint i = 0; ok && i < G_N_ELEMENTS (exponents); i++) {
       for (guint32 sign = 0; ok && sign < 2; sign++) {
         guint32 x = sign << 31 | (guint32) (127 + exponents[i]) << 23 | m;
         ok = float_bits (rcp (bits_float (x))) ==
-            vh_fadm_rcp_lookup (full, 0, x);
+            vh_fadm_rcp_lookup (vh_fadm_rcp_reference, shift, x);
       }
     }
   }
   for (guint i = 0; ok && i < G_N_ELEMENTS (special); i++)
     ok = float_bits (rcp (bits_float (special[i]))) ==
-        vh_fadm_rcp_lookup (full, 0, special[i]);
-  if (!ok) {
-    g_free (full);
-    return NULL;
-  }
-
-  /* The fewest leading mantissa bits that decide the estimate. */
-  for (bits = 1; bits < MANTISSA_BITS; bits++) {
-    gboolean decides = TRUE;
-    shift = MANTISSA_BITS - bits;
-    for (guint32 m = 0; decides && m < (1u << MANTISSA_BITS); m++)
-      decides = full[m] == full[(m >> shift) << shift];
-    if (decides)
-      break;
-  }
-  shift = MANTISSA_BITS - bits;
-  table = g_new (guint32, 1u << bits);
-  for (guint32 i = 0; i < (1u << bits); i++)
-    table[i] = full[i << shift];
-  g_free (full);
-  table_bits = bits;
-  return table;
+        vh_fadm_rcp_lookup (vh_fadm_rcp_reference, shift, special[i]);
+  return GINT_TO_POINTER (ok);
 }
 #endif
 
-const guint32 *
-vh_fadm_rcp_table (guint * mantissa_bits)
+static gint native_allowed = TRUE;
+
+gboolean
+vh_fadm_rcp_native (void)
 {
 #ifdef __SSE__
   static GOnce once = G_ONCE_INIT;
 
-  /* Built once and kept for the process. */
-  g_once (&once, build_table, NULL);
-  *mantissa_bits = table_bits;
-  return once.retval;
+  if (!g_atomic_int_get (&native_allowed))
+    return FALSE;
+  g_once (&once, check_native, NULL);
+  return GPOINTER_TO_INT (once.retval);
 #else
-  (void) mantissa_bits;
-  return NULL;
+  return FALSE;
 #endif
+}
+
+void
+vh_fadm_rcp_set_native_allowed (gboolean allowed)
+{
+  g_atomic_int_set (&native_allowed, allowed);
+}
+
+const guint32 *
+vh_fadm_rcp_table (guint * mantissa_bits)
+{
+  *mantissa_bits = VH_FADM_RCP_REFERENCE_BITS;
+  return vh_fadm_rcp_reference;
 }
