@@ -67,6 +67,11 @@ gchar          *monitor_channel_describe       (const MonitorChannelConfig * con
 GstElement     *monitor_channel_build          (const MonitorChannelConfig * config,
                                                 GError ** error);
 
+/* --check: the files the pipeline reads (file:// URIs, filesrc locations)
+ * open for reading. */
+gboolean        monitor_channel_check_inputs   (GstElement * pipeline,
+                                                GError ** error);
+
 void            monitor_channel_start          (MonitorChannel * channel);
 
 /* Stops the pipeline for good (service shutdown). */

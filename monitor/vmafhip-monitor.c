@@ -54,7 +54,10 @@ static const gchar description[] =
     "up, state, restarts, frames scored/skipped/unpaired/dropped, the\n"
     "latest frame's and the pooled scores and features, the time of the\n"
     "latest frame, and whether each feature runs on the CPU or the GPU.\n"
-    "SIGINT or SIGTERM stops every channel and exits. See docs/monitor.md.";
+    "SIGINT or SIGTERM stops every channel and exits; SIGHUP is logged and\n"
+    "ignored (a changed configuration needs a restart). --check binds the\n"
+    "address, builds every pipeline and opens the files they read.\n"
+    "See docs/monitor.md.";
 
 typedef struct
 {
@@ -72,6 +75,16 @@ render_metrics (gpointer user_data)
   return monitor_metrics_render (service->channels, service->devices);
 }
 
+/* Reloading would restart channels or lose their counters half-way; a
+ * configuration change is a restart of the service (systemctl restart). */
+static gboolean
+on_hangup (gpointer user_data)
+{
+  g_message ("SIGHUP ignored: the configuration is read at start only; "
+      "restart the service to apply a changed one");
+  return G_SOURCE_CONTINUE;
+}
+
 static gboolean
 on_signal (gpointer user_data)
 {
@@ -82,27 +95,34 @@ on_signal (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* --check: every channel's pipeline builds (elements exist, fragments
- * parse); nothing is started. */
+/* --check: the address can be bound, every channel's pipeline builds
+ * (elements exist, fragments parse) and the files it reads open; nothing
+ * is started. */
 static gboolean
 check_channels (MonitorConfig * config)
 {
   gboolean ok = TRUE;
+  GError *err = NULL;
 
+  if (!monitor_config_try_listen (config->listen, config->port, &err)) {
+    fprintf (stderr, "vmafhip-monitor: %s\n", err->message);
+    g_clear_error (&err);
+    ok = FALSE;
+  }
   for (guint i = 0; i < config->channels->len; i++) {
     MonitorChannelConfig *c = g_ptr_array_index (config->channels, i);
-    GError *err = NULL;
     GstElement *pipeline = monitor_channel_build (c, &err);
     gchar *desc = monitor_channel_describe (c);
 
-    if (pipeline) {
+    if (pipeline && monitor_channel_check_inputs (pipeline, &err)) {
       printf ("channel %s: %s\n", c->name, desc);
-      gst_object_unref (pipeline);
     } else {
       fprintf (stderr, "channel %s: %s\n  %s\n", c->name, err->message, desc);
-      g_error_free (err);
+      g_clear_error (&err);
       ok = FALSE;
     }
+    if (pipeline)
+      gst_object_unref (pipeline);
     g_free (desc);
   }
   return ok;
@@ -175,6 +195,12 @@ main (int argc, char **argv)
   }
   if (port >= 0)
     service.config->port = port;
+  if (!monitor_config_listen_is_address (service.config->listen)) {
+    fprintf (stderr, "vmafhip-monitor: --listen \"%s\" is not an IP address "
+        "(such as 127.0.0.1, ::1 or 0.0.0.0)\n", service.config->listen);
+    monitor_config_free (service.config);
+    return 2;
+  }
   if (check) {
     status = check_channels (service.config) ? EXIT_SUCCESS : EXIT_FAILURE;
     monitor_config_free (service.config);
@@ -193,6 +219,10 @@ main (int argc, char **argv)
     status = EXIT_FAILURE;
     goto out;
   }
+  /* Before the line that tells scripts the service is up. */
+  g_unix_signal_add (SIGINT, on_signal, &service);
+  g_unix_signal_add (SIGTERM, on_signal, &service);
+  g_unix_signal_add (SIGHUP, on_hangup, &service);
   url = monitor_http_metrics_url (http);
   /* Scripts read the port from this line when it was chosen freely. */
   printf ("vmafhip-monitor: serving %s\n", url);
@@ -206,8 +236,6 @@ main (int argc, char **argv)
     g_ptr_array_add (service.channels, ch);
     monitor_channel_start (ch);
   }
-  g_unix_signal_add (SIGINT, on_signal, &service);
-  g_unix_signal_add (SIGTERM, on_signal, &service);
   g_main_loop_run (service.loop);
 
 out:

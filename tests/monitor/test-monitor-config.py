@@ -12,9 +12,12 @@ that names the file, group and key; --check builds every channel's pipeline
 without running it."""
 
 import os
+import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 SOURCE = "videotestsrc num-buffers=1"
 GOOD = ("[monitor]\nport = 0\n[channel a]\nreference = %s\ndistorted = %s\n"
@@ -47,6 +50,29 @@ CASES = [
      "no element \"nosuchelement\""),
     (GOOD.replace("port = 0", "port = 0\ndistortion = videobalance"), 2,
      "[monitor] distortion: unknown key"),
+    # What the service could not serve.
+    (GOOD + "restart-delay = 0\n", 2,
+     "restart-delay: \"0\" is not a number of seconds from 0.1"),
+    (GOOD.replace("port = 0", "port = 0\nrestart-delay-max = 0"), 2,
+     "[monitor] restart-delay-max: \"0\" is not a number of seconds from 0.1"),
+    (GOOD + "[channel b]\nreference = x\ndistorted = y\n[channel a]\n"
+     "model = vmaf_4k_v0.6.1\n", 2,
+     "line 9: [channel a] is given a second time (first on line 3)"),
+    (GOOD + "model = vmaf_v0.6.1\nmodel = vmaf_4k_v0.6.1\n", 2,
+     "line 7: [channel a] model: given a second time (first on line 6)"),
+    (GOOD.replace("[channel a]", "[channel a\udcff]"), 2,
+     "the channel name is not valid UTF-8"),
+    (GOOD.replace("port = 0", "port = 0\nlisten = localhost"), 2,
+     "[monitor] listen: not an IP address"),
+    # 192.0.2.1 is documentation's own address: not this host's.
+    (GOOD.replace("port = 0", "port = 0\nlisten = 192.0.2.1"), 1,
+     "cannot listen on 192.0.2.1 port 0"),
+    (GOOD.replace("reference = " + SOURCE,
+                  "reference = file:///nonexistent/ref.mp4"), 1,
+     "channel a: cannot open /nonexistent/ref.mp4"),
+    (GOOD.replace("distorted = " + SOURCE, "distorted = filesrc "
+                  "location=/nonexistent/dist.yuv ! rawvideoparse"), 1,
+     "channel a: cannot open /nonexistent/dist.yuv"),
 ]
 
 
@@ -55,14 +81,61 @@ def run(monitor, args):
                           timeout=60)
 
 
+def check_running(monitor, tmp):
+    """A running service: SIGHUP is logged and ignored, and a channel whose
+    file is missing says which file in its error."""
+    path = os.path.join(tmp, "running.conf")
+    missing = os.path.join(tmp, "not-there.y4m")
+    with open(path, "w") as f:
+        f.write("[monitor]\nlisten = 127.0.0.1\nport = 0\nbackend = cpu\n"
+                "restart-delay = 0.5\n[channel late]\n"
+                f"reference = file://{missing}\ndistortion = videobalance\n")
+    log_path = os.path.join(tmp, "running.log")
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen([monitor, "-c", path], stdout=subprocess.PIPE,
+                                stderr=log, stdin=subprocess.DEVNULL)
+    try:
+        line = proc.stdout.readline()
+        if not line.startswith(b"vmafhip-monitor: serving"):
+            print(f"FAIL the service did not start: {line!r}")
+            return False
+        proc.send_signal(signal.SIGHUP)
+        text = ""
+        for _ in range(50):         # at most 10 s
+            time.sleep(0.2)
+            with open(log_path) as f:
+                text = f.read()
+            if "SIGHUP ignored" in text and missing in text:
+                break
+        alive = proc.poll() is None
+        ok = alive and "SIGHUP ignored" in text
+        print("%s SIGHUP: %s" % ("ok  " if ok else "FAIL",
+                                 "still running" if alive else
+                                 f"exit {proc.returncode}"))
+        errors = [l for l in text.splitlines() if "could not start" in l or
+                  "error from" in l]
+        named = bool(errors) and all(missing in l for l in errors)
+        print("%s the error names the file: %s" %
+              ("ok  " if named else "FAIL", errors[:1]))
+        return ok and named
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
 def main():
     monitor = sys.argv[1]
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "monitor.conf")
         for text, status, expected in CASES:
-            with open(path, "w") as f:
-                f.write(text)
+            with open(path, "wb") as f:
+                f.write(text.encode("utf-8", "surrogateescape"))
             p = run(monitor, ["--check", "--config", path])
             ok = p.returncode == status and expected in p.stderr
             print("%s %-45s exit %d: %s" % ("ok  " if ok else "FAIL",
@@ -74,7 +147,9 @@ def main():
             f.write(GOOD + "model = vmaf_v0.6.1neg\nfeatures = psnr\n")
         p = run(monitor, ["--check", "-c", path])
         ok = p.returncode == 0 and "channel a: videotestsrc" in p.stdout and \
-            "vmafhipcompare name=compare" in p.stdout
+            "vmafhipcompare name=compare model=\"vmaf_v0.6.1neg\" " \
+            "features=\"psnr\" backend=auto threads=0 subsample=1 " \
+            "device-id=0" in p.stdout
         print("%s --check on a good file: %s" % ("ok  " if ok else "FAIL",
                                                  p.stdout.strip()))
         failed += not ok
@@ -101,6 +176,8 @@ def main():
         print("%s --port 65536: %s" % ("ok  " if ok else "FAIL",
                                        p.stderr.strip()))
         failed += not ok
+
+        failed += not check_running(monitor, tmp)
 
         p = run(monitor, ["--help"])
         ok = p.returncode == 0 and "[channel NAME]" in p.stdout and \
