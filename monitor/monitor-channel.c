@@ -39,6 +39,8 @@ struct _MonitorChannel
   guint64 past_scored, past_skipped;   /* finished runs */
   guint64 past_unpaired[2], past_dropped[2];
   GstStructure *last_stats;     /* the last finished run with frames */
+  gboolean fell_back;           /* the current run went over to the CPU */
+  gboolean last_fell_back;      /* the run of last_stats did */
   GstStructure *latest;
   gdouble latest_time;
   gint64 latest_us;             /* monotonic */
@@ -331,6 +333,7 @@ finish_run (MonitorChannel * ch)
       if (ch->last_stats)
         gst_structure_free (ch->last_stats);
       ch->last_stats = g_steal_pointer (&stats);
+      ch->last_fell_back = ch->fell_back;
     }
   }
   g_mutex_unlock (&ch->lock);
@@ -437,6 +440,23 @@ on_sync_message (GstBus * bus, GstMessage * msg, gpointer user_data)
   return GST_BUS_PASS;
 }
 
+/* backend=auto: the element's warning that the GPU failed and scoring goes
+ * on on the CPU. Its details (when it gives them) say "backend" = "cpu";
+ * without details, the warning's own text says it. */
+static gboolean
+is_cpu_fallback (GstMessage * msg, const GError * err)
+{
+  const GstStructure *details = NULL;
+  const gchar *backend;
+
+  gst_message_parse_warning_details (msg, &details);
+  backend = details ? gst_structure_get_string (details, "backend") : NULL;
+  if (backend)
+    return strcmp (backend, "cpu") == 0;
+  return g_error_matches (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED)
+      && g_str_has_prefix (err->message, "Scoring goes on on the CPU");
+}
+
 static gboolean
 on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
@@ -465,6 +485,12 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
       gst_message_parse_warning (msg, &err, &debug);
       g_message ("channel %s: warning from %s: %s", name,
           GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
+      if (GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare) &&
+          is_cpu_fallback (msg, err)) {
+        g_mutex_lock (&ch->lock);
+        ch->fell_back = TRUE;
+        g_mutex_unlock (&ch->lock);
+      }
       break;
     case GST_MESSAGE_EOS:
       end_run (ch);
@@ -496,6 +522,9 @@ start_run (MonitorChannel * ch)
   GstBus *bus;
 
   ch->run_started_us = g_get_monotonic_time ();
+  g_mutex_lock (&ch->lock);
+  ch->fell_back = FALSE;
+  g_mutex_unlock (&ch->lock);
   ch->pipeline = monitor_channel_build (ch->config, &err);
   if (!ch->pipeline) {
     gchar *why = g_strdup_printf ("could not build the pipeline (%s)",
@@ -603,11 +632,40 @@ monitor_channel_free (MonitorChannel * channel)
 /* ---------------------------------------------------------------------- */
 /* Snapshot                                                                */
 
+/* The element's dispatch ("adm: hip, vif: hip, cambi: cpu"), with every
+ * feature on the CPU once the run fell back to it: the element's stats
+ * may go on saying where the run started. */
+static gchar *
+dispatch_now (const gchar * dispatch, gboolean fell_back)
+{
+  GString *out;
+  gchar **entries;
+
+  if (!dispatch)
+    return NULL;
+  if (!fell_back)
+    return g_strdup (dispatch);
+  out = g_string_new (NULL);
+  entries = g_strsplit (dispatch, ",", -1);
+  for (guint i = 0; entries[i]; i++) {
+    gchar **kv = g_strsplit (entries[i], ":", 2);
+
+    if (kv[0] && kv[1])
+      g_string_append_printf (out, "%s%s: %s", out->len ? ", " : "",
+          g_strstrip (kv[0]), strcmp (g_strstrip (kv[1]), "hip") == 0 ?
+          "cpu" : kv[1]);
+    g_strfreev (kv);
+  }
+  g_strfreev (entries);
+  return g_string_free (out, FALSE);
+}
+
 void
 monitor_channel_snapshot (MonitorChannel * channel,
     MonitorChannelSnapshot * snap)
 {
   GstStructure *now = current_stats (channel);
+  gboolean fell_back = FALSE;
 
   memset (snap, 0, sizeof (*snap));
   g_mutex_lock (&channel->lock);
@@ -625,11 +683,17 @@ monitor_channel_snapshot (MonitorChannel * channel,
       stats_count (now, "dropped-distorted");
   snap->latest = channel->latest ? gst_structure_copy (channel->latest) : NULL;
   snap->latest_time = channel->latest_time;
-  if (stats_count (now, "scored") > 0)
+  if (stats_count (now, "scored") > 0) {
     snap->pooled = g_steal_pointer (&now);
-  else if (channel->last_stats)
+    fell_back = channel->fell_back;
+  } else if (channel->last_stats) {
     snap->pooled = gst_structure_copy (channel->last_stats);
+    fell_back = channel->last_fell_back;
+  }
   g_mutex_unlock (&channel->lock);
+  if (snap->pooled)
+    snap->dispatch = dispatch_now (gst_structure_get_string (snap->pooled,
+            "dispatch"), fell_back);
   if (now)
     gst_structure_free (now);
 }
@@ -639,4 +703,5 @@ monitor_channel_snapshot_clear (MonitorChannelSnapshot * snap)
 {
   g_clear_pointer (&snap->latest, gst_structure_free);
   g_clear_pointer (&snap->pooled, gst_structure_free);
+  g_clear_pointer (&snap->dispatch, g_free);
 }

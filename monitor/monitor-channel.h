@@ -50,6 +50,9 @@ typedef struct
   gdouble latest_time;          /* when it came, Unix seconds */
   GstStructure *pooled;         /* "vmaf-stats" of the current run, or of the
                                  * last one while the current has no frame */
+  gchar *dispatch;              /* "adm: hip, vif: cpu": where the features of
+                                 * that run go on now (after the element's
+                                 * fall-back to the CPU: cpu); NULL: unknown */
 } MonitorChannelSnapshot;
 
 MonitorChannel *monitor_channel_new            (const MonitorChannelConfig * config,
