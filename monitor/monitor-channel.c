@@ -245,6 +245,52 @@ monitor_channel_check_inputs (GstElement * pipeline, GError ** error)
   return ok;
 }
 
+gboolean
+monitor_channel_check_scoring (const MonitorChannelConfig * config,
+    GError ** error)
+{
+  /* The channel's element on two small test frames: the model, features,
+   * backend and device are the element's to judge, and it does so only
+   * when it starts. */
+  MonitorChannelConfig probe = *config;
+  GstElement *pipeline;
+  GstBus *bus;
+  GstMessage *msg;
+  gboolean ok = FALSE;
+
+  probe.reference = (gchar *) "videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=I420,width=176,height=144";
+  probe.distorted = NULL;
+  probe.distortion = (gchar *) "identity";
+  probe.latency_ms = 0;
+  pipeline = monitor_channel_build (&probe, error);
+  if (!pipeline)
+    return FALSE;
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  if (!msg) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "the element scored no test frame within 60 s");
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+
+    gst_message_parse_error (msg, &err, NULL);
+    g_set_error (error, err->domain, err->code, "the element refuses the "
+        "scoring settings: %s", err->message);
+    g_error_free (err);
+  } else {
+    ok = TRUE;
+  }
+  if (msg)
+    gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  return ok;
+}
+
 /* The error's message, and what the element that posted it reads when the
  * message does not say ("Resource not found." alone names nothing). */
 static gchar *

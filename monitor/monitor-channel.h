@@ -75,6 +75,11 @@ GstElement     *monitor_channel_build          (const MonitorChannelConfig * con
 gboolean        monitor_channel_check_inputs   (GstElement * pipeline,
                                                 GError ** error);
 
+/* --check: the channel's element scores two test frames with its settings
+ * (model, features, backend, device): what it refuses only at start. */
+gboolean        monitor_channel_check_scoring  (const MonitorChannelConfig * config,
+                                                GError ** error);
+
 void            monitor_channel_start          (MonitorChannel * channel);
 
 /* Stops the pipeline for good (service shutdown). */

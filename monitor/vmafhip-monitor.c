@@ -56,7 +56,8 @@ static const gchar description[] =
     "latest frame, and whether each feature runs on the CPU or the GPU.\n"
     "SIGINT or SIGTERM stops every channel and exits; SIGHUP is logged and\n"
     "ignored (a changed configuration needs a restart). --check binds the\n"
-    "address, builds every pipeline and opens the files they read.\n"
+    "address, builds every pipeline, opens the files they read and scores\n"
+    "test frames with each channel's settings.\n"
     "See docs/monitor.md.";
 
 typedef struct
@@ -96,8 +97,8 @@ on_signal (gpointer user_data)
 }
 
 /* --check: the address can be bound, every channel's pipeline builds
- * (elements exist, fragments parse) and the files it reads open; nothing
- * is started. */
+ * (elements exist, fragments parse), the files it reads open and its
+ * element scores test frames with its settings; no channel is started. */
 static gboolean
 check_channels (MonitorConfig * config)
 {
@@ -114,7 +115,8 @@ check_channels (MonitorConfig * config)
     GstElement *pipeline = monitor_channel_build (c, &err);
     gchar *desc = monitor_channel_describe (c);
 
-    if (pipeline && monitor_channel_check_inputs (pipeline, &err)) {
+    if (pipeline && monitor_channel_check_inputs (pipeline, &err) &&
+        monitor_channel_check_scoring (c, &err)) {
       printf ("channel %s: %s\n", c->name, desc);
     } else {
       fprintf (stderr, "channel %s: %s\n  %s\n", c->name, err->message, desc);

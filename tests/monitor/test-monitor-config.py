@@ -70,6 +70,12 @@ CASES = [
     (GOOD.replace("reference = " + SOURCE,
                   "reference = file:///nonexistent/ref.mp4"), 1,
      "channel a: cannot open /nonexistent/ref.mp4"),
+    # The element's own verdict on its settings, on test frames.
+    (GOOD + "model = nosuchmodel\n", 1,
+     "channel a: the element refuses the scoring settings: Invalid scoring "
+     "settings: model 'nosuchmodel'"),
+    (GOOD + "features = psnr,nosuchfeature\n", 1,
+     "unknown feature 'nosuchfeature'"),
     (GOOD.replace("distorted = " + SOURCE, "distorted = filesrc "
                   "location=/nonexistent/dist.yuv ! rawvideoparse"), 1,
      "channel a: cannot open /nonexistent/dist.yuv"),
