@@ -22,7 +22,9 @@ static const gchar *const channel_keys[] = {
   "restart-on-eos", "stall-timeout", NULL
 };
 
-static const gchar *const monitor_only_keys[] = { "listen", "port", NULL };
+static const gchar *const monitor_only_keys[] = {
+  "listen", "port", "max-connections", NULL
+};
 
 static void
 channel_config_free (MonitorChannelConfig * c)
@@ -309,6 +311,7 @@ monitor_config_load (const gchar * path, GError ** error)
   };
   Reader r = { kf, path, "monitor", NULL };
   gint64 port = MONITOR_DEFAULT_PORT;
+  gint64 max_connections = 0;
   GHashTable *names;
   g_autofree gchar *text = NULL;
   gsize length;
@@ -336,9 +339,11 @@ monitor_config_load (const gchar * path, GError ** error)
       fail (&r, "listen", "not an IP address (such as 127.0.0.1, ::1 or "
           "0.0.0.0; host names are not looked up)");
     read_int (&r, "port", 0, 65535, &port);
+    read_int (&r, "max-connections", 0, 4096, &max_connections);
     read_channel_keys (&r, &defaults);
   }
   config->port = port;
+  config->max_connections = max_connections;
 
   names = g_hash_table_new (g_str_hash, g_str_equal);
   groups = g_key_file_get_groups (kf, NULL);

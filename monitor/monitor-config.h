@@ -46,6 +46,7 @@ typedef struct
 {
   gchar *listen;                /* address to serve /metrics on */
   guint port;                   /* 0: any free port */
+  guint max_connections;        /* HTTP connections at once; 0: automatic */
   GPtrArray *channels;          /* MonitorChannelConfig* */
 } MonitorConfig;
 

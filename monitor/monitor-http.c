@@ -17,7 +17,8 @@
 
 /* A scrape needs one connection at a time; a few Prometheus servers and a
  * curl leave plenty of room under this. Lower under a low descriptor
- * limit: the channels' pipelines need descriptors too. */
+ * limit: the channels' pipelines need descriptors too. ([monitor]
+ * max-connections overrides both.) */
 #define MAX_CONNECTIONS 32
 /* Seconds a client has to send its request, then to take the answer. */
 #define REQUEST_TIMEOUT_S 5
@@ -380,7 +381,7 @@ connection_limit (void)
 }
 
 MonitorHttp *
-monitor_http_new (const gchar * address, guint port,
+monitor_http_new (const gchar * address, guint port, guint max_connections,
     MonitorHttpRenderFunc render, gpointer user_data, GError ** error)
 {
   MonitorHttp *http;
@@ -401,7 +402,8 @@ monitor_http_new (const gchar * address, guint port,
   http->user_data = user_data;
   http->connections = g_ptr_array_new_with_free_func ((GDestroyNotify)
       connection_free);
-  http->max_connections = connection_limit ();
+  http->max_connections = max_connections ? max_connections :
+      connection_limit ();
   http->server = soup_server_new ("server-header", "vmafhip-monitor ", NULL);
   soup_server_add_handler (http->server, "/metrics", on_metrics, http, NULL);
   soup_server_add_handler (http->server, NULL, on_other, http, NULL);

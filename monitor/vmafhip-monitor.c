@@ -30,6 +30,7 @@ static const gchar description[] =
     "  [monitor]\n"
     "  listen = 127.0.0.1        # address to serve /metrics on\n"
     "  port = 9580               # 0: any free port (printed at start)\n"
+    "  max-connections = 0       # HTTP connections at once, 0: automatic\n"
     "\n"
     "  [channel news]\n"
     "  reference = srt://contribution:9000    # a URI, or a launch-line\n"
@@ -214,7 +215,7 @@ main (int argc, char **argv)
       g_ptr_array_new_with_free_func ((GDestroyNotify) monitor_channel_free);
   service.loop = g_main_loop_new (NULL, FALSE);
   http = monitor_http_new (service.config->listen, service.config->port,
-      render_metrics, &service, &err);
+      service.config->max_connections, render_metrics, &service, &err);
   if (!http) {
     fprintf (stderr, "vmafhip-monitor: %s\n", err->message);
     g_error_free (err);

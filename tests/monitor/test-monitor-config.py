@@ -70,6 +70,11 @@ CASES = [
     (GOOD.replace("reference = " + SOURCE,
                   "reference = file:///nonexistent/ref.mp4"), 1,
      "channel a: cannot open /nonexistent/ref.mp4"),
+    (GOOD.replace("port = 0", "port = 0\nmax-connections = 5000"), 2,
+     "[monitor] max-connections: \"5000\" is not a whole number from 0 to "
+     "4096"),
+    (GOOD + "max-connections = 8\n", 2, "[channel a] max-connections: "
+     "unknown key"),
     # The element's own verdict on its settings, on test frames.
     (GOOD + "model = nosuchmodel\n", 1,
      "channel a: the element refuses the scoring settings: Invalid scoring "
