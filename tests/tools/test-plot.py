@@ -169,12 +169,14 @@ with tempfile.TemporaryDirectory() as tmp:
                                             "integer_motion2": 1.5,
                                             "vmaf": 80.0 + i % 7}}
                 for i in range(n)]}, f)
-        start = time.monotonic()
-        listed = run(path, "--list").stdout
-        took = time.monotonic() - start
+        took = []
+        for _ in range(2):      # the faster of two: a busy machine's pauses
+            start = time.monotonic()
+            listed = run(path, "--list").stdout
+            took.append(time.monotonic() - start)
         if f"{n} frames" not in listed:
             sys.exit(f"FAIL: {n} frames not read: {listed}")
-        return took
+        return min(took)
     short_t, long_t = timed_list(20000), timed_list(100000)
     print(f"--list: 20k frames {short_t:.2f} s, 100k frames {long_t:.2f} s")
     if long_t > 12 * short_t or long_t > 30:
