@@ -26,9 +26,11 @@ static const gchar *const monitor_only_keys[] = {
   "listen", "port", "max-connections", NULL
 };
 
-static void
-channel_config_free (MonitorChannelConfig * c)
+void
+monitor_channel_config_free (MonitorChannelConfig * c)
 {
+  if (!c)
+    return;                     /* taken over by a reloaded configuration */
   g_free (c->name);
   g_free (c->reference);
   g_free (c->distorted);
@@ -318,7 +320,7 @@ monitor_config_load (const gchar * path, GError ** error)
 
   config->listen = g_strdup (MONITOR_DEFAULT_LISTEN);
   config->channels =
-      g_ptr_array_new_with_free_func ((GDestroyNotify) channel_config_free);
+      g_ptr_array_new_with_free_func ((GDestroyNotify) monitor_channel_config_free);
   if (!g_file_get_contents (path, &text, &length, error))
     return NULL;                /* the message names the file */
   if (!g_key_file_load_from_data (kf, text, length, G_KEY_FILE_NONE, error)) {
@@ -446,4 +448,23 @@ monitor_config_try_listen (const gchar * listen, guint port, GError ** error)
   g_object_unref (addr);
   g_object_unref (inet);
   return ok;
+}
+
+gboolean
+monitor_channel_config_equal (const MonitorChannelConfig * a,
+    const MonitorChannelConfig * b)
+{
+  return !g_strcmp0 (a->name, b->name) &&
+      !g_strcmp0 (a->reference, b->reference) &&
+      !g_strcmp0 (a->distorted, b->distorted) &&
+      !g_strcmp0 (a->distortion, b->distortion) &&
+      !g_strcmp0 (a->model, b->model) &&
+      !g_strcmp0 (a->features, b->features) &&
+      !g_strcmp0 (a->backend, b->backend) &&
+      a->device == b->device && a->threads == b->threads &&
+      a->subsample == b->subsample && a->latency_ms == b->latency_ms &&
+      a->restart_delay == b->restart_delay &&
+      a->restart_delay_max == b->restart_delay_max &&
+      a->restart_on_eos == b->restart_on_eos &&
+      a->stall_timeout == b->stall_timeout;
 }

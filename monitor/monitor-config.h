@@ -61,6 +61,13 @@ void           monitor_config_free        (MonitorConfig * config);
 
 gboolean       monitor_config_listen_is_address (const gchar * listen);
 
+/* NULL-safe (a slot handed over to a reloaded configuration). */
+void           monitor_channel_config_free (MonitorChannelConfig * c);
+
+/* Every setting of the two channels is the same (a reload keeps it). */
+gboolean       monitor_channel_config_equal (const MonitorChannelConfig * a,
+                                             const MonitorChannelConfig * b);
+
 /* Binds (and releases) @listen:@port, as the service will: fails when the
  * address is not this host's. A port taken now is not an error. */
 gboolean       monitor_config_try_listen  (const gchar * listen, guint port,

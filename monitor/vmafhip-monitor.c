@@ -15,6 +15,7 @@
 #include "monitor-devices.h"
 #include "monitor-http.h"
 #include "monitor-metrics.h"
+#include "monitor-reload.h"
 
 #include <glib-unix.h>
 #include <gst/gst.h>
@@ -55,14 +56,17 @@ static const gchar description[] =
     "up, state, restarts, frames scored/skipped/unpaired/dropped, the\n"
     "latest frame's and the pooled scores and features, the time of the\n"
     "latest frame, and whether each feature runs on the CPU or the GPU.\n"
-    "SIGINT or SIGTERM stops every channel and exits; SIGHUP is logged and\n"
-    "ignored (a changed configuration needs a restart). --check binds the\n"
+    "SIGINT or SIGTERM stops every channel and exits. SIGHUP reloads the\n"
+    "configuration: unchanged channels go on, changed ones restart, removed\n"
+    "ones stop, new ones start (listen and port need a restart); a file\n"
+    "that does not load changes nothing. --check binds the\n"
     "address, builds every pipeline, opens the files they read and scores\n"
     "test frames with each channel's settings.\n"
     "See docs/monitor.md.";
 
 typedef struct
 {
+  gchar *config_path;
   MonitorConfig *config;
   MonitorDevices *devices;
   GPtrArray *channels;          /* MonitorChannel* */
@@ -77,13 +81,21 @@ render_metrics (gpointer user_data)
   return monitor_metrics_render (service->channels, service->devices);
 }
 
-/* Reloading would restart channels or lose their counters half-way; a
- * configuration change is a restart of the service (systemctl restart). */
+/* SIGHUP (systemctl reload): the configuration read again; a file that
+ * does not load leaves the service as it was. */
 static gboolean
 on_hangup (gpointer user_data)
 {
-  g_message ("SIGHUP ignored: the configuration is read at start only; "
-      "restart the service to apply a changed one");
+  Service *service = user_data;
+  GError *err = NULL;
+
+  g_message ("SIGHUP: reloading %s", service->config_path);
+  if (!monitor_reload (service->config_path, &service->config,
+          service->channels, service->devices, &err)) {
+    g_warning ("configuration not reloaded, every channel goes on as it "
+        "was: %s", err->message);
+    g_error_free (err);
+  }
   return G_SOURCE_CONTINUE;
 }
 
@@ -186,12 +198,13 @@ main (int argc, char **argv)
   }
 
   service.config = monitor_config_load (config_path, &err);
-  g_free (config_path);
   if (!service.config) {
     fprintf (stderr, "vmafhip-monitor: %s\n", err->message);
     g_error_free (err);
+    g_free (config_path);
     return 2;
   }
+  service.config_path = config_path;
   if (listen) {
     g_free (service.config->listen);
     service.config->listen = listen;
@@ -202,11 +215,13 @@ main (int argc, char **argv)
     fprintf (stderr, "vmafhip-monitor: --listen \"%s\" is not an IP address "
         "(such as 127.0.0.1, ::1 or 0.0.0.0)\n", service.config->listen);
     monitor_config_free (service.config);
+    g_free (service.config_path);
     return 2;
   }
   if (check) {
     status = check_channels (service.config) ? EXIT_SUCCESS : EXIT_FAILURE;
     monitor_config_free (service.config);
+    g_free (service.config_path);
     return status;
   }
 
@@ -248,6 +263,7 @@ out:
   monitor_devices_free (service.devices);
   g_main_loop_unref (service.loop);
   monitor_config_free (service.config);
+  g_free (service.config_path);
   gst_deinit ();
   return status;
 }

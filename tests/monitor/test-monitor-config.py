@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 SOURCE = "videotestsrc num-buffers=1"
 GOOD = ("[monitor]\nport = 0\n[channel a]\nreference = %s\ndistorted = %s\n"
@@ -93,8 +94,8 @@ def run(monitor, args):
 
 
 def check_running(monitor, tmp):
-    """A running service: SIGHUP is logged and ignored, and a channel whose
-    file is missing says which file in its error."""
+    """A running service: SIGHUP with the same file keeps the channel, and
+    a channel whose file is missing says which file in its error."""
     path = os.path.join(tmp, "running.conf")
     missing = os.path.join(tmp, "not-there.y4m")
     with open(path, "w") as f:
@@ -116,10 +117,10 @@ def check_running(monitor, tmp):
             time.sleep(0.2)
             with open(log_path) as f:
                 text = f.read()
-            if "SIGHUP ignored" in text and missing in text:
+            if "1 channels unchanged" in text and missing in text:
                 break
         alive = proc.poll() is None
-        ok = alive and "SIGHUP ignored" in text
+        ok = alive and "1 channels unchanged, 0 restarted" in text
         print("%s SIGHUP: %s" % ("ok  " if ok else "FAIL",
                                  "still running" if alive else
                                  f"exit {proc.returncode}"))
@@ -137,6 +138,111 @@ def check_running(monitor, tmp):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+LIVE = ("videotestsrc is-live=true ! "
+        "video/x-raw,width=64,height=48,framerate=25/1")
+
+
+def scrape(url):
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return r.read().decode()
+
+
+def value(metrics, name, channel):
+    m = re.search(r'^%s\{channel="%s"\} (\S+)$' % (name, channel), metrics,
+                  re.M)
+    return float(m.group(1)) if m else None
+
+
+def check_reload(monitor, tmp):
+    """SIGHUP reloads: an unchanged channel goes on (its counters too), a
+    changed one restarts with its new settings, a removed one goes, a new
+    one comes; a file that does not load changes nothing."""
+    path = os.path.join(tmp, "reload.conf")
+
+    def write(channels):
+        with open(path, "w") as f:
+            f.write("[monitor]\nlisten = 127.0.0.1\nport = 0\n"
+                    "backend = cpu\nthreads = 1\n")
+            for name, extra in channels:
+                f.write(f"[channel {name}]\nreference = {LIVE}\n"
+                        f"distortion = videobalance\n{extra}")
+
+    write([("keep", ""), ("change", ""), ("drop", "")])
+    log_path = os.path.join(tmp, "reload.log")
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen([monitor, "-c", path], stdout=subprocess.PIPE,
+                                stderr=log, stdin=subprocess.DEVNULL)
+    failures = []
+
+    def wait(what, check, timeout=20):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            metrics = scrape(url)
+            if check(metrics):
+                return metrics
+            time.sleep(0.2)
+        failures.append(what)
+        print(f"FAIL reload: {what}")
+        return scrape(url)
+
+    try:
+        url = proc.stdout.readline().decode().split()[-1]
+        before = wait("every channel scores", lambda m: all(
+            (value(m, "vmafhip_channel_frames_scored_total", c) or 0) > 0
+            for c in ("keep", "change", "drop")))
+        kept_before = value(before, "vmafhip_channel_frames_scored_total",
+                            "keep")
+        write([("keep", ""), ("new", ""), ("change", "features = psnr\n")])
+        proc.send_signal(signal.SIGHUP)
+        after = wait("the new channel scores and the changed one has psnr",
+                     lambda m: (value(m, "vmafhip_channel_frames_scored_"
+                                      "total", "new") or 0) > 0 and
+                     'channel="change",metric="psnr_y"' in m)
+        if 'channel="drop"' in after:
+            failures.append("the removed channel is still there")
+        kept_after = value(after, "vmafhip_channel_frames_scored_total",
+                           "keep")
+        if not kept_after or kept_after < kept_before:
+            failures.append(f"the unchanged channel started again: "
+                            f"{kept_before} -> {kept_after} frames")
+        order = re.findall(r'^vmafhip_channel_up\{channel="([^"]+)"\}',
+                           after, re.M)
+        if order != ["keep", "new", "change"]:
+            failures.append(f"channels not in the file's order: {order}")
+
+        # A broken file: nothing changes, the service goes on.
+        with open(path, "a") as f:
+            f.write("restart-delay = 0\n")
+        proc.send_signal(signal.SIGHUP)
+        time.sleep(1)
+        with open(log_path) as f:
+            log = f.read()
+        still = scrape(url)
+        if proc.poll() is not None or "configuration not reloaded" not in log\
+                or re.findall(r'^vmafhip_channel_up\{channel="([^"]+)"\}',
+                              still, re.M) != order:
+            failures.append("a broken file changed the running service")
+        if "1 channels unchanged, 1 restarted with new settings, 1 added, " \
+                "1 removed" not in log:
+            failures.append("the reload's summary line is missing")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    if proc.returncode != 0:
+        failures.append(f"exit {proc.returncode} on SIGTERM")
+    print("%s SIGHUP reloads: %s" % ("FAIL" if failures else "ok  ",
+                                     "; ".join(failures) or "kept, "
+                                     "restarted, added, removed"))
+    if failures:
+        with open(log_path) as f:
+            print(f.read()[-3000:])
+    return not failures
 
 
 def main():
@@ -189,6 +295,7 @@ def main():
         failed += not ok
 
         failed += not check_running(monitor, tmp)
+        failed += not check_reload(monitor, tmp)
 
         p = run(monitor, ["--help"])
         ok = p.returncode == 0 and "[channel NAME]" in p.stdout and \
