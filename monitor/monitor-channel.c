@@ -221,8 +221,8 @@ monitor_channel_check_inputs (GstElement * pipeline, GError ** error)
         if (input && (GST_IS_URI_HANDLER (element) ||
                 gst_uri_is_valid (input)))
           ok = check_file_uri (input, error);
-        else if (input && GST_OBJECT_FLAG_IS_SET (element, GST_ELEMENT_FLAG_SOURCE)
-            && !strchr (input, '%')) {
+        else if (input && GST_OBJECT_FLAG_IS_SET (element,
+                GST_ELEMENT_FLAG_SOURCE) && !strchr (input, '%')) {
           gchar *uri = gst_filename_to_uri (input, NULL);
 
           ok = !uri || check_file_uri (uri, error);

@@ -320,7 +320,8 @@ monitor_config_load (const gchar * path, GError ** error)
 
   config->listen = g_strdup (MONITOR_DEFAULT_LISTEN);
   config->channels =
-      g_ptr_array_new_with_free_func ((GDestroyNotify) monitor_channel_config_free);
+      g_ptr_array_new_with_free_func ((GDestroyNotify)
+      monitor_channel_config_free);
   if (!g_file_get_contents (path, &text, &length, error))
     return NULL;                /* the message names the file */
   if (!g_key_file_load_from_data (kf, text, length, G_KEY_FILE_NONE, error)) {

@@ -146,6 +146,7 @@ def attack(monitor, tmp, max_connections):
     config = os.path.join(tmp, "monitor.conf")
     live = ("videotestsrc is-live=true pattern=ball ! "
             "video/x-raw,width=64,height=48,framerate=25/1")
+    ending = live.replace("is-live=true", "is-live=true num-buffers=12")
     with open(config, "w") as f:
         f.write("[monitor]\nlisten = 127.0.0.1\nport = 0\n"
                 "backend = cpu\nthreads = 1\n")
@@ -155,7 +156,7 @@ def attack(monitor, tmp, max_connections):
                 f"reference = {live}\n"
                 "distortion = videobalance saturation=0.5\n"
                 "[channel restarting]\n"
-                f"reference = {live.replace('is-live=true', 'is-live=true num-buffers=12')}\n"
+                f"reference = {ending}\n"
                 "distortion = videobalance brightness=0.1\n"
                 "restart-on-eos = true\n"
                 "restart-delay = 0.2\nrestart-delay-max = 0.4\n")
