@@ -240,6 +240,9 @@ def check_reload(monitor, tmp):
             proc.wait()
     if proc.returncode != 0:
         failures.append(f"exit {proc.returncode} on SIGTERM")
+    with open(log_path) as f:
+        stalls = f.read().count("no frame scored")
+    print(f"     runs restarted by the stall watchdog: {stalls}")
     print("%s SIGHUP reloads: %s" % ("FAIL" if failures else "ok  ",
                                      "; ".join(failures) or "kept, "
                                      "restarted, added, removed"))
