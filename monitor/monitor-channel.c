@@ -9,8 +9,13 @@
 
 #include "monitor-channel.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct _MonitorChannel
 {
@@ -34,6 +39,8 @@ struct _MonitorChannel
   guint64 past_scored, past_skipped;   /* finished runs */
   guint64 past_unpaired[2], past_dropped[2];
   GstStructure *last_stats;     /* the last finished run with frames */
+  gboolean fell_back;           /* the current run went over to the CPU */
+  gboolean last_fell_back;      /* the run of last_stats did */
   GstStructure *latest;
   gdouble latest_time;
   gint64 latest_us;             /* monotonic */
@@ -85,10 +92,32 @@ source_fragment (const gchar * value)
   return g_strdup (value);
 }
 
-gchar *
-monitor_channel_describe (const MonitorChannelConfig * config)
+/* The properties monitor_channel_build sets on the element, as a
+ * launch line gives them. */
+static gchar *
+compare_properties (const MonitorChannelConfig * config)
+{
+  gchar *model = g_strescape (config->model, NULL);
+  gchar *features = g_strescape (config->features, NULL);
+  gchar *props = g_strdup_printf ("model=\"%s\" features=\"%s\" "
+      "backend=%s threads=%u subsample=%u device-id=%d frame-message=true "
+      "tag-interval=0 latency=%" G_GUINT64_FORMAT, model, features,
+      config->backend, config->threads, config->subsample, config->device,
+      (guint64) config->latency_ms * GST_MSECOND);
+
+  g_free (model);
+  g_free (features);
+  return props;
+}
+
+static gchar *
+describe (const MonitorChannelConfig * config, gboolean with_properties)
 {
   gchar *ref = source_fragment (config->reference);
+  gchar *props = with_properties ? compare_properties (config) : NULL;
+  gchar *compare = g_strdup_printf ("vmafhipcompare name=compare%s%s "
+      "! fakesink sync=false async=false", props ? " " : "",
+      props ? props : "");
   gchar *desc;
 
   if (config->distortion && *config->distortion) {
@@ -96,26 +125,195 @@ monitor_channel_describe (const MonitorChannelConfig * config)
      * both inputs are the same frames, timestamps and all. */
     desc = g_strdup_printf ("%s ! tee name=feed "
         "feed. ! queue ! compare.ref_sink "
-        "feed. ! queue ! %s ! compare.dist_sink "
-        "vmafhipcompare name=compare ! fakesink sync=false async=false",
-        ref, config->distortion);
+        "feed. ! queue ! %s ! compare.dist_sink %s",
+        ref, config->distortion, compare);
   } else {
     gchar *dist = source_fragment (config->distorted);
 
     desc = g_strdup_printf ("%s ! queue ! compare.ref_sink "
-        "%s ! queue ! compare.dist_sink "
-        "vmafhipcompare name=compare ! fakesink sync=false async=false",
-        ref, dist);
+        "%s ! queue ! compare.dist_sink %s", ref, dist, compare);
     g_free (dist);
   }
   g_free (ref);
+  g_free (props);
+  g_free (compare);
   return desc;
+}
+
+gchar *
+monitor_channel_describe (const MonitorChannelConfig * config)
+{
+  return describe (config, TRUE);
+}
+
+/* What an element reads, when it says: its URI (uridecodebin, filesrc and
+ * other URI sources) or its location. Newly allocated, or NULL. */
+static gchar *
+element_input (GstElement * element)
+{
+  GParamSpec *pspec;
+  gchar *value = NULL;
+
+  if (GST_IS_URI_HANDLER (element) &&
+      gst_uri_handler_get_uri_type (GST_URI_HANDLER (element)) == GST_URI_SRC)
+    value = gst_uri_handler_get_uri (GST_URI_HANDLER (element));
+  if (!value) {
+    pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (element), "uri");
+    if (pspec && pspec->value_type == G_TYPE_STRING &&
+        (pspec->flags & G_PARAM_READABLE))
+      g_object_get (element, "uri", &value, NULL);
+  }
+  if (!value) {
+    pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (element),
+        "location");
+    if (pspec && pspec->value_type == G_TYPE_STRING &&
+        (pspec->flags & G_PARAM_READABLE))
+      g_object_get (element, "location", &value, NULL);
+  }
+  return value;
+}
+
+/* A file:// URI names a file that can be opened for reading (without
+ * blocking on a FIFO); other URIs are not checked. */
+static gboolean
+check_file_uri (const gchar * uri, GError ** error)
+{
+  gchar *path;
+  struct stat st;
+  int fd;
+  gboolean ok = TRUE;
+
+  if (!gst_uri_has_protocol (uri, "file"))
+    return TRUE;
+  path = g_filename_from_uri (uri, NULL, NULL);
+  if (!path)
+    return TRUE;
+  fd = g_open (path, O_RDONLY | O_NONBLOCK, 0);
+  if (fd < 0) {
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+        "cannot open %s: %s", path, g_strerror (errno));
+    ok = FALSE;
+  } else {
+    if (fstat (fd, &st) == 0 && S_ISDIR (st.st_mode)) {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR,
+          "cannot read %s: it is a directory", path);
+      ok = FALSE;
+    }
+    close (fd);
+  }
+  g_free (path);
+  return ok;
+}
+
+gboolean
+monitor_channel_check_inputs (GstElement * pipeline, GError ** error)
+{
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (pipeline));
+  GValue item = G_VALUE_INIT;
+  gboolean ok = TRUE, done = FALSE;
+
+  while (ok && !done) {
+    switch (gst_iterator_next (it, &item)) {
+      case GST_ITERATOR_OK:{
+        GstElement *element = g_value_get_object (&item);
+        gchar *input = element_input (element);
+
+        if (input && (GST_IS_URI_HANDLER (element) ||
+                gst_uri_is_valid (input)))
+          ok = check_file_uri (input, error);
+        else if (input && GST_OBJECT_FLAG_IS_SET (element,
+                GST_ELEMENT_FLAG_SOURCE) && !strchr (input, '%')) {
+          gchar *uri = gst_filename_to_uri (input, NULL);
+
+          ok = !uri || check_file_uri (uri, error);
+          g_free (uri);
+        }
+        g_free (input);
+        g_value_reset (&item);
+        break;
+      }
+      case GST_ITERATOR_RESYNC:
+        gst_iterator_resync (it);
+        break;
+      default:
+        done = TRUE;
+        break;
+    }
+  }
+  g_value_unset (&item);
+  gst_iterator_free (it);
+  return ok;
+}
+
+gboolean
+monitor_channel_check_scoring (const MonitorChannelConfig * config,
+    GError ** error)
+{
+  /* The channel's element on two small test frames: the model, features,
+   * backend and device are the element's to judge, and it does so only
+   * when it starts. */
+  MonitorChannelConfig probe = *config;
+  GstElement *pipeline;
+  GstBus *bus;
+  GstMessage *msg;
+  gboolean ok = FALSE;
+
+  probe.reference = (gchar *) "videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=I420,width=176,height=144";
+  probe.distorted = NULL;
+  probe.distortion = (gchar *) "identity";
+  probe.latency_ms = 0;
+  pipeline = monitor_channel_build (&probe, error);
+  if (!pipeline)
+    return FALSE;
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  if (!msg) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "the element scored no test frame within 60 s");
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+
+    gst_message_parse_error (msg, &err, NULL);
+    g_set_error (error, err->domain, err->code, "the element refuses the "
+        "scoring settings: %s", err->message);
+    g_error_free (err);
+  } else {
+    ok = TRUE;
+  }
+  if (msg)
+    gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  return ok;
+}
+
+/* The error's message, and what the element that posted it reads when the
+ * message does not say ("Resource not found." alone names nothing). */
+static gchar *
+error_text (GstMessage * msg, const GError * err)
+{
+  GstObject *src = GST_MESSAGE_SRC (msg);
+  gchar *input = GST_IS_ELEMENT (src) ? element_input (GST_ELEMENT (src)) :
+      NULL;
+  gchar *text;
+
+  if (input && !strstr (err->message, input))
+    text = g_strdup_printf ("%s (%s)", err->message, input);
+  else
+    text = g_strdup (err->message);
+  g_free (input);
+  return text;
 }
 
 GstElement *
 monitor_channel_build (const MonitorChannelConfig * config, GError ** error)
 {
-  gchar *desc = monitor_channel_describe (config);
+  /* The element's properties are set below, from their values. */
+  gchar *desc = describe (config, FALSE);
   GstElement *pipeline, *compare;
 
   pipeline = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS,
@@ -181,6 +379,7 @@ finish_run (MonitorChannel * ch)
       if (ch->last_stats)
         gst_structure_free (ch->last_stats);
       ch->last_stats = g_steal_pointer (&stats);
+      ch->last_fell_back = ch->fell_back;
     }
   }
   g_mutex_unlock (&ch->lock);
@@ -287,6 +486,23 @@ on_sync_message (GstBus * bus, GstMessage * msg, gpointer user_data)
   return GST_BUS_PASS;
 }
 
+/* backend=auto: the element's warning that the GPU failed and scoring goes
+ * on on the CPU. Its details (when it gives them) say "backend" = "cpu";
+ * without details, the warning's own text says it. */
+static gboolean
+is_cpu_fallback (GstMessage * msg, const GError * err)
+{
+  const GstStructure *details = NULL;
+  const gchar *backend;
+
+  gst_message_parse_warning_details (msg, &details);
+  backend = details ? gst_structure_get_string (details, "backend") : NULL;
+  if (backend)
+    return strcmp (backend, "cpu") == 0;
+  return g_error_matches (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED)
+      && g_str_has_prefix (err->message, "Scoring goes on on the CPU");
+}
+
 static gboolean
 on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
@@ -297,13 +513,15 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
 
   switch (GST_MESSAGE_TYPE (msg)) {
     case GST_MESSAGE_ERROR:{
-      gchar *why;
+      gchar *why, *text;
 
       gst_message_parse_error (msg, &err, &debug);
+      text = error_text (msg, err);
       g_warning ("channel %s: error from %s: %s (%s)", name,
-          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), text,
           debug ? debug : "no details");
-      why = g_strdup_printf ("failed (%s)", err->message);
+      why = g_strdup_printf ("failed (%s)", text);
+      g_free (text);
       /* Removes this watch: no more messages of this run come here. */
       fail_run (ch, why);
       g_free (why);
@@ -313,6 +531,12 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
       gst_message_parse_warning (msg, &err, &debug);
       g_message ("channel %s: warning from %s: %s", name,
           GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
+      if (GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare) &&
+          is_cpu_fallback (msg, err)) {
+        g_mutex_lock (&ch->lock);
+        ch->fell_back = TRUE;
+        g_mutex_unlock (&ch->lock);
+      }
       break;
     case GST_MESSAGE_EOS:
       end_run (ch);
@@ -344,6 +568,9 @@ start_run (MonitorChannel * ch)
   GstBus *bus;
 
   ch->run_started_us = g_get_monotonic_time ();
+  g_mutex_lock (&ch->lock);
+  ch->fell_back = FALSE;
+  g_mutex_unlock (&ch->lock);
   ch->pipeline = monitor_channel_build (ch->config, &err);
   if (!ch->pipeline) {
     gchar *why = g_strdup_printf ("could not build the pipeline (%s)",
@@ -367,10 +594,14 @@ start_run (MonitorChannel * ch)
     gchar *why;
 
     if (msg) {
+      gchar *text;
+
       gst_message_parse_error (msg, &err, NULL);
+      text = error_text (msg, err);
       g_warning ("channel %s: error from %s: %s", ch->config->name,
-          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
-      why = g_strdup_printf ("could not start (%s)", err->message);
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), text);
+      why = g_strdup_printf ("could not start (%s)", text);
+      g_free (text);
       g_error_free (err);
       gst_message_unref (msg);
     } else {
@@ -447,11 +678,40 @@ monitor_channel_free (MonitorChannel * channel)
 /* ---------------------------------------------------------------------- */
 /* Snapshot                                                                */
 
+/* The element's dispatch ("adm: hip, vif: hip, cambi: cpu"), with every
+ * feature on the CPU once the run fell back to it: the element's stats
+ * may go on saying where the run started. */
+static gchar *
+dispatch_now (const gchar * dispatch, gboolean fell_back)
+{
+  GString *out;
+  gchar **entries;
+
+  if (!dispatch)
+    return NULL;
+  if (!fell_back)
+    return g_strdup (dispatch);
+  out = g_string_new (NULL);
+  entries = g_strsplit (dispatch, ",", -1);
+  for (guint i = 0; entries[i]; i++) {
+    gchar **kv = g_strsplit (entries[i], ":", 2);
+
+    if (kv[0] && kv[1])
+      g_string_append_printf (out, "%s%s: %s", out->len ? ", " : "",
+          g_strstrip (kv[0]), strcmp (g_strstrip (kv[1]), "hip") == 0 ?
+          "cpu" : kv[1]);
+    g_strfreev (kv);
+  }
+  g_strfreev (entries);
+  return g_string_free (out, FALSE);
+}
+
 void
 monitor_channel_snapshot (MonitorChannel * channel,
     MonitorChannelSnapshot * snap)
 {
   GstStructure *now = current_stats (channel);
+  gboolean fell_back = FALSE;
 
   memset (snap, 0, sizeof (*snap));
   g_mutex_lock (&channel->lock);
@@ -469,11 +729,17 @@ monitor_channel_snapshot (MonitorChannel * channel,
       stats_count (now, "dropped-distorted");
   snap->latest = channel->latest ? gst_structure_copy (channel->latest) : NULL;
   snap->latest_time = channel->latest_time;
-  if (stats_count (now, "scored") > 0)
+  if (stats_count (now, "scored") > 0) {
     snap->pooled = g_steal_pointer (&now);
-  else if (channel->last_stats)
+    fell_back = channel->fell_back;
+  } else if (channel->last_stats) {
     snap->pooled = gst_structure_copy (channel->last_stats);
+    fell_back = channel->last_fell_back;
+  }
   g_mutex_unlock (&channel->lock);
+  if (snap->pooled)
+    snap->dispatch = dispatch_now (gst_structure_get_string (snap->pooled,
+            "dispatch"), fell_back);
   if (now)
     gst_structure_free (now);
 }
@@ -483,4 +749,5 @@ monitor_channel_snapshot_clear (MonitorChannelSnapshot * snap)
 {
   g_clear_pointer (&snap->latest, gst_structure_free);
   g_clear_pointer (&snap->pooled, gst_structure_free);
+  g_clear_pointer (&snap->dispatch, g_free);
 }

@@ -50,6 +50,9 @@ typedef struct
   gdouble latest_time;          /* when it came, Unix seconds */
   GstStructure *pooled;         /* "vmaf-stats" of the current run, or of the
                                  * last one while the current has no frame */
+  gchar *dispatch;              /* "adm: hip, vif: cpu": where the features of
+                                 * that run go on now (after the element's
+                                 * fall-back to the CPU: cpu); NULL: unknown */
 } MonitorChannelSnapshot;
 
 MonitorChannel *monitor_channel_new            (const MonitorChannelConfig * config,
@@ -65,6 +68,16 @@ gchar          *monitor_channel_describe       (const MonitorChannelConfig * con
 /* Builds the pipeline (for a configuration check); NULL + @error when the
  * launch line does not parse or an element is missing. */
 GstElement     *monitor_channel_build          (const MonitorChannelConfig * config,
+                                                GError ** error);
+
+/* --check: the files the pipeline reads (file:// URIs, filesrc locations)
+ * open for reading. */
+gboolean        monitor_channel_check_inputs   (GstElement * pipeline,
+                                                GError ** error);
+
+/* --check: the channel's element scores two test frames with its settings
+ * (model, features, backend, device): what it refuses only at start. */
+gboolean        monitor_channel_check_scoring  (const MonitorChannelConfig * config,
                                                 GError ** error);
 
 void            monitor_channel_start          (MonitorChannel * channel);

@@ -10,6 +10,7 @@
 #include "monitor-config.h"
 #include "backend-choice.h"
 
+#include <gio/gio.h>
 #include <string.h>
 
 #define CHANNEL_PREFIX "channel "
@@ -22,11 +23,15 @@ static const gchar *const channel_keys[] = {
   "restart-on-eos", "stall-timeout", NULL
 };
 
-static const gchar *const monitor_only_keys[] = { "listen", "port", NULL };
+static const gchar *const monitor_only_keys[] = {
+  "listen", "port", "max-connections", NULL
+};
 
-static void
-channel_config_free (MonitorChannelConfig * c)
+void
+monitor_channel_config_free (MonitorChannelConfig * c)
 {
+  if (!c)
+    return;                     /* taken over by a reloaded configuration */
   g_free (c->name);
   g_free (c->reference);
   g_free (c->distorted);
@@ -59,10 +64,17 @@ typedef struct
 static void
 fail (Reader * r, const gchar * key, const gchar * what)
 {
+  /* The message is printed: bytes that are not UTF-8 shown as U+FFFD. */
+  gchar *group, *k;
+
   if (r->error)
     return;
+  group = g_utf8_make_valid (r->group, -1);
+  k = g_utf8_make_valid (key, -1);
   g_set_error (&r->error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
-      "%s: [%s] %s: %s", r->path, r->group, key, what);
+      "%s: [%s] %s: %s", r->path, group, k, what);
+  g_free (group);
+  g_free (k);
 }
 
 static gboolean
@@ -111,7 +123,7 @@ read_int (Reader * r, const gchar * key, gint64 min, gint64 max,
 }
 
 static void
-read_seconds (Reader * r, const gchar * key, gdouble * value)
+read_seconds (Reader * r, const gchar * key, gdouble min, gdouble * value)
 {
   gchar *v, *end = NULL;
   gdouble d;
@@ -120,9 +132,9 @@ read_seconds (Reader * r, const gchar * key, gdouble * value)
     return;
   v = g_key_file_get_string (r->kf, r->group, key, NULL);
   d = v ? g_ascii_strtod (g_strstrip (v), &end) : -1;
-  if (!v || !*v || *end || !(d >= 0 && d <= 86400)) {
+  if (!v || !*v || *end || !(d >= min && d <= 86400)) {
     gchar *what = g_strdup_printf ("\"%s\" is not a number of seconds from "
-        "0 to 86400", v ? v : "");
+        "%g to 86400", v ? v : "", min);
     fail (r, key, what);
     g_free (what);
   } else {
@@ -206,10 +218,13 @@ read_channel_keys (Reader * r, MonitorChannelConfig * c)
   n = c->latency_ms;
   read_int (r, "latency", 0, 60000, &n);
   c->latency_ms = n;
-  read_seconds (r, "restart-delay", &c->restart_delay);
-  read_seconds (r, "restart-delay-max", &c->restart_delay_max);
+  /* No back-off at all would restart a failing channel in a tight loop. */
+  read_seconds (r, "restart-delay", MONITOR_MIN_RESTART_DELAY,
+      &c->restart_delay);
+  read_seconds (r, "restart-delay-max", MONITOR_MIN_RESTART_DELAY,
+      &c->restart_delay_max);
   read_bool (r, "restart-on-eos", &c->restart_on_eos);
-  read_seconds (r, "stall-timeout", &c->stall_timeout);
+  read_seconds (r, "stall-timeout", 0, &c->stall_timeout);
 }
 
 static MonitorChannelConfig *
@@ -225,6 +240,66 @@ channel_config_copy (const MonitorChannelConfig * src, const gchar * name)
   c->features = g_strdup (src->features);
   c->backend = g_strdup (src->backend);
   return c;
+}
+
+/* GKeyFile merges a group given twice and keeps the last of a key given
+ * twice: both are mistakes in a configuration (a channel pasted twice, a
+ * key overridden further down), so the text is scanned for them. */
+static gboolean
+check_duplicates (const gchar * path, const gchar * text, GError ** error)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr (GHashTable) groups =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) keys =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree gchar *group = NULL;
+
+  for (guint i = 0; lines[i]; i++) {
+    gchar *line = g_strstrip (lines[i]);
+    guint first;
+
+    if (!*line || *line == '#')
+      continue;
+    if (*line == '[') {
+      gchar *end = strrchr (line, ']');
+
+      if (!end)
+        continue;               /* GKeyFile says what is wrong */
+      g_free (group);
+      group = g_strndup (line + 1, end - line - 1);
+      first = GPOINTER_TO_UINT (g_hash_table_lookup (groups, group));
+      if (first) {
+        g_autofree gchar *shown = g_utf8_make_valid (group, -1);
+
+        g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_PARSE,
+            "%s: line %u: [%s] is given a second time (first on line %u)",
+            path, i + 1, shown, first);
+        return FALSE;
+      }
+      g_hash_table_insert (groups, g_strdup (group),
+          GUINT_TO_POINTER (i + 1));
+    } else if (group && strchr (line, '=')) {
+      g_autofree gchar *key = g_strndup (line, strchr (line, '=') - line);
+      g_autofree gchar *id = NULL;
+
+      g_strchomp (key);
+      id = g_strdup_printf ("%s\n%s", group, key);
+      first = GPOINTER_TO_UINT (g_hash_table_lookup (keys, id));
+      if (first) {
+        g_autofree gchar *shown_group = g_utf8_make_valid (group, -1);
+        g_autofree gchar *shown_key = g_utf8_make_valid (key, -1);
+
+        g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_PARSE,
+            "%s: line %u: [%s] %s: given a second time (first on line %u)",
+            path, i + 1, shown_group, shown_key, first);
+        return FALSE;
+      }
+      g_hash_table_insert (keys, g_steal_pointer (&id),
+          GUINT_TO_POINTER (i + 1));
+    }
+  }
+  return TRUE;
 }
 
 MonitorConfig *
@@ -245,15 +320,23 @@ monitor_config_load (const gchar * path, GError ** error)
   };
   Reader r = { kf, path, "monitor", NULL };
   gint64 port = MONITOR_DEFAULT_PORT;
+  gint64 max_connections = 0;
   GHashTable *names;
+  g_autofree gchar *text = NULL;
+  gsize length;
 
   config->listen = g_strdup (MONITOR_DEFAULT_LISTEN);
   config->channels =
-      g_ptr_array_new_with_free_func ((GDestroyNotify) channel_config_free);
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, error)) {
+      g_ptr_array_new_with_free_func ((GDestroyNotify)
+      monitor_channel_config_free);
+  if (!g_file_get_contents (path, &text, &length, error))
+    return NULL;                /* the message names the file */
+  if (!g_key_file_load_from_data (kf, text, length, G_KEY_FILE_NONE, error)) {
     g_prefix_error (error, "%s: ", path);
     return NULL;
   }
+  if (!check_duplicates (path, text, error))
+    return NULL;
 
   /* Defaults: strings duplicated so that reading can replace them. */
   defaults.model = g_strdup (defaults.model);
@@ -262,10 +345,15 @@ monitor_config_load (const gchar * path, GError ** error)
   if (g_key_file_has_group (kf, "monitor")) {
     check_keys (&r, TRUE);
     read_string (&r, "listen", &config->listen);
+    if (!monitor_config_listen_is_address (config->listen))
+      fail (&r, "listen", "not an IP address (such as 127.0.0.1, ::1 or "
+          "0.0.0.0; host names are not looked up)");
     read_int (&r, "port", 0, 65535, &port);
+    read_int (&r, "max-connections", 0, 4096, &max_connections);
     read_channel_keys (&r, &defaults);
   }
   config->port = port;
+  config->max_connections = max_connections;
 
   names = g_hash_table_new (g_str_hash, g_str_equal);
   groups = g_key_file_get_groups (kf, NULL);
@@ -290,6 +378,9 @@ monitor_config_load (const gchar * path, GError ** error)
     read_channel_keys (&r, c);
     if (!*c->name)
       fail (&r, "group", "the channel has no name");
+    else if (!g_utf8_validate (c->name, -1, NULL))
+      fail (&r, "group", "the channel name is not valid UTF-8 (it is a "
+          "label of every metric)");
     else if (g_hash_table_contains (names, c->name))
       fail (&r, "group", "another channel has the same name");
     g_hash_table_add (names, c->name);
@@ -320,4 +411,68 @@ monitor_config_load (const gchar * path, GError ** error)
     return NULL;
   }
   return g_steal_pointer (&config);
+}
+
+gboolean
+monitor_config_listen_is_address (const gchar * listen)
+{
+  GInetAddress *inet = listen ? g_inet_address_new_from_string (listen) : NULL;
+
+  if (!inet)
+    return FALSE;
+  g_object_unref (inet);
+  return TRUE;
+}
+
+gboolean
+monitor_config_try_listen (const gchar * listen, guint port, GError ** error)
+{
+  GInetAddress *inet = g_inet_address_new_from_string (listen);
+  GSocketAddress *addr;
+  GSocket *socket;
+  GError *err = NULL;
+  gboolean ok;
+
+  if (!inet) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+        "listen: \"%s\" is not an IP address", listen);
+    return FALSE;
+  }
+  addr = g_inet_socket_address_new (inet, port);
+  socket = g_socket_new (g_inet_address_get_family (inet),
+      G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &err);
+  ok = socket && g_socket_bind (socket, addr, TRUE, &err);
+  /* Taken now (by the running service, say) is not wrong in the file. */
+  if (!ok && g_error_matches (err, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE)) {
+    g_clear_error (&err);
+    ok = TRUE;
+  }
+  if (!ok) {
+    g_set_error (error, G_IO_ERROR, err->code, "cannot listen on %s port "
+        "%u: %s", listen, port, err->message);
+    g_error_free (err);
+  }
+  g_clear_object (&socket);
+  g_object_unref (addr);
+  g_object_unref (inet);
+  return ok;
+}
+
+gboolean
+monitor_channel_config_equal (const MonitorChannelConfig * a,
+    const MonitorChannelConfig * b)
+{
+  return !g_strcmp0 (a->name, b->name) &&
+      !g_strcmp0 (a->reference, b->reference) &&
+      !g_strcmp0 (a->distorted, b->distorted) &&
+      !g_strcmp0 (a->distortion, b->distortion) &&
+      !g_strcmp0 (a->model, b->model) &&
+      !g_strcmp0 (a->features, b->features) &&
+      !g_strcmp0 (a->backend, b->backend) &&
+      a->device == b->device && a->threads == b->threads &&
+      a->subsample == b->subsample && a->latency_ms == b->latency_ms &&
+      a->restart_delay == b->restart_delay &&
+      a->restart_delay_max == b->restart_delay_max &&
+      a->restart_on_eos == b->restart_on_eos &&
+      a->stall_timeout == b->stall_timeout;
 }

@@ -20,6 +20,8 @@ G_BEGIN_DECLS
 
 #define MONITOR_DEFAULT_LISTEN "127.0.0.1"
 #define MONITOR_DEFAULT_PORT 9580
+/* restart-delay and restart-delay-max: the shortest back-off, seconds. */
+#define MONITOR_MIN_RESTART_DELAY 0.1
 
 typedef struct
 {
@@ -44,15 +46,32 @@ typedef struct
 {
   gchar *listen;                /* address to serve /metrics on */
   guint port;                   /* 0: any free port */
+  guint max_connections;        /* HTTP connections at once; 0: automatic */
   GPtrArray *channels;          /* MonitorChannelConfig* */
 } MonitorConfig;
 
-/* Reads @path. Unknown groups or keys, missing or bad values and duplicate
- * channel names fail with a message that names the file, group and key. */
+/* Reads @path. Unknown groups or keys, missing or bad values, duplicate
+ * channel names, groups given twice and keys given twice in a group, a
+ * channel name that is not UTF-8 and a listen value that is not an IP
+ * address fail with a message that names the file, group and key. */
 MonitorConfig *monitor_config_load        (const gchar * path,
                                            GError ** error);
 
 void           monitor_config_free        (MonitorConfig * config);
+
+gboolean       monitor_config_listen_is_address (const gchar * listen);
+
+/* NULL-safe (a slot handed over to a reloaded configuration). */
+void           monitor_channel_config_free (MonitorChannelConfig * c);
+
+/* Every setting of the two channels is the same (a reload keeps it). */
+gboolean       monitor_channel_config_equal (const MonitorChannelConfig * a,
+                                             const MonitorChannelConfig * b);
+
+/* Binds (and releases) @listen:@port, as the service will: fails when the
+ * address is not this host's. A port taken now is not an error. */
+gboolean       monitor_config_try_listen  (const gchar * listen, guint port,
+                                           GError ** error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MonitorConfig, monitor_config_free);
 

@@ -22,8 +22,11 @@ typedef struct _MonitorHttp MonitorHttp;
 /* Returns the /metrics body, newly allocated. */
 typedef gchar *(*MonitorHttpRenderFunc) (gpointer user_data);
 
-/* Listens on @address:@port (@port 0: any free one). */
+/* Listens on @address:@port (@port 0: any free one), serving at most
+ * @max_connections at once (0: a quarter of the descriptor limit, at most
+ * 32). */
 MonitorHttp *monitor_http_new       (const gchar * address, guint port,
+                                     guint max_connections,
                                      MonitorHttpRenderFunc render,
                                      gpointer user_data, GError ** error);
 

@@ -150,12 +150,12 @@ pooled_scores (GString * out, const Row * row)
   }
 }
 
-/* "adm: hip, vif: hip, cambi: cpu" from the element's stats. */
+/* "adm: hip, vif: hip, cambi: cpu": the element's, after a fall-back to
+ * the CPU as it goes on. */
 static void
 feature_backends (GString * out, const Row * row)
 {
-  const gchar *dispatch = row->snap.pooled ?
-      gst_structure_get_string (row->snap.pooled, "dispatch") : NULL;
+  const gchar *dispatch = row->snap.dispatch;
   gchar **entries;
 
   if (!dispatch)

@@ -15,6 +15,7 @@
 #include "monitor-devices.h"
 #include "monitor-http.h"
 #include "monitor-metrics.h"
+#include "monitor-reload.h"
 
 #include <glib-unix.h>
 #include <gst/gst.h>
@@ -30,6 +31,7 @@ static const gchar description[] =
     "  [monitor]\n"
     "  listen = 127.0.0.1        # address to serve /metrics on\n"
     "  port = 9580               # 0: any free port (printed at start)\n"
+    "  max-connections = 0       # HTTP connections at once, 0: automatic\n"
     "\n"
     "  [channel news]\n"
     "  reference = srt://contribution:9000    # a URI, or a launch-line\n"
@@ -54,10 +56,17 @@ static const gchar description[] =
     "up, state, restarts, frames scored/skipped/unpaired/dropped, the\n"
     "latest frame's and the pooled scores and features, the time of the\n"
     "latest frame, and whether each feature runs on the CPU or the GPU.\n"
-    "SIGINT or SIGTERM stops every channel and exits. See docs/monitor.md.";
+    "SIGINT or SIGTERM stops every channel and exits. SIGHUP reloads the\n"
+    "configuration: unchanged channels go on, changed ones restart, removed\n"
+    "ones stop, new ones start (listen and port need a restart); a file\n"
+    "that does not load changes nothing. --check binds the\n"
+    "address, builds every pipeline, opens the files they read and scores\n"
+    "test frames with each channel's settings.\n"
+    "See docs/monitor.md.";
 
 typedef struct
 {
+  gchar *config_path;
   MonitorConfig *config;
   MonitorDevices *devices;
   GPtrArray *channels;          /* MonitorChannel* */
@@ -72,6 +81,24 @@ render_metrics (gpointer user_data)
   return monitor_metrics_render (service->channels, service->devices);
 }
 
+/* SIGHUP (systemctl reload): the configuration read again; a file that
+ * does not load leaves the service as it was. */
+static gboolean
+on_hangup (gpointer user_data)
+{
+  Service *service = user_data;
+  GError *err = NULL;
+
+  g_message ("SIGHUP: reloading %s", service->config_path);
+  if (!monitor_reload (service->config_path, &service->config,
+          service->channels, service->devices, &err)) {
+    g_warning ("configuration not reloaded, every channel goes on as it "
+        "was: %s", err->message);
+    g_error_free (err);
+  }
+  return G_SOURCE_CONTINUE;
+}
+
 static gboolean
 on_signal (gpointer user_data)
 {
@@ -82,27 +109,35 @@ on_signal (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* --check: every channel's pipeline builds (elements exist, fragments
- * parse); nothing is started. */
+/* --check: the address can be bound, every channel's pipeline builds
+ * (elements exist, fragments parse), the files it reads open and its
+ * element scores test frames with its settings; no channel is started. */
 static gboolean
 check_channels (MonitorConfig * config)
 {
   gboolean ok = TRUE;
+  GError *err = NULL;
 
+  if (!monitor_config_try_listen (config->listen, config->port, &err)) {
+    fprintf (stderr, "vmafhip-monitor: %s\n", err->message);
+    g_clear_error (&err);
+    ok = FALSE;
+  }
   for (guint i = 0; i < config->channels->len; i++) {
     MonitorChannelConfig *c = g_ptr_array_index (config->channels, i);
-    GError *err = NULL;
     GstElement *pipeline = monitor_channel_build (c, &err);
     gchar *desc = monitor_channel_describe (c);
 
-    if (pipeline) {
+    if (pipeline && monitor_channel_check_inputs (pipeline, &err) &&
+        monitor_channel_check_scoring (c, &err)) {
       printf ("channel %s: %s\n", c->name, desc);
-      gst_object_unref (pipeline);
     } else {
       fprintf (stderr, "channel %s: %s\n  %s\n", c->name, err->message, desc);
-      g_error_free (err);
+      g_clear_error (&err);
       ok = FALSE;
     }
+    if (pipeline)
+      gst_object_unref (pipeline);
     g_free (desc);
   }
   return ok;
@@ -163,21 +198,30 @@ main (int argc, char **argv)
   }
 
   service.config = monitor_config_load (config_path, &err);
-  g_free (config_path);
   if (!service.config) {
     fprintf (stderr, "vmafhip-monitor: %s\n", err->message);
     g_error_free (err);
+    g_free (config_path);
     return 2;
   }
+  service.config_path = config_path;
   if (listen) {
     g_free (service.config->listen);
     service.config->listen = listen;
   }
   if (port >= 0)
     service.config->port = port;
+  if (!monitor_config_listen_is_address (service.config->listen)) {
+    fprintf (stderr, "vmafhip-monitor: --listen \"%s\" is not an IP address "
+        "(such as 127.0.0.1, ::1 or 0.0.0.0)\n", service.config->listen);
+    monitor_config_free (service.config);
+    g_free (service.config_path);
+    return 2;
+  }
   if (check) {
     status = check_channels (service.config) ? EXIT_SUCCESS : EXIT_FAILURE;
     monitor_config_free (service.config);
+    g_free (service.config_path);
     return status;
   }
 
@@ -186,13 +230,17 @@ main (int argc, char **argv)
       g_ptr_array_new_with_free_func ((GDestroyNotify) monitor_channel_free);
   service.loop = g_main_loop_new (NULL, FALSE);
   http = monitor_http_new (service.config->listen, service.config->port,
-      render_metrics, &service, &err);
+      service.config->max_connections, render_metrics, &service, &err);
   if (!http) {
     fprintf (stderr, "vmafhip-monitor: %s\n", err->message);
     g_error_free (err);
     status = EXIT_FAILURE;
     goto out;
   }
+  /* Before the line that tells scripts the service is up. */
+  g_unix_signal_add (SIGINT, on_signal, &service);
+  g_unix_signal_add (SIGTERM, on_signal, &service);
+  g_unix_signal_add (SIGHUP, on_hangup, &service);
   url = monitor_http_metrics_url (http);
   /* Scripts read the port from this line when it was chosen freely. */
   printf ("vmafhip-monitor: serving %s\n", url);
@@ -206,8 +254,6 @@ main (int argc, char **argv)
     g_ptr_array_add (service.channels, ch);
     monitor_channel_start (ch);
   }
-  g_unix_signal_add (SIGINT, on_signal, &service);
-  g_unix_signal_add (SIGTERM, on_signal, &service);
   g_main_loop_run (service.loop);
 
 out:
@@ -217,6 +263,7 @@ out:
   monitor_devices_free (service.devices);
   g_main_loop_unref (service.loop);
   monitor_config_free (service.config);
+  g_free (service.config_path);
   gst_deinit ();
   return status;
 }

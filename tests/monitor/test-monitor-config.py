@@ -12,9 +12,13 @@ that names the file, group and key; --check builds every channel's pipeline
 without running it."""
 
 import os
+import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
 
 SOURCE = "videotestsrc num-buffers=1"
 GOOD = ("[monitor]\nport = 0\n[channel a]\nreference = %s\ndistorted = %s\n"
@@ -47,6 +51,40 @@ CASES = [
      "no element \"nosuchelement\""),
     (GOOD.replace("port = 0", "port = 0\ndistortion = videobalance"), 2,
      "[monitor] distortion: unknown key"),
+    # What the service could not serve.
+    (GOOD + "restart-delay = 0\n", 2,
+     "restart-delay: \"0\" is not a number of seconds from 0.1"),
+    (GOOD.replace("port = 0", "port = 0\nrestart-delay-max = 0"), 2,
+     "[monitor] restart-delay-max: \"0\" is not a number of seconds from 0.1"),
+    (GOOD + "[channel b]\nreference = x\ndistorted = y\n[channel a]\n"
+     "model = vmaf_4k_v0.6.1\n", 2,
+     "line 9: [channel a] is given a second time (first on line 3)"),
+    (GOOD + "model = vmaf_v0.6.1\nmodel = vmaf_4k_v0.6.1\n", 2,
+     "line 7: [channel a] model: given a second time (first on line 6)"),
+    (GOOD.replace("[channel a]", "[channel a\udcff]"), 2,
+     "the channel name is not valid UTF-8"),
+    (GOOD.replace("port = 0", "port = 0\nlisten = localhost"), 2,
+     "[monitor] listen: not an IP address"),
+    # 192.0.2.1 is documentation's own address: not this host's.
+    (GOOD.replace("port = 0", "port = 0\nlisten = 192.0.2.1"), 1,
+     "cannot listen on 192.0.2.1 port 0"),
+    (GOOD.replace("reference = " + SOURCE,
+                  "reference = file:///nonexistent/ref.mp4"), 1,
+     "channel a: cannot open /nonexistent/ref.mp4"),
+    (GOOD.replace("port = 0", "port = 0\nmax-connections = 5000"), 2,
+     "[monitor] max-connections: \"5000\" is not a whole number from 0 to "
+     "4096"),
+    (GOOD + "max-connections = 8\n", 2, "[channel a] max-connections: "
+     "unknown key"),
+    # The element's own verdict on its settings, on test frames.
+    (GOOD + "model = nosuchmodel\n", 1,
+     "channel a: the element refuses the scoring settings: Invalid scoring "
+     "settings: model 'nosuchmodel'"),
+    (GOOD + "features = psnr,nosuchfeature\n", 1,
+     "unknown feature 'nosuchfeature'"),
+    (GOOD.replace("distorted = " + SOURCE, "distorted = filesrc "
+                  "location=/nonexistent/dist.yuv ! rawvideoparse"), 1,
+     "channel a: cannot open /nonexistent/dist.yuv"),
 ]
 
 
@@ -55,14 +93,173 @@ def run(monitor, args):
                           timeout=60)
 
 
+def check_running(monitor, tmp):
+    """A running service: SIGHUP with the same file keeps the channel, and
+    a channel whose file is missing says which file in its error."""
+    path = os.path.join(tmp, "running.conf")
+    missing = os.path.join(tmp, "not-there.y4m")
+    with open(path, "w") as f:
+        f.write("[monitor]\nlisten = 127.0.0.1\nport = 0\nbackend = cpu\n"
+                "restart-delay = 0.5\n[channel late]\n"
+                f"reference = file://{missing}\ndistortion = videobalance\n")
+    log_path = os.path.join(tmp, "running.log")
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen([monitor, "-c", path], stdout=subprocess.PIPE,
+                                stderr=log, stdin=subprocess.DEVNULL)
+    try:
+        line = proc.stdout.readline()
+        if not line.startswith(b"vmafhip-monitor: serving"):
+            print(f"FAIL the service did not start: {line!r}")
+            return False
+        proc.send_signal(signal.SIGHUP)
+        text = ""
+        for _ in range(50):         # at most 10 s
+            time.sleep(0.2)
+            with open(log_path) as f:
+                text = f.read()
+            if "1 channels unchanged" in text and missing in text:
+                break
+        alive = proc.poll() is None
+        ok = alive and "1 channels unchanged, 0 restarted" in text
+        print("%s SIGHUP: %s" % ("ok  " if ok else "FAIL",
+                                 "still running" if alive else
+                                 f"exit {proc.returncode}"))
+        errors = [l for l in text.splitlines() if "could not start" in l or
+                  "error from" in l]
+        named = bool(errors) and all(missing in l for l in errors)
+        print("%s the error names the file: %s" %
+              ("ok  " if named else "FAIL", errors[:1]))
+        return ok and named
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+LIVE = ("videotestsrc is-live=true ! "
+        "video/x-raw,width=64,height=48,framerate=25/1")
+
+
+def scrape(url):
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return r.read().decode()
+
+
+def value(metrics, name, channel):
+    m = re.search(r'^%s\{channel="%s"\} (\S+)$' % (name, channel), metrics,
+                  re.M)
+    return float(m.group(1)) if m else None
+
+
+def check_reload(monitor, tmp):
+    """SIGHUP reloads: an unchanged channel goes on (its counters too), a
+    changed one restarts with its new settings, a removed one goes, a new
+    one comes; a file that does not load changes nothing."""
+    path = os.path.join(tmp, "reload.conf")
+
+    def write(channels):
+        with open(path, "w") as f:
+            # A run that scores nothing for 3 s is restarted: a live run
+            # that starts while others run sometimes never scores (about 1
+            # in 10 here after a reload; the element's, reported), and the
+            # service's own watchdog is what brings it back.
+            f.write("[monitor]\nlisten = 127.0.0.1\nport = 0\n"
+                    "backend = cpu\nthreads = 1\nstall-timeout = 3\n")
+            for name, extra in channels:
+                f.write(f"[channel {name}]\nreference = {LIVE}\n"
+                        f"distortion = videobalance\n{extra}")
+
+    write([("keep", ""), ("change", ""), ("drop", "")])
+    log_path = os.path.join(tmp, "reload.log")
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen([monitor, "-c", path], stdout=subprocess.PIPE,
+                                stderr=log, stdin=subprocess.DEVNULL)
+    failures = []
+
+    def wait(what, check, timeout=20):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            metrics = scrape(url)
+            if check(metrics):
+                return metrics
+            time.sleep(0.2)
+        failures.append(what)
+        print(f"FAIL reload: {what}")
+        return scrape(url)
+
+    try:
+        url = proc.stdout.readline().decode().split()[-1]
+        before = wait("every channel scores", lambda m: all(
+            (value(m, "vmafhip_channel_frames_scored_total", c) or 0) > 0
+            for c in ("keep", "change", "drop")))
+        kept_before = value(before, "vmafhip_channel_frames_scored_total",
+                            "keep")
+        write([("keep", ""), ("new", ""), ("change", "features = psnr\n")])
+        proc.send_signal(signal.SIGHUP)
+        after = wait("the new channel scores and the changed one has psnr",
+                     lambda m: (value(m, "vmafhip_channel_frames_scored_"
+                                      "total", "new") or 0) > 0 and
+                     'channel="change",metric="psnr_y"' in m)
+        if 'channel="drop"' in after:
+            failures.append("the removed channel is still there")
+        kept_after = value(after, "vmafhip_channel_frames_scored_total",
+                           "keep")
+        if not kept_after or kept_after < kept_before:
+            failures.append(f"the unchanged channel started again: "
+                            f"{kept_before} -> {kept_after} frames")
+        order = re.findall(r'^vmafhip_channel_up\{channel="([^"]+)"\}',
+                           after, re.M)
+        if order != ["keep", "new", "change"]:
+            failures.append(f"channels not in the file's order: {order}")
+
+        # A broken file: nothing changes, the service goes on.
+        with open(path, "a") as f:
+            f.write("restart-delay = 0\n")
+        proc.send_signal(signal.SIGHUP)
+        time.sleep(1)
+        with open(log_path) as f:
+            log = f.read()
+        still = scrape(url)
+        if proc.poll() is not None or "configuration not reloaded" not in log\
+                or re.findall(r'^vmafhip_channel_up\{channel="([^"]+)"\}',
+                              still, re.M) != order:
+            failures.append("a broken file changed the running service")
+        if "1 channels unchanged, 1 restarted with new settings, 1 added, " \
+                "1 removed" not in log:
+            failures.append("the reload's summary line is missing")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    if proc.returncode != 0:
+        failures.append(f"exit {proc.returncode} on SIGTERM")
+    with open(log_path) as f:
+        stalls = f.read().count("no frame scored")
+    print(f"     runs restarted by the stall watchdog: {stalls}")
+    print("%s SIGHUP reloads: %s" % ("FAIL" if failures else "ok  ",
+                                     "; ".join(failures) or "kept, "
+                                     "restarted, added, removed"))
+    if failures:
+        with open(log_path) as f:
+            print(f.read()[-3000:])
+    return not failures
+
+
 def main():
     monitor = sys.argv[1]
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "monitor.conf")
         for text, status, expected in CASES:
-            with open(path, "w") as f:
-                f.write(text)
+            with open(path, "wb") as f:
+                f.write(text.encode("utf-8", "surrogateescape"))
             p = run(monitor, ["--check", "--config", path])
             ok = p.returncode == status and expected in p.stderr
             print("%s %-45s exit %d: %s" % ("ok  " if ok else "FAIL",
@@ -74,7 +271,9 @@ def main():
             f.write(GOOD + "model = vmaf_v0.6.1neg\nfeatures = psnr\n")
         p = run(monitor, ["--check", "-c", path])
         ok = p.returncode == 0 and "channel a: videotestsrc" in p.stdout and \
-            "vmafhipcompare name=compare" in p.stdout
+            "vmafhipcompare name=compare model=\"vmaf_v0.6.1neg\" " \
+            "features=\"psnr\" backend=auto threads=0 subsample=1 " \
+            "device-id=0" in p.stdout
         print("%s --check on a good file: %s" % ("ok  " if ok else "FAIL",
                                                  p.stdout.strip()))
         failed += not ok
@@ -101,6 +300,9 @@ def main():
         print("%s --port 65536: %s" % ("ok  " if ok else "FAIL",
                                        p.stderr.strip()))
         failed += not ok
+
+        failed += not check_running(monitor, tmp)
+        failed += not check_reload(monitor, tmp)
 
         p = run(monitor, ["--help"])
         ok = p.returncode == 0 and "[channel NAME]" in p.stdout and \
