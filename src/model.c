@@ -7,6 +7,7 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 #include "model.h"
+#include "extractor-set.h"
 #include "model-part.h"
 #include "model-bootstrap.h"
 #include "errors.h"
@@ -77,7 +78,8 @@ vh_model_free (VhModel * model)
 static const VhFeatureExtractorClass *
 find_provider (const gchar * name, const gchar * alias)
 {
-  const VhFeatureExtractorClass *const *list = vh_feature_extractor_list (NULL);
+  const VhFeatureExtractorClass *const *list =
+      vh_extractor_set_list (vh_extractor_set_get_builtin (), NULL);
   const VhBackend any = VH_BACKEND_CPU | VH_BACKEND_HIP;
 
   if (!strcmp (name, alias))
