@@ -118,8 +118,9 @@ horz16 (__m512i a, __m512i b, __m512i f01, __m512i f23)
           _mm512_set1_epi32 (32768)), 16);
 }
 
-static VH_AVX512 void
-dwt0_horz_avx512 (const gint16 * src, gint16 * lo, gint16 * hi, gint wi)
+/* Outputs j .. j + 31 of both filters. */
+static inline VH_AVX512 void
+horz_block32 (const gint16 * src, gint16 * lo, gint16 * hi, gint j)
 {
   const __m512i l01 = TAP_PAIR (VH_ADM_LO0, VH_ADM_LO1);
   const __m512i l23 = TAP_PAIR (VH_ADM_LO2, VH_ADM_LO3);
@@ -128,25 +129,39 @@ dwt0_horz_avx512 (const gint16 * src, gint16 * lo, gint16 * hi, gint wi)
   /* packs interleaves the two inputs' 128-bit lanes: this puts the 64-bit
    * groups of four outputs back in order. */
   const __m512i order = _mm512_setr_epi64 (0, 2, 4, 6, 1, 3, 5, 7);
+  const gint16 *s = src + 2 * j;
+  __m512i a0 = _mm512_loadu_si512 ((const void *) (s - 1));
+  __m512i b0 = _mm512_loadu_si512 ((const void *) (s + 1));
+  __m512i a1 = _mm512_loadu_si512 ((const void *) (s + 31));
+  __m512i b1 = _mm512_loadu_si512 ((const void *) (s + 33));
+  __m512i l = _mm512_packs_epi32 (horz16 (a0, b0, l01, l23),
+      horz16 (a1, b1, l01, l23));
+  __m512i h = _mm512_packs_epi32 (horz16 (a0, b0, h01, h23),
+      horz16 (a1, b1, h01, h23));
+
+  _mm512_storeu_si512 ((void *) (lo + j), _mm512_permutexvar_epi64 (order,
+          l));
+  _mm512_storeu_si512 ((void *) (hi + j), _mm512_permutexvar_epi64 (order,
+          h));
+}
+
+static VH_AVX512 void
+dwt0_horz_avx512 (const gint16 * src, gint16 * lo, gint16 * hi, gint wi)
+{
   const gint wb = (wi + 1) / 2, end = dwt_interior_end (wi);
   gint j = 1;
 
   dwt0_horz_at (src, lo, hi, wi, 0);
-  for (; j + 32 <= end; j += 32) {
-    const gint16 *s = src + 2 * j;
-    __m512i a0 = _mm512_loadu_si512 ((const void *) (s - 1));
-    __m512i b0 = _mm512_loadu_si512 ((const void *) (s + 1));
-    __m512i a1 = _mm512_loadu_si512 ((const void *) (s + 31));
-    __m512i b1 = _mm512_loadu_si512 ((const void *) (s + 33));
-    __m512i l = _mm512_packs_epi32 (horz16 (a0, b0, l01, l23),
-        horz16 (a1, b1, l01, l23));
-    __m512i h = _mm512_packs_epi32 (horz16 (a0, b0, h01, h23),
-        horz16 (a1, b1, h01, h23));
-
-    _mm512_storeu_si512 ((void *) (lo + j), _mm512_permutexvar_epi64 (order,
-            l));
-    _mm512_storeu_si512 ((void *) (hi + j), _mm512_permutexvar_epi64 (order,
-            h));
+  if (end - 1 >= 32) {
+    /* The last block may overlap the one before: its outputs come out the
+     * same again, and no interior column is left to the scalar loop. */
+    for (;; j += 32) {
+      j = MIN (j, end - 32);
+      horz_block32 (src, lo, hi, j);
+      if (j + 32 == end)
+        break;
+    }
+    j = end;
   }
   for (; j < end; j++) {
     gint32 s0 = src[2 * j - 1], s1 = src[2 * j];
