@@ -626,13 +626,14 @@ adm_check_decouple0 (const AdmImpl * impl, const VhAdmKernels * c,
 /* Scales 1-3: the wavelet, denominator, decoupling and masking kernels. */
 static void
 adm_check_s123 (const AdmImpl * impl, const VhAdmKernels * c, GRand * rand,
-    guint w, Fill fill, gboolean wide_gains)
+    guint w, Fill fill, gboolean wide_gains, gdouble gain_limit, gint range)
 {
   g_autofree gchar *what = g_strdup_printf ("adm %s scales 1-3, width %u, "
-      "fill %d, wide gains %d", impl->name, w, fill, wide_gains);
+      "fill %d, wide gains %d, gain limit %g, range %d", impl->name, w, fill,
+      wide_gains, gain_limit, range);
   const guint wb = (w + 1) / 2;
   VhAdmScale sc = { 0 };
-  VhAdmDecouple dc = {.gain_limit = 100.0,.div_lut = adm_div_lut () };
+  VhAdmDecouple dc = {.gain_limit = gain_limit,.div_lut = adm_div_lut () };
   const guint cub = (guint) ceil (log2 (MAX (w, 2)));
 
   dc.cos1_sq = (gfloat) (cos (M_PI / 180.0) * cos (M_PI / 180.0));
@@ -705,11 +706,12 @@ adm_check_s123 (const AdmImpl * impl, const VhAdmKernels * c, GRand * rand,
     VhAdmRows64 out[2];
 
     for (guint i = 0; i < 6; i++)
-      rows[i] = adm_row32 (rand, fill, w, 1 << 24);
+      rows[i] = adm_row32 (rand, fill, w, range);
     for (guint b = 0; b < 3; b++) {
       for (guint j = 0; j < w && fill_varies (fill); j++) {
         if (g_rand_boolean (rand))
-          rows[3 + b][j] = rows[b][j] + g_rand_int_range (rand, -4096, 4097);
+          rows[3 + b][j] = (gint32) CLAMP ((gint64) rows[b][j] +
+              g_rand_int_range (rand, -4096, 4097), -range, range);
       }
       ref[b] = rows[b];
       dis[b] = rows[3 + b];
@@ -773,8 +775,14 @@ test_adm_kernels (void)
         for (guint li = 0; li < G_N_ELEMENTS (limits); li++)
           adm_check_decouple0 (&impls[i], &c, rand, w, fill, limits[li],
               li == 2);
-        adm_check_s123 (&impls[i], &c, rand, w, fill, FALSE);
-        adm_check_s123 (&impls[i], &c, rand, w, fill, TRUE);
+        for (guint li = 0; li < G_N_ELEMENTS (limits); li++) {
+          adm_check_s123 (&impls[i], &c, rand, w, fill, li == 1, limits[li],
+              1 << 24);
+          /* Beyond 2^15 the ratio rounds |o| first; the full range but
+           * INT32_MIN (whose angle products overflow in the C code). */
+          adm_check_s123 (&impls[i], &c, rand, w, fill, li != 1, limits[li],
+              li == 2 ? G_MAXINT32 : 1 << 16);
+        }
         n++;
       }
     }

@@ -460,12 +460,209 @@ den_row_s123_avx512 (const VhAdmScale * sc, const gint32 * b, gint x0,
   return body_den_row_s123 (sc, b, x0, x1);
 }
 
+/* ------------------------------------------------------------------ */
+/* Scales 1-3 decoupling and CSF: eight columns in 64-bit lanes        */
+
+/* The low 32 bits of each lane, sign-extended: the (gint32) casts. */
+static inline VH_AVX512 __m512i
+wrap32 (__m512i v)
+{
+  return _mm512_srai_epi64 (_mm512_slli_epi64 (v, 32), 32);
+}
+
+static inline VH_AVX512 __m512i
+load32 (const gint32 * p)
+{
+  return _mm512_cvtepi32_epi64 (_mm256_loadu_si256 ((const __m256i *) p));
+}
+
+/* (double) of 64-bit integers through float, as libvmaf rounds its
+ * products: exact 2^-12 scaling after the float rounding. */
+static inline VH_AVX512 __m512d
+float_scaled (__m512i v)
+{
+  return _mm512_mul_pd (_mm512_cvtps_pd (_mm512_cvtepi64_ps (v)),
+      _mm512_set1_pd (1.0 / 4096.0));
+}
+
+/* The angle test of angle_below_1deg () on eight columns. */
+static inline VH_AVX512 __mmask8
+angle8_s123 (__m512i oh, __m512i ov, __m512i th, __m512i tv, __m512d cos1_sq)
+{
+  const __m512i ot = _mm512_add_epi64 (_mm512_mullo_epi64 (oh, th),
+      _mm512_mullo_epi64 (ov, tv));
+  const __m512i om = _mm512_add_epi64 (_mm512_mullo_epi64 (oh, oh),
+      _mm512_mullo_epi64 (ov, ov));
+  const __m512i tm = _mm512_add_epi64 (_mm512_mullo_epi64 (th, th),
+      _mm512_mullo_epi64 (tv, tv));
+  const __m512d d = float_scaled (ot);
+  const __m512d rhs = _mm512_mul_pd (_mm512_mul_pd (cos1_sq,
+          float_scaled (om)), float_scaled (tm));
+
+  /* dp >= 0 exactly when the integer product sum is. */
+  return _mm512_cmp_pd_mask (_mm512_mul_pd (d, d), rhs, _CMP_GE_OQ) &
+      _mm512_cmpge_epi64_mask (ot, _mm512_setzero_si512 ());
+}
+
+/* ratio_s123 () on eight columns. */
+static inline VH_AVX512 __m512i
+ratio8_s123 (const gint32 * div_lut, __m512i o, __m512i t)
+{
+  const __m512i zero = _mm512_setzero_si512 ();
+  const __m512i one = _mm512_set1_epi64 (1);
+  const __m512i full = _mm512_set1_epi64 (32768);
+  /* |o| as an unsigned 32-bit number (2^31 for INT32_MIN). */
+  const __m512i mag = _mm512_abs_epi64 (o);
+  const __mmask8 big = _mm512_cmpge_epi64_mask (mag, full);
+  /* shift = 17 - clz32 (mag) = 49 - clz64 (mag) where |o| >= 2^15. */
+  const __m512i shift = _mm512_maskz_sub_epi64 (big, _mm512_set1_epi64 (49),
+      _mm512_lzcnt_epi64 (mag));
+  const __m512i idx = _mm512_mask_srlv_epi64 (mag, big, _mm512_add_epi64 (mag,
+          _mm512_sllv_epi64 (one, _mm512_sub_epi64 (shift, one))), shift);
+  const __m512i div = _mm512_cvtepi32_epi64 (_mm512_i64gather_epi32 (idx,
+          (const void *) div_lut, 4));
+  /* The rounding term is an int: it wraps for |o| = 2^31. */
+  const __m512i round = wrap32 (_mm512_sllv_epi64 (one, _mm512_add_epi64
+          (shift, _mm512_set1_epi64 (14))));
+  __m512i q = _mm512_mul_epi32 (div, t);
+
+  q = _mm512_mask_sub_epi64 (q, _mm512_cmplt_epi64_mask (o, zero), zero, q);
+  q = _mm512_srav_epi64 (_mm512_add_epi64 (q, round), _mm512_add_epi64 (shift,
+          _mm512_set1_epi64 (15)));
+  q = _mm512_min_epi64 (_mm512_max_epi64 (q, zero), full);
+  return _mm512_mask_mov_epi64 (q, _mm512_cmpeq_epi64_mask (o, zero), full);
+}
+
+/* enhance () on eight columns: @cond holds angle && k > 0 && o != 0. */
+static inline VH_AVX512 __m512i
+enhance8_s123 (__m512i rst, __m512i o, __m512i t, __mmask8 cond,
+    __mmask8 nearest, __m512d limit)
+{
+  const __mmask8 opos = _mm512_cmpgt_epi64_mask (o, _mm512_setzero_si512 ());
+  __m512d boosted, td;
+  __m512i rounded, truncated, res;
+  __mmask8 take_b;
+
+  if (!cond)
+    return rst;
+  boosted = _mm512_mul_pd (_mm512_cvtepi64_pd (rst), limit);
+  td = _mm512_cvtepi64_pd (t);
+  /* Nearest: MIN or MAX of the rounded product and t, in integers. */
+  rounded = _mm512_cvtpd_epi64 (boosted);
+  rounded = _mm512_mask_blend_epi64 (opos, _mm512_max_epi64 (rounded, t),
+      _mm512_min_epi64 (rounded, t));
+  /* Otherwise the truncated product where it passes t, compared as
+   * doubles. */
+  truncated = _mm512_cvttpd_epi64 (boosted);
+  take_b = (opos & _mm512_cmp_pd_mask (boosted, td, _CMP_LT_OQ)) |
+      (~opos & _mm512_cmp_pd_mask (boosted, td, _CMP_GT_OQ));
+  truncated = _mm512_mask_blend_epi64 (take_b, t, truncated);
+  res = _mm512_mask_blend_epi64 (nearest, truncated, rounded);
+  return _mm512_mask_blend_epi64 (cond, rst, res);
+}
+
+/* csf32 (): the low 32 bits of (g * v + 2^27) >> 28, sign-extended;
+ * @pre gets the unwrapped value. */
+static inline VH_AVX512 __m512i
+csf8 (__m512i g, __m512i v, __m512i * pre)
+{
+  *pre = _mm512_srai_epi64 (_mm512_add_epi64 (_mm512_mullo_epi64 (g, v),
+          _mm512_set1_epi64 (1 << 27)), 28);
+  return wrap32 (*pre);
+}
+
+/* vh_adm_abs32 () of sign-extended 32-bit lanes. */
+static inline VH_AVX512 __m512i
+abs32 (__m512i v)
+{
+  return wrap32 (_mm512_abs_epi64 (v));
+}
+
+/* (gint32) ((m * |c| - 2^31) >> 32) */
+static inline VH_AVX512 __m512i
+fixed_mul (__m512i c_abs, gint64 m)
+{
+  return wrap32 (_mm512_srai_epi64 (_mm512_add_epi64 (_mm512_mullo_epi64
+              (c_abs, _mm512_set1_epi64 (m)), _mm512_set1_epi64 (-((gint64) 1
+                  << 31))), 32));
+}
+
 static VH_AVX512 void
 decouple_s123_row_avx512 (const VhAdmScale * sc, const VhAdmDecouple * dc,
     const gint32 * const ref[3], const gint32 * const dis[3],
     const VhAdmRows64 * out, gint y, gint x0, gint x1)
 {
-  body_decouple_s123_row (sc, dc, ref, dis, out, y, x0, x1);
+  const __m512i iota = _mm512_setr_epi64 (0, 1, 2, 3, 4, 5, 6, 7);
+  const __m512i zero = _mm512_setzero_si512 ();
+  const __m512d cos1_sq = _mm512_set1_pd (dc->cos1_sq);
+  const __m512d limit = _mm512_set1_pd (dc->gain_limit);
+  const gboolean signed_row = y >= sc->signed_y0 && y < sc->signed_y1;
+  gint j = x0;
+
+  for (; j + 8 <= x1; j += 8) {
+    const __m512i col = _mm512_add_epi64 (_mm512_set1_epi64 (j), iota);
+    const __mmask8 nearest = _mm512_cmpge_epi64_mask (col,
+        _mm512_set1_epi64 (sc->round_x0)) & _mm512_cmplt_epi64_mask (col,
+        _mm512_set1_epi64 (sc->round_x1));
+    const __mmask8 vec_cm = signed_row ? _mm512_cmpge_epi64_mask (col,
+        _mm512_set1_epi64 (sc->signed_x0)) & _mm512_cmplt_epi64_mask (col,
+        _mm512_set1_epi64 (sc->signed_x1)) : 0;
+    __m512i o[3], t[3];
+    __m512i fr = zero, kr = zero, fa = zero, ka = zero;
+    __mmask8 angle;
+
+    for (gint b = 0; b < 3; b++) {
+      o[b] = load32 (ref[b] + j);
+      t[b] = load32 (dis[b] + j);
+    }
+    angle = angle8_s123 (o[0], o[1], t[0], t[1], cos1_sq);
+
+    for (gint b = 0; b < 3; b++) {
+      /* The gain read as unsigned, and as signed where the vector code
+       * does (the rounded columns). */
+      const __m512i g_u = _mm512_set1_epi64 ((gint64) sc->gain32[b]);
+      const __m512i g_s = _mm512_set1_epi64 ((gint64) (gint32) sc->gain32[b]);
+      const __m512i g = _mm512_mask_blend_epi64 (nearest, g_u, g_s);
+      const __m512i k = ratio8_s123 (dc->div_lut, o[b], t[b]);
+      const __m512i rst = _mm512_srai_epi64 (_mm512_add_epi64
+          (_mm512_mullo_epi64 (k, o[b]), _mm512_set1_epi64 (16384)), 15);
+      const __mmask8 cond = angle & _mm512_cmpgt_epi64_mask (k, zero) &
+          _mm512_cmpneq_epi64_mask (o[b], zero);
+      const __m512i r = wrap32 (enhance8_s123 (rst, o[b], t[b], cond, nearest,
+              limit));
+      const __m512i a = wrap32 (_mm512_sub_epi64 (t[b], r));
+      const __m512i part[2] = { r, a };
+      __m512i *f_acc[2] = { &fr, &fa }, *k_acc[2] = { &kr, &ka };
+      gint64 *x_out[2] = { out->xr[b], out->xa[b] };
+
+      for (gint p = 0; p < 2; p++) {
+        __m512i pre, c = csf8 (g, part[p], &pre);
+        const __m512i c_abs = abs32 (c);
+        const __m512i f = fixed_mul (c_abs, 143165577LL);
+        const __m512i cc = fixed_mul (c_abs, 286331153LL);
+        __m512i x;
+
+        *f_acc[p] = _mm512_add_epi64 (*f_acc[p], f);
+        *k_acc[p] = _mm512_add_epi64 (*k_acc[p], _mm512_sub_epi64 (cc, f));
+        if (!sc->wide_gains) {
+          /* Gains below 2^28: every variant of the product agrees. */
+          x = c_abs;
+        } else {
+          __m512i pre_s, pre_u;
+
+          csf8 (g_s, part[p], &pre_s);
+          x = _mm512_mask_blend_epi64 (vec_cm, abs32 (csf8 (g_u, part[p],
+                      &pre_u)), _mm512_abs_epi64 (pre_s));
+        }
+        _mm512_storeu_si512 ((void *) (x_out[p] + j), x);
+      }
+    }
+    _mm512_storeu_si512 ((void *) (out->fr + j), fr);
+    _mm512_storeu_si512 ((void *) (out->kr + j), kr);
+    _mm512_storeu_si512 ((void *) (out->fa + j), fa);
+    _mm512_storeu_si512 ((void *) (out->ka + j), ka);
+  }
+  body_decouple_s123_row (sc, dc, ref, dis, out, y, j, x1);
 }
 
 static VH_AVX512 gint64
