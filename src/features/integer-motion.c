@@ -273,6 +273,11 @@ const VhMotionKernels16 vh_motion_kernels16_c = {
   .hblur_row_sad = motion_hblur_row_sad16_c,
 };
 
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define VH_MOTION_HAVE_AVX2 1
+#define VH_MOTION_AVX2 __attribute__ ((target ("avx2")))
+#include <immintrin.h>
+
 static inline void
 motion_pad_row16 (gint16 * p, guint w)
 {
@@ -318,10 +323,6 @@ motion_sad16 (VhMotionState * s, const guint8 * prev, const guint8 * cur,
   return sad;
 }
 
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define VH_MOTION_HAVE_AVX2 1
-#define VH_MOTION_AVX2 __attribute__ ((target ("avx2")))
-#include <immintrin.h>
 
 /* AVX2 for up to 12 bits: differences, tap pair sums and the split
  * blurred row all fit in 16-bit lanes, so each pair of taps is one
