@@ -8,8 +8,8 @@
  */
 
 /* Private to the integer ADM extractor: the fixed-point constants of each
- * scale and the row kernels, in a portable C flavour and an AVX2 one that
- * must give the very same integers. */
+ * scale and the row kernels, in a portable C flavour, an AVX2 one and an
+ * AVX-512 one that must give the very same integers. */
 
 #ifndef __VH_ADM_PRIVATE_H__
 #define __VH_ADM_PRIVATE_H__
@@ -143,7 +143,8 @@ typedef struct
   gint64 *fa, *ka;
 } VhAdmRows64;
 
-/* The kernels one instance uses; the AVX2 table replaces them all. */
+/* The kernels one instance uses; the AVX2 and AVX-512 tables replace them
+ * all. */
 typedef struct
 {
   /* Scale 0 vertical pass: 4 input rows (8 or 16 bit) to the low and high
@@ -189,6 +190,10 @@ void         vh_adm_kernels_init_c      (VhAdmKernels * k);
 /* Replaces the table with AVX2 versions when the CPU has AVX2; FALSE if
  * it did not. */
 gboolean     vh_adm_kernels_init_avx2   (VhAdmKernels * k);
+
+/* Replaces the table with AVX-512 versions when the CPU has AVX-512 (F,
+ * CD, BW, DQ, VL); FALSE if it did not. */
+gboolean     vh_adm_kernels_init_avx512 (VhAdmKernels * k);
 
 /* Row index of tap @k (0..3) of output @i, mirrored as libvmaf does: -1
  * reflects to 1, n reflects to n - 1. */

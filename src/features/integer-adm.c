@@ -342,7 +342,9 @@ adm_init (VhFeatureExtractor * fex, const VhPictureInfo * info, GError ** error)
   p->dc.cos1_sq = cos (1.0 * M_PI / 180.0) * cos (1.0 * M_PI / 180.0);
 
   vh_adm_kernels_init_c (&p->k);
-  if (!vh_simd_disabled (fex->cpu_mask))
+  if (vh_simd_use_avx512 (fex->cpu_mask))
+    vh_adm_kernels_init_avx512 (&p->k);
+  else if (!vh_simd_disabled (fex->cpu_mask))
     vh_adm_kernels_init_avx2 (&p->k);
 
   alloc_buffers (p);

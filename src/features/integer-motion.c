@@ -13,6 +13,7 @@
  * motion2 = min of two neighbouring SADs and motion3 = blended motion2. */
 
 #include "integer-motion.h"
+#include "integer-motion-private.h"
 #include "errors.h"
 #include "simd.h"
 
@@ -22,11 +23,6 @@
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
 #endif
-
-/* Blur taps (they sum to 65536): outer, inner, centre. */
-#define VH_MOTION_TAP0 3571
-#define VH_MOTION_TAP1 16004
-#define VH_MOTION_TAP2 26386
 
 #define VH_MOTION_RING 5        /* difference rows the vertical blur reads */
 
@@ -44,6 +40,8 @@ typedef struct
   gint32 *hi;
   gint32 *lo;
   guint64 (*sad) (gpointer s, const guint8 * prev, const guint8 * cur);
+  /* Row kernels of the SIMD path, up to 12 bits. */
+  const VhMotionKernels16 *k16;
 } VhMotionState;
 
 const VhOptionSpec vh_integer_motion_options[] = {
@@ -216,19 +214,120 @@ motion_sad_c (gpointer s, const guint8 * prev, const guint8 * cur)
   return motion_sad_dispatch (s, prev, cur);
 }
 
+
+/* The 16-bit row kernels in plain C: the reference of the SIMD ones, and
+ * their column tails. */
+static void
+motion_diff_row16_c (gint16 * d, const guint8 * prev, const guint8 * cur,
+    guint w, gboolean deep)
+{
+  if (deep) {
+    const guint16 *p = (const guint16 *) prev;
+    const guint16 *c = (const guint16 *) cur;
+    for (guint j = 0; j < w; j++)
+      d[j] = (gint16) ((gint32) p[j] - (gint32) c[j]);
+  } else {
+    for (guint j = 0; j < w; j++)
+      d[j] = (gint16) ((gint32) prev[j] - (gint32) cur[j]);
+  }
+}
+
+static gint32
+motion_vblur_row16_c (gint16 * hi, gint16 * lo, const gint16 * d0,
+    const gint16 * d1, const gint16 * d2, const gint16 * d3,
+    const gint16 * d4, guint w, guint shift)
+{
+  const gint32 round = 1 << (shift - 1);
+  gint32 any = 0;
+
+  for (guint j = 0; j < w; j++) {
+    gint32 acc = VH_MOTION_TAP0 * (d0[j] + d4[j]) +
+        VH_MOTION_TAP1 * (d1[j] + d3[j]) + VH_MOTION_TAP2 * d2[j];
+    gint32 y = (acc + round) >> shift;
+    hi[j] = (gint16) (y >> 8);
+    lo[j] = (gint16) (y & 0xff);
+    any |= y;
+  }
+  return any;
+}
+
+static guint32
+motion_hblur_row_sad16_c (const gint16 * hi, const gint16 * lo, guint w)
+{
+  guint32 total = 0;
+
+  for (guint j = 0; j < w; j++) {
+    gint32 a = VH_MOTION_TAP0 * (hi[j] + hi[j + 4]) +
+        VH_MOTION_TAP1 * (hi[j + 1] + hi[j + 3]) + VH_MOTION_TAP2 * hi[j + 2];
+    gint32 b = VH_MOTION_TAP0 * (lo[j] + lo[j + 4]) +
+        VH_MOTION_TAP1 * (lo[j + 1] + lo[j + 3]) + VH_MOTION_TAP2 * lo[j + 2];
+    gint32 v = (a + ((b + 32768) >> 8)) >> 8;
+    total += (guint32) (v < 0 ? -v : v);
+  }
+  return total;
+}
+
+const VhMotionKernels16 vh_motion_kernels16_c = {
+  .diff_row = motion_diff_row16_c,
+  .vblur_row = motion_vblur_row16_c,
+  .hblur_row_sad = motion_hblur_row_sad16_c,
+};
+
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define VH_MOTION_HAVE_AVX2 1
 #define VH_MOTION_AVX2 __attribute__ ((target ("avx2")))
 #include <immintrin.h>
 
+static inline void
+motion_pad_row16 (gint16 * p, guint w)
+{
+  p[1] = p[3];
+  p[0] = p[4];
+  p[w + 2] = p[w];
+  p[w + 3] = p[w - 1];
+}
+
+/* The SAD of up to 12 bits through the 16-bit row kernels @k. */
+static guint64
+motion_sad16 (VhMotionState * s, const guint8 * prev, const guint8 * cur,
+    const VhMotionKernels16 * k)
+{
+  const guint w = s->m.w, h = s->m.h;
+  const gsize row_bytes = (gsize) w * s->m.bps;
+  /* The 32-bit scratch is large enough for the 16-bit rows. */
+  gint16 *ring = (gint16 *) s->ring;
+  gint16 *hi = (gint16 *) s->hi;
+  gint16 *lo = (gint16 *) s->lo;
+  guint next_row = 0;
+  guint64 sad = 0;
+
+  for (guint i = 0; i < h; i++) {
+    const gint16 *d[VH_MOTION_RING];
+    guint last = MIN (i + 2, h - 1);
+
+    for (; next_row <= last; next_row++)
+      k->diff_row (ring + (gsize) (next_row % VH_MOTION_RING) * w,
+          prev + next_row * row_bytes, cur + next_row * row_bytes, w,
+          s->m.bps == 2);
+    for (guint r = 0; r < VH_MOTION_RING; r++) {
+      guint row = motion_mirror ((gint) i - 2 + (gint) r, (gint) h);
+      d[r] = ring + (gsize) (row % VH_MOTION_RING) * w;
+    }
+    if (!k->vblur_row (hi + 2, lo + 2, d[0], d[1], d[2], d[3], d[4], w,
+            s->m.bpc))
+      continue;
+    motion_pad_row16 (hi, w);
+    motion_pad_row16 (lo, w);
+    sad += k->hblur_row_sad (hi, lo, w);
+  }
+  return sad;
+}
+
+
 /* AVX2 for up to 12 bits: differences, tap pair sums and the split
  * blurred row all fit in 16-bit lanes, so each pair of taps is one
- * multiply-add into 32 bits. The scalar tails use the C formulas; integer
- * sums make the results identical to the C path. */
-
-/* Two 16-bit multipliers in one 32-bit lane, for _mm256_madd_epi16. */
-#define VH_MOTION_PAIR(lo, hi) \
-  ((gint32) (((guint32) (hi) << 16) | (guint16) (lo)))
+ * multiply-add into 32 bits. The column tails go to the C row kernels;
+ * integer sums make the results identical to the C path. */
 
 VH_MOTION_AVX2 static void
 motion_diff_row16_avx2 (gint16 * restrict d, const guint8 * restrict prev,
@@ -244,8 +343,6 @@ motion_diff_row16_avx2 (gint16 * restrict d, const guint8 * restrict prev,
       __m256i b = _mm256_loadu_si256 ((const __m256i *) (c + j));
       _mm256_storeu_si256 ((__m256i *) (d + j), _mm256_sub_epi16 (a, b));
     }
-    for (; j < w; j++)
-      d[j] = (gint16) ((gint32) p[j] - (gint32) c[j]);
   } else {
     for (; j + 16 <= w; j += 16) {
       __m256i a = _mm256_cvtepu8_epi16 (_mm_loadu_si128 ((const __m128i *)
@@ -254,9 +351,9 @@ motion_diff_row16_avx2 (gint16 * restrict d, const guint8 * restrict prev,
               (cur + j)));
       _mm256_storeu_si256 ((__m256i *) (d + j), _mm256_sub_epi16 (a, b));
     }
-    for (; j < w; j++)
-      d[j] = (gint16) ((gint32) prev[j] - (gint32) cur[j]);
   }
+  motion_diff_row16_c (d + j, prev + j * (deep ? 2 : 1), cur + j * (deep ? 2 :
+          1), w - j, deep);
 }
 
 VH_MOTION_AVX2 static gint32
@@ -275,7 +372,6 @@ motion_vblur_row16_avx2 (gint16 * restrict hi, gint16 * restrict lo,
   const __m256i mask = _mm256_set1_epi32 (0xff);
   const __m128i count = _mm_cvtsi32_si128 ((gint) shift);
   __m256i any = _mm256_setzero_si256 ();
-  gint32 any_tail = 0;
   guint j = 0;
 
   for (; j + 16 <= w; j += 16) {
@@ -305,15 +401,8 @@ motion_vblur_row16_avx2 (gint16 * restrict hi, gint16 * restrict lo,
         _mm256_packs_epi32 (_mm256_and_si256 (ya, mask),
             _mm256_and_si256 (yb, mask)));
   }
-  for (; j < w; j++) {
-    gint32 acc = VH_MOTION_TAP0 * (d0[j] + d4[j]) +
-        VH_MOTION_TAP1 * (d1[j] + d3[j]) + VH_MOTION_TAP2 * d2[j];
-    gint32 y = (acc + round) >> shift;
-    hi[j] = (gint16) (y >> 8);
-    lo[j] = (gint16) (y & 0xff);
-    any_tail |= y;
-  }
-  return any_tail | !_mm256_testz_si256 (any, any);
+  return motion_vblur_row16_c (hi + j, lo + j, d0 + j, d1 + j, d2 + j,
+      d3 + j, d4 + j, w - j, shift) | !_mm256_testz_si256 (any, any);
 }
 
 /* @hi and @lo start at sample -2. */
@@ -330,7 +419,7 @@ motion_hblur_row_sad16_avx2 (const gint16 * restrict hi,
           1 << 14));
   const __m256i two = _mm256_set1_epi16 (2);
   __m256i sum = _mm256_setzero_si256 ();
-  guint32 total = 0;
+  guint32 total;
   guint j = 0;
 
   for (; j + 16 <= w; j += 16) {
@@ -368,14 +457,7 @@ motion_hblur_row_sad16_avx2 (const gint16 * restrict hi,
     sum = _mm256_add_epi32 (sum, _mm256_add_epi32 (_mm256_abs_epi32 (v0),
             _mm256_abs_epi32 (v1)));
   }
-  for (; j < w; j++) {
-    gint32 a = VH_MOTION_TAP0 * (hi[j] + hi[j + 4]) +
-        VH_MOTION_TAP1 * (hi[j + 1] + hi[j + 3]) + VH_MOTION_TAP2 * hi[j + 2];
-    gint32 b = VH_MOTION_TAP0 * (lo[j] + lo[j + 4]) +
-        VH_MOTION_TAP1 * (lo[j + 1] + lo[j + 3]) + VH_MOTION_TAP2 * lo[j + 2];
-    gint32 v = (a + ((b + 32768) >> 8)) >> 8;
-    total += (guint32) (v < 0 ? -v : v);
-  }
+  total = motion_hblur_row_sad16_c (hi + j, lo + j, w - j);
   /* The row total wraps at 32 bits whatever the order of the adds. */
   {
     __m128i s4 = _mm_add_epi32 (_mm256_castsi256_si128 (sum),
@@ -387,53 +469,35 @@ motion_hblur_row_sad16_avx2 (const gint16 * restrict hi,
   return total;
 }
 
-static inline void
-motion_pad_row16 (gint16 * p, guint w)
+static const VhMotionKernels16 kernels16_avx2 = {
+  .diff_row = motion_diff_row16_avx2,
+  .vblur_row = motion_vblur_row16_avx2,
+  .hblur_row_sad = motion_hblur_row_sad16_avx2,
+};
+
+const VhMotionKernels16 *
+vh_motion_kernels16_avx2 (void)
 {
-  p[1] = p[3];
-  p[0] = p[4];
-  p[w + 2] = p[w];
-  p[w + 3] = p[w - 1];
+  return __builtin_cpu_supports ("avx2") ? &kernels16_avx2 : NULL;
 }
 
 VH_MOTION_AVX2 static guint64
 motion_sad_avx2 (gpointer state, const guint8 * prev, const guint8 * cur)
 {
   VhMotionState *s = state;
-  const guint w = s->m.w, h = s->m.h;
-  const gsize row_bytes = (gsize) w * s->m.bps;
-  /* The 32-bit scratch is large enough for the 16-bit rows. */
-  gint16 *ring = (gint16 *) s->ring;
-  gint16 *hi = (gint16 *) s->hi;
-  gint16 *lo = (gint16 *) s->lo;
-  guint next_row = 0;
-  guint64 sad = 0;
 
   /* Over 12 bits the 16-bit lanes could overflow: the plain code, built
    * for AVX2. */
   if (s->m.bpc > 12)
     return motion_sad_dispatch (s, prev, cur);
+  return motion_sad16 (s, prev, cur, s->k16);
+}
+#else
 
-  for (guint i = 0; i < h; i++) {
-    const gint16 *d[VH_MOTION_RING];
-    guint last = MIN (i + 2, h - 1);
-
-    for (; next_row <= last; next_row++)
-      motion_diff_row16_avx2 (ring + (gsize) (next_row % VH_MOTION_RING) * w,
-          prev + next_row * row_bytes, cur + next_row * row_bytes, w,
-          s->m.bps == 2);
-    for (guint k = 0; k < VH_MOTION_RING; k++) {
-      guint r = motion_mirror ((gint) i - 2 + (gint) k, (gint) h);
-      d[k] = ring + (gsize) (r % VH_MOTION_RING) * w;
-    }
-    if (!motion_vblur_row16_avx2 (hi + 2, lo + 2, d[0], d[1], d[2], d[3],
-            d[4], w, s->m.bpc))
-      continue;
-    motion_pad_row16 (hi, w);
-    motion_pad_row16 (lo, w);
-    sad += motion_hblur_row_sad16_avx2 (hi, lo, w);
-  }
-  return sad;
+const VhMotionKernels16 *
+vh_motion_kernels16_avx2 (void)
+{
+  return NULL;
 }
 #endif
 
@@ -500,8 +564,12 @@ motion_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
 
   s->sad = motion_sad_c;
 #ifdef VH_MOTION_HAVE_AVX2
-  if (vh_simd_use_avx2 (fex->cpu_mask))
+  if (vh_simd_use_avx2 (fex->cpu_mask)) {
     s->sad = motion_sad_avx2;
+    s->k16 = vh_motion_kernels16_avx2 ();
+    if (vh_simd_use_avx512 (fex->cpu_mask) && vh_motion_kernels16_avx512 ())
+      s->k16 = vh_motion_kernels16_avx512 ();
+  }
 #endif
   return TRUE;
 }

@@ -7,8 +7,8 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* Shared between the integer VIF extractor and its row kernels (portable C
- * and AVX2). Both kernel sets must produce bit-identical results.
+/* Shared between the integer VIF extractor and its row kernels (portable C,
+ * AVX2 and AVX-512). All kernel sets must produce bit-identical results.
  *
  * Data layout: every filtered row is kept as 16-bit "streams". The 32-bit
  * second moments are split into a high and a low half so that every
@@ -105,6 +105,9 @@ extern const VhVifKernels vh_vif_kernels_c;
 
 /* NULL when the CPU or the compiler lacks AVX2. */
 const VhVifKernels *vh_vif_kernels_avx2 (void);
+
+/* NULL when the CPU or the compiler lacks AVX-512 (F, CD, BW, DQ, VL). */
+const VhVifKernels *vh_vif_kernels_avx512 (void);
 
 /* log2 (i) * 2048 rounded, for i in [32767, 65535]; VH_VIF_LOG2_TABLE_SIZE
  * entries, shared and read-only once built. */

@@ -107,7 +107,9 @@ vif_init (VhFeatureExtractor * fex, const VhPictureInfo * info, GError ** error)
     return FALSE;
 
   s->kern = &vh_vif_kernels_c;
-  if (!vh_simd_disabled (fex->cpu_mask) && vh_vif_kernels_avx2 ())
+  if (vh_simd_use_avx512 (fex->cpu_mask) && vh_vif_kernels_avx512 ())
+    s->kern = vh_vif_kernels_avx512 ();
+  else if (!vh_simd_disabled (fex->cpu_mask) && vh_vif_kernels_avx2 ())
     s->kern = vh_vif_kernels_avx2 ();
   s->log2_table = vh_vif_log2_table ();
   s->bpc = info->bpc;
