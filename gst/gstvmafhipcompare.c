@@ -476,6 +476,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
   const GstVmafHipSettings *run;
   gchar *features = NULL;
+  GstClockTime input_timeout;
 
   if (!GST_AGGREGATOR_CLASS (parent_class)->start (agg))
     return FALSE;
@@ -487,10 +488,11 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   gst_vmaf_hip_scoring_configure (self->scoring, &self->settings, features,
       self->results_filename, self->results_format, self->results_interval,
       self->passthrough);
+  input_timeout = self->input_timeout;
   GST_OBJECT_UNLOCK (self);
   g_free (features);
 
-  gst_vmaf_hip_inputs_start (self->inputs);
+  gst_vmaf_hip_inputs_start (self->inputs, input_timeout);
   gst_vmaf_hip_gpu_reset_warnings (self->gpu);
   self->eos_done = FALSE;
   self->output_started = FALSE;
@@ -577,6 +579,7 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->results_format = DEFAULT_RESULTS_FORMAT;
   self->passthrough = DEFAULT_PASSTHROUGH;
   self->log_level = DEFAULT_LOG_LEVEL;
+  self->input_timeout = DEFAULT_INPUT_TIMEOUT;
 
   self->gpu = gst_vmaf_hip_gpu_new (GST_ELEMENT (self));
   self->scoring = gst_vmaf_hip_scoring_new (GST_ELEMENT (self), self->gpu);

@@ -42,6 +42,7 @@ GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define DEFAULT_MESSAGE_LAYOUT    GST_VMAF_HIP_MESSAGE_LAYOUT_VMAFHIP
 #define DEFAULT_LOG_LEVEL         GST_LEVEL_NONE
 #define DEFAULT_DEVICE_ID         -1
+#define DEFAULT_INPUT_TIMEOUT     (10 * GST_SECOND)
 
 struct _GstVmafHipCompare
 {
@@ -56,6 +57,7 @@ struct _GstVmafHipCompare
   GstVmafHipPassthrough passthrough;
   gboolean compat_psnr, compat_ssim, compat_ms_ssim;
   GstDebugLevel log_level;      /* kept for compatibility, no effect */
+  GstClockTime input_timeout;   /* ns, 0: none */
 
   /* The parts, from init to finalize; each owns its state. */
   GstVmafHipInputs *inputs;     /* pads, accounting, pairing */

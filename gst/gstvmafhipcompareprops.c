@@ -46,6 +46,7 @@ enum
   PROP_DEVICE_ID,
   PROP_STATS,
   PROP_RESULTS_INTERVAL,
+  PROP_INPUT_TIMEOUT,
 };
 
 void
@@ -208,6 +209,23 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
           "else the first)", -1, G_MAXINT, DEFAULT_DEVICE_ID, ready));
 
   /**
+   * GstVmafHipCompare:input-timeout:
+   *
+   * How long after the first caps or frame on one sink pad the other may
+   * stay without caps. Past it the run ends in an error naming the pad:
+   * never linked, or its branch sent no video (it failed before its caps,
+   * or has no video stream). Without it such a pipeline waits in
+   * PREROLLING for ever. An unlinked pad is also reported as soon as the
+   * other one ends. 0: wait for ever.
+   */
+  g_object_class_install_property (gobject_class, PROP_INPUT_TIMEOUT,
+      g_param_spec_uint64 ("input-timeout", "Input timeout",
+          "Nanoseconds a sink pad may stay without caps after the other "
+          "one's first caps before the run fails, naming it (never linked, "
+          "or its branch sent no video); 0: wait for ever", 0, G_MAXUINT64,
+          DEFAULT_INPUT_TIMEOUT, ready));
+
+  /**
    * GstVmafHipCompare:stats:
    *
    * The run so far, as the vmaf-summary message gives it at end of stream
@@ -316,6 +334,9 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
     case PROP_DEVICE_ID:
       self->settings.device_id = g_value_get_int (value);
       break;
+    case PROP_INPUT_TIMEOUT:
+      self->input_timeout = g_value_get_uint64 (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -396,6 +417,9 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       break;
     case PROP_DEVICE_ID:
       g_value_set_int (value, self->settings.device_id);
+      break;
+    case PROP_INPUT_TIMEOUT:
+      g_value_set_uint64 (value, self->input_timeout);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, make_stats (self));
