@@ -46,6 +46,7 @@
 #include "gstvmafhipcompat.h"
 #include "gstvmafhipcaps.h"
 #include "gstvmafhipdoc.h"
+#include "gstvmafhiphints.h"
 #include "gstvmafhippicture.h"
 #include "gstvmafhiptags.h"
 
@@ -387,8 +388,9 @@ gst_vmaf_hip_compare_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
    * caps read-only to the base class. */
   caps = gst_caps_copy (caps);
   other_caps = other_pad_caps (other);
-  ok = gst_vmaf_hip_check_sink_caps (caps, GST_PAD_NAME (pad), other_caps,
-      GST_PAD_NAME (other), &err);
+  ok = gst_vmaf_hip_check_raw_defaults (GST_PAD (pad), caps, GST_PAD (other),
+      other_caps, &err) && gst_vmaf_hip_check_sink_caps (caps,
+      GST_PAD_NAME (pad), other_caps, GST_PAD_NAME (other), &err);
   if (ok)
     ok = gst_vmaf_hip_gpu_caps_usable (self->gpu, caps, cpu_only (self),
         GST_PAD_NAME (pad), &err);
