@@ -47,6 +47,7 @@ enum
   PROP_STATS,
   PROP_RESULTS_INTERVAL,
   PROP_INPUT_TIMEOUT,
+  PROP_CONVERT,
 };
 
 void
@@ -226,6 +227,23 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
           DEFAULT_INPUT_TIMEOUT, ready));
 
   /**
+   * GstVmafHipCompare:convert:
+   *
+   * reference-format: the distorted frames are converted on the CPU to the
+   * reference's pixel format (bit depth, chroma subsampling) before they
+   * are scored, as libvmaf users put ffmpeg's format filter (e.g.
+   * format=yuv420p10le) on the distorted input. Size and frame rate must
+   * still match. none: both inputs need the same format.
+   */
+  g_object_class_install_property (gobject_class, PROP_CONVERT,
+      g_param_spec_enum ("convert", "Convert",
+          "none: both inputs need the same pixel format; reference-format: "
+          "convert the distorted frames to the reference's format (8 against "
+          "10 bit, 4:4:4 against 4:2:0) on the CPU, as ffmpeg's format "
+          "filter does for libvmaf", GST_TYPE_VMAF_HIP_CONVERT_MODE,
+          DEFAULT_CONVERT, ready));
+
+  /**
    * GstVmafHipCompare:stats:
    *
    * The run so far, as the vmaf-summary message gives it at end of stream
@@ -337,6 +355,9 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
     case PROP_INPUT_TIMEOUT:
       self->input_timeout = g_value_get_uint64 (value);
       break;
+    case PROP_CONVERT:
+      self->convert_mode = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -420,6 +441,9 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       break;
     case PROP_INPUT_TIMEOUT:
       g_value_set_uint64 (value, self->input_timeout);
+      break;
+    case PROP_CONVERT:
+      g_value_set_enum (value, self->convert_mode);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, make_stats (self));

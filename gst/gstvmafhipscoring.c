@@ -484,14 +484,14 @@ post_mismatch (GstVmafHipScoring * scoring, const GstVideoInfo * ref,
   gchar *r = gst_vmaf_hip_describe_video (ref);
   gchar *d = gst_vmaf_hip_describe_video (dist);
 
-  /* VMAF compares the distorted video at the reference's size and format:
-   * say how to get there */
+  /* VMAF compares at the reference's size and format: say how to get there */
   GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
       ("The reference (ref_sink: %s) and the distorted video (dist_sink: %s) "
           "differ: both need the same width, height, bit depth and chroma "
-          "subsampling. Convert the distorted video to the reference's "
-          "format and size before its pad: ... ! videoconvert ! videoscale ! "
-          "video/x-raw,format=%s,width=%d,height=%d ! %s.dist_sink", r, d,
+          "subsampling. Convert the distorted video (convert=reference-format"
+          " does the format alone) before its pad: ... ! videoconvert ! "
+          "videoscale ! video/x-raw,format=%s,width=%d,height=%d ! "
+          "%s.dist_sink", r, d,
           gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
           GST_VIDEO_INFO_WIDTH (ref), GST_VIDEO_INFO_HEIGHT (ref),
           GST_OBJECT_NAME (self)), (NULL));

@@ -9,7 +9,8 @@
 
 /* Mismatches named for what they are, with the fix that applies: two
  * frame rates (videorate, not latency), a rawvideoparse given no size (the
- * size, not videoscale or videorate). */
+ * size, not videoscale or videorate); two pixel formats converted inside
+ * the element when asked to. */
 
 #include <string.h>
 
@@ -95,6 +96,69 @@ GST_START_TEST (test_raw_without_size)
 
 GST_END_TEST;
 
+/* 8-bit distorted frames against a 10-bit reference: convert=reference-
+ * format scores exactly what videoconvert in front of the pad gives; 4:4:4
+ * against 4:2:0 too. Without it the formats are refused. */
+GST_START_TEST (test_convert_reference_format)
+{
+  static const gchar *cases[][2] = {
+    {"I420_10LE", "I420"}, {"I420", "I420_10LE"}, {"I420", "Y444"},
+  };
+  const gchar *fmt = "videotestsrc num-buffers=6 ! video/x-raw,format=%s,"
+      "width=64,height=48 ! c.ref_sink videotestsrc num-buffers=6 "
+      "pattern=ball ! video/x-raw,format=%s,width=64,height=48 %s ! "
+      "c.dist_sink vmafhipcompare name=c features=psnr %s ! fakesink";
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const gchar *ref = cases[i][0], *dist = cases[i][1];
+    gchar *pre = g_strdup_printf ("! videoconvert ! video/x-raw,format=%s",
+        ref);
+    gchar *inside = g_strdup_printf (fmt, ref, dist, "",
+        "convert=reference-format");
+    gchar *outside = g_strdup_printf (fmt, ref, dist, pre, "");
+    gchar *refused = g_strdup_printf (fmt, ref, dist, "", "");
+    GList *a = vh_gst_run_launch (inside, 60 * GST_SECOND);
+    GList *b = vh_gst_run_launch (outside, 60 * GST_SECOND);
+    GPtrArray *fa = vh_gst_structures (a, "vmaf");
+    GPtrArray *fb = vh_gst_structures (b, "vmaf");
+    GPtrArray *sa = vh_gst_structures (a, "vmaf-summary");
+    GPtrArray *sb = vh_gst_structures (b, "vmaf-summary");
+    GError *err;
+
+    fail_unless (vh_gst_find_type (a, GST_MESSAGE_ERROR) < 0, "case %u", i);
+    fail_unless (vh_gst_find_type (b, GST_MESSAGE_ERROR) < 0, "case %u", i);
+    fail_unless_equals_int (fa->len, 6);
+    fail_unless_equals_int (fb->len, 6);
+    for (guint f = 0; f < fa->len; f++) {
+      fail_unless_equals_float (vh_gst_get_double (fa->pdata[f], "vmaf"),
+          vh_gst_get_double (fb->pdata[f], "vmaf"));
+      fail_unless_equals_float (vh_gst_get_double (fa->pdata[f], "psnr_y"),
+          vh_gst_get_double (fb->pdata[f], "psnr_y"));
+    }
+    fail_unless (sa->len == 1 && sb->len == 1);
+    fail_unless (gst_structure_is_equal (sa->pdata[0], sb->pdata[0]),
+        "case %u: %" GST_PTR_FORMAT " vs %" GST_PTR_FORMAT, i, sa->pdata[0],
+        sb->pdata[0]);
+    g_ptr_array_unref (fa);
+    g_ptr_array_unref (fb);
+    g_ptr_array_unref (sa);
+    g_ptr_array_unref (sb);
+    g_list_free_full (a, (GDestroyNotify) gst_message_unref);
+    g_list_free_full (b, (GDestroyNotify) gst_message_unref);
+
+    err = first_error (refused);
+    fail_unless (strstr (err->message, "convert=reference-format"), "%s",
+        err->message);
+    g_error_free (err);
+    g_free (refused);
+    g_free (outside);
+    g_free (inside);
+    g_free (pre);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 vmafhip_hints_suite (void)
 {
@@ -105,6 +169,7 @@ vmafhip_hints_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_rate_mismatch);
   tcase_add_test (tc, test_raw_without_size);
+  tcase_add_test (tc, test_convert_reference_format);
   return s;
 }
 
