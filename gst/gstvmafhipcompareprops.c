@@ -17,6 +17,7 @@
 #include "gstvmafhipcompat.h"
 #include "gstvmafhipenums.h"
 #include "gstvmafhipreport.h"
+#include "model.h"
 
 enum
 {
@@ -50,6 +51,21 @@ enum
   PROP_CONVERT,
 };
 
+/* The model property's blurb, with the built-in model names from the
+ * engine's registry; made once and kept, as the class is. */
+static const gchar *
+model_blurb (void)
+{
+  gchar *names = g_strjoinv (", ", (gchar **) vh_model_list_builtin ());
+  gchar *blurb = g_strdup_printf ("Comma-separated VMAF models: built-in "
+      "names (%s), model file paths, or version=NAME|path=FILE[:name=SCORE]"
+      "[:enable_transform][:disable_clip][:EXTRACTOR.OPTION=VALUE]; the "
+      "first scores as \"vmaf\"; empty for none", names);
+
+  g_free (names);
+  return blurb;
+}
+
 void
 gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
 {
@@ -71,12 +87,8 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
    * others under their own names. Empty: features only.
    */
   g_object_class_install_property (gobject_class, PROP_MODEL,
-      g_param_spec_string ("model", "Model",
-          "Comma-separated VMAF models: built-in names, model file paths, or "
-          "version=NAME|path=FILE[:name=SCORE][:enable_transform]"
-          "[:disable_clip][:EXTRACTOR.OPTION=VALUE]; the first scores as "
-          "\"vmaf\"; empty for none",
-          DEFAULT_MODEL, ready));
+      g_param_spec_string ("model", "Model", model_blurb (), DEFAULT_MODEL,
+          ready));
 
   /**
    * GstVmafHipCompare:features:

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "vh-gst-check.h"
+#include "model.h"
 
 
 static void
@@ -210,8 +211,59 @@ GST_START_TEST (test_results_file_checked_at_start)
 
 GST_END_TEST;
 
+/* What gst-inspect-1.0 shows: each enum value once (the vmaf element's
+ * spellings are taken from strings without entries of their own), the
+ * defaults under their names, the built-in models in the model blurb. */
+GST_START_TEST (test_inspect_tidy)
+{
+  static const struct
+  {
+    const gchar *prop, *alias, *alias_means, *default_nick;
+  } enums[] = {
+    {"results-format", "none", "json", "json"},
+    {"pool-method", "harmonic_mean", "harmonic-mean", "mean"},
+  };
+  GstElement *e = gst_element_factory_make ("vmafhipcompare", NULL);
+  GParamSpec *model = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "model");
+  const gchar *const *builtin = vh_model_list_builtin ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (enums); i++) {
+    GParamSpec *spec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+        enums[i].prop);
+    GEnumClass *klass = G_PARAM_SPEC_ENUM (spec)->enum_class;
+    gint def = G_PARAM_SPEC_ENUM (spec)->default_value;
+    gint value;
+
+    for (guint a = 0; a < klass->n_values; a++) {
+      fail_if (!strcmp (klass->values[a].value_nick, enums[i].alias));
+      for (guint b = a + 1; b < klass->n_values; b++)
+        fail_if (klass->values[a].value == klass->values[b].value,
+            "%s: %s and %s", enums[i].prop, klass->values[a].value_nick,
+            klass->values[b].value_nick);
+    }
+    fail_unless_equals_string (g_enum_get_value (klass, def)->value_nick,
+        enums[i].default_nick);
+    gst_util_set_object_arg (G_OBJECT (e), enums[i].prop, enums[i].alias);
+    g_object_get (e, enums[i].prop, &value, NULL);
+    fail_unless_equals_string (g_enum_get_value (klass, value)->value_nick,
+        enums[i].alias_means);
+    gst_util_set_object_arg (G_OBJECT (e), enums[i].prop,
+        enums[i].default_nick);
+    g_object_get (e, enums[i].prop, &value, NULL);
+    fail_unless_equals_int (value, def);
+  }
+  fail_unless (builtin && builtin[0]);
+  for (guint i = 0; builtin[i]; i++)
+    fail_unless (strstr (g_param_spec_get_blurb (model), builtin[i]), "%s",
+        builtin[i]);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 /* The compositing properties of GstVideoAggregatorPad are read-only on
- * the sink pads and say that they are not used. */
+ * the sink pads and say what they are fixed at. */
 GST_START_TEST (test_pad_properties)
 {
   GstElement *e = gst_element_factory_make ("vmafhipcompare", NULL);
@@ -229,7 +281,9 @@ GST_START_TEST (test_pad_properties)
       fail_unless (spec != NULL, "%s", names[i]);
       fail_if (spec->flags & G_PARAM_WRITABLE, "%s is writable", names[i]);
       fail_unless (g_str_has_prefix (g_param_spec_get_blurb (spec),
-              "Not used"), "%s: %s", names[i], g_param_spec_get_blurb (spec));
+              "Always ") && strstr (g_param_spec_get_blurb (spec),
+              "read-only here"), "%s: %s", names[i],
+          g_param_spec_get_blurb (spec));
     }
     gst_object_unref (pad);
   }
@@ -464,6 +518,7 @@ vmafhip_home_suite (void)
   tcase_add_test (tc, test_mismatch_says_how_to_fix);
   tcase_add_test (tc, test_results_file_checked_at_start);
   tcase_add_test (tc, test_pad_properties);
+  tcase_add_test (tc, test_inspect_tidy);
   tcase_add_test (tc, test_inspect_documents_messages_and_tags);
   tcase_add_test (tc, test_vmaf_element_names);
   tcase_add_test (tc, test_conf_interval);
