@@ -354,7 +354,7 @@ gst_vmaf_hip_scoring_build (GstVmafHipScoring * scoring)
   vh_context_set_fallback_func (scoring->ctx, on_gpu_fallback, scoring);
   log_dispatch (scoring);
   names = vh_context_output_names (scoring->ctx);
-  gst_vmaf_hip_report_set_order (scoring->report, names);
+  gst_vmaf_hip_report_set_order (scoring->report, names, scoring->ctx);
   g_ptr_array_unref (names);
   first = vh_context_get_model (scoring->ctx, 0);
   gst_vmaf_hip_report_set_score_name (scoring->report,
