@@ -58,6 +58,7 @@ raw_parse_without_size (GstPad * pad)
           is_default (G_OBJECT (e), "height") &&
           is_default (G_OBJECT (e), "use-sink-caps"))
         return e;
+      gst_object_unref (e);
       break;
     }
     /* Only through elements with one sink pad. */
