@@ -53,6 +53,31 @@ check_scorable (const GstVideoInfo * info, const gchar * pad_name,
   return TRUE;
 }
 
+/* Frames are paired by time: at two rates every other frame of the faster
+ * side has no partner, which is no matter of latency. */
+static gboolean
+check_same_rate (const GstVideoInfo * info, const gchar * pad_name,
+    const GstVideoInfo * oinfo, const gchar * other_name, GError ** error)
+{
+  gint n = GST_VIDEO_INFO_FPS_N (info), d = GST_VIDEO_INFO_FPS_D (info);
+  gint on = GST_VIDEO_INFO_FPS_N (oinfo), od = GST_VIDEO_INFO_FPS_D (oinfo);
+  gint cmp;
+
+  if (n <= 0 || d <= 0 || on <= 0 || od <= 0)
+    return TRUE;                /* a variable rate is refused on its own */
+  cmp = gst_util_fraction_compare (n, d, on, od);
+  if (cmp == 0)
+    return TRUE;
+  g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+      "%s runs at %d/%d fps (%.3g) but %s at %d/%d fps (%.3g): frames are "
+      "paired by time, so both need the same frame rate. Bring the faster "
+      "one down to the slower one's rate before its pad: ... ! videorate ! "
+      "video/x-raw,framerate=%d/%d ! %s", pad_name, n, d, (gdouble) n / d,
+      other_name, on, od, (gdouble) on / od, cmp > 0 ? on : n, cmp > 0 ? od : d,
+      cmp > 0 ? pad_name : other_name);
+  return FALSE;
+}
+
 gboolean
 gst_vmaf_hip_check_sink_caps (GstCaps * caps, const gchar * pad_name,
     GstCaps * other, const gchar * other_name, GError ** error)
@@ -83,5 +108,5 @@ gst_vmaf_hip_check_sink_caps (GstCaps * caps, const gchar * pad_name,
             (&oinfo)));
     return FALSE;
   }
-  return TRUE;
+  return check_same_rate (&info, pad_name, &oinfo, other_name, error);
 }

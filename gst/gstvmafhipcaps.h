@@ -18,7 +18,7 @@ G_BEGIN_DECLS
  * against the other pad's current caps (@other, NULL when it has none):
  * video the engine can score, a fixed frame rate (frames are paired in
  * time, and the base class cannot step through a variable rate), and the
- * same interlace mode as the other side. Fails with a message that names
+ * same interlace mode and frame rate as the other side. Fails with a message that names
  * the pads and the values. */
 gboolean     gst_vmaf_hip_check_sink_caps (GstCaps * caps,
                                            const gchar * pad_name,

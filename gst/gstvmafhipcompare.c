@@ -46,6 +46,7 @@
 #include "gstvmafhipcompat.h"
 #include "gstvmafhipcaps.h"
 #include "gstvmafhipdoc.h"
+#include "gstvmafhiphints.h"
 #include "gstvmafhippicture.h"
 #include "gstvmafhiptags.h"
 
@@ -143,8 +144,18 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
   while (ret == GST_FLOW_OK &&
       gst_vmaf_hip_inputs_next (self->inputs, at_end, &d)) {
     if (d.frames.has_ref && d.frames.has_dist) {
-      ret = gst_vmaf_hip_scoring_score_pair (self->scoring, &d.frames.ref,
-          &d.frames.dist);
+      GError *err = NULL;
+
+      if (self->converting && !gst_vmaf_hip_convert_to_reference
+          (self->convert, &d.frames.ref.info, &d.frames.dist, &err)) {
+        GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", err->message),
+            (NULL));
+        g_error_free (err);
+        ret = GST_FLOW_ERROR;
+      } else {
+        ret = gst_vmaf_hip_scoring_score_pair (self->scoring, &d.frames.ref,
+            &d.frames.dist);
+      }
     } else {
       gst_vmaf_hip_inputs_report_unpaired (self->inputs, &d);
       /* The other side is over: let the last pair's values become final
@@ -387,8 +398,9 @@ gst_vmaf_hip_compare_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
    * caps read-only to the base class. */
   caps = gst_caps_copy (caps);
   other_caps = other_pad_caps (other);
-  ok = gst_vmaf_hip_check_sink_caps (caps, GST_PAD_NAME (pad), other_caps,
-      GST_PAD_NAME (other), &err);
+  ok = gst_vmaf_hip_check_raw_defaults (GST_PAD (pad), caps, GST_PAD (other),
+      other_caps, &err) && gst_vmaf_hip_check_sink_caps (caps,
+      GST_PAD_NAME (pad), other_caps, GST_PAD_NAME (other), &err);
   if (ok)
     ok = gst_vmaf_hip_gpu_caps_usable (self->gpu, caps, cpu_only (self),
         GST_PAD_NAME (pad), &err);
@@ -476,6 +488,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
   const GstVmafHipSettings *run;
   gchar *features = NULL;
+  GstClockTime input_timeout;
 
   if (!GST_AGGREGATOR_CLASS (parent_class)->start (agg))
     return FALSE;
@@ -487,10 +500,12 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   gst_vmaf_hip_scoring_configure (self->scoring, &self->settings, features,
       self->results_filename, self->results_format, self->results_interval,
       self->passthrough);
+  input_timeout = self->input_timeout;
+  self->converting = self->convert_mode != GST_VMAF_HIP_CONVERT_NONE;
   GST_OBJECT_UNLOCK (self);
   g_free (features);
 
-  gst_vmaf_hip_inputs_start (self->inputs);
+  gst_vmaf_hip_inputs_start (self->inputs, input_timeout);
   gst_vmaf_hip_gpu_reset_warnings (self->gpu);
   self->eos_done = FALSE;
   self->output_started = FALSE;
@@ -555,6 +570,7 @@ gst_vmaf_hip_compare_finalize (GObject * object)
   gst_vmaf_hip_scoring_free (self->scoring);
   gst_vmaf_hip_gpu_free (self->gpu);
   gst_vmaf_hip_inputs_free (self->inputs);
+  gst_vmaf_hip_convert_free (self->convert);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -577,6 +593,9 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->results_format = DEFAULT_RESULTS_FORMAT;
   self->passthrough = DEFAULT_PASSTHROUGH;
   self->log_level = DEFAULT_LOG_LEVEL;
+  self->input_timeout = DEFAULT_INPUT_TIMEOUT;
+  self->convert_mode = DEFAULT_CONVERT;
+  self->convert = gst_vmaf_hip_convert_new ();
 
   self->gpu = gst_vmaf_hip_gpu_new (GST_ELEMENT (self));
   self->scoring = gst_vmaf_hip_scoring_new (GST_ELEMENT (self), self->gpu);
@@ -654,4 +673,5 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_RESULTS_FORMAT, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_PASSTHROUGH, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_BACKEND, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_CONVERT_MODE, 0);
 }

@@ -12,7 +12,8 @@
  * max-last-buffer-repeat). A subclass cannot remove a property it
  * inherits, so the pad installs its own, read-only, under the same names:
  * they keep the values the element relies on, cannot be changed by
- * mistake, and gst-inspect-1.0 says that they do nothing here. */
+ * mistake, and gst-inspect-1.0 says what they are fixed at and why
+ * (gst-inspect-1.0 lists every pad property a subclass has). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -81,20 +82,21 @@ gst_vmaf_hip_compare_pad_class_init (GstVmafHipComparePadClass * klass)
   klass->clean_frame = gst_vmaf_hip_compare_pad_clean_frame;
 
   g_object_class_install_property (gobject_class, PROP_ZORDER,
-      g_param_spec_uint ("zorder", "Z-order (not used)",
-          "Not used: vmafhipcompare composes no picture (read-only, 0)",
-          0, G_MAXUINT, 0, flags));
+      g_param_spec_uint ("zorder", "Z-order (fixed)",
+          "Always 0: the inputs are compared, not stacked (GstVideoAggregator"
+          "Pad's, read-only here)", 0, G_MAXUINT, 0, flags));
   g_object_class_install_property (gobject_class, PROP_REPEAT_AFTER_EOS,
-      g_param_spec_boolean ("repeat-after-eos", "Repeat after EOS (not used)",
-          "Not used: a frame is never scored twice; after one pad's EOS the "
-          "other pad's frames count as unpaired (read-only, false)",
-          FALSE, flags));
+      g_param_spec_boolean ("repeat-after-eos", "Repeat after EOS (fixed)",
+          "Always false: after one pad's EOS the other pad's frames count as "
+          "unpaired, never scored against a repeated frame (GstVideo"
+          "AggregatorPad's, read-only here)", FALSE, flags));
   g_object_class_install_property (gobject_class,
       PROP_MAX_LAST_BUFFER_REPEAT,
       g_param_spec_uint64 ("max-last-buffer-repeat",
-          "Max last buffer repeat (not used)",
-          "Not used: a repeated frame is told from a new one and not scored "
-          "again (read-only)", 0, G_MAXUINT64, GST_CLOCK_TIME_NONE, flags));
+          "Max last buffer repeat (fixed)",
+          "Always unlimited, with no effect: a repeated frame is told from a "
+          "new one and scored once (GstVideoAggregatorPad's, read-only here)",
+          0, G_MAXUINT64, GST_CLOCK_TIME_NONE, flags));
 }
 
 static void

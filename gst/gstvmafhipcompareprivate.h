@@ -15,6 +15,7 @@
 
 #include "gstvmafhipcompare.h"
 #include "gstvmafhipconfig.h"
+#include "gstvmafhipconvert.h"
 #include "gstvmafhipenums.h"
 #include "gstvmafhipgpu.h"
 #include "gstvmafhipinputs.h"
@@ -42,6 +43,8 @@ GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define DEFAULT_MESSAGE_LAYOUT    GST_VMAF_HIP_MESSAGE_LAYOUT_VMAFHIP
 #define DEFAULT_LOG_LEVEL         GST_LEVEL_NONE
 #define DEFAULT_DEVICE_ID         -1
+#define DEFAULT_INPUT_TIMEOUT     (10 * GST_SECOND)
+#define DEFAULT_CONVERT           GST_VMAF_HIP_CONVERT_NONE
 
 struct _GstVmafHipCompare
 {
@@ -56,15 +59,19 @@ struct _GstVmafHipCompare
   GstVmafHipPassthrough passthrough;
   gboolean compat_psnr, compat_ssim, compat_ms_ssim;
   GstDebugLevel log_level;      /* kept for compatibility, no effect */
+  GstClockTime input_timeout;   /* ns, 0: none */
+  GstVmafHipConvertMode convert_mode;
 
   /* The parts, from init to finalize; each owns its state. */
   GstVmafHipInputs *inputs;     /* pads, accounting, pairing */
   GstVmafHipScoring *scoring;   /* context, run settings, report, file */
   GstVmafHipGpu *gpu;           /* device, memory offered upstream */
+  GstVmafHipConvert *convert;   /* distorted frames to the reference's format */
 
   /* Streaming thread. */
   gboolean eos_done;
   gboolean output_started;      /* a buffer went out since start or flush */
+  gboolean converting;          /* convert=reference-format, since start */
 };
 
 /* gstvmafhipcompareprops.c */

@@ -17,6 +17,7 @@
 #include "gstvmafhipcompat.h"
 #include "gstvmafhipenums.h"
 #include "gstvmafhipreport.h"
+#include "model.h"
 
 enum
 {
@@ -46,7 +47,24 @@ enum
   PROP_DEVICE_ID,
   PROP_STATS,
   PROP_RESULTS_INTERVAL,
+  PROP_INPUT_TIMEOUT,
+  PROP_CONVERT,
 };
+
+/* The model property's blurb, with the built-in model names from the
+ * engine's registry; made once and kept, as the class is. */
+static const gchar *
+model_blurb (void)
+{
+  gchar *names = g_strjoinv (", ", (gchar **) vh_model_list_builtin ());
+  gchar *blurb = g_strdup_printf ("Comma-separated VMAF models: built-in "
+      "names (%s), model file paths, or version=NAME|path=FILE[:name=SCORE]"
+      "[:enable_transform][:disable_clip][:EXTRACTOR.OPTION=VALUE]; the "
+      "first scores as \"vmaf\"; empty for none", names);
+
+  g_free (names);
+  return blurb;
+}
 
 void
 gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
@@ -69,12 +87,8 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
    * others under their own names. Empty: features only.
    */
   g_object_class_install_property (gobject_class, PROP_MODEL,
-      g_param_spec_string ("model", "Model",
-          "Comma-separated VMAF models: built-in names, model file paths, or "
-          "version=NAME|path=FILE[:name=SCORE][:enable_transform]"
-          "[:disable_clip][:EXTRACTOR.OPTION=VALUE]; the first scores as "
-          "\"vmaf\"; empty for none",
-          DEFAULT_MODEL, ready));
+      g_param_spec_string ("model", "Model", model_blurb (), DEFAULT_MODEL,
+          ready));
 
   /**
    * GstVmafHipCompare:features:
@@ -208,6 +222,40 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
           "else the first)", -1, G_MAXINT, DEFAULT_DEVICE_ID, ready));
 
   /**
+   * GstVmafHipCompare:input-timeout:
+   *
+   * How long after the first caps or frame on one sink pad the other may
+   * stay without caps. Past it the run ends in an error naming the pad:
+   * never linked, or its branch sent no video (it failed before its caps,
+   * or has no video stream). Without it such a pipeline waits in
+   * PREROLLING for ever. An unlinked pad is also reported as soon as the
+   * other one ends. 0: wait for ever.
+   */
+  g_object_class_install_property (gobject_class, PROP_INPUT_TIMEOUT,
+      g_param_spec_uint64 ("input-timeout", "Input timeout",
+          "Nanoseconds a sink pad may stay without caps after the other "
+          "one's first caps before the run fails, naming it (never linked, "
+          "or its branch sent no video); 0: wait for ever", 0, G_MAXUINT64,
+          DEFAULT_INPUT_TIMEOUT, ready));
+
+  /**
+   * GstVmafHipCompare:convert:
+   *
+   * reference-format: the distorted frames are converted on the CPU to the
+   * reference's pixel format (bit depth, chroma subsampling) before they
+   * are scored, as libvmaf users put ffmpeg's format filter (e.g.
+   * format=yuv420p10le) on the distorted input. Size and frame rate must
+   * still match. none: both inputs need the same format.
+   */
+  g_object_class_install_property (gobject_class, PROP_CONVERT,
+      g_param_spec_enum ("convert", "Convert",
+          "none: both inputs need the same pixel format; reference-format: "
+          "convert the distorted frames to the reference's format (8 against "
+          "10 bit, 4:4:4 against 4:2:0) on the CPU, as ffmpeg's format "
+          "filter does for libvmaf", GST_TYPE_VMAF_HIP_CONVERT_MODE,
+          DEFAULT_CONVERT, ready));
+
+  /**
    * GstVmafHipCompare:stats:
    *
    * The run so far, as the vmaf-summary message gives it at end of stream
@@ -316,6 +364,12 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
     case PROP_DEVICE_ID:
       self->settings.device_id = g_value_get_int (value);
       break;
+    case PROP_INPUT_TIMEOUT:
+      self->input_timeout = g_value_get_uint64 (value);
+      break;
+    case PROP_CONVERT:
+      self->convert_mode = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -396,6 +450,12 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       break;
     case PROP_DEVICE_ID:
       g_value_set_int (value, self->settings.device_id);
+      break;
+    case PROP_INPUT_TIMEOUT:
+      g_value_set_uint64 (value, self->input_timeout);
+      break;
+    case PROP_CONVERT:
+      g_value_set_enum (value, self->convert_mode);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, make_stats (self));

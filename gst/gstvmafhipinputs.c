@@ -15,6 +15,7 @@
 #endif
 
 #include "gstvmafhipinputs.h"
+#include "gstvmafhipinputwait.h"
 
 #include <string.h>
 
@@ -74,7 +75,10 @@ struct _GstVmafHipInputs
   GPtrArray *inputs;            /* Input *, the reference first */
   GPtrArray *matches;           /* Match *, one per distorted pad */
   gboolean warned_out_of_step;  /* aggregate thread */
+  GstVmafHipInputWait *wait;    /* input-timeout */
 };
+
+static void inputs_waited (gpointer data, GstClockTime waited);
 
 static void
 match_free (gpointer data)
@@ -94,6 +98,7 @@ gst_vmaf_hip_inputs_new (GstAggregator * agg)
   g_mutex_init (&inputs->lock);
   inputs->inputs = g_ptr_array_new_with_free_func (g_free);
   inputs->matches = g_ptr_array_new_with_free_func (match_free);
+  inputs->wait = gst_vmaf_hip_input_wait_new (inputs_waited, inputs);
   return inputs;
 }
 
@@ -102,6 +107,7 @@ gst_vmaf_hip_inputs_free (GstVmafHipInputs * inputs)
 {
   if (!inputs)
     return;
+  gst_vmaf_hip_input_wait_free (inputs->wait);
   g_ptr_array_unref (inputs->matches);
   g_ptr_array_unref (inputs->inputs);
   g_mutex_clear (&inputs->lock);
@@ -239,7 +245,8 @@ count_dropped (const Match * m, guint s)
 }
 
 void
-gst_vmaf_hip_inputs_start (GstVmafHipInputs * inputs)
+gst_vmaf_hip_inputs_start (GstVmafHipInputs * inputs,
+    GstClockTime input_timeout)
 {
   g_mutex_lock (&inputs->lock);
   for (guint i = 0; i < inputs->matches->len; i++) {
@@ -253,11 +260,13 @@ gst_vmaf_hip_inputs_start (GstVmafHipInputs * inputs)
   }
   g_mutex_unlock (&inputs->lock);
   inputs->warned_out_of_step = FALSE;
+  gst_vmaf_hip_input_wait_start (inputs->wait, input_timeout);
 }
 
 void
 gst_vmaf_hip_inputs_stop (GstVmafHipInputs * inputs)
 {
+  gst_vmaf_hip_input_wait_stop (inputs->wait);
   g_mutex_lock (&inputs->lock);
   for (guint i = 0; i < inputs->inputs->len; i++) {
     Input *in = g_ptr_array_index (inputs->inputs, i);
@@ -272,6 +281,47 @@ void
 gst_vmaf_hip_inputs_flush (GstVmafHipInputs * inputs)
 {
   inputs->warned_out_of_step = FALSE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Pads that never send                                                    */
+
+/* input-timeout has passed since the first caps or frame on a sink pad. */
+static void
+inputs_waited (gpointer data, GstClockTime waited)
+{
+  GstVmafHipInputs *inputs = data;
+  Input *silent = NULL;
+
+  g_mutex_lock (&inputs->lock);
+  for (guint i = 0; i < inputs->inputs->len && !silent; i++) {
+    Input *in = g_ptr_array_index (inputs->inputs, i);
+    if (!in->have_info && !in->over)
+      silent = in;
+  }
+  g_mutex_unlock (&inputs->lock);
+  if (silent)
+    gst_vmaf_hip_input_wait_say_silent (GST_ELEMENT (inputs->agg),
+        GST_PAD (silent->pad), silent->reference, NULL, waited);
+}
+
+/* @ended is at EOS: an unlinked pad can send nothing any more. */
+static void
+say_unlinked_at_eos (GstVmafHipInputs * inputs, Input * ended)
+{
+  for (guint i = 0; i < inputs->inputs->len; i++) {
+    Input *in = g_ptr_array_index (inputs->inputs, i);
+    gboolean silent;
+
+    g_mutex_lock (&inputs->lock);
+    silent = in != ended && !in->have_info && !in->over;
+    g_mutex_unlock (&inputs->lock);
+    if (silent && !gst_pad_is_linked (GST_PAD (in->pad))) {
+      gst_vmaf_hip_input_wait_say_silent (GST_ELEMENT (inputs->agg),
+          GST_PAD (in->pad), in->reference, GST_PAD (ended->pad), 0);
+      return;
+    }
+  }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -420,6 +470,9 @@ pad_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   GstFormat format = GST_FORMAT_UNDEFINED;
   gdouble rate = 1.0;
 
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER || GST_EVENT_TYPE
+      (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_CAPS)
+    gst_vmaf_hip_input_wait_arm (inputs->wait);
   g_mutex_lock (&inputs->lock);
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER)
     return probe_buffer (in, pad, info);
@@ -452,6 +505,8 @@ pad_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   g_mutex_unlock (&inputs->lock);
   if (refused)
     refuse_segment (in, pad, info, format, rate);
+  if (GST_EVENT_TYPE (ev) == GST_EVENT_EOS)
+    say_unlinked_at_eos (inputs, in);
   return GST_PAD_PROBE_OK;
 }
 

@@ -81,8 +81,12 @@ void         gst_vmaf_hip_inputs_set_caps_refused (GstVmafHipInputs * inputs,
 
 gboolean     gst_vmaf_hip_inputs_caps_refused (GstVmafHipInputs * inputs);
 
-/* A new run: every count and waiting frame goes. */
-void         gst_vmaf_hip_inputs_start    (GstVmafHipInputs * inputs);
+/* A new run: every count and waiting frame goes. @input_timeout (0: none)
+ * after the first caps or frame on a sink pad, a sink pad that still has
+ * no caps ends the run in an error naming it (never linked, or its branch
+ * sent no video); so does an unlinked pad when the other one ends. */
+void         gst_vmaf_hip_inputs_start    (GstVmafHipInputs * inputs,
+                                           GstClockTime input_timeout);
 
 /* Stopped: also the caps and segments the pads saw. */
 void         gst_vmaf_hip_inputs_stop     (GstVmafHipInputs * inputs);

@@ -16,6 +16,7 @@
 #include "gstvmafhiptags.h"
 #include "errors.h"
 #include "feature-alias.h"
+#include "context.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
@@ -29,6 +30,7 @@ struct _GstVmafHipReport
   gchar *score_name;
   GPtrArray *order;             /* gchar*: names reported first */
   GHashTable *in_order;         /* the same names, as a set */
+  GPtrArray *shown;             /* the same, models first (not owned) */
   guint64 n_scored;
   guint64 n_skipped;
   guint n_reported;             /* element frame number after the last */
@@ -44,6 +46,7 @@ gst_vmaf_hip_report_new (gboolean keep_results)
   report->stats = gst_vmaf_hip_stats_new ();
   report->order = g_ptr_array_new_with_free_func (g_free);
   report->in_order = g_hash_table_new (g_str_hash, g_str_equal);
+  report->shown = g_ptr_array_new ();
   if (keep_results)
     report->results = vh_feature_collector_new ();
   return report;
@@ -60,6 +63,7 @@ gst_vmaf_hip_report_free (GstVmafHipReport * report)
     vh_feature_collector_free (report->results);
   g_free (report->score_name);
   g_hash_table_unref (report->in_order);
+  g_ptr_array_unref (report->shown);
   g_ptr_array_unref (report->order);
   g_mutex_clear (&report->lock);
   g_free (report);
@@ -75,35 +79,84 @@ gst_vmaf_hip_report_set_score_name (GstVmafHipReport * report,
   g_mutex_unlock (&report->lock);
 }
 
+/* @ctx's model outputs among @names come first in the messages and the
+ * summary, in model order: the scores a reader looks for before the
+ * features that make them. */
+static void
+order_models_first (GstVmafHipReport * report, VhContext * ctx)
+{
+  GHashTable *models = g_hash_table_new (g_str_hash, g_str_equal);
+
+  g_ptr_array_set_size (report->shown, 0);
+  for (guint m = 0; ctx && m < vh_context_n_models (ctx); m++) {
+    const gchar *const *out =
+        vh_model_output_names (vh_context_get_model (ctx, m));
+
+    for (guint j = 0; out && out[j]; j++) {
+      gchar *name = g_hash_table_lookup (report->in_order, out[j]);
+      if (name && g_hash_table_add (models, name))
+        g_ptr_array_add (report->shown, name);
+    }
+  }
+  for (guint i = 0; i < report->order->len; i++) {
+    gchar *name = g_ptr_array_index (report->order, i);
+    if (!g_hash_table_contains (models, name))
+      g_ptr_array_add (report->shown, name);
+  }
+  g_hash_table_unref (models);
+}
+
 void
-gst_vmaf_hip_report_set_order (GstVmafHipReport * report, GPtrArray * names)
+gst_vmaf_hip_report_set_order (GstVmafHipReport * report, GPtrArray * names,
+    VhContext * ctx)
 {
   g_mutex_lock (&report->lock);
   g_hash_table_remove_all (report->in_order);
+  g_ptr_array_set_size (report->shown, 0);
   g_ptr_array_set_size (report->order, 0);
   for (guint i = 0; i < names->len; i++) {
     gchar *name = g_strdup (g_ptr_array_index (names, i));
     g_ptr_array_add (report->order, name);
-    g_hash_table_add (report->in_order, name);
+    g_hash_table_insert (report->in_order, name, name);
   }
+  order_models_first (report, ctx);
   g_mutex_unlock (&report->lock);
 }
 
-/* One value of the frame: pooled, kept, and put in the message. */
+/* One value of the frame: pooled and put in the message. */
 static void
 report_value (GstVmafHipReport * report, GstStructure * s,
-    const GstVmafHipStamp * stamp, const gchar * name, gdouble v)
+    const gchar * name, gdouble v)
 {
   const gchar *alias = vh_feature_name_alias (name);
 
   gst_vmaf_hip_stats_add (report->stats, alias, v);
-  if (report->results)
-    vh_feature_collector_append (report->results, name, stamp->index, v,
-        NULL);
   if (s) {
     if (report->score_name && !g_strcmp0 (alias, report->score_name))
       gst_structure_set (s, "score", G_TYPE_DOUBLE, v, NULL);
     gst_structure_set (s, alias, G_TYPE_DOUBLE, v, NULL);
+  }
+}
+
+/* Every value of the frame, for the results file, in the engine's order
+ * (libvmaf's: features, then models). */
+static void
+keep_results (GstVmafHipReport * report, VhFeatureCollector * fc,
+    guint ctx_index, guint64 index)
+{
+  guint n_features = vh_feature_collector_n_features (fc);
+  gdouble v;
+
+  for (guint j = 0; j < report->order->len; j++) {
+    const gchar *name = g_ptr_array_index (report->order, j);
+    if (vh_feature_collector_get (fc, name, ctx_index, &v))
+      vh_feature_collector_append (report->results, name, index, v, NULL);
+  }
+  for (guint j = 0; j < n_features; j++) {
+    const gchar *name = vh_feature_collector_feature_name (fc, j);
+    if (!g_hash_table_contains (report->in_order, name) &&
+        vh_feature_collector_get (fc, name, ctx_index, &v))
+      vh_feature_collector_append (report->results, name, index, v, NULL);
   }
 }
 
@@ -171,12 +224,12 @@ gst_vmaf_hip_report_frame_ready (GstVmafHipReport * report,
         "duration", G_TYPE_UINT64, stamp->duration,
         "index", G_TYPE_UINT64, stamp->index, NULL);
   }
-  for (guint j = 0; j < report->order->len; j++) {
-    const gchar *name = g_ptr_array_index (report->order, j);
+  for (guint j = 0; j < report->shown->len; j++) {
+    const gchar *name = g_ptr_array_index (report->shown, j);
     gdouble v;
 
     if (vh_feature_collector_get (fc, name, ctx_index, &v))
-      report_value (report, s, stamp, name, v);
+      report_value (report, s, name, v);
   }
   n_features = vh_feature_collector_n_features (fc);
   for (guint j = 0; j < n_features; j++) {
@@ -185,8 +238,10 @@ gst_vmaf_hip_report_frame_ready (GstVmafHipReport * report,
 
     if (!g_hash_table_contains (report->in_order, name) &&
         vh_feature_collector_get (fc, name, ctx_index, &v))
-      report_value (report, s, stamp, name, v);
+      report_value (report, s, name, v);
   }
+  if (report->results)
+    keep_results (report, fc, ctx_index, stamp->index);
   report->n_scored++;
 
 done:

@@ -15,6 +15,7 @@
 #include "feature-collector.h"
 #include "output.h"
 #include "results-file.h"
+#include "context.h"
 #include "gstvmafhipenums.h"
 
 G_BEGIN_DECLS
@@ -50,12 +51,14 @@ void         gst_vmaf_hip_report_free      (GstVmafHipReport * report);
 void         gst_vmaf_hip_report_set_score_name (GstVmafHipReport * report,
                                             const gchar * name);
 
-/* The order in which a frame's values are reported (and first written to
- * the results file): @names (copied), then any other value the engine
- * holds, in its order. Keeps field and column order the same from run to
- * run whatever the worker threads' timing. */
+/* The order in which a frame's values are first written to the results
+ * file: @names (copied), then any other value the engine holds, in its
+ * order. The messages, the summary and stats list @ctx's model outputs
+ * first, then the rest in that order. Keeps field and column order the
+ * same from run to run whatever the worker threads' timing. */
 void         gst_vmaf_hip_report_set_order (GstVmafHipReport * report,
-                                            GPtrArray * names);
+                                            GPtrArray * names,
+                                            VhContext * ctx);
 
 /* Before submitting a frame; undone with drop_last_stamp if the submission
  * fails. */

@@ -354,7 +354,7 @@ gst_vmaf_hip_scoring_build (GstVmafHipScoring * scoring)
   vh_context_set_fallback_func (scoring->ctx, on_gpu_fallback, scoring);
   log_dispatch (scoring);
   names = vh_context_output_names (scoring->ctx);
-  gst_vmaf_hip_report_set_order (scoring->report, names);
+  gst_vmaf_hip_report_set_order (scoring->report, names, scoring->ctx);
   g_ptr_array_unref (names);
   first = vh_context_get_model (scoring->ctx, 0);
   gst_vmaf_hip_report_set_score_name (scoring->report,
@@ -484,14 +484,14 @@ post_mismatch (GstVmafHipScoring * scoring, const GstVideoInfo * ref,
   gchar *r = gst_vmaf_hip_describe_video (ref);
   gchar *d = gst_vmaf_hip_describe_video (dist);
 
-  /* VMAF compares the distorted video at the reference's size and format:
-   * say how to get there */
+  /* VMAF compares at the reference's size and format: say how to get there */
   GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
       ("The reference (ref_sink: %s) and the distorted video (dist_sink: %s) "
           "differ: both need the same width, height, bit depth and chroma "
-          "subsampling. Convert the distorted video to the reference's "
-          "format and size before its pad: ... ! videoconvert ! videoscale ! "
-          "video/x-raw,format=%s,width=%d,height=%d ! %s.dist_sink", r, d,
+          "subsampling. Convert the distorted video (convert=reference-format"
+          " does the format alone) before its pad: ... ! videoconvert ! "
+          "videoscale ! video/x-raw,format=%s,width=%d,height=%d ! "
+          "%s.dist_sink", r, d,
           gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
           GST_VIDEO_INFO_WIDTH (ref), GST_VIDEO_INFO_HEIGHT (ref),
           GST_OBJECT_NAME (self)), (NULL));

@@ -17,7 +17,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "vh-gst-check.h"
+#include "model.h"
 
 
 static void
@@ -210,8 +213,154 @@ GST_START_TEST (test_results_file_checked_at_start)
 
 GST_END_TEST;
 
+/* The double fields of @s, in order (the pooled structures of a summary
+ * count as values). */
+static GPtrArray *
+value_fields (const GstStructure * s)
+{
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (gint i = 0; i < gst_structure_n_fields (s); i++) {
+    const gchar *name = gst_structure_nth_field_name (s, i);
+    GType type = gst_structure_get_field_type (s, name);
+
+    if ((type == G_TYPE_DOUBLE || type == GST_TYPE_STRUCTURE) &&
+        strcmp (name, "score"))
+      g_ptr_array_add (names, (gpointer) name);
+  }
+  return names;
+}
+
+/* @fields: the model outputs first (the first model's "vmaf", then the
+ * second's), then the features in the results file's order. */
+static void
+assert_models_first (GPtrArray * fields, JsonObject * metrics,
+    const gchar * what)
+{
+  GList *file = json_object_get_members (metrics);
+  guint i = 0;
+
+  fail_unless (fields->len > 2, "%s", what);
+  fail_unless_equals_string (g_ptr_array_index (fields, 0), "vmaf");
+  fail_unless (g_str_has_prefix (g_ptr_array_index (fields, 1),
+          "vmaf_b_v0.6.3"), "%s: %s", what,
+      (gchar *) g_ptr_array_index (fields, 1));
+  while (i < fields->len && g_str_has_prefix (g_ptr_array_index (fields, i),
+          "vmaf"))
+    i++;
+  for (GList * l = file; l; l = l->next) {
+    if (g_str_has_prefix (l->data, "vmaf"))
+      continue;
+    fail_unless (i < fields->len, "%s: %s missing", what, (gchar *) l->data);
+    fail_unless_equals_string (g_ptr_array_index (fields, i), l->data);
+    i++;
+  }
+  fail_unless_equals_int (i, fields->len);
+  g_list_free (file);
+}
+
+/* The vmaf and vmaf-summary messages list the model scores first, then
+ * the features in the results file's order, which stays libvmaf's. */
+GST_START_TEST (test_models_first)
+{
+  gchar *results = vh_gst_tmp_path ("order.json");
+  gchar *props = g_strdup_printf ("model=vmaf_v0.6.1,vmaf_b_v0.6.3 "
+      "features=psnr results-filename=%s", results);
+  gchar *desc = pipeline ("video/x-raw,width=64,height=48",
+      "video/x-raw,width=64,height=48", 3, props);
+  GList *msgs = vh_gst_run_launch (desc, 60 * GST_SECOND);
+  GPtrArray *frames = vh_gst_structures (msgs, "vmaf");
+  GPtrArray *summary = vh_gst_structures (msgs, "vmaf-summary");
+  JsonParser *parser = json_parser_new ();
+  JsonObject *metrics;
+  GPtrArray *fields;
+  GList *file;
+
+  fail_unless (json_parser_load_from_file (parser, results, NULL));
+  metrics = json_object_get_object_member (json_array_get_object_element
+      (json_object_get_array_member (json_node_get_object
+              (json_parser_get_root (parser)), "frames"), 0), "metrics");
+  /* the file keeps libvmaf's order: features, then models */
+  file = json_object_get_members (metrics);
+  fail_if (g_str_has_prefix (file->data, "vmaf"));
+  g_list_free (file);
+  fail_unless_equals_int (frames->len, 3);
+  fail_unless_equals_int (summary->len, 1);
+  fail_unless_equals_string (gst_structure_nth_field_name (frames->pdata[0],
+          5), "score");
+  for (guint i = 0; i < frames->len; i++) {
+    fields = value_fields (frames->pdata[i]);
+    assert_models_first (fields, metrics, "vmaf message");
+    g_ptr_array_unref (fields);
+  }
+  fields = value_fields (summary->pdata[0]);
+  assert_models_first (fields, metrics, "vmaf-summary");
+  g_ptr_array_unref (fields);
+
+  g_object_unref (parser);
+  g_ptr_array_unref (summary);
+  g_ptr_array_unref (frames);
+  free_messages (msgs);
+  g_free (desc);
+  g_free (props);
+  g_free (results);
+}
+
+GST_END_TEST;
+
+/* What gst-inspect-1.0 shows: each enum value once (the vmaf element's
+ * spellings are taken from strings without entries of their own), the
+ * defaults under their names, the built-in models in the model blurb. */
+GST_START_TEST (test_inspect_tidy)
+{
+  static const struct
+  {
+    const gchar *prop, *alias, *alias_means, *default_nick;
+  } enums[] = {
+    {"results-format", "none", "json", "json"},
+    {"pool-method", "harmonic_mean", "harmonic-mean", "mean"},
+  };
+  GstElement *e = gst_element_factory_make ("vmafhipcompare", NULL);
+  GParamSpec *model = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "model");
+  const gchar *const *builtin = vh_model_list_builtin ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (enums); i++) {
+    GParamSpec *spec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+        enums[i].prop);
+    GEnumClass *klass = G_PARAM_SPEC_ENUM (spec)->enum_class;
+    gint def = G_PARAM_SPEC_ENUM (spec)->default_value;
+    gint value;
+
+    for (guint a = 0; a < klass->n_values; a++) {
+      fail_if (!strcmp (klass->values[a].value_nick, enums[i].alias));
+      for (guint b = a + 1; b < klass->n_values; b++)
+        fail_if (klass->values[a].value == klass->values[b].value,
+            "%s: %s and %s", enums[i].prop, klass->values[a].value_nick,
+            klass->values[b].value_nick);
+    }
+    fail_unless_equals_string (g_enum_get_value (klass, def)->value_nick,
+        enums[i].default_nick);
+    gst_util_set_object_arg (G_OBJECT (e), enums[i].prop, enums[i].alias);
+    g_object_get (e, enums[i].prop, &value, NULL);
+    fail_unless_equals_string (g_enum_get_value (klass, value)->value_nick,
+        enums[i].alias_means);
+    gst_util_set_object_arg (G_OBJECT (e), enums[i].prop,
+        enums[i].default_nick);
+    g_object_get (e, enums[i].prop, &value, NULL);
+    fail_unless_equals_int (value, def);
+  }
+  fail_unless (builtin && builtin[0]);
+  for (guint i = 0; builtin[i]; i++)
+    fail_unless (strstr (g_param_spec_get_blurb (model), builtin[i]), "%s",
+        builtin[i]);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 /* The compositing properties of GstVideoAggregatorPad are read-only on
- * the sink pads and say that they are not used. */
+ * the sink pads and say what they are fixed at. */
 GST_START_TEST (test_pad_properties)
 {
   GstElement *e = gst_element_factory_make ("vmafhipcompare", NULL);
@@ -229,7 +378,9 @@ GST_START_TEST (test_pad_properties)
       fail_unless (spec != NULL, "%s", names[i]);
       fail_if (spec->flags & G_PARAM_WRITABLE, "%s is writable", names[i]);
       fail_unless (g_str_has_prefix (g_param_spec_get_blurb (spec),
-              "Not used"), "%s: %s", names[i], g_param_spec_get_blurb (spec));
+              "Always ") && strstr (g_param_spec_get_blurb (spec),
+              "read-only here"), "%s: %s", names[i],
+          g_param_spec_get_blurb (spec));
     }
     gst_object_unref (pad);
   }
@@ -464,6 +615,8 @@ vmafhip_home_suite (void)
   tcase_add_test (tc, test_mismatch_says_how_to_fix);
   tcase_add_test (tc, test_results_file_checked_at_start);
   tcase_add_test (tc, test_pad_properties);
+  tcase_add_test (tc, test_inspect_tidy);
+  tcase_add_test (tc, test_models_first);
   tcase_add_test (tc, test_inspect_documents_messages_and_tags);
   tcase_add_test (tc, test_vmaf_element_names);
   tcase_add_test (tc, test_conf_interval);
