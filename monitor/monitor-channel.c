@@ -37,6 +37,7 @@ struct _MonitorChannel
   GstStructure *last_stats;     /* the last finished run with frames */
   gboolean fell_back;           /* the current run went over to the CPU */
   gboolean last_fell_back;      /* the run of last_stats did */
+  guint64 fallbacks;            /* runs that went over to the CPU */
   GstStructure *latest;
   gdouble latest_time;
   gint64 latest_us;             /* monotonic */
@@ -297,6 +298,9 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
       if (GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare) &&
           is_cpu_fallback (msg, err)) {
         g_mutex_lock (&ch->lock);
+        /* One a run, however many warnings say it. */
+        if (!ch->fell_back)
+          ch->fallbacks++;
         ch->fell_back = TRUE;
         g_mutex_unlock (&ch->lock);
       }
@@ -480,6 +484,7 @@ monitor_channel_snapshot (MonitorChannel * channel,
   g_mutex_lock (&channel->lock);
   snap->state = channel->state;
   snap->restarts = channel->restarts;
+  snap->cpu_fallbacks = channel->fallbacks;
   snap->scored = channel->past_scored + stats_count (now, "scored");
   snap->skipped = channel->past_skipped + stats_count (now, "skipped");
   snap->unpaired_reference = channel->past_unpaired[0] +

@@ -40,6 +40,8 @@ typedef struct
 {
   MonitorChannelState state;
   guint64 restarts;
+  guint64 cpu_fallbacks;        /* runs whose GPU failed and that went on on
+                                 * the CPU (backend auto) */
   guint64 scored;
   guint64 skipped;
   guint64 unpaired_reference;
