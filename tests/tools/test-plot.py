@@ -246,6 +246,9 @@ with tempfile.TemporaryDirectory() as tmp:
     legends_outside(fig)
     if "libvmaf-a4.json vmaf: mean 63.032, p5 55.688" not in described:
         sys.exit(f"FAIL: description:\n{described}")
+    fig, _ = built(logs[0], "--ylim=-10:")
+    if fig.axes[0].get_ylim()[0] != -10.0:
+        sys.exit(f"FAIL: --ylim=-10: {fig.axes[0].get_ylim()}")
     fig, _ = built(logs[0], "--fps", "25", "--frames", "--ylim", "60:")
     if fig.axes[0].get_xlabel() != "frame" or \
             fig.axes[0].get_ylim()[0] != 60.0:
@@ -322,6 +325,8 @@ with tempfile.TemporaryDirectory() as tmp:
         ((*ladder, "--rd", "--duration", "2", "--bitrate-from",
           os.path.join(tmp, "none.mkv"), *froms[2:]),
          "none.mkv: No such file"),
+        ((*ladder, "--rd", "--duration", "2", "--bitrate-from", tmp,
+          *froms[2:]), "not a file"),
     ]
     for argv, expected in BAD_RD:
         r = run(*argv, "-o", png, ok=False)
