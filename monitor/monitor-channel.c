@@ -8,14 +8,10 @@
  */
 
 #include "monitor-channel.h"
+#include "monitor-launch.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 struct _MonitorChannel
 {
@@ -41,6 +37,7 @@ struct _MonitorChannel
   GstStructure *last_stats;     /* the last finished run with frames */
   gboolean fell_back;           /* the current run went over to the CPU */
   gboolean last_fell_back;      /* the run of last_stats did */
+  guint64 fallbacks;            /* runs that went over to the CPU */
   GstStructure *latest;
   gdouble latest_time;
   gint64 latest_us;             /* monotonic */
@@ -82,222 +79,13 @@ set_state (MonitorChannel * ch, MonitorChannelState state)
   g_mutex_unlock (&ch->lock);
 }
 
-/* A URI becomes a decoding source; anything else is a launch-line
- * fragment ending in the element whose video goes to the comparison. */
-static gchar *
-source_fragment (const gchar * value)
-{
-  if (gst_uri_is_valid (value) && !strpbrk (value, " \t!\"'"))
-    return g_strdup_printf ("uridecodebin uri=\"%s\"", value);
-  return g_strdup (value);
-}
-
-/* The properties monitor_channel_build sets on the element, as a
- * launch line gives them. */
-static gchar *
-compare_properties (const MonitorChannelConfig * config)
-{
-  gchar *model = g_strescape (config->model, NULL);
-  gchar *features = g_strescape (config->features, NULL);
-  gchar *props = g_strdup_printf ("model=\"%s\" features=\"%s\" "
-      "backend=%s threads=%u subsample=%u device-id=%d frame-message=true "
-      "tag-interval=0 latency=%" G_GUINT64_FORMAT, model, features,
-      config->backend, config->threads, config->subsample, config->device,
-      (guint64) config->latency_ms * GST_MSECOND);
-
-  g_free (model);
-  g_free (features);
-  return props;
-}
-
-static gchar *
-describe (const MonitorChannelConfig * config, gboolean with_properties)
-{
-  gchar *ref = source_fragment (config->reference);
-  gchar *props = with_properties ? compare_properties (config) : NULL;
-  gchar *compare = g_strdup_printf ("vmafhipcompare name=compare%s%s "
-      "! fakesink sync=false async=false", props ? " " : "",
-      props ? props : "");
-  gchar *desc;
-
-  if (config->distortion && *config->distortion) {
-    /* One feed and what a processing chain makes of it: the frames of
-     * both inputs are the same frames, timestamps and all. */
-    desc = g_strdup_printf ("%s ! tee name=feed "
-        "feed. ! queue ! compare.ref_sink "
-        "feed. ! queue ! %s ! compare.dist_sink %s",
-        ref, config->distortion, compare);
-  } else {
-    gchar *dist = source_fragment (config->distorted);
-
-    desc = g_strdup_printf ("%s ! queue ! compare.ref_sink "
-        "%s ! queue ! compare.dist_sink %s", ref, dist, compare);
-    g_free (dist);
-  }
-  g_free (ref);
-  g_free (props);
-  g_free (compare);
-  return desc;
-}
-
-gchar *
-monitor_channel_describe (const MonitorChannelConfig * config)
-{
-  return describe (config, TRUE);
-}
-
-/* What an element reads, when it says: its URI (uridecodebin, filesrc and
- * other URI sources) or its location. Newly allocated, or NULL. */
-static gchar *
-element_input (GstElement * element)
-{
-  GParamSpec *pspec;
-  gchar *value = NULL;
-
-  if (GST_IS_URI_HANDLER (element) &&
-      gst_uri_handler_get_uri_type (GST_URI_HANDLER (element)) == GST_URI_SRC)
-    value = gst_uri_handler_get_uri (GST_URI_HANDLER (element));
-  if (!value) {
-    pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (element), "uri");
-    if (pspec && pspec->value_type == G_TYPE_STRING &&
-        (pspec->flags & G_PARAM_READABLE))
-      g_object_get (element, "uri", &value, NULL);
-  }
-  if (!value) {
-    pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (element),
-        "location");
-    if (pspec && pspec->value_type == G_TYPE_STRING &&
-        (pspec->flags & G_PARAM_READABLE))
-      g_object_get (element, "location", &value, NULL);
-  }
-  return value;
-}
-
-/* A file:// URI names a file that can be opened for reading (without
- * blocking on a FIFO); other URIs are not checked. */
-static gboolean
-check_file_uri (const gchar * uri, GError ** error)
-{
-  gchar *path;
-  struct stat st;
-  int fd;
-  gboolean ok = TRUE;
-
-  if (!gst_uri_has_protocol (uri, "file"))
-    return TRUE;
-  path = g_filename_from_uri (uri, NULL, NULL);
-  if (!path)
-    return TRUE;
-  fd = g_open (path, O_RDONLY | O_NONBLOCK, 0);
-  if (fd < 0) {
-    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
-        "cannot open %s: %s", path, g_strerror (errno));
-    ok = FALSE;
-  } else {
-    if (fstat (fd, &st) == 0 && S_ISDIR (st.st_mode)) {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR,
-          "cannot read %s: it is a directory", path);
-      ok = FALSE;
-    }
-    close (fd);
-  }
-  g_free (path);
-  return ok;
-}
-
-gboolean
-monitor_channel_check_inputs (GstElement * pipeline, GError ** error)
-{
-  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (pipeline));
-  GValue item = G_VALUE_INIT;
-  gboolean ok = TRUE, done = FALSE;
-
-  while (ok && !done) {
-    switch (gst_iterator_next (it, &item)) {
-      case GST_ITERATOR_OK:{
-        GstElement *element = g_value_get_object (&item);
-        gchar *input = element_input (element);
-
-        if (input && (GST_IS_URI_HANDLER (element) ||
-                gst_uri_is_valid (input)))
-          ok = check_file_uri (input, error);
-        else if (input && GST_OBJECT_FLAG_IS_SET (element,
-                GST_ELEMENT_FLAG_SOURCE) && !strchr (input, '%')) {
-          gchar *uri = gst_filename_to_uri (input, NULL);
-
-          ok = !uri || check_file_uri (uri, error);
-          g_free (uri);
-        }
-        g_free (input);
-        g_value_reset (&item);
-        break;
-      }
-      case GST_ITERATOR_RESYNC:
-        gst_iterator_resync (it);
-        break;
-      default:
-        done = TRUE;
-        break;
-    }
-  }
-  g_value_unset (&item);
-  gst_iterator_free (it);
-  return ok;
-}
-
-gboolean
-monitor_channel_check_scoring (const MonitorChannelConfig * config,
-    GError ** error)
-{
-  /* The channel's element on two small test frames: the model, features,
-   * backend and device are the element's to judge, and it does so only
-   * when it starts. */
-  MonitorChannelConfig probe = *config;
-  GstElement *pipeline;
-  GstBus *bus;
-  GstMessage *msg;
-  gboolean ok = FALSE;
-
-  probe.reference = (gchar *) "videotestsrc num-buffers=2 ! "
-      "video/x-raw,format=I420,width=176,height=144";
-  probe.distorted = NULL;
-  probe.distortion = (gchar *) "identity";
-  probe.latency_ms = 0;
-  pipeline = monitor_channel_build (&probe, error);
-  if (!pipeline)
-    return FALSE;
-  bus = gst_element_get_bus (pipeline);
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
-  if (!msg) {
-    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
-        "the element scored no test frame within 60 s");
-  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    GError *err = NULL;
-
-    gst_message_parse_error (msg, &err, NULL);
-    g_set_error (error, err->domain, err->code, "the element refuses the "
-        "scoring settings: %s", err->message);
-    g_error_free (err);
-  } else {
-    ok = TRUE;
-  }
-  if (msg)
-    gst_message_unref (msg);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (pipeline);
-  return ok;
-}
-
 /* The error's message, and what the element that posted it reads when the
  * message does not say ("Resource not found." alone names nothing). */
 static gchar *
 error_text (GstMessage * msg, const GError * err)
 {
   GstObject *src = GST_MESSAGE_SRC (msg);
-  gchar *input = GST_IS_ELEMENT (src) ? element_input (GST_ELEMENT (src)) :
+  gchar *input = GST_IS_ELEMENT (src) ? monitor_launch_element_input (GST_ELEMENT (src)) :
       NULL;
   gchar *text;
 
@@ -307,30 +95,6 @@ error_text (GstMessage * msg, const GError * err)
     text = g_strdup (err->message);
   g_free (input);
   return text;
-}
-
-GstElement *
-monitor_channel_build (const MonitorChannelConfig * config, GError ** error)
-{
-  /* The element's properties are set below, from their values. */
-  gchar *desc = describe (config, FALSE);
-  GstElement *pipeline, *compare;
-
-  pipeline = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS,
-      error);
-  g_free (desc);
-  if (!pipeline)
-    return NULL;
-  compare = gst_bin_get_by_name (GST_BIN (pipeline), "compare");
-  g_object_set (compare, "model", config->model, "features", config->features,
-      "threads", config->threads, "subsample", config->subsample,
-      "device-id", config->device, "frame-message", TRUE,
-      /* Tags would only repeat on the bus what the stats property gives. */
-      "tag-interval", 0,
-      "latency", (GstClockTime) config->latency_ms * GST_MSECOND, NULL);
-  gst_util_set_object_arg (G_OBJECT (compare), "backend", config->backend);
-  gst_object_unref (compare);
-  return pipeline;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -534,6 +298,9 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
       if (GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare) &&
           is_cpu_fallback (msg, err)) {
         g_mutex_lock (&ch->lock);
+        /* One a run, however many warnings say it. */
+        if (!ch->fell_back)
+          ch->fallbacks++;
         ch->fell_back = TRUE;
         g_mutex_unlock (&ch->lock);
       }
@@ -717,6 +484,7 @@ monitor_channel_snapshot (MonitorChannel * channel,
   g_mutex_lock (&channel->lock);
   snap->state = channel->state;
   snap->restarts = channel->restarts;
+  snap->cpu_fallbacks = channel->fallbacks;
   snap->scored = channel->past_scored + stats_count (now, "scored");
   snap->skipped = channel->past_skipped + stats_count (now, "skipped");
   snap->unpaired_reference = channel->past_unpaired[0] +

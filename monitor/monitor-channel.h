@@ -40,6 +40,8 @@ typedef struct
 {
   MonitorChannelState state;
   guint64 restarts;
+  guint64 cpu_fallbacks;        /* runs whose GPU failed and that went on on
+                                 * the CPU (backend auto) */
   guint64 scored;
   guint64 skipped;
   guint64 unpaired_reference;
@@ -62,7 +64,8 @@ void            monitor_channel_free           (MonitorChannel * channel);
 
 const MonitorChannelConfig *monitor_channel_get_config (MonitorChannel * channel);
 
-/* The launch line the channel runs (its element is named "compare"). */
+/* The launch line the channel runs (its element is named "compare").
+ * This and monitor_channel_build are in monitor-launch.c. */
 gchar          *monitor_channel_describe       (const MonitorChannelConfig * config);
 
 /* Builds the pipeline (for a configuration check); NULL + @error when the
@@ -70,8 +73,8 @@ gchar          *monitor_channel_describe       (const MonitorChannelConfig * con
 GstElement     *monitor_channel_build          (const MonitorChannelConfig * config,
                                                 GError ** error);
 
-/* --check: the files the pipeline reads (file:// URIs, filesrc locations)
- * open for reading. */
+/* --check (monitor-check.c, as the next): the files the pipeline reads
+ * (file:// URIs, filesrc locations) open for reading. */
 gboolean        monitor_channel_check_inputs   (GstElement * pipeline,
                                                 GError ** error);
 

@@ -235,6 +235,11 @@ monitor_metrics_render (GPtrArray * channels, MonitorDevices * devices)
   FOR_ROWS sample (out, "vmafhip_channel_restarts_total", ROW, NULL,
       ROW->snap.restarts);
 
+  family (out, "vmafhip_channel_cpu_fallbacks_total", "counter",
+      "Runs whose GPU failed and that went on on the CPU (backend auto).");
+  FOR_ROWS sample (out, "vmafhip_channel_cpu_fallbacks_total", ROW, NULL,
+      ROW->snap.cpu_fallbacks);
+
   family (out, "vmafhip_channel_frames_scored_total", "counter",
       "Frame pairs scored.");
   FOR_ROWS sample (out, "vmafhip_channel_frames_scored_total", ROW, NULL,

@@ -11,8 +11,9 @@
 CPU. On the fake CUDA driver (kernels that load and do nothing), a channel
 with backend auto runs its features on the GPU ("hip"); with a GPU fault
 injected (a failed launch, or a sticky illegal address) the element warns
-that scoring goes on on the CPU, and the metric says "cpu" for every
-feature the GPU ran."""
+that scoring goes on on the CPU, the metric says "cpu" for every feature
+the GPU ran, and vmafhip_channel_cpu_fallbacks_total counts the run (0
+without a fault)."""
 
 import os
 import re
@@ -64,31 +65,36 @@ def backends(monitor, tmp, fault):
             proc.wait()
     scored = re.search(r'^vmafhip_channel_frames_scored_total\{channel="g"\} '
                        r'(\S+)$', metrics, re.M)
+    fallbacks = re.search(r'^vmafhip_channel_cpu_fallbacks_total'
+                          r'\{channel="g"\} (\S+)$', metrics, re.M)
     found = dict(re.findall(r'^vmafhip_channel_feature_backend\{channel="g",'
                             r'feature="([^"]+)",backend="([^"]+)"\} 1$',
                             metrics, re.M))
     with open(log_path) as f:
         log = f.read()
-    return found, float(scored.group(1)) if scored else 0, log
+    return (found, float(scored.group(1)) if scored else 0,
+            float(fallbacks.group(1)) if fallbacks else -1, log)
 
 
 def main():
     monitor = sys.argv[1]
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        clean, scored, log = backends(monitor, tmp, None)
+        clean, scored, fallbacks, log = backends(monitor, tmp, None)
         ok = clean and all(b == "hip" for b in clean.values()) and \
-            scored == 40
+            scored == 40 and fallbacks == 0
         print(f"{'ok  ' if ok else 'FAIL'} no fault: {clean}, {scored:.0f} "
-              f"frames")
+              f"frames, {fallbacks:.0f} fall-backs")
         failed += not ok
         for fault in ("launch:5", "illegal:5"):
-            after, scored, log = backends(monitor, tmp, fault)
+            after, scored, fallbacks, log = backends(monitor, tmp, fault)
             warned = "Scoring goes on on the CPU" in log
             ok = warned and set(after) == set(clean) and \
-                all(b == "cpu" for b in after.values()) and scored == 40
+                all(b == "cpu" for b in after.values()) and scored == 40 \
+                and fallbacks == 1
             print(f"{'ok  ' if ok else 'FAIL'} {fault}: {after}, {scored:.0f}"
-                  f" frames, {'warned' if warned else 'no warning'}")
+                  f" frames, {fallbacks:.0f} fall-backs, "
+                  f"{'warned' if warned else 'no warning'}")
             if not ok:
                 print(log[-3000:])
             failed += not ok

@@ -1,0 +1,131 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The channel's launch line: its sources, the element with the channel's
+ * settings, and what an element of the pipeline reads. */
+
+#include "monitor-launch.h"
+
+#include <string.h>
+
+/* A URI becomes a decoding source; anything else is a launch-line
+ * fragment ending in the element whose video goes to the comparison. */
+static gchar *
+source_fragment (const gchar * value)
+{
+  if (gst_uri_is_valid (value) && !strpbrk (value, " \t!\"'"))
+    return g_strdup_printf ("uridecodebin uri=\"%s\"", value);
+  return g_strdup (value);
+}
+
+/* The properties monitor_channel_build sets on the element, as a
+ * launch line gives them. */
+static gchar *
+compare_properties (const MonitorChannelConfig * config)
+{
+  gchar *model = g_strescape (config->model, NULL);
+  gchar *features = g_strescape (config->features, NULL);
+  gchar *props = g_strdup_printf ("model=\"%s\" features=\"%s\" "
+      "backend=%s threads=%u subsample=%u device-id=%d frame-message=true "
+      "tag-interval=0 latency=%" G_GUINT64_FORMAT, model, features,
+      config->backend, config->threads, config->subsample, config->device,
+      (guint64) config->latency_ms * GST_MSECOND);
+
+  g_free (model);
+  g_free (features);
+  return props;
+}
+
+static gchar *
+describe (const MonitorChannelConfig * config, gboolean with_properties)
+{
+  gchar *ref = source_fragment (config->reference);
+  gchar *props = with_properties ? compare_properties (config) : NULL;
+  gchar *compare = g_strdup_printf ("vmafhipcompare name=compare%s%s "
+      "! fakesink sync=false async=false", props ? " " : "",
+      props ? props : "");
+  gchar *desc;
+
+  if (config->distortion && *config->distortion) {
+    /* One feed and what a processing chain makes of it: the frames of
+     * both inputs are the same frames, timestamps and all. */
+    desc = g_strdup_printf ("%s ! tee name=feed "
+        "feed. ! queue ! compare.ref_sink "
+        "feed. ! queue ! %s ! compare.dist_sink %s",
+        ref, config->distortion, compare);
+  } else {
+    gchar *dist = source_fragment (config->distorted);
+
+    desc = g_strdup_printf ("%s ! queue ! compare.ref_sink "
+        "%s ! queue ! compare.dist_sink %s", ref, dist, compare);
+    g_free (dist);
+  }
+  g_free (ref);
+  g_free (props);
+  g_free (compare);
+  return desc;
+}
+
+gchar *
+monitor_channel_describe (const MonitorChannelConfig * config)
+{
+  return describe (config, TRUE);
+}
+
+/* What an element reads, when it says: its URI (uridecodebin, filesrc and
+ * other URI sources) or its location. Newly allocated, or NULL. */
+gchar *
+monitor_launch_element_input (GstElement * element)
+{
+  GParamSpec *pspec;
+  gchar *value = NULL;
+
+  if (GST_IS_URI_HANDLER (element) &&
+      gst_uri_handler_get_uri_type (GST_URI_HANDLER (element)) == GST_URI_SRC)
+    value = gst_uri_handler_get_uri (GST_URI_HANDLER (element));
+  if (!value) {
+    pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (element), "uri");
+    if (pspec && pspec->value_type == G_TYPE_STRING &&
+        (pspec->flags & G_PARAM_READABLE))
+      g_object_get (element, "uri", &value, NULL);
+  }
+  if (!value) {
+    pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (element),
+        "location");
+    if (pspec && pspec->value_type == G_TYPE_STRING &&
+        (pspec->flags & G_PARAM_READABLE))
+      g_object_get (element, "location", &value, NULL);
+  }
+  return value;
+}
+
+
+GstElement *
+monitor_channel_build (const MonitorChannelConfig * config, GError ** error)
+{
+  /* The element's properties are set below, from their values. */
+  gchar *desc = describe (config, FALSE);
+  GstElement *pipeline, *compare;
+
+  pipeline = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS,
+      error);
+  g_free (desc);
+  if (!pipeline)
+    return NULL;
+  compare = gst_bin_get_by_name (GST_BIN (pipeline), "compare");
+  g_object_set (compare, "model", config->model, "features", config->features,
+      "threads", config->threads, "subsample", config->subsample,
+      "device-id", config->device, "frame-message", TRUE,
+      /* Tags would only repeat on the bus what the stats property gives. */
+      "tag-interval", 0,
+      "latency", (GstClockTime) config->latency_ms * GST_MSECOND, NULL);
+  gst_util_set_object_arg (G_OBJECT (compare), "backend", config->backend);
+  gst_object_unref (compare);
+  return pipeline;
+}
