@@ -15,7 +15,11 @@
 
 #include <gst/check/gstcheck.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "vh-gst-check.h"
 
@@ -126,6 +130,73 @@ GST_START_TEST (test_unconstrained_sources_score_i420)
   gst_object_unref (c);
   gst_object_unref (p);
   g_free (desc);
+}
+
+GST_END_TEST;
+
+/* A FIFO as the results file: without a reader the state change fails
+ * at once, naming it (it used to wait for a reader for ever); with one,
+ * the log is written to it once, at the end. */
+GST_START_TEST (test_results_fifo)
+{
+  gchar *fifo = vh_gst_tmp_path ("results.fifo");
+  gchar *props = g_strdup_printf ("features=psnr results-filename=\"%s\"",
+      fifo);
+  GstElement *e = gst_element_factory_make ("vmafhipcompare", NULL);
+  GError *err = NULL;
+  GString *log = g_string_new (NULL);
+  GList *msgs;
+  gint64 start;
+  JsonParser *parser;
+  JsonObject *root;
+  gint fd;
+  gchar buf[4096];
+  gssize n;
+
+  fail_unless (mkfifo (fifo, 0600) == 0);
+  g_object_set (e, "results-filename", fifo, NULL);
+  start = g_get_monotonic_time ();
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (g_get_monotonic_time () - start < 5 * G_USEC_PER_SEC);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+
+  msgs = run ("video/x-raw,format=I420", "video/x-raw,format=I420", 5, props);
+  err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
+  fail_unless (err != NULL);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_OPEN_WRITE), "%s", err->message);
+  fail_unless (strstr (err->message, fifo) != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "no reader") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  free_messages (msgs);
+
+  /* A reader opened first (without waiting for a writer); five frames of
+   * log fit in the FIFO's buffer, read once the pipeline ends. */
+  fd = open (fifo, O_RDONLY | O_NONBLOCK);
+  fail_unless (fd >= 0);
+  msgs = run ("video/x-raw,format=I420", "video/x-raw,format=I420", 5, props);
+  fail_unless (vh_gst_find_type (msgs, GST_MESSAGE_ERROR) < 0);
+  fail_unless_equals_int (vh_gst_count (msgs, "vmaf"), 5);
+  while ((n = read (fd, buf, sizeof (buf))) > 0)
+    g_string_append_len (log, buf, n);
+  close (fd);
+  parser = json_parser_new ();
+  fail_unless (json_parser_load_from_data (parser, log->str, log->len, &err),
+      "%s: %s", err ? err->message : "", log->str);
+  root = json_node_get_object (json_parser_get_root (parser));
+  fail_unless_equals_int (json_array_get_length (json_object_get_array_member
+          (root, "frames")), 5);
+  fail_unless (json_object_has_member (root, "pooled_metrics"));
+  g_object_unref (parser);
+  free_messages (msgs);
+
+  g_string_free (log, TRUE);
+  g_unlink (fifo);
+  g_free (props);
+  g_free (fifo);
 }
 
 GST_END_TEST;
@@ -463,6 +534,7 @@ vmafhip_home_suite (void)
   tcase_add_test (tc, test_unconstrained_sources_score_i420);
   tcase_add_test (tc, test_mismatch_says_how_to_fix);
   tcase_add_test (tc, test_results_file_checked_at_start);
+  tcase_add_test (tc, test_results_fifo);
   tcase_add_test (tc, test_pad_properties);
   tcase_add_test (tc, test_inspect_documents_messages_and_tags);
   tcase_add_test (tc, test_vmaf_element_names);
