@@ -201,6 +201,59 @@ GST_START_TEST (test_results_fifo)
 
 GST_END_TEST;
 
+/* The same through a tee and queues, which proxy the caps query and put
+ * the source's own order first (videotestsrc lists 16-bit formats first):
+ * still I420 on both pads, scored as an I420 run scores, never as the
+ * up-converted Y444_16LE that was negotiated before. */
+GST_START_TEST (test_unconstrained_tee_scores_i420)
+{
+  const gchar *tee = "videotestsrc pattern=ball num-buffers=6 %s ! tee "
+      "name=t t. ! queue ! c.ref_sink t. ! queue ! queue ! c.dist_sink "
+      "vmafhipcompare name=c features=psnr ! fakesink";
+  gchar *desc = g_strdup_printf (tee, "");
+  gchar *fixed = g_strdup_printf (tee, "! video/x-raw,format=I420");
+  gchar *up = g_strdup_printf (tee, "! video/x-raw,format=Y444_16LE");
+  GstElement *p = gst_parse_launch (desc, NULL);
+  GstElement *c = gst_bin_get_by_name (GST_BIN (p), "c");
+  gchar *format[2] = { NULL, NULL };
+  GList *free_run, *i420, *y444;
+  GPtrArray *fa, *fy;
+
+  for (guint i = 0; i < 2; i++) {
+    GstPad *pad = gst_element_get_static_pad (c, i ? "dist_sink" : "ref_sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, keep_format,
+        &format[i], NULL);
+    gst_object_unref (pad);
+  }
+  free_run = vh_gst_run (p, 120 * GST_SECOND);
+  fail_unless (vh_gst_find_type (free_run, GST_MESSAGE_ERROR) < 0);
+  fail_unless_equals_string (format[0], "I420");
+  fail_unless_equals_string (format[1], "I420");
+  i420 = vh_gst_run_launch (fixed, 120 * GST_SECOND);
+  assert_same_scores (free_run, i420);
+  /* and the up-conversion scores differently: the test tells them apart */
+  y444 = vh_gst_run_launch (up, 120 * GST_SECOND);
+  fa = vh_gst_structures (free_run, "vmaf");
+  fy = vh_gst_structures (y444, "vmaf");
+  fail_unless_equals_int (fa->len, fy->len);
+  fail_unless (vh_gst_get_double (g_ptr_array_index (fa, 1), "vmaf") !=
+      vh_gst_get_double (g_ptr_array_index (fy, 1), "vmaf"));
+  g_ptr_array_unref (fa);
+  g_ptr_array_unref (fy);
+  free_messages (free_run);
+  free_messages (i420);
+  free_messages (y444);
+  g_free (format[0]);
+  g_free (format[1]);
+  gst_object_unref (c);
+  gst_object_unref (p);
+  g_free (up);
+  g_free (fixed);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 /* A mismatch names both sides and how to convert one to the other. */
 GST_START_TEST (test_mismatch_says_how_to_fix)
 {
@@ -532,6 +585,7 @@ vmafhip_home_suite (void)
   tcase_set_timeout (tc, 300);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_unconstrained_sources_score_i420);
+  tcase_add_test (tc, test_unconstrained_tee_scores_i420);
   tcase_add_test (tc, test_mismatch_says_how_to_fix);
   tcase_add_test (tc, test_results_file_checked_at_start);
   tcase_add_test (tc, test_results_fifo);
