@@ -151,6 +151,8 @@ update_results (GstVmafHipScoring * scoring, gboolean force)
 {
   VhOutputInfo info = { 0 };
   gdouble secs = (g_get_monotonic_time () - scoring->first_submit_us) / 1e6;
+  gchar *dispatch;
+  gboolean ok;
 
   /* During the run, pooled over the frames reported; at the end, over all
    * frames numbered (the engine is idle then). */
@@ -158,9 +160,15 @@ update_results (GstVmafHipScoring * scoring, gboolean force)
   info.subsample = MAX (scoring->run.subsample, 1);
   info.width = scoring->ctx_info.width;
   info.height = scoring->ctx_info.height;
-  info.dispatch = scoring->dispatch;
-  return gst_vmaf_hip_results_update (scoring->results, scoring->report,
+  /* a fall-back may replace it on another worker */
+  GST_OBJECT_LOCK (scoring->element);
+  dispatch = g_strdup (scoring->dispatch);
+  GST_OBJECT_UNLOCK (scoring->element);
+  info.dispatch = dispatch;
+  ok = gst_vmaf_hip_results_update (scoring->results, scoring->report,
       &info, secs, force);
+  g_free (dispatch);
+  return ok;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -212,15 +220,26 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
 }
 
 /* backend=auto: the GPU failed and the engine went over to the CPU (on
- * the thread that saw the failure). Said on the bus; the results file's
- * dispatch says it too (log_dispatch() at the end). */
+ * the thread that saw the failure). Nothing more goes to the device. Said
+ * on the bus with the new dispatch in the warning's details, for
+ * applications (vmafhip-monitor) that follow where features run; the
+ * stats property and the results file say it from now on. */
 static void
 on_gpu_fallback (VhContext * ctx, const gchar * message, gpointer user_data)
 {
   GstVmafHipScoring *scoring = user_data;
+  gchar *dispatch = vh_context_describe_dispatch (ctx);
 
-  GST_ELEMENT_WARNING (scoring->element, RESOURCE, FAILED, ("Scoring goes "
-          "on on the CPU: %s.", message), ("backend=auto"));
+  gst_vmaf_hip_gpu_fell_back (scoring->gpu);
+  GST_OBJECT_LOCK (scoring->element);
+  g_free (scoring->dispatch);
+  scoring->dispatch = g_strdup (dispatch);
+  GST_OBJECT_UNLOCK (scoring->element);
+  GST_ELEMENT_WARNING_WITH_DETAILS (scoring->element, RESOURCE, FAILED,
+      ("Scoring goes on on the CPU: %s.", message), ("backend=auto"),
+      ("backend", G_TYPE_STRING, "cpu", "dispatch", G_TYPE_STRING, dispatch,
+          "reason", G_TYPE_STRING, message, NULL));
+  g_free (dispatch);
 }
 
 /* Which feature runs where, once per run (again only if it changes). */

@@ -147,6 +147,19 @@ transfer (GstVmafHipMemory * mem, VhHipCopyKind kind, gboolean wait,
   return wait ? wait_pending (mem, error) : TRUE;
 }
 
+gboolean
+gst_vmaf_hip_memory_host_is_current (GstVmafHipMemory * mem)
+{
+  GstVmafHipMemoryPrivate *priv = mem->priv;
+  gboolean current;
+
+  g_mutex_lock (&priv->lock);
+  current = priv->staging && !priv->failed &&
+      !FLAG_IS_SET (mem, NEED_DOWNLOAD);
+  g_mutex_unlock (&priv->lock);
+  return current;
+}
+
 static gpointer
 gst_vmaf_hip_memory_map (GstMemory * gmem, gsize maxsize, GstMapFlags flags)
 {
@@ -158,8 +171,16 @@ gst_vmaf_hip_memory_map (GstMemory * gmem, gsize maxsize, GstMapFlags flags)
   g_mutex_lock (&priv->lock);
   /* An unordered reader waits on the device, but not for a lost copy. */
   if ((priv->failed || !(flags & GST_MAP_VMAF_HIP_UNORDERED) ||
-          (flags & GST_MAP_WRITE)) && !wait_pending (mem, &error))
-    goto out;
+          (flags & GST_MAP_WRITE)) && !wait_pending (mem, &error)) {
+    /* An upload from the staging that failed (the device lost) leaves
+     * the staging good: the CPU reads or writes it all the same. */
+    if ((flags & GST_MAP_VMAF_HIP) || priv->failed ||
+        !FLAG_IS_SET (mem, NEED_UPLOAD))
+      goto out;
+    GST_DEBUG ("%p: its upload failed, the CPU maps its host copy: %s", mem,
+        error->message);
+    g_clear_error (&error);
+  }
   if (flags & GST_MAP_VMAF_HIP) {
     if (FLAG_IS_SET (mem, NEED_UPLOAD)) {
       GST_TRACE ("%p: uploading for a device mapping", mem);

@@ -45,8 +45,12 @@
  *   launch   cuLaunchKernel: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
  *   sync     cuStreamSynchronize / cuEventSynchronize: CUDA_ERROR_LAUNCH_FAILED
  *   illegal  the same synchronisations: CUDA_ERROR_ILLEGAL_ADDRESS, which is
- *            sticky as on a GPU: every later launch, copy, memset and
- *            synchronisation fails with it too (frees still work)
+ *            sticky as a real context's: every later call that works on
+ *            the context fails with it too (launches, copies, memsets,
+ *            synchronisations, event queries and records, device and
+ *            page-locked allocations, stream, event and module creation);
+ *            frees and destructions still work, so that the exit check
+ *            still sees what was never freed
  * VH_FAKE_CUDA_MEMORY=BYTES: the device holds this much; an allocation that
  * would pass it fails with CUDA_ERROR_OUT_OF_MEMORY (many streams at once
  * exhaust it). Both show, with the exit check or a fault asked for, in a
@@ -528,6 +532,8 @@ EXPORT gint
 cuMemAllocPitch_v2 (CUdeviceptr * p, gsize * pitch, gsize width,
     gsize height, guint element)
 {
+  if (sticky ())
+    return sticky ();
   /* an unusual alignment, so that nobody assumes one */
   *pitch = (width + 383) / 384 * 384;
   if (!device_alloc_ok (*pitch * height))
@@ -540,6 +546,8 @@ cuMemAllocPitch_v2 (CUdeviceptr * p, gsize * pitch, gsize width,
 EXPORT gint
 cuMemAlloc_v2 (CUdeviceptr * p, gsize size)
 {
+  if (sticky ())
+    return sticky ();
   if (!device_alloc_ok (size))
     return CUDA_ERROR_OUT_OF_MEMORY;
   *p = to_device (alloc (size, TRUE));
@@ -556,6 +564,8 @@ cuMemFree_v2 (CUdeviceptr p)
 EXPORT gint
 cuMemHostAlloc (gpointer * p, gsize size, guint flags)
 {
+  if (sticky ())
+    return sticky ();
   *p = alloc (size, FALSE);
   g_atomic_int_inc (&n_host_allocs_made);
   return 0;
@@ -656,6 +666,8 @@ cuMemsetD2D8Async (CUdeviceptr p, gsize pitch, guint8 value, gsize width,
 EXPORT gint
 cuStreamCreate (gpointer * s, guint flags)
 {
+  if (sticky ())
+    return sticky ();
   *s = g_malloc (1);
   return 0;
 }
@@ -684,6 +696,8 @@ cuStreamWaitEvent (gpointer s, gpointer e, guint flags)
 EXPORT gint
 cuEventCreate (gpointer * e, guint flags)
 {
+  if (sticky ())
+    return sticky ();
   /* its one byte: recorded and not yet waited for (VH_FAKE_CUDA_EVENTS) */
   *e = g_malloc0 (1);
   return 0;
@@ -716,6 +730,8 @@ cuEventSynchronize (gpointer e)
 EXPORT gint
 cuEventQuery (gpointer e)
 {
+  if (sticky ())
+    return sticky ();
   return *(guint8 *) e ? CUDA_ERROR_NOT_READY : 0;
 }
 
@@ -737,6 +753,8 @@ cuModuleLoadData (gpointer * m, gconstpointer image)
 {
   static gint module;
 
+  if (sticky ())
+    return sticky ();
   if (!noop_kernels ())
     return CUDA_ERROR_INVALID_IMAGE;
   *m = &module;
