@@ -116,12 +116,6 @@ gst_vmaf_hip_gpu_fell_back (GstVmafHipGpu * gpu)
     gst_element_foreach_sink_pad (gpu->element, ask_reallocation, NULL);
 }
 
-gboolean
-gst_vmaf_hip_gpu_is_lost (GstVmafHipGpu * gpu)
-{
-  return is_lost (gpu);
-}
-
 void
 gst_vmaf_hip_gpu_reset_warnings (GstVmafHipGpu * gpu)
 {

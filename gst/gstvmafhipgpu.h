@@ -68,8 +68,6 @@ void         gst_vmaf_hip_gpu_use_context (GstVmafHipGpu * gpu,
  * (gst_vmaf_hip_gpu_backends()). Until the device opens again. */
 void         gst_vmaf_hip_gpu_fell_back   (GstVmafHipGpu * gpu);
 
-gboolean     gst_vmaf_hip_gpu_is_lost     (GstVmafHipGpu * gpu);
-
 /* A new run or a flush: a failed upload is said again. */
 void         gst_vmaf_hip_gpu_reset_warnings (GstVmafHipGpu * gpu);
 
