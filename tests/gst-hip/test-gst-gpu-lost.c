@@ -15,8 +15,9 @@
  * run from the frames the GPU had in hand on (the fake's kernels compute
  * nothing before), the pool offered upstream no longer HIP memory, and
  * the change said where an application reads it: the warning's details
- * (backend "cpu", dispatch) and the stats property's dispatch. Nothing is
- * left allocated. One fault per process: the CPU run comes first. */
+ * (backend "cpu", dispatch) and the stats property's dispatch. A later
+ * run on the dead device scores every frame on the CPU. Nothing is left
+ * allocated. One fault per process: the CPU run comes first. */
 
 #include <gst/gst.h>
 
@@ -166,7 +167,7 @@ failed_frame (const gchar * warning)
 static void
 test_gpu_lost_for_good (void)
 {
-  Run cpu, lost;
+  Run cpu, lost, again;
   guint from, n_values = 0, n_hip_late = 0;
   const gchar *dispatch;
 
@@ -226,8 +227,29 @@ test_gpu_lost_for_good (void)
   g_test_message ("GPU lost at frame %u: %u frames, %u values equal to the "
       "CPU run", failed_frame (lost.warning), lost.frames->len, n_values);
 
+  /* A new run on the dead device scores on the CPU from the start. */
+  run ("auto", &again);
+  g_assert_cmpuint (again.frames->len, ==, N_FRAMES);
+  for (guint i = 0; i < N_FRAMES; i++) {
+    GstStructure *a = g_ptr_array_index (again.frames, i);
+    GstStructure *b = g_ptr_array_index (cpu.frames, i);
+
+    for (gint f = 0; f < gst_structure_n_fields (b); f++) {
+      const gchar *name = gst_structure_nth_field_name (b, f);
+      gdouble va, vb;
+
+      if (!gst_structure_get_double (b, name, &vb))
+        continue;
+      g_assert_true (gst_structure_get_double (a, name, &va));
+      if (va != vb)
+        g_error ("next run, frame %u, %s: %.17g, %.17g on the CPU", i, name,
+            va, vb);
+    }
+  }
+
   run_clear (&cpu);
   run_clear (&lost);
+  run_clear (&again);
 }
 
 int
