@@ -34,6 +34,7 @@ struct _GstVmafHipMemoryPrivate
   GMutex lock;
   gpointer device_ptr;
   gpointer staging;             /* page-locked host copy, made on demand */
+  gboolean staging_pageable;    /* page-locked memory was refused */
   VhHipEvent *event;            /* end of the last asynchronous transfer */
   gboolean pending;             /* event recorded and not waited for */
   gboolean pending_up;          /* it copies the staging to the device */
@@ -97,11 +98,23 @@ static gboolean
 ensure_staging (GstVmafHipMemory * mem, GError ** error)
 {
   GstVmafHipMemoryPrivate *priv = mem->priv;
+  GError *err = NULL;
 
   if (priv->staging)
     return TRUE;
-  return vh_hip_host_alloc (mem_handle (mem), mem->mem.maxsize,
-      &priv->staging, error);
+  if (vh_hip_host_alloc (mem_handle (mem), mem->mem.maxsize, &priv->staging,
+          &err))
+    return TRUE;
+  /* A device lost for good refuses page-locked memory too: a frame that
+   * upstream is about to write (a pool buffer made before) still gets a
+   * host copy, in ordinary memory, which the driver can copy from as
+   * well. */
+  GST_INFO ("%p: page-locked memory refused, the host copy is pageable: %s",
+      mem, err->message);
+  g_error_free (err);
+  priv->staging = g_aligned_alloc (mem->mem.maxsize, 1, 64);
+  priv->staging_pageable = TRUE;
+  return TRUE;
 }
 
 /* Marks the copies queued on the transfer stream as pending, behind the
@@ -493,7 +506,10 @@ gst_vmaf_hip_allocator_free (GstAllocator * allocator, GstMemory * gmem)
   g_free (priv->failed);
   vh_hip_event_free (priv->event);
   vh_hip_free (handle, priv->device_ptr);
-  vh_hip_host_free (handle, priv->staging);
+  if (priv->staging_pageable)
+    g_aligned_free (priv->staging);
+  else
+    vh_hip_host_free (handle, priv->staging);
   g_mutex_clear (&priv->lock);
   gst_object_unref (mem->device);
   g_free (priv);
