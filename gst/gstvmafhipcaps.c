@@ -110,3 +110,31 @@ gst_vmaf_hip_check_sink_caps (GstCaps * caps, const gchar * pad_name,
   }
   return check_same_rate (&info, pad_name, &oinfo, other_name, error);
 }
+
+GstCaps *
+gst_vmaf_hip_caps_split_formats (GstCaps * caps)
+{
+  GstCaps *out = gst_caps_new_empty ();
+
+  for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+    const GValue *formats = gst_structure_get_value (s, "format");
+    GstCapsFeatures *features = gst_caps_get_features (caps, i);
+
+    if (!formats || !GST_VALUE_HOLDS_LIST (formats)) {
+      gst_caps_append_structure_full (out, gst_structure_copy (s),
+          features ? gst_caps_features_copy (features) : NULL);
+      continue;
+    }
+    for (guint f = 0; f < gst_value_list_get_size (formats); f++) {
+      GstStructure *one = gst_structure_copy (s);
+
+      gst_structure_set_value (one, "format",
+          gst_value_list_get_value (formats, f));
+      gst_caps_append_structure_full (out, one,
+          features ? gst_caps_features_copy (features) : NULL);
+    }
+  }
+  gst_caps_unref (caps);
+  return out;
+}

@@ -26,6 +26,14 @@ gboolean     gst_vmaf_hip_check_sink_caps (GstCaps * caps,
                                            const gchar * other_name,
                                            GError ** error);
 
+/* @caps (taken) with one structure per format, in @caps' order: an
+ * upstream element that proxies the caps query (queue, tee) intersects
+ * with its filter first, which reorders a format list by the source's
+ * preference (videotestsrc lists 16-bit formats first), but keeps the
+ * order of structures. A flexible source then takes our first format
+ * (8-bit 4:2:0) instead of an up-conversion. */
+GstCaps     *gst_vmaf_hip_caps_split_formats (GstCaps * caps);
+
 G_END_DECLS
 
 #endif /* __GST_VMAF_HIP_CAPS_H__ */

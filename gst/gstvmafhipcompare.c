@@ -321,7 +321,8 @@ gst_vmaf_hip_compare_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
        * both sides named. The passed-through side must also suit
        * downstream. */
       gst_query_parse_caps (query, &filter);
-      caps = gst_pad_get_pad_template_caps (GST_PAD (pad));
+      caps = gst_vmaf_hip_caps_split_formats (gst_pad_get_pad_template_caps
+          (GST_PAD (pad)));
       GST_OBJECT_LOCK (self);
       which = self->passthrough;
       GST_OBJECT_UNLOCK (self);

@@ -44,6 +44,11 @@ struct _GstVmafHipGpu
   VhPictureTransfer *transfer;
   gboolean hip_input;           /* some feature reads device pictures */
   gboolean warned_upload;       /* a failed upload was said (auto) */
+  /* Atomic: the GPU failed and scoring went over to the CPU (backend
+   * auto): nothing more goes to the device, no HIP memory is offered,
+   * later contexts run on the CPU. Set on the worker that saw the
+   * failure; read by the streaming and upstream threads. */
+  gint lost;
 };
 
 GstVmafHipGpu *
@@ -66,23 +71,49 @@ gst_vmaf_hip_gpu_free (GstVmafHipGpu * gpu)
   g_free (gpu);
 }
 
+static gboolean
+is_lost (GstVmafHipGpu * gpu)
+{
+  return g_atomic_int_get (&gpu->lost);
+}
+
 VhBackend
 gst_vmaf_hip_gpu_backends (GstVmafHipGpu * gpu)
 {
-  return gpu->backends;
+  return is_lost (gpu) ? VH_BACKEND_CPU : gpu->backends;
 }
 
 VhPictureTransfer *
 gst_vmaf_hip_gpu_transfer (GstVmafHipGpu * gpu)
 {
-  return gpu->transfer;
+  return is_lost (gpu) ? NULL : gpu->transfer;
 }
 
 void
 gst_vmaf_hip_gpu_use_context (GstVmafHipGpu * gpu, VhContext * ctx)
 {
-  gpu->hip_input = gpu->transfer && ctx &&
+  gpu->hip_input = gpu->transfer && ctx && !is_lost (gpu) &&
       vh_context_uses_memory (ctx, VH_MEMORY_HIP_DEVICE);
+}
+
+static gboolean
+ask_reallocation (GstElement * element, GstPad * pad, gpointer user_data)
+{
+  gst_pad_push_event (pad, gst_event_new_reconfigure ());
+  return TRUE;
+}
+
+void
+gst_vmaf_hip_gpu_fell_back (GstVmafHipGpu * gpu)
+{
+  if (!g_atomic_int_compare_and_exchange (&gpu->lost, 0, 1))
+    return;
+  /* Upstream asks for its allocation again and gets system memory: HIP
+   * memory would keep the device in every frame's way (its pool
+   * allocates device memory, a mapping may wait for a transfer). Frames
+   * already in our memory are read from their host copy. */
+  if (gpu->transfer)
+    gst_element_foreach_sink_pad (gpu->element, ask_reallocation, NULL);
 }
 
 void
@@ -102,6 +133,7 @@ gst_vmaf_hip_gpu_open (GstVmafHipGpu * gpu, GstVmafHipBackend backend,
   GError *err = NULL;
 
   gpu->backends = VH_BACKEND_CPU;
+  g_atomic_int_set (&gpu->lost, 0);
   if (backend == GST_VMAF_HIP_BACKEND_CPU)
     return TRUE;
 #ifdef VH_HAVE_HIP
@@ -156,7 +188,7 @@ buffer_is_hip (GstVmafHipGpu * gpu, GstBuffer * buf)
 {
   GstMemory *mem;
 
-  if (!gpu->hip_input || gst_buffer_n_memory (buf) != 1)
+  if (!gpu->hip_input || is_lost (gpu) || gst_buffer_n_memory (buf) != 1)
     return FALSE;
   mem = gst_buffer_peek_memory (buf, 0);
   return gst_is_vmaf_hip_memory (mem) &&
@@ -194,6 +226,31 @@ device_for_cuda (GstVmafHipGpu * gpu, gboolean cpu_only)
 }
 #endif
 
+#ifdef VH_HAVE_HIP
+/* A frame written on the CPU into our HIP memory keeps it in its
+ * page-locked host copy: the engine gets that copy with the device
+ * picture, so that CPU features read it without a download, and a frame
+ * in flight when the GPU fails is still scored on the CPU (a download
+ * would fail with the device). Frames written on the device have no
+ * such copy. */
+static void
+attach_host_copy (GstVmafHipGpu * gpu, const GstVideoInfo * vinfo,
+    GstBuffer * buf, VhPicture * pic)
+{
+  VhPicture *host;
+
+  if (!gst_vmaf_hip_memory_host_is_current (GST_VMAF_HIP_MEMORY_CAST
+          (gst_buffer_peek_memory (buf, 0))))
+    return;
+  host = gst_vmaf_hip_picture_wrap_host_copy (vinfo, buf);
+  if (!host)
+    return;
+  /* as the engine's own download would have made it (picture.h) */
+  pic->twin = host;
+  pic->twin_transfer = gpu->transfer;
+}
+#endif
+
 /* A frame written on the CPU into HIP memory (our pool, offered upstream)
  * starts its copy to the device now, from page-locked memory, without
  * waiting. */
@@ -228,8 +285,10 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
         &err) ? gst_vmaf_hip_picture_wrap_device (vinfo, buf, ready, &err) :
         NULL;
 
-    if (pic)
+    if (pic) {
+      attach_host_copy (gpu, vinfo, buf, pic);
       return pic;
+    }
     /* Its upload failed: with backend=auto the frame is read on the CPU
      * (from the page-locked copy it was uploaded from), said once; else
      * the error names the device and the call. */
@@ -286,14 +345,15 @@ gst_vmaf_hip_gpu_propose_allocation (GstVmafHipGpu * gpu, GstQuery * query,
   GstCaps *caps = NULL;
   gboolean need_pool = FALSE;
   GstVideoInfo info, layout;
+  gboolean hip_input = gpu->hip_input && !is_lost (gpu);
 
   gst_query_parse_allocation (query, &caps, &need_pool);
   /* CUDA producers use their own pools (in our CUDA context): only the
    * number of buffers. */
-  if (gpu->hip_input && caps && gst_vmaf_hip_cuda_caps (caps) &&
+  if (hip_input && caps && gst_vmaf_hip_cuda_caps (caps) &&
       gst_video_info_from_caps (&info, caps)) {
     gst_query_add_allocation_pool (query, NULL, info.size, held, 0);
-  } else if (gpu->hip_input && caps && need_pool &&
+  } else if (hip_input && caps && need_pool &&
       gst_video_info_from_caps (&info, caps)) {
     GstVmafHipDevice *device = hip_device (gpu);
     GstBufferPool *pool = gst_vmaf_hip_buffer_pool_new (device);

@@ -61,6 +61,13 @@ VhPictureTransfer *gst_vmaf_hip_gpu_transfer (GstVmafHipGpu * gpu);
 void         gst_vmaf_hip_gpu_use_context (GstVmafHipGpu * gpu,
                                            VhContext * ctx);
 
+/* backend=auto: the GPU failed and the engine went over to the CPU (any
+ * thread). From now on nothing more goes to the device: no upload, no HIP
+ * memory offered (upstream is asked to reallocate), frames in our HIP
+ * memory are read from their host copy, later contexts run on the CPU
+ * (gst_vmaf_hip_gpu_backends()). Until the device opens again. */
+void         gst_vmaf_hip_gpu_fell_back   (GstVmafHipGpu * gpu);
+
 /* A new run or a flush: a failed upload is said again. */
 void         gst_vmaf_hip_gpu_reset_warnings (GstVmafHipGpu * gpu);
 

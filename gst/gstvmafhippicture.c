@@ -143,9 +143,32 @@ copy_frame (const VhPictureInfo * info, GstVideoFrame * frame)
   return pic;
 }
 
+static VhPicture *
+wrap_mapped (const GstVideoInfo * vinfo, GstBuffer * buffer,
+    GstMapFlags flags, GError ** error);
+
 VhPicture *
 gst_vmaf_hip_picture_wrap (const GstVideoInfo * vinfo, GstBuffer * buffer,
     GError ** error)
+{
+  return wrap_mapped (vinfo, buffer, GST_MAP_READ, error);
+}
+
+#ifdef VH_HAVE_HIP
+VhPicture *
+gst_vmaf_hip_picture_wrap_host_copy (const GstVideoInfo * vinfo,
+    GstBuffer * buffer)
+{
+  if (needs_copy (vinfo->finfo))
+    return NULL;
+  return wrap_mapped (vinfo, buffer, GST_MAP_READ |
+      GST_MAP_VMAF_HIP_UNORDERED, NULL);
+}
+#endif
+
+static VhPicture *
+wrap_mapped (const GstVideoInfo * vinfo, GstBuffer * buffer,
+    GstMapFlags flags, GError ** error)
 {
   VhPictureInfo info;
   MappedFrame *m;
@@ -161,7 +184,7 @@ gst_vmaf_hip_picture_wrap (const GstVideoInfo * vinfo, GstBuffer * buffer,
     return NULL;
   }
   m = g_new0 (MappedFrame, 1);
-  if (!gst_video_frame_map (&m->frame, vinfo, buffer, GST_MAP_READ)) {
+  if (!gst_video_frame_map (&m->frame, vinfo, buffer, flags)) {
     g_free (m);
     g_set_error (error, VH_ERROR, VH_ERROR_IO,
         "could not map a %" G_GSIZE_FORMAT "-byte buffer as %dx%d %s",

@@ -59,6 +59,12 @@ VhPicture   *gst_vmaf_hip_picture_wrap_device     (const GstVideoInfo * vinfo,
                                                    VhHipEvent * ready,
                                                    GError ** error);
 
+/* A host picture of the page-locked host copy of @buffer, one frame of
+ * our HIP memory (gst_vmaf_hip_memory_host_is_current()), mapped for the
+ * CPU without waiting for a transfer; NULL if it cannot be. */
+VhPicture   *gst_vmaf_hip_picture_wrap_host_copy  (const GstVideoInfo * vinfo,
+                                                   GstBuffer * buffer);
+
 /* The same for other device memory that maps to its device address with
  * @flags (CUDA memory: GST_MAP_READ | GST_MAP_CUDA). */
 VhPicture   *gst_vmaf_hip_picture_wrap_device_mapped (const GstVideoInfo * vinfo,

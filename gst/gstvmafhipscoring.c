@@ -18,14 +18,11 @@
 #include "gstvmafhipcompat.h"
 #include "gstvmafhippicture.h"
 #include "gstvmafhipreport.h"
+#include "gstvmafhipresults.h"
 
 #include "errors.h"
 #include "model.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <unistd.h>
-#include <glib/gstdio.h>
 
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
@@ -38,14 +35,10 @@ struct _GstVmafHipScoring
 
   /* One run, from start to stop; streaming thread. */
   GstVmafHipSettings run;
-  gchar *results_filename;
-  GstVmafHipResultsFormat results_format;
-  guint results_interval;       /* ms */
   GstVmafHipPassthrough passthrough;
   /* Rewritten as frames are scored (on the worker that reports them), so
-   * that a kill leaves what was scored; made with the first frame. */
-  VhResultsFile *results_file;
-  gint results_failed;          /* atomic: a rewrite failed, said once */
+   * that a kill leaves what was scored. */
+  GstVmafHipResults *results;
   VhContext *ctx;
   gboolean ctx_started;
   gboolean ctx_drained;         /* finished, nothing submitted since */
@@ -71,6 +64,7 @@ gst_vmaf_hip_scoring_new (GstElement * element, GstVmafHipGpu * gpu)
 
   scoring->element = element;
   scoring->gpu = gpu;
+  scoring->results = gst_vmaf_hip_results_new (element);
   return scoring;
 }
 
@@ -80,9 +74,8 @@ gst_vmaf_hip_scoring_free (GstVmafHipScoring * scoring)
   if (!scoring)
     return;
   gst_vmaf_hip_settings_clear (&scoring->run);
-  g_free (scoring->results_filename);
   g_clear_pointer (&scoring->ctx, vh_context_free);
-  g_clear_pointer (&scoring->results_file, vh_results_file_free);
+  gst_vmaf_hip_results_free (scoring->results);
   gst_vmaf_hip_report_free (scoring->report);
   g_free (scoring->dispatch);
   if (scoring->pending_tags)
@@ -108,10 +101,8 @@ gst_vmaf_hip_scoring_configure (GstVmafHipScoring * scoring,
     g_free (scoring->run.features);
     scoring->run.features = g_strdup (features);
   }
-  g_free (scoring->results_filename);
-  scoring->results_filename = g_strdup (results_filename);
-  scoring->results_format = format;
-  scoring->results_interval = results_interval_ms;
+  gst_vmaf_hip_results_configure (scoring->results, results_filename, format,
+      results_interval_ms);
   scoring->passthrough = passthrough;
 }
 
@@ -144,18 +135,10 @@ post_tags (GstVmafHipScoring * scoring, GstTagList * tags)
 /* ---------------------------------------------------------------------- */
 /* The results file                                                        */
 
-static VhOutputFormat
-output_format (GstVmafHipResultsFormat f)
+static const gchar *
+results_path (GstVmafHipScoring * scoring)
 {
-  switch (f) {
-    case GST_VMAF_HIP_RESULTS_XML:
-      return VH_OUTPUT_XML;
-    case GST_VMAF_HIP_RESULTS_CSV:
-      return VH_OUTPUT_CSV;
-    case GST_VMAF_HIP_RESULTS_JSON:
-    default:
-      return VH_OUTPUT_JSON;
-  }
+  return gst_vmaf_hip_results_filename (scoring->results);
 }
 
 /* Writes the results file: every frame reported so far, pooled over them,
@@ -166,67 +149,26 @@ output_format (GstVmafHipResultsFormat f)
 static gboolean
 update_results (GstVmafHipScoring * scoring, gboolean force)
 {
-  GstElement *self = scoring->element;
   VhOutputInfo info = { 0 };
-  GError *err = NULL;
   gdouble secs = (g_get_monotonic_time () - scoring->first_submit_us) / 1e6;
+  gchar *dispatch;
   gboolean ok;
 
-  if (g_atomic_int_get (&scoring->results_failed))
-    return FALSE;
   /* During the run, pooled over the frames reported; at the end, over all
    * frames numbered (the engine is idle then). */
   info.n_frames = force ? scoring->n_pairs : 0;
   info.subsample = MAX (scoring->run.subsample, 1);
   info.width = scoring->ctx_info.width;
   info.height = scoring->ctx_info.height;
-  info.dispatch = scoring->dispatch;
-  if (!scoring->results_file) {
-    scoring->results_file = vh_results_file_new (scoring->results_filename,
-        output_format (scoring->results_format), &err);
-    if (scoring->results_file) {
-      vh_results_file_set_interval (scoring->results_file,
-          (gint64) scoring->results_interval * 1000);
-      force = TRUE;             /* the first frames at once */
-    }
-  }
-  ok = scoring->results_file && gst_vmaf_hip_report_update_results
-      (scoring->report, scoring->results_file, &info, secs, force, &err);
-  if (!ok) {
-    g_atomic_int_set (&scoring->results_failed, 1);
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE,
-        ("Could not write the results file \"%s\".",
-            scoring->results_filename), ("%s", err->message));
-    g_error_free (err);
-  }
+  /* a fall-back may replace it on another worker */
+  GST_OBJECT_LOCK (scoring->element);
+  dispatch = g_strdup (scoring->dispatch);
+  GST_OBJECT_UNLOCK (scoring->element);
+  info.dispatch = dispatch;
+  ok = gst_vmaf_hip_results_update (scoring->results, scoring->report,
+      &info, secs, force);
+  g_free (dispatch);
   return ok;
-}
-
-/* The results file is written at end of stream: find out now, before any
- * frame is scored, whether it can be. Opened without truncating, and
- * removed again if this made it. */
-static gboolean
-check_results_file (GstVmafHipScoring * scoring)
-{
-  const gchar *path = scoring->results_filename;
-  gboolean existed;
-  gint fd;
-
-  if (!path)
-    return TRUE;
-  existed = g_file_test (path, G_FILE_TEST_EXISTS);
-  fd = g_open (path, O_WRONLY | O_CREAT, 0666);
-  if (fd < 0) {
-    gint err = errno;
-    GST_ELEMENT_ERROR (scoring->element, RESOURCE, OPEN_WRITE,
-        ("Cannot write the results file \"%s\": %s", path,
-            g_strerror (err)), ("results-filename, checked before scoring"));
-    return FALSE;
-  }
-  close (fd);
-  if (!existed)
-    g_unlink (path);
-  return TRUE;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -258,7 +200,7 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
     gst_element_post_message (self,
         gst_message_new_element (GST_OBJECT_CAST (self), s));
   }
-  if (scoring->results_filename)
+  if (results_path (scoring))
     update_results (scoring, FALSE);
   if (scored && tag_interval > 0 && n_scored % tag_interval == 0) {
     GstVmafHipPoolMethod method =
@@ -278,15 +220,26 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
 }
 
 /* backend=auto: the GPU failed and the engine went over to the CPU (on
- * the thread that saw the failure). Said on the bus; the results file's
- * dispatch says it too (log_dispatch() at the end). */
+ * the thread that saw the failure). Nothing more goes to the device. Said
+ * on the bus with the new dispatch in the warning's details, for
+ * applications (vmafhip-monitor) that follow where features run; the
+ * stats property and the results file say it from now on. */
 static void
 on_gpu_fallback (VhContext * ctx, const gchar * message, gpointer user_data)
 {
   GstVmafHipScoring *scoring = user_data;
+  gchar *dispatch = vh_context_describe_dispatch (ctx);
 
-  GST_ELEMENT_WARNING (scoring->element, RESOURCE, FAILED, ("Scoring goes "
-          "on on the CPU: %s.", message), ("backend=auto"));
+  gst_vmaf_hip_gpu_fell_back (scoring->gpu);
+  GST_OBJECT_LOCK (scoring->element);
+  g_free (scoring->dispatch);
+  scoring->dispatch = g_strdup (dispatch);
+  GST_OBJECT_UNLOCK (scoring->element);
+  GST_ELEMENT_WARNING_WITH_DETAILS (scoring->element, RESOURCE, FAILED,
+      ("Scoring goes on on the CPU: %s.", message), ("backend=auto"),
+      ("backend", G_TYPE_STRING, "cpu", "dispatch", G_TYPE_STRING, dispatch,
+          "reason", G_TYPE_STRING, message, NULL));
+  g_free (dispatch);
 }
 
 /* Which feature runs where, once per run (again only if it changes). */
@@ -311,16 +264,15 @@ gboolean
 gst_vmaf_hip_scoring_prepare (GstVmafHipScoring * scoring)
 {
   GST_OBJECT_LOCK (scoring->element);
-  scoring->report = gst_vmaf_hip_report_new (scoring->results_filename !=
+  scoring->report = gst_vmaf_hip_report_new (results_path (scoring) !=
       NULL);
   GST_OBJECT_UNLOCK (scoring->element);
   scoring->ctx_started = FALSE;
   scoring->ctx_base = 0;
   scoring->n_pairs = 0;
   scoring->have_info_used = FALSE;
-  g_atomic_int_set (&scoring->results_failed, 0);
   scoring->first_submit_us = 0;
-  return check_results_file (scoring);
+  return gst_vmaf_hip_results_check (scoring->results);
 }
 
 gboolean
@@ -433,17 +385,17 @@ gst_vmaf_hip_scoring_stop (GstVmafHipScoring * scoring, gboolean eos_done)
       GST_WARNING_OBJECT (self, "scoring failed while stopping");
     log_dispatch (scoring);
   }
-  if (scoring->results_filename && scoring->report && !eos_done &&
+  if (results_path (scoring) && scoring->report && !eos_done &&
       gst_vmaf_hip_report_n_scored (scoring->report) > 0 &&
       update_results (scoring, TRUE))
     GST_ELEMENT_WARNING (self, RESOURCE, WRITE, ("Stopped before the end of "
             "the stream: the scores of the %" G_GUINT64_FORMAT " frames "
             "scored are in \"%s\".",
             gst_vmaf_hip_report_n_scored (scoring->report),
-            scoring->results_filename), (NULL));
+            results_path (scoring)), (NULL));
   g_clear_pointer (&scoring->ctx, vh_context_free);
   scoring->ctx_started = FALSE;
-  g_clear_pointer (&scoring->results_file, vh_results_file_free);
+  gst_vmaf_hip_results_close (scoring->results);
 }
 
 /* The run's report and dispatch go; stats reads them from other threads. */
@@ -613,7 +565,7 @@ gst_vmaf_hip_scoring_end (GstVmafHipScoring * scoring, gboolean * wrote)
   if (gst_vmaf_hip_report_n_scored (scoring->report) == 0) {
     GST_ELEMENT_WARNING (scoring->element, STREAM, FAILED,
         ("No frame pair was scored."), (NULL));
-  } else if (scoring->results_filename) {
+  } else if (results_path (scoring)) {
     if (!update_results (scoring, TRUE))
       return NULL;
     *wrote = TRUE;
@@ -632,7 +584,7 @@ gst_vmaf_hip_scoring_post_summary (GstVmafHipScoring * scoring,
 
   if (wrote)
     gst_structure_set (summary, "results-filename", G_TYPE_STRING,
-        scoring->results_filename, NULL);
+        results_path (scoring), NULL);
   if (g_atomic_int_get (&scoring->live.message_layout) ==
       GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
     GstStructure *pooled = gst_vmaf_hip_compat_pooled (summary, method);

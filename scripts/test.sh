@@ -26,7 +26,8 @@ meson test -C build-test --print-errorlogs --num-processes 2 \
 meson test -C build-test --print-errorlogs --num-processes 2 \
   --setup gstvalgrind gst-element gst-formats gst-home \
   gst-hip-nogpu gst-hip-fake gst-hip-compare-fake \
-  gst-hip-foreign-nogpu gst-hip-foreign-fake gst-two-devices-fake || status=1
+  gst-hip-foreign-nogpu gst-hip-foreign-fake gst-two-devices-fake \
+  gst-gpu-lost-fake || status=1
 # The unit tests under ASan and UBSan, then every fuzz target for two
 # minutes (scripts/fuzz.sh, in ./build-fuzz built with clang).
 rm -rf build-fuzz

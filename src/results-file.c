@@ -185,6 +185,14 @@ write_stream (VhResultsFile * rf, VhFeatureCollector * fc,
   return ok;
 }
 
+gboolean
+vh_results_file_is_stream (const gchar * path)
+{
+  GStatBuf st;
+
+  return is_stream_path (path, &st, g_stat (path, &st) == 0);
+}
+
 VhResultsFile *
 vh_results_file_new (const gchar * path, VhOutputFormat format,
     GError ** error)

@@ -37,6 +37,10 @@ VhResultsFile *vh_results_file_new      (const gchar * path,
                                          VhOutputFormat format,
                                          GError ** error);
 
+/* Whether @path is taken as a stream (written once, kept open from
+ * vh_results_file_new() on) rather than rewritten as a regular file. */
+gboolean     vh_results_file_is_stream  (const gchar * path);
+
 /* Rewrites the file if enough time passed since the last write, or always
  * with @force (at the end of a run). A stream is written by the first
  * forced update only; a second one is an error. */

@@ -34,6 +34,7 @@ struct _GstVmafHipMemoryPrivate
   GMutex lock;
   gpointer device_ptr;
   gpointer staging;             /* page-locked host copy, made on demand */
+  gboolean staging_pageable;    /* page-locked memory was refused */
   VhHipEvent *event;            /* end of the last asynchronous transfer */
   gboolean pending;             /* event recorded and not waited for */
   gboolean pending_up;          /* it copies the staging to the device */
@@ -97,11 +98,23 @@ static gboolean
 ensure_staging (GstVmafHipMemory * mem, GError ** error)
 {
   GstVmafHipMemoryPrivate *priv = mem->priv;
+  GError *err = NULL;
 
   if (priv->staging)
     return TRUE;
-  return vh_hip_host_alloc (mem_handle (mem), mem->mem.maxsize,
-      &priv->staging, error);
+  if (vh_hip_host_alloc (mem_handle (mem), mem->mem.maxsize, &priv->staging,
+          &err))
+    return TRUE;
+  /* A device lost for good refuses page-locked memory too: a frame that
+   * upstream is about to write (a pool buffer made before) still gets a
+   * host copy, in ordinary memory, which the driver can copy from as
+   * well. */
+  GST_INFO ("%p: page-locked memory refused, the host copy is pageable: %s",
+      mem, err->message);
+  g_error_free (err);
+  priv->staging = g_aligned_alloc (mem->mem.maxsize, 1, 64);
+  priv->staging_pageable = TRUE;
+  return TRUE;
 }
 
 /* Marks the copies queued on the transfer stream as pending, behind the
@@ -147,6 +160,19 @@ transfer (GstVmafHipMemory * mem, VhHipCopyKind kind, gboolean wait,
   return wait ? wait_pending (mem, error) : TRUE;
 }
 
+gboolean
+gst_vmaf_hip_memory_host_is_current (GstVmafHipMemory * mem)
+{
+  GstVmafHipMemoryPrivate *priv = mem->priv;
+  gboolean current;
+
+  g_mutex_lock (&priv->lock);
+  current = priv->staging && !priv->failed &&
+      !FLAG_IS_SET (mem, NEED_DOWNLOAD);
+  g_mutex_unlock (&priv->lock);
+  return current;
+}
+
 static gpointer
 gst_vmaf_hip_memory_map (GstMemory * gmem, gsize maxsize, GstMapFlags flags)
 {
@@ -158,8 +184,16 @@ gst_vmaf_hip_memory_map (GstMemory * gmem, gsize maxsize, GstMapFlags flags)
   g_mutex_lock (&priv->lock);
   /* An unordered reader waits on the device, but not for a lost copy. */
   if ((priv->failed || !(flags & GST_MAP_VMAF_HIP_UNORDERED) ||
-          (flags & GST_MAP_WRITE)) && !wait_pending (mem, &error))
-    goto out;
+          (flags & GST_MAP_WRITE)) && !wait_pending (mem, &error)) {
+    /* An upload from the staging that failed (the device lost) leaves
+     * the staging good: the CPU reads or writes it all the same. */
+    if ((flags & GST_MAP_VMAF_HIP) || priv->failed ||
+        !FLAG_IS_SET (mem, NEED_UPLOAD))
+      goto out;
+    GST_DEBUG ("%p: its upload failed, the CPU maps its host copy: %s", mem,
+        error->message);
+    g_clear_error (&error);
+  }
   if (flags & GST_MAP_VMAF_HIP) {
     if (FLAG_IS_SET (mem, NEED_UPLOAD)) {
       GST_TRACE ("%p: uploading for a device mapping", mem);
@@ -428,7 +462,10 @@ gst_vmaf_hip_allocator_free (GstAllocator * allocator, GstMemory * gmem)
   g_free (priv->failed);
   vh_hip_event_free (priv->event);
   vh_hip_free (handle, priv->device_ptr);
-  vh_hip_host_free (handle, priv->staging);
+  if (priv->staging_pageable)
+    g_aligned_free (priv->staging);
+  else
+    vh_hip_host_free (handle, priv->staging);
   g_mutex_clear (&priv->lock);
   gst_object_unref (mem->device);
   g_free (priv);

@@ -133,6 +133,12 @@ gboolean     gst_vmaf_hip_memory_upload_frame (GstVmafHipMemory * mem,
                                           const GstVideoFrame * frame,
                                           GError ** error);
 
+/* Whether the page-locked host copy holds the frame (written through a
+ * CPU mapping, not since on the device): a CPU mapping with
+ * GST_MAP_VMAF_HIP_UNORDERED then reads it without any transfer or wait,
+ * even after the device failed. */
+gboolean     gst_vmaf_hip_memory_host_is_current (GstVmafHipMemory * mem);
+
 /* Waits for transfers started on the memory. */
 gboolean     gst_vmaf_hip_memory_sync         (GstVmafHipMemory * mem,
                                           GError ** error);

@@ -15,7 +15,11 @@
 
 #include <gst/check/gstcheck.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-glib/json-glib.h>
 
@@ -128,6 +132,126 @@ GST_START_TEST (test_unconstrained_sources_score_i420)
   g_free (format[1]);
   gst_object_unref (c);
   gst_object_unref (p);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+/* A FIFO as the results file: without a reader the state change fails
+ * at once, naming it (it used to wait for a reader for ever); with one,
+ * the log is written to it once, at the end. */
+GST_START_TEST (test_results_fifo)
+{
+  gchar *fifo = vh_gst_tmp_path ("results.fifo");
+  gchar *props = g_strdup_printf ("features=psnr results-filename=\"%s\"",
+      fifo);
+  GstElement *e = gst_element_factory_make ("vmafhipcompare", NULL);
+  GError *err = NULL;
+  GString *log = g_string_new (NULL);
+  GList *msgs;
+  gint64 start;
+  JsonParser *parser;
+  JsonObject *root;
+  gint fd;
+  gchar buf[4096];
+  gssize n;
+
+  fail_unless (mkfifo (fifo, 0600) == 0);
+  g_object_set (e, "results-filename", fifo, NULL);
+  start = g_get_monotonic_time ();
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (g_get_monotonic_time () - start < 5 * G_USEC_PER_SEC);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+
+  msgs = run ("video/x-raw,format=I420", "video/x-raw,format=I420", 5, props);
+  err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
+  fail_unless (err != NULL);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_OPEN_WRITE), "%s", err->message);
+  fail_unless (strstr (err->message, fifo) != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "no reader") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  free_messages (msgs);
+
+  /* A reader opened first (without waiting for a writer); five frames of
+   * log fit in the FIFO's buffer, read once the pipeline ends. */
+  fd = open (fifo, O_RDONLY | O_NONBLOCK);
+  fail_unless (fd >= 0);
+  msgs = run ("video/x-raw,format=I420", "video/x-raw,format=I420", 5, props);
+  fail_unless (vh_gst_find_type (msgs, GST_MESSAGE_ERROR) < 0);
+  fail_unless_equals_int (vh_gst_count (msgs, "vmaf"), 5);
+  while ((n = read (fd, buf, sizeof (buf))) > 0)
+    g_string_append_len (log, buf, n);
+  close (fd);
+  parser = json_parser_new ();
+  fail_unless (json_parser_load_from_data (parser, log->str, log->len, &err),
+      "%s: %s", err ? err->message : "", log->str);
+  root = json_node_get_object (json_parser_get_root (parser));
+  fail_unless_equals_int (json_array_get_length (json_object_get_array_member
+          (root, "frames")), 5);
+  fail_unless (json_object_has_member (root, "pooled_metrics"));
+  g_object_unref (parser);
+  free_messages (msgs);
+
+  g_string_free (log, TRUE);
+  g_unlink (fifo);
+  g_free (props);
+  g_free (fifo);
+}
+
+GST_END_TEST;
+
+/* The same through a tee and queues, which proxy the caps query and put
+ * the source's own order first (videotestsrc lists 16-bit formats first):
+ * still I420 on both pads, scored as an I420 run scores, never as the
+ * up-converted Y444_16LE that was negotiated before. */
+GST_START_TEST (test_unconstrained_tee_scores_i420)
+{
+  const gchar *tee = "videotestsrc pattern=ball num-buffers=6 %s ! tee "
+      "name=t t. ! queue ! c.ref_sink t. ! queue ! queue ! c.dist_sink "
+      "vmafhipcompare name=c features=psnr ! fakesink";
+  gchar *desc = g_strdup_printf (tee, "");
+  gchar *fixed = g_strdup_printf (tee, "! video/x-raw,format=I420");
+  gchar *up = g_strdup_printf (tee, "! video/x-raw,format=Y444_16LE");
+  GstElement *p = gst_parse_launch (desc, NULL);
+  GstElement *c = gst_bin_get_by_name (GST_BIN (p), "c");
+  gchar *format[2] = { NULL, NULL };
+  GList *free_run, *i420, *y444;
+  GPtrArray *fa, *fy;
+
+  for (guint i = 0; i < 2; i++) {
+    GstPad *pad = gst_element_get_static_pad (c, i ? "dist_sink" : "ref_sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, keep_format,
+        &format[i], NULL);
+    gst_object_unref (pad);
+  }
+  free_run = vh_gst_run (p, 120 * GST_SECOND);
+  fail_unless (vh_gst_find_type (free_run, GST_MESSAGE_ERROR) < 0);
+  fail_unless_equals_string (format[0], "I420");
+  fail_unless_equals_string (format[1], "I420");
+  i420 = vh_gst_run_launch (fixed, 120 * GST_SECOND);
+  assert_same_scores (free_run, i420);
+  /* and the up-conversion scores differently: the test tells them apart */
+  y444 = vh_gst_run_launch (up, 120 * GST_SECOND);
+  fa = vh_gst_structures (free_run, "vmaf");
+  fy = vh_gst_structures (y444, "vmaf");
+  fail_unless_equals_int (fa->len, fy->len);
+  fail_unless (vh_gst_get_double (g_ptr_array_index (fa, 1), "vmaf") !=
+      vh_gst_get_double (g_ptr_array_index (fy, 1), "vmaf"));
+  g_ptr_array_unref (fa);
+  g_ptr_array_unref (fy);
+  free_messages (free_run);
+  free_messages (i420);
+  free_messages (y444);
+  g_free (format[0]);
+  g_free (format[1]);
+  gst_object_unref (c);
+  gst_object_unref (p);
+  g_free (up);
+  g_free (fixed);
   g_free (desc);
 }
 
@@ -612,8 +736,10 @@ vmafhip_home_suite (void)
   tcase_set_timeout (tc, 300);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_unconstrained_sources_score_i420);
+  tcase_add_test (tc, test_unconstrained_tee_scores_i420);
   tcase_add_test (tc, test_mismatch_says_how_to_fix);
   tcase_add_test (tc, test_results_file_checked_at_start);
+  tcase_add_test (tc, test_results_fifo);
   tcase_add_test (tc, test_pad_properties);
   tcase_add_test (tc, test_inspect_tidy);
   tcase_add_test (tc, test_models_first);

@@ -45,8 +45,12 @@
  *   launch   cuLaunchKernel: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
  *   sync     cuStreamSynchronize / cuEventSynchronize: CUDA_ERROR_LAUNCH_FAILED
  *   illegal  the same synchronisations: CUDA_ERROR_ILLEGAL_ADDRESS, which is
- *            sticky as on a GPU: every later launch, copy, memset and
- *            synchronisation fails with it too (frees still work)
+ *            sticky as a real context's: every later call that works on
+ *            the context fails with it too (launches, copies, memsets,
+ *            synchronisations, event queries and records, device and
+ *            page-locked allocations, stream, event and module creation);
+ *            frees and destructions still work, so that the exit check
+ *            still sees what was never freed
  * VH_FAKE_CUDA_MEMORY=BYTES: the device holds this much; an allocation that
  * would pass it fails with CUDA_ERROR_OUT_OF_MEMORY (many streams at once
  * exhaust it). Both show, with the exit check or a fault asked for, in a
@@ -142,6 +146,7 @@ static gsize device_copied[MAX_DEVICES];
 static gsize device_bytes;              /* device memory alive */
 static guint n_faults;                  /* faults injected */
 static gint sticky_error;               /* the context is lost */
+static guint n_refused;                 /* calls refused since */
 
 typedef enum
 {
@@ -205,16 +210,27 @@ fault_now (FaultKind kind)
 static gint
 sticky (void)
 {
-  return g_atomic_int_get (&sticky_error);
+  gint error = g_atomic_int_get (&sticky_error);
+
+  if (error)
+    g_atomic_int_inc (&n_refused);
+  return error;
 }
+
+/* Every call on a lost context fails with its error. */
+#define RETURN_IF_LOST() \
+  G_STMT_START { \
+    gint lost_error = sticky (); \
+    if (lost_error) \
+      return lost_error; \
+  } G_STMT_END
 
 /* A synchronisation: LAUNCH_FAILED or a sticky ILLEGAL_ADDRESS when one is
  * due. */
 static gint
 sync_result (void)
 {
-  if (sticky ())
-    return sticky ();
+  RETURN_IF_LOST ();
   if (fault_now (FAULT_SYNC))
     return CUDA_ERROR_LAUNCH_FAILED;
   if (fault_now (FAULT_ILLEGAL)) {
@@ -528,6 +544,7 @@ EXPORT gint
 cuMemAllocPitch_v2 (CUdeviceptr * p, gsize * pitch, gsize width,
     gsize height, guint element)
 {
+  RETURN_IF_LOST ();
   /* an unusual alignment, so that nobody assumes one */
   *pitch = (width + 383) / 384 * 384;
   if (!device_alloc_ok (*pitch * height))
@@ -540,6 +557,7 @@ cuMemAllocPitch_v2 (CUdeviceptr * p, gsize * pitch, gsize width,
 EXPORT gint
 cuMemAlloc_v2 (CUdeviceptr * p, gsize size)
 {
+  RETURN_IF_LOST ();
   if (!device_alloc_ok (size))
     return CUDA_ERROR_OUT_OF_MEMORY;
   *p = to_device (alloc (size, TRUE));
@@ -556,6 +574,7 @@ cuMemFree_v2 (CUdeviceptr p)
 EXPORT gint
 cuMemHostAlloc (gpointer * p, gsize size, guint flags)
 {
+  RETURN_IF_LOST ();
   *p = alloc (size, FALSE);
   g_atomic_int_inc (&n_host_allocs_made);
   return 0;
@@ -606,8 +625,7 @@ cuMemcpy2DAsync_v2 (const FakeMemcpy2D * c, gpointer stream)
   const guint8 *src;
   guint8 *dst;
 
-  if (sticky ())
-    return sticky ();
+  RETURN_IF_LOST ();
   if (c->srcMemoryType == 2) {
     src = to_host (c->srcDevice);
     if (!device_region_ok (src, c->srcPitch, c->WidthInBytes, c->Height))
@@ -644,8 +662,7 @@ cuMemsetD2D8Async (CUdeviceptr p, gsize pitch, guint8 value, gsize width,
 {
   guint8 *d = to_host (p);
 
-  if (sticky ())
-    return sticky ();
+  RETURN_IF_LOST ();
   if (!device_region_ok (d, pitch, width, height))
     return CUDA_ERROR_INVALID_VALUE;
   for (gsize y = 0; y < height && !dma_mode (); y++)
@@ -656,6 +673,7 @@ cuMemsetD2D8Async (CUdeviceptr p, gsize pitch, guint8 value, gsize width,
 EXPORT gint
 cuStreamCreate (gpointer * s, guint flags)
 {
+  RETURN_IF_LOST ();
   *s = g_malloc (1);
   return 0;
 }
@@ -684,6 +702,7 @@ cuStreamWaitEvent (gpointer s, gpointer e, guint flags)
 EXPORT gint
 cuEventCreate (gpointer * e, guint flags)
 {
+  RETURN_IF_LOST ();
   /* its one byte: recorded and not yet waited for (VH_FAKE_CUDA_EVENTS) */
   *e = g_malloc0 (1);
   return 0;
@@ -699,8 +718,7 @@ cuEventDestroy_v2 (gpointer e)
 EXPORT gint
 cuEventRecord (gpointer e, gpointer s)
 {
-  if (sticky ())
-    return sticky ();
+  RETURN_IF_LOST ();
   *(guint8 *) e = g_strcmp0 (g_getenv ("VH_FAKE_CUDA_EVENTS"), "pending") == 0;
   return 0;
 }
@@ -716,6 +734,7 @@ cuEventSynchronize (gpointer e)
 EXPORT gint
 cuEventQuery (gpointer e)
 {
+  RETURN_IF_LOST ();
   return *(guint8 *) e ? CUDA_ERROR_NOT_READY : 0;
 }
 
@@ -737,6 +756,7 @@ cuModuleLoadData (gpointer * m, gconstpointer image)
 {
   static gint module;
 
+  RETURN_IF_LOST ();
   if (!noop_kernels ())
     return CUDA_ERROR_INVALID_IMAGE;
   *m = &module;
@@ -768,8 +788,7 @@ cuLaunchKernel (gpointer f, guint gx, guint gy, guint gz, guint bx,
 {
   if (!noop_kernels ())
     return CUDA_ERROR_INVALID_VALUE;
-  if (sticky ())
-    return sticky ();
+  RETURN_IF_LOST ();
   return fault_now (FAULT_LAUNCH) ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES : 0;
 }
 
@@ -966,7 +985,8 @@ check_at_exit (void)
   }
   g_mutex_unlock (&lock);
   if (g_getenv ("VH_FAKE_CUDA_FAIL") || g_getenv ("VH_FAKE_CUDA_MEMORY"))
-    fprintf (stderr, "fake CUDA driver: %u faults injected\n", n_faults);
+    fprintf (stderr, "fake CUDA driver: %u faults injected, %u calls "
+        "refused after the context was lost\n", n_faults, n_refused);
   if (n == 0 && n_lost == 0)
     return;
   fprintf (stderr, "fake CUDA driver: %u allocations (%" G_GSIZE_FORMAT

@@ -19,7 +19,10 @@ memory left allocated fails the run with status 86.
   failed) the frame and feature; the run ends within its time limit; the
   results file holds the frames scored before it, as said.
 - backend auto: a warning that the GPU failed and scoring went on on the
-  CPU; every frame is in the results file, and the dispatch says so.
+  CPU; every frame is in the results file, and the dispatch says so. So
+  too after an illegal address, which leaves the device unusable for good
+  (the element's frames in its HIP memory are read from their host copy,
+  and its pool offered upstream gives way to system memory).
   Kernels of the fake driver run nothing, so frames the GPU scored hold
   meaningless values: from the frame that failed on (plus the frames other
   workers had in hand), every frame equals the CPU run exactly.
@@ -116,6 +119,12 @@ def load(path):
         return json.load(f)
 
 
+def refused(out):
+    """Calls the fake driver refused once the context was lost."""
+    m = re.search(r'(\d+) calls refused after the context was lost', out)
+    return int(m.group(1)) if m else 0
+
+
 def first_frame(out):
     """The frame the GPU failed on, 0 when it failed at start."""
     m = re.search(r'GPU failed \((?:frame (\d+))?', out)
@@ -197,6 +206,7 @@ def cli_cases(tmp):
     cpu = load(cpu_log)
 
     cases = [(n, f, h, None, op) for n, f, h, op in FAULTS]
+    lost_calls = {}
     if not GPU_MODE:
         cases.append(('memory', None, None, 400_000, 'hipMalloc'))
     else:
@@ -230,7 +240,34 @@ def cli_cases(tmp):
                     fail(case, 'no warning naming the device', out)
                 else:
                     check_fallback(case, load(log), cpu, FRAMES, out)
+                    if fault and fault.startswith('illegal'):
+                        lost_calls[threads] = refused(out)
                 print('ok:', case)
+    # After a lost device nothing more goes to it: four times the frames,
+    # no more calls refused (those come from the work in flight).
+    if GPU_MODE:
+        return
+    long_ref = os.path.join(tmp, 'ref-long.y4m')
+    long_dist = os.path.join(tmp, 'dist-long.y4m')
+    write_y4m(long_ref, 4 * FRAMES, 96, 96, seed=1)
+    write_y4m(long_dist, 4 * FRAMES, 96, 96, seed=2)
+    for threads, short in lost_calls.items():
+        case = 'cli --backend auto --threads %s, illegal address, %d ' \
+            'frames' % (threads, 4 * FRAMES)
+        argv = [a if a not in (ref, dist) else
+                (long_ref if a == ref else long_dist) for a in base]
+        log = os.path.join(tmp, 'cli-long.json')
+        rc, out = run(case, argv + ['-o', log, '--threads', threads,
+                                    '--backend', 'auto'],
+                      fake_env('illegal:60'))
+        if rc is None:
+            continue
+        if rc != 0 or len(load(log)['frames']) != 4 * FRAMES:
+            fail(case, 'backend auto did not finish every frame', out)
+        elif refused(out) > short + 32:
+            fail(case, '%d calls on the lost device, %d with %d frames: it '
+                 'is still used' % (refused(out), short, FRAMES), out)
+        print('ok:', case)
 
 
 def pipeline(results, backend, n_frames, name='c'):
@@ -276,11 +313,6 @@ def element_cases(tmp):
                    'GstVmafHipCompare:c' not in out:
                     fail(case, 'no error from the element', out)
                 check_hip_error(case, rc, out, op, log)
-            elif kind.startswith('illegal'):
-                # The device is lost with the frames it held (HIP memory
-                # input): those cannot be scored again; an error says so.
-                if rc != 0 and (DEVICE not in out or 'ERROR' not in out):
-                    fail(case, 'a lost device without a clear error', out)
             elif rc != 0:
                 fail(case, 'backend auto failed', out)
             elif 'WARNING: from element /GstPipeline:pipeline0/' \
@@ -290,6 +322,12 @@ def element_cases(tmp):
                 log_data = load(log)
                 if 'Scoring goes on on the CPU' in out:
                     check_fallback(case, log_data, cpu, n, out)
+                # nothing more to a lost device: no call per frame
+                if kind.startswith('illegal') and \
+                        refused(out) >= n - first_frame(out):
+                    fail(case, '%d calls on the lost device for %d frames '
+                         'after it' % (refused(out), n - first_frame(out)),
+                         out)
                 elif len(log_data['frames']) != n:
                     fail(case, 'frames missing', out)
             print('ok:', case)
