@@ -16,9 +16,10 @@
 #include <math.h>
 #include <string.h>
 
-/* Leading and trailing taps whose weights add up to less than this share
- * of the sum are left out, as ffmpeg does, so that a downscaling filter
- * has the width and the coefficients of ffmpeg's. */
+/* Leading and trailing taps whose kernel values add up to less than this
+ * are left out, as ffmpeg does (its bicubic values are 6 times the
+ * kernel's, so the bicubic limit is a sixth of it), so that the filters
+ * have the width and the coefficients of ffmpeg's. */
 #define NEGLIGIBLE_WEIGHT 0.002
 
 #define H_COEFF_BITS 14
@@ -159,6 +160,29 @@ quantize_row (const gdouble * w, guint n, gdouble sum, guint bits,
   out[largest] += (gint16) ((1 << bits) - total);
 }
 
+/* Taps that read past an edge moved onto the edge sample, the window
+ * inside the input, as ffmpeg's filters are (the same samples with
+ * clamped reads; in the 8-bit vertical pass, which rounds tap by tap,
+ * fewer taps). Pictures narrower than the filter keep clamped reads. */
+static void
+fold_edges (gdouble * row, guint taps, gint32 * first, guint n_in)
+{
+  if (taps > n_in)
+    return;
+  while (*first < 0) {
+    row[1] += row[0];
+    memmove (row, row + 1, (taps - 1) * sizeof (gdouble));
+    row[taps - 1] = 0.0;
+    (*first)++;
+  }
+  while (*first + (gint32) taps > (gint32) n_in) {
+    row[taps - 2] += row[taps - 1];
+    memmove (row + 1, row, (taps - 1) * sizeof (gdouble));
+    row[0] = 0.0;
+    (*first)--;
+  }
+}
+
 /* Samples are centred: output sample i sits at (i + 0.5) * n_in / n_out
  * - 0.5 in the input, with the ratio in 16.16 fixed point as ffmpeg
  * keeps it (and its chroma at the centre of its luma samples, ffmpeg's
@@ -170,6 +194,8 @@ filter_build (VhScaleFilter * f, VhScaleMethod method, guint n_in,
   gint64 inc = (((gint64) n_in << 16) + n_out / 2) / n_out;
   guint radius = method_radius (method);
   guint taps, kept = 1;
+  gdouble negligible = method == VH_SCALE_BICUBIC ? NEGLIGIBLE_WEIGHT / 6 :
+      NEGLIGIBLE_WEIGHT;
   gdouble *w;
   gint32 *first;
 
@@ -204,14 +230,12 @@ filter_build (VhScaleFilter * f, VhScaleMethod method, guint n_in,
    * allows it. */
   for (gint i = (gint) n_out - 1; i >= 0; i--) {
     gdouble *row = w + (gsize) i * taps;
-    gdouble sum = 0.0, cut = 0.0;
+    gdouble cut = 0.0;
     guint needed = taps;
 
-    for (guint j = 0; j < taps; j++)
-      sum += row[j];
     for (guint j = 0; j < taps; j++) {
       cut += fabs (row[0]);
-      if (cut > NEGLIGIBLE_WEIGHT * fabs (sum))
+      if (cut > negligible)
         break;
       if (i < (gint) n_out - 1 && first[i] >= first[i + 1])
         break;
@@ -222,7 +246,7 @@ filter_build (VhScaleFilter * f, VhScaleMethod method, guint n_in,
     cut = 0.0;
     for (guint j = taps - 1; j > 0; j--) {
       cut += fabs (row[j]);
-      if (cut > NEGLIGIBLE_WEIGHT * fabs (sum))
+      if (cut > negligible)
         break;
       needed--;
     }
@@ -236,9 +260,11 @@ filter_build (VhScaleFilter * f, VhScaleMethod method, guint n_in,
   f->first = first;
   f->coeff = g_new (gint16, (gsize) n_out * kept);
   for (guint i = 0; i < n_out; i++) {
-    const gdouble *row = w + (gsize) i * taps;
+    gdouble *row = w + (gsize) i * taps;
     gdouble sum = 0.0;
 
+    if (kept > 1)
+      fold_edges (row, kept, &first[i], n_in);
     for (guint j = 0; j < kept; j++)
       sum += row[j];
     if (sum == 0.0)
@@ -246,6 +272,15 @@ filter_build (VhScaleFilter * f, VhScaleMethod method, guint n_in,
     quantize_row (row, kept, sum, bits, f->coeff + (gsize) i * kept);
   }
   g_free (w);
+}
+
+gint32
+vh_scale_8bit_bias (guint taps)
+{
+  /* ffmpeg pads its vertical filters to an even number of taps on x86 */
+  guint even = taps + taps % 2;
+
+  return (gint32) (64 + 8 * (even - 1)) >> 4;
 }
 
 VhScaler *
@@ -331,6 +366,7 @@ scale_plane (VhScaler * s, const VhPicture * src, VhPicture * dst, guint p)
   gboolean wide = s->src_info.bpc > 8;
   guint step = src->step[p] ? src->step[p] : 1;
   gint32 last_in = (gint32) h->n_in - 1;
+  gint32 bias;
 
   for (guint y = 0; y < v->n_in; y++) {
     const guint8 *row = vh_picture_row (src, p, y);
@@ -349,6 +385,7 @@ scale_plane (VhScaler * s, const VhPicture * src, VhPicture * dst, guint p)
   }
 
   last_in = (gint32) v->n_in - 1;
+  bias = vh_scale_8bit_bias (v->taps);
   for (guint y = 0; y < v->n_out; y++) {
     const gint16 *c = v->coeff + (gsize) y * v->taps;
     guint8 *out = vh_picture_row (dst, p, y);
@@ -357,11 +394,21 @@ scale_plane (VhScaler * s, const VhPicture * src, VhPicture * dst, guint p)
       gint64 sum = (gint64) 1 << (sh->v_shift - 1);
       gint64 value;
 
-      for (guint j = 0; j < v->taps; j++) {
-        gint32 at = CLAMP (v->first[y] + (gint32) j, 0, last_in);
-        sum += (gint64) c[j] * s->mid[(gsize) at * h->n_out + x];
+      if (!wide) {
+        /* each product's top 16 bits */
+        gint32 acc = bias;
+        for (guint j = 0; j < v->taps; j++) {
+          gint32 at = CLAMP (v->first[y] + (gint32) j, 0, last_in);
+          acc += (c[j] * s->mid[(gsize) at * h->n_out + x]) >> 16;
+        }
+        value = CLAMP (acc >> 3, 0, 255);
+      } else {
+        for (guint j = 0; j < v->taps; j++) {
+          gint32 at = CLAMP (v->first[y] + (gint32) j, 0, last_in);
+          sum += (gint64) c[j] * s->mid[(gsize) at * h->n_out + x];
+        }
+        value = CLAMP (sum >> sh->v_shift, 0, (gint64) sh->out_max);
       }
-      value = CLAMP (sum >> sh->v_shift, 0, (gint64) sh->out_max);
       if (wide)
         ((guint16 *) out)[x] = (guint16) value;
       else

@@ -50,7 +50,7 @@ typedef struct
 /* The shifts and limits of the two passes for @bpc: the horizontal sum
  * is shifted right by @h_shift and capped at @mid_max; the vertical sum,
  * plus 1 << (@v_shift - 1), is shifted right by @v_shift and clamped to
- * the samples' range. */
+ * the samples' range (8-bit: see vh_scale_8bit_bias()). */
 typedef struct
 {
   guint h_shift;
@@ -60,6 +60,12 @@ typedef struct
 } VhScaleShifts;
 
 void         vh_scale_shifts_for_bpc     (guint bpc, VhScaleShifts * shifts);
+
+/* 8-bit pictures take the vertical pass as ffmpeg's x86 code (its default
+ * there) does: each tap's product shifted right by 16, the sum of those
+ * from this bias (half a unit a tap, roughly, for the truncations) shifted
+ * right by 3 and clamped. @taps: the vertical filter's. */
+gint32       vh_scale_8bit_bias          (guint taps);
 
 typedef struct _VhScaler VhScaler;
 

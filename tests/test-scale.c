@@ -169,8 +169,9 @@ test_flat_and_identity (void)
 }
 
 /* The same filters in floating point, without the intermediate's
- * rounding (with its cap): the integer result is within a sample of it (two for the
- * 16-bit one, whose intermediate drops 3 bits), before clamping. */
+ * rounding (with its cap): the integer result is within a sample of it
+ * (8-bit: truncated tap by tap with a bias, as ffmpeg's x86 code does;
+ * two for 16-bit, whose intermediate drops 3 bits), before clamping. */
 static void
 test_against_float_model (void)
 {

@@ -140,13 +140,14 @@ vh_hip_scaler_scale_async (VhHipScaler * s, VhHipStream * stream,
     guint32 step = MAX (src->step[p], 1), n_rows = v->n_in;
     guint32 h_shift = s->shifts.h_shift, v_shift = s->shifts.v_shift;
     gint32 mid_max = s->shifts.mid_max, out_max = s->shifts.out_max;
+    gint32 bias = vh_scale_8bit_bias (v->taps);
     guint32 mid_pitch = h->n_out, width = h->n_out;
     gpointer mid = s->d_mid, dst_data = dst->data[p];
     gpointer row_args[] = { &src_data, &src_pitch, &step, &n_rows, h,
       &h_shift, &mid_max, &mid, &mid_pitch
     };
     gpointer col_args[] = { &mid, &mid_pitch, &width, v, &v_shift, &out_max,
-      &dst_data, &dst_pitch
+      &bias, &dst_data, &dst_pitch
     };
     const guint block[3] = { VH_HIP_SCALE_BLOCK_X, VH_HIP_SCALE_BLOCK_Y, 1 };
     const guint row_grid[3] = { grid_size (h->n_out, VH_HIP_SCALE_BLOCK_X),

@@ -82,6 +82,7 @@ emulate (const VhScaler * scaler, const VhPicture * src)
     const unsigned char *s = (const unsigned char *) src->data[p];
     unsigned char *d = (unsigned char *) dst->data[p];
     unsigned int step = MAX (src->step[p], 1u);
+    int bias = vh_scale_8bit_bias (v.taps);
 
     vh_emu_launch (grid, block, [&] {
           if (wide)
@@ -94,10 +95,10 @@ emulate (const VhScaler * scaler, const VhPicture * src)
     vh_emu_launch (grid, block, [&] {
           if (wide)
             vh_scale_cols_u16 (mid, h.n_out, h.n_out, v, sh.v_shift,
-                sh.out_max, d, dst->stride[p]);
+                sh.out_max, bias, d, dst->stride[p]);
           else
             vh_scale_cols_u8 (mid, h.n_out, h.n_out, v, sh.v_shift,
-                sh.out_max, d, dst->stride[p]);
+                sh.out_max, bias, d, dst->stride[p]);
         });
   }
   g_free (mid);

@@ -58,11 +58,13 @@ scale_rows (const unsigned char *src, vh_u64 src_pitch, unsigned int step,
   }
 }
 
-/* The vertical pass: @mid (@width ints used of each row) into @dst. */
+/* The vertical pass: @mid (@width ints used of each row) into @dst.
+ * 8-bit samples as ffmpeg's x86 code makes them: each product's top 16
+ * bits added to @bias, shifted right by 3 (vh_scale_8bit_bias()). */
 template < typename T >
 static __device__ void
 scale_cols (const int *mid, unsigned int mid_pitch, unsigned int width,
-    struct vh_scale_filter f, unsigned int shift, int out_max,
+    struct vh_scale_filter f, unsigned int shift, int out_max, int bias,
     unsigned char *dst, vh_u64 dst_pitch)
 {
   const int last = (int) f.n_in - 1;
@@ -74,12 +76,17 @@ scale_cols (const int *mid, unsigned int mid_pitch, unsigned int width,
     for (unsigned int x = blockIdx.x * blockDim.x + threadIdx.x; x < width;
         x += gridDim.x * blockDim.x) {
       long long sum = 1LL << (shift - 1), v;
+      int acc = bias;
       for (unsigned int j = 0; j < f.taps; j++) {
         int at = f.first[y] + (int) j;
         at = at < 0 ? 0 : at > last ? last : at;
-        sum += (long long) c[j] * (long long) mid[(vh_u64) at * mid_pitch + x];
+        if (sizeof (T) == 1)
+          acc += (c[j] * mid[(vh_u64) at * mid_pitch + x]) >> 16;
+        else
+          sum += (long long) c[j] *
+              (long long) mid[(vh_u64) at * mid_pitch + x];
       }
-      v = sum >> shift;
+      v = sizeof (T) == 1 ? (long long) (acc >> 3) : sum >> shift;
       v = v < 0 ? 0 : v > out_max ? out_max : v;
       out[x] = (T) v;
     }
@@ -106,18 +113,18 @@ vh_scale_rows_u16 (const unsigned char *src, vh_u64 src_pitch,
 
 extern "C" __global__ void
 vh_scale_cols_u8 (const int *mid, unsigned int mid_pitch, unsigned int width,
-    struct vh_scale_filter f, unsigned int shift, int out_max,
+    struct vh_scale_filter f, unsigned int shift, int out_max, int bias,
     unsigned char *dst, vh_u64 dst_pitch)
 {
-  scale_cols < unsigned char >(mid, mid_pitch, width, f, shift, out_max, dst,
-      dst_pitch);
+  scale_cols < unsigned char >(mid, mid_pitch, width, f, shift, out_max,
+      bias, dst, dst_pitch);
 }
 
 extern "C" __global__ void
 vh_scale_cols_u16 (const int *mid, unsigned int mid_pitch,
     unsigned int width, struct vh_scale_filter f, unsigned int shift,
-    int out_max, unsigned char *dst, vh_u64 dst_pitch)
+    int out_max, int bias, unsigned char *dst, vh_u64 dst_pitch)
 {
   scale_cols < unsigned short >(mid, mid_pitch, width, f, shift, out_max,
-      dst, dst_pitch);
+      bias, dst, dst_pitch);
 }
