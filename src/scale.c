@@ -36,6 +36,8 @@ struct _VhScaler
   VhScaleShifts shifts;
   /* the horizontal pass of one plane: dst width x src height */
   gint32 *mid;
+  /* the vertical sums of one output row */
+  gint64 *acc;
 };
 
 static const struct
@@ -332,6 +334,7 @@ vh_scaler_new (VhScaleMethod method, const VhPictureInfo * src,
   }
   /* the luma's intermediate is the largest */
   s->mid = g_new (gint32, (gsize) dst->width * src->height);
+  s->acc = g_new (gint64, dst->width);
   return s;
 }
 
@@ -349,12 +352,95 @@ vh_scaler_get_output_info (const VhScaler * scaler)
   return &scaler->dst_info;
 }
 
-static inline gint32
-read_sample (const guint8 * row, guint x, guint step, gboolean wide)
+/* Whether every tap of @f reads inside the input (no clamping needed). */
+static gboolean
+filter_inside (const VhScaleFilter * f)
 {
-  if (wide)
-    return ((const guint16 *) row)[(gsize) x * step];
-  return row[(gsize) x * step];
+  for (guint i = 0; i < f->n_out; i++) {
+    if (f->first[i] < 0 || f->first[i] + (gint64) f->taps > f->n_in)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+#define DEFINE_HORIZONTAL_PASS(name, type)                                   \
+static void                                                                  \
+name (const VhScaleFilter * h, const VhScaleShifts * sh,                     \
+    const VhPicture * src, guint p, guint n_rows, gint32 * mid)              \
+{                                                                            \
+  const guint step = src->step[p] ? src->step[p] : 1;                        \
+  const gint32 last_in = (gint32) h->n_in - 1;                               \
+  const gboolean inside = filter_inside (h);                                 \
+                                                                             \
+  for (guint y = 0; y < n_rows; y++) {                                       \
+    const type *row = vh_picture_row (src, p, y);                            \
+    gint32 *out = mid + (gsize) y * h->n_out;                                \
+                                                                             \
+    for (guint x = 0; x < h->n_out; x++) {                                   \
+      const gint16 *c = h->coeff + (gsize) x * h->taps;                      \
+      gint64 sum = 0;                                                        \
+                                                                             \
+      if (inside) {                                                          \
+        const type *in = row + (gsize) h->first[x] * step;                   \
+        for (guint j = 0; j < h->taps; j++)                                  \
+          sum += (gint64) c[j] * in[(gsize) j * step];                       \
+      } else {                                                               \
+        for (guint j = 0; j < h->taps; j++) {                                \
+          gint32 at = CLAMP (h->first[x] + (gint32) j, 0, last_in);          \
+          sum += (gint64) c[j] * row[(gsize) at * step];                     \
+        }                                                                    \
+      }                                                                      \
+      out[x] = (gint32) MIN (sum >> sh->h_shift, (gint64) sh->mid_max);      \
+    }                                                                        \
+  }                                                                          \
+}
+
+DEFINE_HORIZONTAL_PASS (horizontal_pass_u8, guint8)
+DEFINE_HORIZONTAL_PASS (horizontal_pass_u16, guint16)
+
+/* Output row by output row, tap by tap over the whole row (the sums are
+ * those of the kernel's per-sample loop: integer additions). */
+static void
+vertical_pass (VhScaler * s, const VhScaleFilter * h,
+    const VhScaleFilter * v, VhPicture * dst, guint p)
+{
+  const VhScaleShifts *sh = &s->shifts;
+  const gboolean wide = s->src_info.bpc > 8;
+  const gint32 last_in = (gint32) v->n_in - 1;
+  const gint32 bias = vh_scale_8bit_bias (v->taps);
+  const guint width = h->n_out;
+  gint64 *acc = s->acc;
+
+  for (guint y = 0; y < v->n_out; y++) {
+    const gint16 *c = v->coeff + (gsize) y * v->taps;
+
+    for (guint x = 0; x < width; x++)
+      acc[x] = wide ? (gint64) 1 << (sh->v_shift - 1) : bias;
+    for (guint j = 0; j < v->taps; j++) {
+      gint32 at = CLAMP (v->first[y] + (gint32) j, 0, last_in);
+      const gint32 *row = s->mid + (gsize) at * width;
+      const gint64 cj = c[j];
+
+      if (wide) {
+        for (guint x = 0; x < width; x++)
+          acc[x] += cj * row[x];
+      } else {
+        /* each product's top 16 bits (vh_scale_8bit_bias()) */
+        for (guint x = 0; x < width; x++)
+          acc[x] += (c[j] * row[x]) >> 16;
+      }
+    }
+    if (wide) {
+      guint16 *out = vh_picture_row (dst, p, y);
+      for (guint x = 0; x < width; x++)
+        out[x] = (guint16) CLAMP (acc[x] >> sh->v_shift, 0,
+            (gint64) sh->out_max);
+    } else {
+      guint8 *out = vh_picture_row (dst, p, y);
+      for (guint x = 0; x < width; x++)
+        out[x] = (guint8) CLAMP (acc[x] >> 3, 0, 255);
+    }
+  }
 }
 
 static void
@@ -362,59 +448,12 @@ scale_plane (VhScaler * s, const VhPicture * src, VhPicture * dst, guint p)
 {
   const VhScaleFilter *h = vh_scaler_get_filter (s, p, FALSE);
   const VhScaleFilter *v = vh_scaler_get_filter (s, p, TRUE);
-  const VhScaleShifts *sh = &s->shifts;
-  gboolean wide = s->src_info.bpc > 8;
-  guint step = src->step[p] ? src->step[p] : 1;
-  gint32 last_in = (gint32) h->n_in - 1;
-  gint32 bias;
 
-  for (guint y = 0; y < v->n_in; y++) {
-    const guint8 *row = vh_picture_row (src, p, y);
-    gint32 *mid = s->mid + (gsize) y * h->n_out;
-
-    for (guint x = 0; x < h->n_out; x++) {
-      const gint16 *c = h->coeff + (gsize) x * h->taps;
-      gint64 sum = 0;
-
-      for (guint j = 0; j < h->taps; j++) {
-        gint32 at = CLAMP (h->first[x] + (gint32) j, 0, last_in);
-        sum += (gint64) c[j] * read_sample (row, (guint) at, step, wide);
-      }
-      mid[x] = (gint32) MIN (sum >> sh->h_shift, (gint64) sh->mid_max);
-    }
-  }
-
-  last_in = (gint32) v->n_in - 1;
-  bias = vh_scale_8bit_bias (v->taps);
-  for (guint y = 0; y < v->n_out; y++) {
-    const gint16 *c = v->coeff + (gsize) y * v->taps;
-    guint8 *out = vh_picture_row (dst, p, y);
-
-    for (guint x = 0; x < h->n_out; x++) {
-      gint64 sum = (gint64) 1 << (sh->v_shift - 1);
-      gint64 value;
-
-      if (!wide) {
-        /* each product's top 16 bits */
-        gint32 acc = bias;
-        for (guint j = 0; j < v->taps; j++) {
-          gint32 at = CLAMP (v->first[y] + (gint32) j, 0, last_in);
-          acc += (c[j] * s->mid[(gsize) at * h->n_out + x]) >> 16;
-        }
-        value = CLAMP (acc >> 3, 0, 255);
-      } else {
-        for (guint j = 0; j < v->taps; j++) {
-          gint32 at = CLAMP (v->first[y] + (gint32) j, 0, last_in);
-          sum += (gint64) c[j] * s->mid[(gsize) at * h->n_out + x];
-        }
-        value = CLAMP (sum >> sh->v_shift, 0, (gint64) sh->out_max);
-      }
-      if (wide)
-        ((guint16 *) out)[x] = (guint16) value;
-      else
-        out[x] = (guint8) value;
-    }
-  }
+  if (s->src_info.bpc > 8)
+    horizontal_pass_u16 (h, &s->shifts, src, p, v->n_in, s->mid);
+  else
+    horizontal_pass_u8 (h, &s->shifts, src, p, v->n_in, s->mid);
+  vertical_pass (s, h, v, dst, p);
 }
 
 VhPicture *
@@ -453,5 +492,6 @@ vh_scaler_free (VhScaler * scaler)
     filter_clear (&scaler->filters[i][1]);
   }
   g_free (scaler->mid);
+  g_free (scaler->acc);
   g_free (scaler);
 }
