@@ -178,6 +178,10 @@ print_usage (FILE * out, const gchar * app)
       "  -h, --height N           height of raw .yuv input\n"
       "  -p, --pixel_format F     420, 422, 444 or 400 (raw input)\n"
       "  -b, --bitdepth N         8, 10, 12 or 16 (raw input)\n"
+      "      --dist_w N, --dist_h N  size of a raw distorted of another size\n"
+      "      --scale S            bicubic (default), bilinear, lanczos or\n"
+      "                           none: how a distorted of another size is\n"
+      "                           resampled to the reference's size\n"
       "  -m, --model SPEC         version=NAME or path=FILE, then optional\n"
       "                           :name=X :enable_transform :disable_clip\n"
       "                           :EXTRACTOR.OPTION=VALUE (e.g.\n"
@@ -307,6 +311,9 @@ vh_cli_settings_parse (VhCliSettings * s, gint argc, gchar ** argv,
      * charset, whose errors name no option); each is checked by name. */
     {"pixel_format", 'p', 0, G_OPTION_ARG_FILENAME, &s->pix_fmt, NULL, NULL},
     {"bitdepth", 'b', 0, G_OPTION_ARG_INT, &s->bpc, NULL, NULL},
+    {"dist_w", 0, 0, G_OPTION_ARG_INT, &s->dist_width, NULL, NULL},
+    {"dist_h", 0, 0, G_OPTION_ARG_INT, &s->dist_height, NULL, NULL},
+    {"scale", 0, 0, G_OPTION_ARG_FILENAME, &s->scale, NULL, NULL},
     {"model", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &s->models, NULL, NULL},
     {"feature", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &s->features, NULL, NULL},
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &s->output, NULL, NULL},
@@ -370,12 +377,79 @@ vh_cli_settings_parse (VhCliSettings * s, gint argc, gchar ** argv,
   return go_on;
 }
 
+gboolean
+vh_cli_settings_dist_geometry (const VhCliSettings * s,
+    const VhPictureInfo * raw_info, gboolean have_raw,
+    VhPictureInfo * dist_info, GError ** error)
+{
+  if (!s->dist_width && !s->dist_height) {
+    if (have_raw)
+      *dist_info = *raw_info;
+    return TRUE;
+  }
+  if (!s->dist_width || !s->dist_height) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--dist_w and --dist_h go together: give both or neither");
+    return FALSE;
+  }
+  if (!have_raw) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--dist_w and --dist_h describe raw input, with -w -h -p -b for "
+        "the reference (a Y4M distorted tells its size in its header)");
+    return FALSE;
+  }
+  if (s->dist_width <= 0 || s->dist_height <= 0) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--dist_w %d --dist_h %d: expected positive sizes", s->dist_width,
+        s->dist_height);
+    return FALSE;
+  }
+  return vh_picture_info_init (dist_info, raw_info->pix_fmt, raw_info->bpc,
+      s->dist_width, s->dist_height, error);
+}
+
+gboolean
+vh_cli_settings_make_scaler (const VhCliSettings * s,
+    const VhPictureInfo * ref, const VhPictureInfo * dist,
+    VhScaler ** scaler, gchar ** description, GError ** error)
+{
+  VhScaleMethod method = VH_SCALE_BICUBIC;
+
+  *scaler = NULL;
+  *description = NULL;
+  if (s->scale && !vh_scale_method_from_string (s->scale, &method)) {
+    g_autofree gchar *shown = g_utf8_make_valid (s->scale, -1);
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--scale '%s': expected none, bicubic, bilinear or lanczos", shown);
+    return FALSE;
+  }
+  /* Same size, no scaling asked for, or a difference of format, which
+   * the caller's refusal names. */
+  if ((ref->width == dist->width && ref->height == dist->height) ||
+      method == VH_SCALE_NONE || ref->pix_fmt != dist->pix_fmt ||
+      ref->bpc != dist->bpc)
+    return TRUE;
+  {
+    VhPictureInfo target = *dist;
+
+    target.width = ref->width;
+    target.height = ref->height;
+    *scaler = vh_scaler_new (method, dist, &target, error);
+  }
+  if (!*scaler)
+    return FALSE;
+  *description = g_strdup_printf ("%s from %ux%u",
+      vh_scale_method_to_string (method), dist->width, dist->height);
+  return TRUE;
+}
+
 void
 vh_cli_settings_clear (VhCliSettings * s)
 {
   g_free (s->ref_path);
   g_free (s->dist_path);
   g_free (s->pix_fmt);
+  g_free (s->scale);
   g_strfreev (s->models);
   g_strfreev (s->features);
   g_free (s->output);

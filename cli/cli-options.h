@@ -16,6 +16,7 @@
 
 #include "output.h"
 #include "picture.h"
+#include "scale.h"
 
 G_BEGIN_DECLS
 
@@ -28,6 +29,10 @@ typedef struct
   gint height;
   gchar *pix_fmt;
   gint bpc;
+  /* --dist_w/--dist_h: a raw distorted of another size; --scale */
+  gint dist_width;
+  gint dist_height;
+  gchar *scale;
   gchar **models;
   gchar **features;
   gchar *output;
@@ -63,6 +68,26 @@ gboolean     vh_cli_settings_check       (const VhCliSettings * s,
                                           VhPictureInfo * raw_info,
                                           gboolean * have_raw,
                                           VhOutputFormat * format,
+                                          GError ** error);
+
+/* The raw distorted's geometry: the reference's @raw_info with
+ * --dist_w/--dist_h for its size when given (those need raw input). */
+gboolean     vh_cli_settings_dist_geometry (const VhCliSettings * s,
+                                          const VhPictureInfo * raw_info,
+                                          gboolean have_raw,
+                                          VhPictureInfo * dist_info,
+                                          GError ** error);
+
+/* The scaler for a distorted of @dist's size scored against @ref: NULL
+ * (and TRUE) when the sizes match, when --scale is none or when the
+ * formats differ otherwise, for the caller's refusal to say why; FALSE
+ * on a bad --scale. *@description ("bicubic from 1280x720") goes into
+ * the results file. */
+gboolean     vh_cli_settings_make_scaler (const VhCliSettings * s,
+                                          const VhPictureInfo * ref,
+                                          const VhPictureInfo * dist,
+                                          VhScaler ** scaler,
+                                          gchar ** description,
                                           GError ** error);
 
 void         vh_cli_settings_clear       (VhCliSettings * s);

@@ -54,6 +54,10 @@ catch_stop_signals (void)
   sigaction (SIGTERM, &sa, NULL);
 }
 
+/* How the distorted was resampled (--scale), for the results file; NULL
+ * when it was not. */
+static const gchar *scale_description;
+
 /* Frames 0 .. n_final-1 are scored: the results file may show them. */
 static void
 on_frame_ready (VhContext * ctx, guint index, gboolean scored,
@@ -280,7 +284,8 @@ update_results (VhResultsFile * results, VhContext * ctx, const VhCliSettings * 
 {
   gdouble secs = (g_get_monotonic_time () - start) / 1e6;
   VhOutputInfo out_info = { n_final, config->subsample,
-    secs > 0 ? n_final / secs : 0.0, info->width, info->height, dispatch
+    secs > 0 ? n_final / secs : 0.0, info->width, info->height, dispatch,
+    scale_description
   };
 
   return vh_results_file_update (results, vh_context_get_collector (ctx),
@@ -290,7 +295,9 @@ update_results (VhResultsFile * results, VhContext * ctx, const VhCliSettings * 
 static gboolean
 run (VhCliSettings * s, GError ** error)
 {
-  VhPictureInfo raw_info, *raw = NULL;
+  VhPictureInfo raw_info, dist_raw_info, *raw = NULL;
+  g_autoptr (VhScaler) scaler = NULL;
+  g_autofree gchar *scaled_from = NULL;
   g_autoptr (VhVideoReader) ref_reader = NULL;
   g_autoptr (VhVideoReader) dist_reader = NULL;
   VhContextConfig config = { 0 };
@@ -309,16 +316,26 @@ run (VhCliSettings * s, GError ** error)
   if (!vh_cli_settings_check (s, &raw_info, &have_raw, &format, error))
     return FALSE;
   raw = have_raw ? &raw_info : NULL;
+  if (!vh_cli_settings_dist_geometry (s, &raw_info, have_raw,
+          &dist_raw_info, error))
+    return FALSE;
   if (!vh_cli_parse_mask (s->cpumask, "cpumask", &cpumask, error) ||
       !vh_cli_parse_mask (s->gpumask, "gpumask", &gpumask, error))
     return FALSE;
   ref_reader = vh_video_reader_open (s->ref_path, raw, error);
   if (!ref_reader)
     return FALSE;
-  dist_reader = vh_video_reader_open (s->dist_path, raw, error);
+  dist_reader = vh_video_reader_open (s->dist_path, raw ? &dist_raw_info :
+      NULL, error);
   if (!dist_reader)
     return FALSE;
-  if (!check_compatible (vh_video_reader_get_info (ref_reader),
+  /* A distorted of another size is resampled to the reference's. */
+  if (!vh_cli_settings_make_scaler (s, vh_video_reader_get_info (ref_reader),
+          vh_video_reader_get_info (dist_reader), &scaler, &scaled_from,
+          error))
+    return FALSE;
+  scale_description = scaled_from;
+  if (!scaler && !check_compatible (vh_video_reader_get_info (ref_reader),
           vh_video_reader_get_info (dist_reader), error))
     return FALSE;
 
@@ -412,6 +429,13 @@ run (VhCliSettings * s, GError ** error)
             "scored the first %u frames\n", ref ? s->dist_path : s->ref_path,
             n_frames, ref ? s->ref_path : s->dist_path, n_frames);
       break;
+    }
+    if (scaler) {
+      VhPicture *scaled = vh_scaler_scale (scaler, dist, error);
+      if (!scaled)
+        goto out;
+      vh_picture_unref (dist);
+      dist = scaled;
     }
     if (!vh_context_submit (ctx, ref, dist, NULL, error))
       goto out;

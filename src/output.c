@@ -166,6 +166,10 @@ write_json (Writer * w)
     g_autofree gchar *esc = vh_escape_json (w->info->dispatch);
     fprintf (w->out, "  \"dispatch\": \"%s\",\n", esc);
   }
+  if (w->info->scaler) {
+    g_autofree gchar *esc = vh_escape_json (w->info->scaler);
+    fprintf (w->out, "  \"scaler\": \"%s\",\n", esc);
+  }
 
   fprintf (w->out, "  \"frames\": [");
   for (guint i = 0; i < n_frames; i++) {
@@ -246,6 +250,11 @@ write_xml (Writer * w)
   if (w->info->dispatch) {
     gchar *esc = vh_escape_xml_value (w->info->dispatch);
     fprintf (w->out, " dispatch=\"%s\"", esc);
+    g_free (esc);
+  }
+  if (w->info->scaler) {
+    gchar *esc = vh_escape_xml_value (w->info->scaler);
+    fprintf (w->out, " scaler=\"%s\"", esc);
     g_free (esc);
   }
   fprintf (w->out, " />\n");

@@ -34,7 +34,10 @@ gboolean     vh_output_format_from_string (const gchar * str,
  * @dispatch, when not NULL, says where each extractor ran ("adm: hip,
  * cambi: cpu", vh_context_describe_dispatch()): JSON gets it as a top-level
  * "dispatch" member, XML as an attribute of <fyi>; libvmaf's readers
- * ignore both. CSV and SUB have no place for it. */
+ * ignore both. CSV and SUB have no place for it. @scaler, when not NULL,
+ * says how the distorted was resampled to the reference's size
+ * ("bicubic from 1280x720"): a top-level "scaler" member in JSON, an
+ * attribute of <fyi> in XML, likewise ignored by libvmaf's readers. */
 typedef struct
 {
   guint n_frames;
@@ -43,6 +46,7 @@ typedef struct
   guint width;
   guint height;
   const gchar *dispatch;
+  const gchar *scaler;
 } VhOutputInfo;
 
 /* Writes every value of @fc in libvmaf's layout for @format. */

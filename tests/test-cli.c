@@ -355,7 +355,9 @@ test_size_mismatch (void)
   const gchar *size[] = { "64x64", "64x48", NULL };
   const gchar *depth[] = { "8-bit", "10-bit", NULL };
 
-  expect_error (run_score ("-r", a, "-d", b, "-q", NULL), size);
+  /* other sizes are scaled by default (test-cli-scale.c) */
+  expect_error (run_score ("-r", a, "-d", b, "--scale", "none", "-q", NULL),
+      size);
   expect_error (run_score ("-r", a, "-d", c, "-q", NULL), depth);
 }
 
