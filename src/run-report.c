@@ -7,13 +7,21 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 #include "run-report.h"
+#include "errors.h"
 #include "results-file.h"
 
 struct _VhRunReport
 {
-  VhContext *ctx;               /* borrowed */
+  VhContext *ctx;               /* borrowed; NULL between contexts */
   VhFeatureCollector *fc;       /* the context's */
+  guint base;                   /* the run's number of the context's
+                                 * frame 0 */
   guint subsample;
+  /* Only once a run went on in a second context with a results file:
+   * the earlier contexts' values and, from then on, each frame's, at the
+   * run's frame numbers. NULL otherwise: the file is written from the
+   * context's own collector. */
+  VhFeatureCollector *merged;
 
   /* Fed by the frame-ready callback, read by anyone. */
   GMutex lock;
@@ -56,22 +64,14 @@ open_results (VhRunReport * report, GError ** error)
   return TRUE;
 }
 
-VhRunReport *
-vh_run_report_new (VhContext * ctx, const VhRunReportConfig * config,
-    GError ** error)
+/* The context's outputs come first in the pools and the messages. */
+static void
+take_order (VhRunReport * report, VhContext * ctx)
 {
-  VhRunReport *report = g_new0 (VhRunReport, 1);
   GPtrArray *names = vh_context_output_names (ctx);
 
-  report->ctx = ctx;
-  report->fc = vh_context_get_collector (ctx);
-  report->subsample = MAX (vh_context_get_subsample (ctx), 1);
-  g_mutex_init (&report->lock);
-  g_mutex_init (&report->results_lock);
-  report->pools = g_ptr_array_new_with_free_func ((GDestroyNotify) pool_free);
-  report->by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  report->order = g_ptr_array_new_with_free_func (g_free);
-  report->in_order = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_remove_all (report->in_order);
+  g_ptr_array_set_size (report->order, 0);
   for (guint i = 0; i < names->len; i++) {
     gchar *name = g_strdup (g_ptr_array_index (names, i));
 
@@ -79,6 +79,23 @@ vh_run_report_new (VhContext * ctx, const VhRunReportConfig * config,
     g_hash_table_add (report->in_order, name);
   }
   g_ptr_array_unref (names);
+}
+
+VhRunReport *
+vh_run_report_new (VhContext * ctx, const VhRunReportConfig * config,
+    GError ** error)
+{
+  VhRunReport *report = g_new0 (VhRunReport, 1);
+
+  g_mutex_init (&report->lock);
+  g_mutex_init (&report->results_lock);
+  report->pools = g_ptr_array_new_with_free_func ((GDestroyNotify) pool_free);
+  report->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  report->order = g_ptr_array_new_with_free_func (g_free);
+  report->in_order = g_hash_table_new (g_str_hash, g_str_equal);
+  report->subsample = 1;
+  if (ctx)
+    vh_run_report_attach (report, ctx, 0);
 
   if (config && config->results_path) {
     report->results_path = g_strdup (config->results_path);
@@ -98,6 +115,8 @@ vh_run_report_free (VhRunReport * report)
   if (!report)
     return;
   vh_results_file_free (report->results);
+  if (report->merged)
+    vh_feature_collector_free (report->merged);
   g_clear_error (&report->results_error);
   g_free (report->results_path);
   g_free (report->dispatch);
@@ -144,6 +163,62 @@ vh_run_report_start_clock (VhRunReport * report)
   g_mutex_unlock (&report->lock);
 }
 
+void
+vh_run_report_attach (VhRunReport * report, VhContext * ctx, guint first)
+{
+  g_mutex_lock (&report->results_lock);
+  g_mutex_lock (&report->lock);
+  report->ctx = ctx;
+  report->fc = vh_context_get_collector (ctx);
+  report->base = first;
+  report->subsample = MAX (vh_context_get_subsample (ctx), 1);
+  take_order (report, ctx);
+  g_mutex_unlock (&report->lock);
+  g_mutex_unlock (&report->results_lock);
+}
+
+/* Frame @index of the context, in the report's order, into @to at
+ * @number. With the lock held. */
+static void
+copy_frame (VhRunReport * report, VhFeatureCollector * to, guint index,
+    guint number)
+{
+  guint n_features = vh_feature_collector_n_features (report->fc);
+  gdouble v;
+
+  for (guint i = 0; i < report->order->len; i++) {
+    const gchar *name = g_ptr_array_index (report->order, i);
+
+    if (vh_feature_collector_get (report->fc, name, index, &v))
+      vh_feature_collector_append (to, name, number, v, NULL);
+  }
+  for (guint i = 0; i < n_features; i++) {
+    const gchar *name = vh_feature_collector_feature_name (report->fc, i);
+
+    if (!g_hash_table_contains (report->in_order, name) &&
+        vh_feature_collector_get (report->fc, name, index, &v))
+      vh_feature_collector_append (to, name, number, v, NULL);
+  }
+}
+
+void
+vh_run_report_detach (VhRunReport * report)
+{
+  g_mutex_lock (&report->results_lock);
+  g_mutex_lock (&report->lock);
+  /* The values kept in the context's collector would go with it: they
+   * move into the report's own store, which takes every later frame. */
+  if (report->results_path && report->fc && !report->merged) {
+    report->merged = vh_feature_collector_new ();
+    for (guint n = report->base; n < report->n_reported; n++)
+      copy_frame (report, report->merged, n - report->base, n);
+  }
+  report->ctx = NULL;
+  report->fc = NULL;
+  g_mutex_unlock (&report->lock);
+  g_mutex_unlock (&report->results_lock);
+}
+
 /* With the lock held. */
 static void
 pool_value (VhRunReport * report, const gchar * name, gdouble value)
@@ -164,7 +239,8 @@ vh_run_report_frame_ready (VhRunReport * report, guint index,
     gboolean scored)
 {
   g_mutex_lock (&report->lock);
-  report->n_reported = index + 1;
+  g_return_if_fail (report->fc != NULL);
+  report->n_reported = report->base + index + 1;
   if (!scored) {
     report->n_skipped++;
   } else {
@@ -188,6 +264,8 @@ vh_run_report_frame_ready (VhRunReport * report, guint index,
         pool_value (report, name, v);
     }
     report->n_scored++;
+    if (report->merged)
+      copy_frame (report, report->merged, index, report->base + index);
   }
   g_mutex_unlock (&report->lock);
 
@@ -300,8 +378,13 @@ vh_run_report_update_results (VhRunReport * report, gboolean force,
   info.dispatch = dispatch;
   g_mutex_unlock (&report->lock);
 
-  ok = vh_results_file_update (report->results, report->fc, &info, force,
-      &report->results_error);
+  /* Between contexts with nothing merged: no values to write. */
+  ok = (report->merged || report->fc) &&
+      vh_results_file_update (report->results, report->merged ?
+      report->merged : report->fc, &info, force, &report->results_error);
+  if (!ok && !report->results_error)
+    g_set_error (&report->results_error, VH_ERROR, VH_ERROR_FAILED,
+        "cannot write '%s': the run has no context", report->results_path);
   if (!ok)
     g_propagate_error (error, g_error_copy (report->results_error));
   g_mutex_unlock (&report->results_lock);

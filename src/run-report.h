@@ -32,7 +32,9 @@ G_BEGIN_DECLS
  * Fed from the context's frame-ready callback (vh_run_report_frame_ready(),
  * a worker thread, frame order); everything else may be called from any
  * thread at any moment. The report borrows the context, which must
- * outlive it.
+ * outlive it or be detached first. A run may go on in another context (a
+ * new picture geometry: vh_run_report_detach(), vh_run_report_attach());
+ * pools and counts go on, and frames keep the run's numbers.
  */
 typedef struct _VhRunReport VhRunReport;
 
@@ -64,20 +66,32 @@ typedef struct
 {
   guint64 n_scored;
   guint64 n_skipped;            /* skipped by subsampling */
-  guint n_reported;             /* frames 0 .. n_reported-1 are final */
+  guint n_reported;             /* the run's frames 0 .. n_reported-1
+                                 * are final */
   guint n_pools;
   VhRunReportPool *pools;       /* the context's output order, then any
                                  * other value in the order first seen */
 } VhRunReportTotals;
 
 /* After @ctx's features and models are added (their outputs give the
- * pools' order). Fails, naming the path, if the results file cannot be
- * written (unless it is made late). */
+ * pools' order); @ctx NULL: attached later. Fails, naming the path, if
+ * the results file cannot be written (unless it is made late). */
 VhRunReport *vh_run_report_new           (VhContext * ctx,
                                           const VhRunReportConfig * config,
                                           GError ** error);
 
 void         vh_run_report_free          (VhRunReport * report);
+
+/* The run goes on in @ctx (idle, its features and models added): its
+ * frame i is the run's frame @first + i, and @first is at least the
+ * frames reported so far. */
+void         vh_run_report_attach        (VhRunReport * report,
+                                          VhContext * ctx, guint first);
+
+/* Before the context goes (idle): with a results file, its values move
+ * into the report (the one copy of a run that changes context), and
+ * every later frame is copied there too. */
+void         vh_run_report_detach        (VhRunReport * report);
 
 /* Whether each frame's values stay in the context's collector (a results
  * file is wanted). */

@@ -589,6 +589,50 @@ test_values_kept_only_for_results (void)
   }
 }
 
+/* A run that goes on in a second context (a new geometry) keeps its
+ * pools, counts and frame numbers, and its results file holds the frames
+ * of both. */
+static void
+test_second_context (void)
+{
+  g_autofree gchar *path = tmp_path ("two.json");
+  VhRunReportConfig cfg = { path, VH_OUTPUT_JSON, 0, TRUE };
+  GError *err = NULL;
+  VhRunReport *report = vh_run_report_new (NULL, &cfg, &err);
+  VhContext *ctx;
+  g_autofree gchar *text = NULL;
+  gdouble first_mean, mean;
+
+  g_assert_no_error (err);
+  for (guint c = 0; c < 2; c++) {
+    ctx = fake_context_new (2, 1);
+    vh_run_report_attach (report, ctx, c * 10);
+    vh_context_set_frame_ready_func (ctx, on_ready_report, report, NULL);
+    submit_frames (ctx, 0, c == 0 ? 10 : 6);
+    g_assert_true (vh_context_finish (ctx, &err));
+    g_assert_no_error (err);
+    if (c == 0) {
+      g_assert_true (vh_run_report_get_pooled (report, "wave", VH_POOL_MEAN,
+              &first_mean));
+      vh_run_report_detach (report);
+      vh_context_free (ctx);
+    }
+  }
+  g_assert_cmpuint (vh_run_report_n_reported (report), ==, 16);
+  g_assert_cmpuint (vh_run_report_n_scored (report), ==, 16);
+  g_assert_true (vh_run_report_get_pooled (report, "wave", VH_POOL_MEAN,
+          &mean));
+  g_assert_cmpfloat (mean, !=, first_mean);
+  g_assert_true (vh_run_report_update_results (report, TRUE, &err));
+  g_assert_no_error (err);
+  g_assert_cmpuint (json_frames_in (path), ==, 16);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"frameNum\": 15"));
+  vh_context_free (ctx);
+  vh_run_report_free (report);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -606,6 +650,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run-report/frame-data", test_frame_data);
   g_test_add_func ("/run-report/values-kept-only-for-results",
       test_values_kept_only_for_results);
+  g_test_add_func ("/run-report/second-context", test_second_context);
   ret = g_test_run ();
   g_rmdir (tmpdir);
   g_free (tmpdir);
