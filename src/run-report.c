@@ -202,13 +202,13 @@ copy_frame (VhRunReport * report, VhFeatureCollector * to, guint index,
 }
 
 void
-vh_run_report_detach (VhRunReport * report)
+vh_run_report_detach (VhRunReport * report, gboolean run_goes_on)
 {
   g_mutex_lock (&report->results_lock);
   g_mutex_lock (&report->lock);
   /* The values kept in the context's collector would go with it: they
    * move into the report's own store, which takes every later frame. */
-  if (report->results_path && report->fc && !report->merged) {
+  if (run_goes_on && report->results_path && report->fc && !report->merged) {
     report->merged = vh_feature_collector_new ();
     for (guint n = report->base; n < report->n_reported; n++)
       copy_frame (report, report->merged, n - report->base, n);

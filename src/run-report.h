@@ -88,10 +88,13 @@ void         vh_run_report_free          (VhRunReport * report);
 void         vh_run_report_attach        (VhRunReport * report,
                                           VhContext * ctx, guint first);
 
-/* Before the context goes (idle): with a results file, its values move
- * into the report (the one copy of a run that changes context), and
- * every later frame is copied there too. */
-void         vh_run_report_detach        (VhRunReport * report);
+/* Before the context goes (idle). @run_goes_on (in another context):
+ * with a results file, the context's values move into the report (the
+ * one copy of a run that changes context), and every later frame is
+ * copied there too. Otherwise the values go with the context, and so
+ * does what a later update of the results file would write. */
+void         vh_run_report_detach        (VhRunReport * report,
+                                          gboolean run_goes_on);
 
 /* Whether each frame's values stay in the context's collector (a results
  * file is wanted). */

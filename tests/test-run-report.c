@@ -583,6 +583,13 @@ test_values_kept_only_for_results (void)
     g_assert_true (vh_run_report_update_results (report, TRUE, &err));
     g_assert_no_error (err);
     g_assert_cmpint (g_file_test (path, G_FILE_TEST_EXISTS), ==, keep);
+    /* The run ends with its context: the values go with it. */
+    vh_run_report_detach (report, FALSE);
+    g_assert_cmpint (vh_run_report_update_results (report, TRUE, &err), ==,
+        !keep);
+    if (keep)
+      g_assert_error (err, VH_ERROR, VH_ERROR_FAILED);
+    g_clear_error (&err);
     vh_context_free (ctx);
     vh_run_report_free (report);
     g_unlink (path);
@@ -614,7 +621,7 @@ test_second_context (void)
     if (c == 0) {
       g_assert_true (vh_run_report_get_pooled (report, "wave", VH_POOL_MEAN,
               &first_mean));
-      vh_run_report_detach (report);
+      vh_run_report_detach (report, TRUE);
       vh_context_free (ctx);
     }
   }
@@ -628,6 +635,12 @@ test_second_context (void)
   g_assert_cmpuint (json_frames_in (path), ==, 16);
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   g_assert_nonnull (strstr (text, "\"frameNum\": 15"));
+  /* The run ends: the merged values are the report's, and stay. */
+  vh_run_report_detach (report, FALSE);
+  g_assert_true (vh_run_report_update_results (report, TRUE, &err));
+  g_assert_no_error (err);
+  g_assert_cmpuint (json_frames_in (path), ==, 16);
+  g_assert_cmpuint (vh_run_report_n_scored (report), ==, 16);
   vh_context_free (ctx);
   vh_run_report_free (report);
   g_unlink (path);
