@@ -12,7 +12,6 @@
 #endif
 
 #include "gstvmafhipreport.h"
-#include "gstvmafhipstats.h"
 #include "gstvmafhiptags.h"
 #include "errors.h"
 #include "feature-alias.h"
@@ -22,30 +21,25 @@ GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 
 struct _GstVmafHipReport
 {
-  GMutex lock;
-  GQueue stamps;                /* GstVmafHipStamp*, in submission order */
-  GstVmafHipStats *stats;
-  VhFeatureCollector *results;  /* NULL unless a results file is wanted */
+  VhRunReport *run;             /* thread-safe on its own */
+  GMutex lock;                  /* the fields below */
   gchar *score_name;
   GPtrArray *order;             /* gchar*: names reported first */
   GHashTable *in_order;         /* the same names, as a set */
-  guint64 n_scored;
-  guint64 n_skipped;
-  guint n_reported;             /* element frame number after the last */
 };
 
 GstVmafHipReport *
-gst_vmaf_hip_report_new (gboolean keep_results)
+gst_vmaf_hip_report_new (const VhRunReportConfig * results)
 {
   GstVmafHipReport *report = g_new0 (GstVmafHipReport, 1);
 
   g_mutex_init (&report->lock);
-  g_queue_init (&report->stamps);
-  report->stats = gst_vmaf_hip_stats_new ();
+  /* The file is made by its first update, after a frame is scored, so
+   * that a run that scores nothing leaves none: never fails. */
+  report->run = vh_run_report_new (NULL, results, NULL);
+  g_assert (report->run != NULL);
   report->order = g_ptr_array_new_with_free_func (g_free);
   report->in_order = g_hash_table_new (g_str_hash, g_str_equal);
-  if (keep_results)
-    report->results = vh_feature_collector_new ();
   return report;
 }
 
@@ -54,15 +48,18 @@ gst_vmaf_hip_report_free (GstVmafHipReport * report)
 {
   if (!report)
     return;
-  g_queue_clear_full (&report->stamps, g_free);
-  gst_vmaf_hip_stats_free (report->stats);
-  if (report->results)
-    vh_feature_collector_free (report->results);
+  vh_run_report_free (report->run);
   g_free (report->score_name);
   g_hash_table_unref (report->in_order);
   g_ptr_array_unref (report->order);
   g_mutex_clear (&report->lock);
   g_free (report);
+}
+
+VhRunReport *
+gst_vmaf_hip_report_run (GstVmafHipReport * report)
+{
+  return report->run;
 }
 
 void
@@ -89,94 +86,37 @@ gst_vmaf_hip_report_set_order (GstVmafHipReport * report, GPtrArray * names)
   g_mutex_unlock (&report->lock);
 }
 
-/* One value of the frame: pooled, kept, and put in the message. */
+/* One value of the frame, in the message. */
 static void
-report_value (GstVmafHipReport * report, GstStructure * s,
-    const GstVmafHipStamp * stamp, const gchar * name, gdouble v)
+message_value (GstVmafHipReport * report, GstStructure * s,
+    const gchar * name, gdouble v)
 {
   const gchar *alias = vh_feature_name_alias (name);
 
-  gst_vmaf_hip_stats_add (report->stats, alias, v);
-  if (report->results)
-    vh_feature_collector_append (report->results, name, stamp->index, v,
-        NULL);
-  if (s) {
-    if (report->score_name && !g_strcmp0 (alias, report->score_name))
-      gst_structure_set (s, "score", G_TYPE_DOUBLE, v, NULL);
-    gst_structure_set (s, alias, G_TYPE_DOUBLE, v, NULL);
-  }
+  if (report->score_name && !g_strcmp0 (alias, report->score_name))
+    gst_structure_set (s, "score", G_TYPE_DOUBLE, v, NULL);
+  gst_structure_set (s, alias, G_TYPE_DOUBLE, v, NULL);
 }
 
-void
-gst_vmaf_hip_report_push_stamp (GstVmafHipReport * report,
-    const GstVmafHipStamp * stamp)
+/* The "vmaf" message of engine frame @ctx_index, with the lock held. */
+static GstStructure *
+make_message (GstVmafHipReport * report, VhFeatureCollector * fc,
+    const GstVmafHipStamp * stamp, guint ctx_index)
 {
-  g_mutex_lock (&report->lock);
-  g_queue_push_tail (&report->stamps, g_memdup2 (stamp, sizeof (*stamp)));
-  g_mutex_unlock (&report->lock);
-}
-
-void
-gst_vmaf_hip_report_drop_last_stamp (GstVmafHipReport * report)
-{
-  g_mutex_lock (&report->lock);
-  g_free (g_queue_pop_tail (&report->stamps));
-  g_mutex_unlock (&report->lock);
-}
-
-/* The stamp of engine frame @ctx_index. Frames come back in submission
- * order, so it is the oldest one. */
-static GstVmafHipStamp *
-pop_stamp (GstVmafHipReport * report, guint ctx_index)
-{
-  GstVmafHipStamp *stamp;
-
-  while ((stamp = g_queue_pop_head (&report->stamps))) {
-    if (stamp->ctx_index == ctx_index)
-      return stamp;
-    GST_ERROR ("frame %u reported out of order (expected %u)", ctx_index,
-        stamp->ctx_index);
-    g_free (stamp);
-  }
-  return NULL;
-}
-
-GstStructure *
-gst_vmaf_hip_report_frame_ready (GstVmafHipReport * report,
-    VhFeatureCollector * fc, guint ctx_index, gboolean scored,
-    gboolean want_message, guint64 * n_scored)
-{
-  GstStructure *s = NULL;
-  GstVmafHipStamp *stamp;
+  GstStructure *s = gst_structure_new ("vmaf",
+      "timestamp", G_TYPE_UINT64, stamp->pts,
+      "stream-time", G_TYPE_UINT64, stamp->stream_time,
+      "running-time", G_TYPE_UINT64, stamp->running_time,
+      "duration", G_TYPE_UINT64, stamp->duration,
+      "index", G_TYPE_UINT64, stamp->index, NULL);
   guint n_features;
 
-  g_mutex_lock (&report->lock);
-  stamp = pop_stamp (report, ctx_index);
-  if (!stamp) {
-    g_mutex_unlock (&report->lock);
-    GST_ERROR ("no stamp for frame %u", ctx_index);
-    return NULL;
-  }
-  report->n_reported = (guint) MIN (stamp->index + 1, G_MAXUINT);
-  if (!scored) {
-    report->n_skipped++;
-    goto done;
-  }
-
-  if (want_message) {
-    s = gst_structure_new ("vmaf",
-        "timestamp", G_TYPE_UINT64, stamp->pts,
-        "stream-time", G_TYPE_UINT64, stamp->stream_time,
-        "running-time", G_TYPE_UINT64, stamp->running_time,
-        "duration", G_TYPE_UINT64, stamp->duration,
-        "index", G_TYPE_UINT64, stamp->index, NULL);
-  }
   for (guint j = 0; j < report->order->len; j++) {
     const gchar *name = g_ptr_array_index (report->order, j);
     gdouble v;
 
     if (vh_feature_collector_get (fc, name, ctx_index, &v))
-      report_value (report, s, stamp, name, v);
+      message_value (report, s, name, v);
   }
   n_features = vh_feature_collector_n_features (fc);
   for (guint j = 0; j < n_features; j++) {
@@ -185,55 +125,89 @@ gst_vmaf_hip_report_frame_ready (GstVmafHipReport * report,
 
     if (!g_hash_table_contains (report->in_order, name) &&
         vh_feature_collector_get (fc, name, ctx_index, &v))
-      report_value (report, s, stamp, name, v);
+      message_value (report, s, name, v);
   }
-  report->n_scored++;
+  return s;
+}
 
-done:
+GstStructure *
+gst_vmaf_hip_report_frame_ready (GstVmafHipReport * report,
+    VhContext * ctx, guint ctx_index, gboolean scored,
+    gboolean want_message, guint64 * n_scored)
+{
+  GstVmafHipStamp *stamp = vh_context_get_frame_data (ctx, ctx_index);
+  GstStructure *s = NULL;
+
+  /* The frame's values stay readable in the collector until the next
+   * frame is reported. */
+  vh_run_report_frame_ready (report->run, ctx_index, scored);
+  if (!stamp) {
+    GST_ERROR ("frame %u came without its stamp", ctx_index);
+  } else if (scored && want_message) {
+    g_mutex_lock (&report->lock);
+    s = make_message (report, vh_context_get_collector (ctx), stamp,
+        ctx_index);
+    g_mutex_unlock (&report->lock);
+  }
   if (n_scored)
-    *n_scored = report->n_scored;
-  g_mutex_unlock (&report->lock);
-  g_free (stamp);
+    *n_scored = vh_run_report_n_scored (report->run);
   return s;
 }
 
 guint64
 gst_vmaf_hip_report_n_scored (GstVmafHipReport * report)
 {
-  guint64 n;
+  return vh_run_report_n_scored (report->run);
+}
 
-  g_mutex_lock (&report->lock);
-  n = report->n_scored;
-  g_mutex_unlock (&report->lock);
-  return n;
+static gdouble
+pooled (const VhRunReportPool * pool, GstVmafHipPoolMethod method)
+{
+  /* The GEnum's values are the engine's (gstvmafhipenums.h). */
+  return vh_pool_accumulator_get (&pool->acc, (VhPoolMethod) method);
+}
+
+/* The pool the score stands for, or NULL. */
+static const VhRunReportPool *
+score_pool (GstVmafHipReport * report, const VhRunReportTotals * totals)
+{
+  for (guint i = 0; report->score_name && i < totals->n_pools; i++) {
+    if (!g_strcmp0 (vh_feature_name_alias (totals->pools[i].name),
+            report->score_name))
+      return &totals->pools[i];
+  }
+  return NULL;
 }
 
 GstTagList *
 gst_vmaf_hip_report_make_tags (GstVmafHipReport * report,
     GstVmafHipPoolMethod method)
 {
+  VhRunReportTotals *totals = vh_run_report_get_totals (report->run);
+  const VhRunReportPool *score;
   GstTagList *tags = NULL;
-  gdouble v;
 
-  g_mutex_lock (&report->lock);
-  if (report->n_scored == 0)
+  if (totals->n_scored == 0)
     goto out;
   tags = gst_tag_list_new_empty ();
   gst_tag_list_add (tags, GST_TAG_MERGE_REPLACE, GST_TAG_VMAFHIP_FRAMES,
-      (guint) MIN (report->n_scored, G_MAXUINT), NULL);
-  if (report->score_name && gst_vmaf_hip_stats_get (report->stats,
-          report->score_name, method, &v))
-    gst_tag_list_add (tags, GST_TAG_MERGE_REPLACE, GST_TAG_VMAFHIP_SCORE, v,
-        NULL);
-  for (guint i = 0; i < gst_vmaf_hip_stats_n_names (report->stats); i++) {
-    const gchar *name = gst_vmaf_hip_stats_name (report->stats, i);
+      (guint) MIN (totals->n_scored, G_MAXUINT), NULL);
+  g_mutex_lock (&report->lock);
+  score = score_pool (report, totals);
+  g_mutex_unlock (&report->lock);
+  if (score)
+    gst_tag_list_add (tags, GST_TAG_MERGE_REPLACE, GST_TAG_VMAFHIP_SCORE,
+        pooled (score, method), NULL);
+  for (guint i = 0; i < totals->n_pools; i++) {
+    const gchar *name = vh_feature_name_alias (totals->pools[i].name);
     const gchar *tag = gst_vmaf_hip_tag_for_output (name);
 
-    if (tag && gst_vmaf_hip_stats_get (report->stats, name, method, &v))
-      gst_tag_list_add (tags, GST_TAG_MERGE_REPLACE, tag, v, NULL);
+    if (tag)
+      gst_tag_list_add (tags, GST_TAG_MERGE_REPLACE, tag,
+          pooled (&totals->pools[i], method), NULL);
   }
 out:
-  g_mutex_unlock (&report->lock);
+  vh_run_report_totals_free (totals);
   return tags;
 }
 
@@ -241,46 +215,35 @@ GstStructure *
 gst_vmaf_hip_report_make_summary (GstVmafHipReport * report,
     GstVmafHipPoolMethod method)
 {
+  VhRunReportTotals *totals = vh_run_report_get_totals (report->run);
+  const VhRunReportPool *score;
   GstStructure *s;
-  gdouble v;
 
-  g_mutex_lock (&report->lock);
   s = gst_structure_new ("vmaf-summary",
-      "scored", G_TYPE_UINT64, report->n_scored,
-      "skipped", G_TYPE_UINT64, report->n_skipped,
+      "scored", G_TYPE_UINT64, totals->n_scored,
+      "skipped", G_TYPE_UINT64, totals->n_skipped,
       "pool-method", G_TYPE_STRING,
       gst_vmaf_hip_enum_nick (GST_TYPE_VMAF_HIP_POOL_METHOD, method), NULL);
-  if (report->score_name && gst_vmaf_hip_stats_get (report->stats,
-          report->score_name, method, &v))
-    gst_structure_set (s, "score", G_TYPE_DOUBLE, v, NULL);
-  for (guint i = 0; i < gst_vmaf_hip_stats_n_names (report->stats); i++) {
-    const gchar *name = gst_vmaf_hip_stats_name (report->stats, i);
-    GstStructure *pooled = gst_vmaf_hip_stats_to_structure (report->stats,
-        name);
-
-    if (pooled) {
-      gst_structure_set (s, name, GST_TYPE_STRUCTURE, pooled, NULL);
-      gst_structure_free (pooled);
-    }
-  }
-  g_mutex_unlock (&report->lock);
-  return s;
-}
-
-gboolean
-gst_vmaf_hip_report_update_results (GstVmafHipReport * report,
-    VhResultsFile * file, const VhOutputInfo * info, gdouble secs,
-    gboolean force, GError ** error)
-{
-  VhOutputInfo at = *info;
-  gboolean ok;
-
-  g_return_val_if_fail (report->results != NULL, FALSE);
   g_mutex_lock (&report->lock);
-  if (at.n_frames == 0)
-    at.n_frames = report->n_reported;
-  at.fps = secs > 0 ? at.n_frames / secs : 0.0;
-  ok = vh_results_file_update (file, report->results, &at, force, error);
+  score = score_pool (report, totals);
   g_mutex_unlock (&report->lock);
-  return ok;
+  if (score)
+    gst_structure_set (s, "score", G_TYPE_DOUBLE, pooled (score, method),
+        NULL);
+  for (guint i = 0; i < totals->n_pools; i++) {
+    const VhRunReportPool *pool = &totals->pools[i];
+    GstStructure *p = gst_structure_new ("pooled",
+        "frames", G_TYPE_UINT64, pool->acc.n,
+        "mean", G_TYPE_DOUBLE, pooled (pool, GST_VMAF_HIP_POOL_MEAN),
+        "harmonic-mean", G_TYPE_DOUBLE,
+        pooled (pool, GST_VMAF_HIP_POOL_HARMONIC_MEAN),
+        "min", G_TYPE_DOUBLE, pooled (pool, GST_VMAF_HIP_POOL_MIN),
+        "max", G_TYPE_DOUBLE, pooled (pool, GST_VMAF_HIP_POOL_MAX), NULL);
+
+    gst_structure_set (s, vh_feature_name_alias (pool->name),
+        GST_TYPE_STRUCTURE, p, NULL);
+    gst_structure_free (p);
+  }
+  vh_run_report_totals_free (totals);
+  return s;
 }
