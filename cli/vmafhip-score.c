@@ -19,6 +19,7 @@
 #include "output.h"
 #include "pool.h"
 #include "results-file.h"
+#include "run-report.h"
 #include "video-reader.h"
 
 #ifdef VH_HAVE_HIP
@@ -54,16 +55,12 @@ catch_stop_signals (void)
   sigaction (SIGTERM, &sa, NULL);
 }
 
-/* How the distorted was resampled (--scale), for the results file; NULL
- * when it was not. */
-static const gchar *scale_description;
-
-/* Frames 0 .. n_final-1 are scored: the results file may show them. */
+/* Frames 0 .. index are scored: the results file may show them. */
 static void
 on_frame_ready (VhContext * ctx, guint index, gboolean scored,
     gpointer user_data)
 {
-  g_atomic_int_set ((gint *) user_data, (gint) index + 1);
+  vh_run_report_frame_ready (user_data, index, scored);
 }
 
 
@@ -226,19 +223,16 @@ setup_reader (VhVideoReader * reader, VhContext * ctx, gpointer device)
  * there is no results file. Nothing goes to stdout, which stays free for
  * "-o /dev/stdout". */
 static void
-print_pooled (const VhCliSettings * s, VhContext * ctx, guint n_frames,
+print_pooled (const VhCliSettings * s, VhContext * ctx, VhRunReport * report,
     gchar ** labels)
 {
-  VhFeatureCollector *fc = vh_context_get_collector (ctx);
-
   if (!s->tty || (s->quiet && s->output))
     return;
   for (guint m = 0; m < vh_context_n_models (ctx); m++) {
     VhModel *model = vh_context_get_model (ctx, m);
     const gchar *name = vh_model_get_name (model);
     gdouble mean;
-    if (n_frames == 0 || !vh_pool_feature (fc, name, VH_POOL_MEAN, 0,
-            n_frames - 1, vh_context_get_subsample (ctx), &mean, NULL))
+    if (!vh_run_report_get_pooled (report, name, VH_POOL_MEAN, &mean))
       continue;
     g_printerr ("%s: %f\n", labels && labels[m] ? labels[m] : name, mean);
   }
@@ -274,24 +268,6 @@ skip_frames (VhVideoReader * reader, gint n, GError ** error)
   return TRUE;
 }
 
-/* Rewrites the results file with frames 0 .. n_final-1 (every few seconds,
- * or now with @force). */
-static gboolean
-update_results (VhResultsFile * results, VhContext * ctx, const VhCliSettings * s,
-    const VhContextConfig * config, const gchar * dispatch,
-    const VhPictureInfo * info, guint n_final, gint64 start, gboolean force,
-    GError ** error)
-{
-  gdouble secs = (g_get_monotonic_time () - start) / 1e6;
-  VhOutputInfo out_info = { n_final, config->subsample,
-    secs > 0 ? n_final / secs : 0.0, info->width, info->height, dispatch,
-    scale_description
-  };
-
-  return vh_results_file_update (results, vh_context_get_collector (ctx),
-      &out_info, force, error);
-}
-
 static gboolean
 run (VhCliSettings * s, GError ** error)
 {
@@ -302,8 +278,8 @@ run (VhCliSettings * s, GError ** error)
   g_autoptr (VhVideoReader) dist_reader = NULL;
   VhContextConfig config = { 0 };
   VhContext *ctx;
-  VhResultsFile *results = NULL;
-  gint n_final = 0;
+  VhRunReport *report = NULL;
+  gboolean results = FALSE;
   gpointer device;
   g_autofree gchar *dispatch = NULL;
   VhOutputFormat format = VH_OUTPUT_XML;
@@ -334,7 +310,6 @@ run (VhCliSettings * s, GError ** error)
           vh_video_reader_get_info (dist_reader), &scaler, &scaled_from,
           error))
     return FALSE;
-  scale_description = scaled_from;
   if (!scaler && !check_compatible (vh_video_reader_get_info (ref_reader),
           vh_video_reader_get_info (dist_reader), error))
     return FALSE;
@@ -386,10 +361,21 @@ run (VhCliSettings * s, GError ** error)
     g_printerr ("features: %s\n", dispatch);
   /* The output is checked (and holds an empty log) before any scoring,
    * and holds every frame scored so far while scoring goes on. */
-  if (s->output && !(results = vh_results_file_new (s->output, format,
-              error)))
-    goto out;
-  vh_context_set_frame_ready_func (ctx, on_frame_ready, &n_final, NULL);
+  {
+    const VhRunReportConfig report_config = { s->output, format,
+      VH_RESULTS_FILE_DEFAULT_INTERVAL_US, FALSE
+    };
+
+    report = vh_run_report_new (ctx, &report_config, error);
+    if (!report)
+      goto out;
+    results = s->output != NULL;
+  }
+  vh_run_report_set_picture_info (report,
+      vh_video_reader_get_info (ref_reader));
+  /* How the distorted was resampled (--scale), NULL when it was not. */
+  vh_run_report_set_scaler (report, scaled_from);
+  vh_context_set_frame_ready_func (ctx, on_frame_ready, report, NULL);
   if (!vh_context_start (ctx, vh_video_reader_get_info (ref_reader), error))
     goto out;
   setup_reader (ref_reader, ctx, device);
@@ -397,6 +383,7 @@ run (VhCliSettings * s, GError ** error)
   /* A GPU that failed to start is in it now. */
   g_free (dispatch);
   dispatch = vh_context_describe_dispatch (ctx);
+  vh_run_report_set_dispatch (report, dispatch);
   catch_stop_signals ();
 
   if (!skip_frames (ref_reader, s->frame_skip_ref, error) ||
@@ -404,6 +391,7 @@ run (VhCliSettings * s, GError ** error)
     goto out;
 
   start = g_get_monotonic_time ();
+  vh_run_report_start_clock (report);
   while ((s->frame_cnt <= 0 || n_frames < (guint) s->frame_cnt) &&
       !stop_signal) {
     g_autoptr (VhPicture) ref = vh_video_reader_read (ref_reader, error);
@@ -442,9 +430,7 @@ run (VhCliSettings * s, GError ** error)
     if (n_frames == 0)
       g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "first pair submitted");
     n_frames++;
-    if (results && !update_results (results, ctx, s, &config, dispatch,
-            vh_video_reader_get_info (ref_reader), g_atomic_int_get (&n_final),
-            start, FALSE, error))
+    if (!vh_run_report_update_results (report, FALSE, error))
       goto out;
     /* Progress on a terminal only, so that logs of a CI run stay clean. */
     if (s->tty && !s->quiet) {
@@ -459,6 +445,7 @@ run (VhCliSettings * s, GError ** error)
   /* Where features ran, with a fall-back to the CPU if there was one. */
   g_free (dispatch);
   dispatch = vh_context_describe_dispatch (ctx);
+  vh_run_report_set_dispatch (report, dispatch);
   if (s->tty && !s->quiet)
     g_printerr ("\n");
   if (n_frames == 0 && !stop_signal) {
@@ -467,9 +454,8 @@ run (VhCliSettings * s, GError ** error)
     goto out;
   }
 
-  print_pooled (s, ctx, n_frames, labels);
-  if (results && !update_results (results, ctx, s, &config, dispatch,
-          vh_video_reader_get_info (ref_reader), n_frames, start, TRUE, error))
+  print_pooled (s, ctx, report, labels);
+  if (!vh_run_report_update_results (report, TRUE, error))
     goto out;
   if (stop_signal) {
     g_set_error (error, VH_ERROR, VH_ERROR_FAILED, "stopped by %s after %u "
@@ -483,16 +469,16 @@ out:
   /* On an error, what was scored before it stays on disk. */
   if (!ok && results && n_frames > 0 && !stop_signal) {
     GError *err = NULL;
-    guint n = (guint) g_atomic_int_get (&n_final);
-    if (update_results (results, ctx, s, &config, dispatch,
-            vh_video_reader_get_info (ref_reader), n, start, TRUE, &err))
+    guint n = vh_run_report_n_reported (report);
+    if (vh_run_report_update_results (report, TRUE, &err))
       g_printerr ("vmafhip-score: the scores of the %u frames before the "
           "error are in \"%s\"\n", n, s->output);
     g_clear_error (&err);
   }
-  vh_results_file_free (results);
   g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "results written");
+  /* Its workers report to the report until it is gone. */
   vh_context_free (ctx);
+  vh_run_report_free (report);
   g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "context freed");
   /* the last reference to the GPU, usually: its context is released */
   vh_picture_transfer_unref (config.transfer);

@@ -12,43 +12,44 @@
 #endif
 
 #include "gstvmafhipreport.h"
-#include "gstvmafhipstats.h"
 #include "gstvmafhiptags.h"
 #include "errors.h"
 #include "feature-alias.h"
-#include "context.h"
+#include "model.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
 
 struct _GstVmafHipReport
 {
-  GMutex lock;
-  GQueue stamps;                /* GstVmafHipStamp*, in submission order */
-  GstVmafHipStats *stats;
-  VhFeatureCollector *results;  /* NULL unless a results file is wanted */
+  VhRunReport *run;             /* thread-safe on its own */
+  GMutex lock;                  /* the fields below */
   gchar *score_name;
   GPtrArray *order;             /* gchar*: names reported first */
   GHashTable *in_order;         /* the same names, as a set */
-  GPtrArray *shown;             /* the same, models first (not owned) */
-  guint64 n_scored;
-  guint64 n_skipped;
-  guint n_reported;             /* element frame number after the last */
+  GPtrArray *shown;             /* gchar*: message and summary order */
+  guint n_models_shown;         /* the model outputs heading shown */
+  gboolean shown_as_logged;     /* shown's features follow the log's
+                                 * order (known from the first frame) */
 };
 
 GstVmafHipReport *
-gst_vmaf_hip_report_new (gboolean keep_results)
+gst_vmaf_hip_report_new (const VhRunReportConfig * results, GError ** error)
 {
-  GstVmafHipReport *report = g_new0 (GstVmafHipReport, 1);
+  /* A regular file is made by its first update, after a frame is scored,
+   * so that a run that scores nothing leaves none; a stream is opened
+   * now. */
+  VhRunReport *run = vh_run_report_new (NULL, results, error);
+  GstVmafHipReport *report;
 
+  if (!run)
+    return NULL;
+  report = g_new0 (GstVmafHipReport, 1);
   g_mutex_init (&report->lock);
-  g_queue_init (&report->stamps);
-  report->stats = gst_vmaf_hip_stats_new ();
+  report->run = run;
   report->order = g_ptr_array_new_with_free_func (g_free);
   report->in_order = g_hash_table_new (g_str_hash, g_str_equal);
-  report->shown = g_ptr_array_new ();
-  if (keep_results)
-    report->results = vh_feature_collector_new ();
+  report->shown = g_ptr_array_new_with_free_func (g_free);
   return report;
 }
 
@@ -57,16 +58,19 @@ gst_vmaf_hip_report_free (GstVmafHipReport * report)
 {
   if (!report)
     return;
-  g_queue_clear_full (&report->stamps, g_free);
-  gst_vmaf_hip_stats_free (report->stats);
-  if (report->results)
-    vh_feature_collector_free (report->results);
+  vh_run_report_free (report->run);
   g_free (report->score_name);
   g_hash_table_unref (report->in_order);
   g_ptr_array_unref (report->shown);
   g_ptr_array_unref (report->order);
   g_mutex_clear (&report->lock);
   g_free (report);
+}
+
+VhRunReport *
+gst_vmaf_hip_report_run (GstVmafHipReport * report)
+{
+  return report->run;
 }
 
 void
@@ -79,13 +83,27 @@ gst_vmaf_hip_report_set_score_name (GstVmafHipReport * report,
   g_mutex_unlock (&report->lock);
 }
 
+/* Appends @name to shown unless @seen has it. */
+static void
+show (GstVmafHipReport * report, GHashTable * seen, const gchar * name)
+{
+  gchar *copy;
+
+  if (g_hash_table_contains (seen, name))
+    return;
+  copy = g_strdup (name);
+  g_ptr_array_add (report->shown, copy);
+  g_hash_table_add (seen, copy);
+}
+
 /* @ctx's model outputs among @names come first in the messages and the
  * summary, in model order: the scores a reader looks for before the
- * features that make them. */
+ * features that make them. The features follow in @names' order until
+ * the first frame tells the log's (follow_log_order()). */
 static void
 order_models_first (GstVmafHipReport * report, VhContext * ctx)
 {
-  GHashTable *models = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
 
   g_ptr_array_set_size (report->shown, 0);
   for (guint m = 0; ctx && m < vh_context_n_models (ctx); m++) {
@@ -93,17 +111,37 @@ order_models_first (GstVmafHipReport * report, VhContext * ctx)
         vh_model_output_names (vh_context_get_model (ctx, m));
 
     for (guint j = 0; out && out[j]; j++) {
-      gchar *name = g_hash_table_lookup (report->in_order, out[j]);
-      if (name && g_hash_table_add (models, name))
-        g_ptr_array_add (report->shown, name);
+      if (g_hash_table_contains (report->in_order, out[j]))
+        show (report, seen, out[j]);
     }
   }
-  for (guint i = 0; i < report->order->len; i++) {
-    gchar *name = g_ptr_array_index (report->order, i);
-    if (!g_hash_table_contains (models, name))
-      g_ptr_array_add (report->shown, name);
-  }
-  g_hash_table_unref (models);
+  report->n_models_shown = report->shown->len;
+  for (guint i = 0; i < report->order->len; i++)
+    show (report, seen, g_ptr_array_index (report->order, i));
+  report->shown_as_logged = FALSE;
+  g_hash_table_unref (seen);
+}
+
+/* After the models, the features in the results file's order: the
+ * collector's (libvmaf's log order), settled once a frame holds every
+ * value. With the lock held. */
+static void
+follow_log_order (GstVmafHipReport * report, VhFeatureCollector * fc)
+{
+  GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *before = report->shown;
+  guint n_features = vh_feature_collector_n_features (fc);
+
+  report->shown = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < report->n_models_shown; i++)
+    show (report, seen, g_ptr_array_index (before, i));
+  for (guint j = 0; j < n_features; j++)
+    show (report, seen, vh_feature_collector_feature_name (fc, j));
+  for (guint i = report->n_models_shown; i < before->len; i++)
+    show (report, seen, g_ptr_array_index (before, i));
+  g_ptr_array_unref (before);
+  g_hash_table_unref (seen);
+  report->shown_as_logged = TRUE;
 }
 
 void
@@ -123,172 +161,161 @@ gst_vmaf_hip_report_set_order (GstVmafHipReport * report, GPtrArray * names,
   g_mutex_unlock (&report->lock);
 }
 
-/* One value of the frame: pooled and put in the message. */
+/* One value of the frame, in the message. */
 static void
-report_value (GstVmafHipReport * report, GstStructure * s,
+message_value (GstVmafHipReport * report, GstStructure * s,
     const gchar * name, gdouble v)
 {
   const gchar *alias = vh_feature_name_alias (name);
 
-  gst_vmaf_hip_stats_add (report->stats, alias, v);
-  if (s) {
-    if (report->score_name && !g_strcmp0 (alias, report->score_name))
-      gst_structure_set (s, "score", G_TYPE_DOUBLE, v, NULL);
-    gst_structure_set (s, alias, G_TYPE_DOUBLE, v, NULL);
-  }
+  if (report->score_name && !g_strcmp0 (alias, report->score_name))
+    gst_structure_set (s, "score", G_TYPE_DOUBLE, v, NULL);
+  gst_structure_set (s, alias, G_TYPE_DOUBLE, v, NULL);
 }
 
-/* Every value of the frame, for the results file, in the engine's order
- * (libvmaf's: features, then models). */
-static void
-keep_results (GstVmafHipReport * report, VhFeatureCollector * fc,
-    guint ctx_index, guint64 index)
+/* The "vmaf" message of engine frame @ctx_index, with the lock held. */
+static GstStructure *
+make_message (GstVmafHipReport * report, VhFeatureCollector * fc,
+    const GstVmafHipStamp * stamp, guint ctx_index)
 {
-  guint n_features = vh_feature_collector_n_features (fc);
-  gdouble v;
-
-  for (guint j = 0; j < report->order->len; j++) {
-    const gchar *name = g_ptr_array_index (report->order, j);
-    if (vh_feature_collector_get (fc, name, ctx_index, &v))
-      vh_feature_collector_append (report->results, name, index, v, NULL);
-  }
-  for (guint j = 0; j < n_features; j++) {
-    const gchar *name = vh_feature_collector_feature_name (fc, j);
-    if (!g_hash_table_contains (report->in_order, name) &&
-        vh_feature_collector_get (fc, name, ctx_index, &v))
-      vh_feature_collector_append (report->results, name, index, v, NULL);
-  }
-}
-
-void
-gst_vmaf_hip_report_push_stamp (GstVmafHipReport * report,
-    const GstVmafHipStamp * stamp)
-{
-  g_mutex_lock (&report->lock);
-  g_queue_push_tail (&report->stamps, g_memdup2 (stamp, sizeof (*stamp)));
-  g_mutex_unlock (&report->lock);
-}
-
-void
-gst_vmaf_hip_report_drop_last_stamp (GstVmafHipReport * report)
-{
-  g_mutex_lock (&report->lock);
-  g_free (g_queue_pop_tail (&report->stamps));
-  g_mutex_unlock (&report->lock);
-}
-
-/* The stamp of engine frame @ctx_index. Frames come back in submission
- * order, so it is the oldest one. */
-static GstVmafHipStamp *
-pop_stamp (GstVmafHipReport * report, guint ctx_index)
-{
-  GstVmafHipStamp *stamp;
-
-  while ((stamp = g_queue_pop_head (&report->stamps))) {
-    if (stamp->ctx_index == ctx_index)
-      return stamp;
-    GST_ERROR ("frame %u reported out of order (expected %u)", ctx_index,
-        stamp->ctx_index);
-    g_free (stamp);
-  }
-  return NULL;
-}
-
-GstStructure *
-gst_vmaf_hip_report_frame_ready (GstVmafHipReport * report,
-    VhFeatureCollector * fc, guint ctx_index, gboolean scored,
-    gboolean want_message, guint64 * n_scored)
-{
-  GstStructure *s = NULL;
-  GstVmafHipStamp *stamp;
+  GstStructure *s = gst_structure_new ("vmaf",
+      "timestamp", G_TYPE_UINT64, stamp->pts,
+      "stream-time", G_TYPE_UINT64, stamp->stream_time,
+      "running-time", G_TYPE_UINT64, stamp->running_time,
+      "duration", G_TYPE_UINT64, stamp->duration,
+      "index", G_TYPE_UINT64, stamp->index, NULL);
   guint n_features;
 
-  g_mutex_lock (&report->lock);
-  stamp = pop_stamp (report, ctx_index);
-  if (!stamp) {
-    g_mutex_unlock (&report->lock);
-    GST_ERROR ("no stamp for frame %u", ctx_index);
-    return NULL;
-  }
-  report->n_reported = (guint) MIN (stamp->index + 1, G_MAXUINT);
-  if (!scored) {
-    report->n_skipped++;
-    goto done;
-  }
-
-  if (want_message) {
-    s = gst_structure_new ("vmaf",
-        "timestamp", G_TYPE_UINT64, stamp->pts,
-        "stream-time", G_TYPE_UINT64, stamp->stream_time,
-        "running-time", G_TYPE_UINT64, stamp->running_time,
-        "duration", G_TYPE_UINT64, stamp->duration,
-        "index", G_TYPE_UINT64, stamp->index, NULL);
-  }
   for (guint j = 0; j < report->shown->len; j++) {
     const gchar *name = g_ptr_array_index (report->shown, j);
     gdouble v;
 
     if (vh_feature_collector_get (fc, name, ctx_index, &v))
-      report_value (report, s, name, v);
+      message_value (report, s, name, v);
   }
   n_features = vh_feature_collector_n_features (fc);
   for (guint j = 0; j < n_features; j++) {
     const gchar *name = vh_feature_collector_feature_name (fc, j);
     gdouble v;
 
-    if (!g_hash_table_contains (report->in_order, name) &&
+    /* one that came after the first frame */
+    if (!gst_structure_has_field (s, vh_feature_name_alias (name)) &&
         vh_feature_collector_get (fc, name, ctx_index, &v))
-      report_value (report, s, name, v);
+      message_value (report, s, name, v);
   }
-  if (report->results)
-    keep_results (report, fc, ctx_index, stamp->index);
-  report->n_scored++;
+  return s;
+}
 
-done:
+GstStructure *
+gst_vmaf_hip_report_frame_ready (GstVmafHipReport * report,
+    VhContext * ctx, guint ctx_index, gboolean scored,
+    gboolean want_message, guint64 * n_scored)
+{
+  GstVmafHipStamp *stamp = vh_context_get_frame_data (ctx, ctx_index);
+  GstStructure *s = NULL;
+
+  /* The frame's values stay readable in the collector until the next
+   * frame is reported. */
+  vh_run_report_frame_ready (report->run, ctx_index, scored);
+  if (!stamp) {
+    GST_ERROR ("frame %u came without its stamp", ctx_index);
+  } else if (scored) {
+    g_mutex_lock (&report->lock);
+    if (!report->shown_as_logged)
+      follow_log_order (report, vh_context_get_collector (ctx));
+    if (want_message)
+      s = make_message (report, vh_context_get_collector (ctx), stamp,
+          ctx_index);
+    g_mutex_unlock (&report->lock);
+  }
   if (n_scored)
-    *n_scored = report->n_scored;
-  g_mutex_unlock (&report->lock);
-  g_free (stamp);
+    *n_scored = vh_run_report_n_scored (report->run);
   return s;
 }
 
 guint64
 gst_vmaf_hip_report_n_scored (GstVmafHipReport * report)
 {
-  guint64 n;
+  return vh_run_report_n_scored (report->run);
+}
 
-  g_mutex_lock (&report->lock);
-  n = report->n_scored;
-  g_mutex_unlock (&report->lock);
-  return n;
+static gdouble
+pooled (const VhRunReportPool * pool, GstVmafHipPoolMethod method)
+{
+  /* The GEnum's values are the engine's (gstvmafhipenums.h). */
+  return vh_pool_accumulator_get (&pool->acc, (VhPoolMethod) method);
+}
+
+/* The pool the score stands for, or NULL. */
+static const VhRunReportPool *
+score_pool (GstVmafHipReport * report, const VhRunReportTotals * totals)
+{
+  for (guint i = 0; report->score_name && i < totals->n_pools; i++) {
+    if (!g_strcmp0 (vh_feature_name_alias (totals->pools[i].name),
+            report->score_name))
+      return &totals->pools[i];
+  }
+  return NULL;
+}
+
+/* @totals' pools in the messages' order: the model outputs first, then
+ * the features; with the lock held. */
+static const VhRunReportPool **
+pools_shown_first (GstVmafHipReport * report,
+    const VhRunReportTotals * totals)
+{
+  const VhRunReportPool **pools = g_new (const VhRunReportPool *,
+      MAX (totals->n_pools, 1));
+  GHashTable *by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n = 0;
+
+  for (guint i = 0; i < totals->n_pools; i++)
+    g_hash_table_insert (by_name, (gpointer) totals->pools[i].name,
+        (gpointer) & totals->pools[i]);
+  for (guint j = 0; j < report->shown->len; j++) {
+    const VhRunReportPool *pool = g_hash_table_lookup (by_name,
+        g_ptr_array_index (report->shown, j));
+
+    if (pool && g_hash_table_remove (by_name, pool->name))
+      pools[n++] = pool;
+  }
+  for (guint i = 0; i < totals->n_pools; i++) {
+    if (g_hash_table_contains (by_name, totals->pools[i].name))
+      pools[n++] = &totals->pools[i];
+  }
+  g_hash_table_unref (by_name);
+  return pools;
 }
 
 GstTagList *
 gst_vmaf_hip_report_make_tags (GstVmafHipReport * report,
     GstVmafHipPoolMethod method)
 {
+  VhRunReportTotals *totals = vh_run_report_get_totals (report->run);
+  const VhRunReportPool *score;
   GstTagList *tags = NULL;
-  gdouble v;
 
-  g_mutex_lock (&report->lock);
-  if (report->n_scored == 0)
+  if (totals->n_scored == 0)
     goto out;
   tags = gst_tag_list_new_empty ();
   gst_tag_list_add (tags, GST_TAG_MERGE_REPLACE, GST_TAG_VMAFHIP_FRAMES,
-      (guint) MIN (report->n_scored, G_MAXUINT), NULL);
-  if (report->score_name && gst_vmaf_hip_stats_get (report->stats,
-          report->score_name, method, &v))
-    gst_tag_list_add (tags, GST_TAG_MERGE_REPLACE, GST_TAG_VMAFHIP_SCORE, v,
-        NULL);
-  for (guint i = 0; i < gst_vmaf_hip_stats_n_names (report->stats); i++) {
-    const gchar *name = gst_vmaf_hip_stats_name (report->stats, i);
+      (guint) MIN (totals->n_scored, G_MAXUINT), NULL);
+  g_mutex_lock (&report->lock);
+  score = score_pool (report, totals);
+  g_mutex_unlock (&report->lock);
+  if (score)
+    gst_tag_list_add (tags, GST_TAG_MERGE_REPLACE, GST_TAG_VMAFHIP_SCORE,
+        pooled (score, method), NULL);
+  for (guint i = 0; i < totals->n_pools; i++) {
+    const gchar *name = vh_feature_name_alias (totals->pools[i].name);
     const gchar *tag = gst_vmaf_hip_tag_for_output (name);
 
-    if (tag && gst_vmaf_hip_stats_get (report->stats, name, method, &v))
-      gst_tag_list_add (tags, GST_TAG_MERGE_REPLACE, tag, v, NULL);
+    if (tag)
+      gst_tag_list_add (tags, GST_TAG_MERGE_REPLACE, tag,
+          pooled (&totals->pools[i], method), NULL);
   }
 out:
-  g_mutex_unlock (&report->lock);
+  vh_run_report_totals_free (totals);
   return tags;
 }
 
@@ -296,46 +323,38 @@ GstStructure *
 gst_vmaf_hip_report_make_summary (GstVmafHipReport * report,
     GstVmafHipPoolMethod method)
 {
+  VhRunReportTotals *totals = vh_run_report_get_totals (report->run);
+  const VhRunReportPool *score;
   GstStructure *s;
-  gdouble v;
+  const VhRunReportPool **pools;
 
-  g_mutex_lock (&report->lock);
   s = gst_structure_new ("vmaf-summary",
-      "scored", G_TYPE_UINT64, report->n_scored,
-      "skipped", G_TYPE_UINT64, report->n_skipped,
+      "scored", G_TYPE_UINT64, totals->n_scored,
+      "skipped", G_TYPE_UINT64, totals->n_skipped,
       "pool-method", G_TYPE_STRING,
       gst_vmaf_hip_enum_nick (GST_TYPE_VMAF_HIP_POOL_METHOD, method), NULL);
-  if (report->score_name && gst_vmaf_hip_stats_get (report->stats,
-          report->score_name, method, &v))
-    gst_structure_set (s, "score", G_TYPE_DOUBLE, v, NULL);
-  for (guint i = 0; i < gst_vmaf_hip_stats_n_names (report->stats); i++) {
-    const gchar *name = gst_vmaf_hip_stats_name (report->stats, i);
-    GstStructure *pooled = gst_vmaf_hip_stats_to_structure (report->stats,
-        name);
-
-    if (pooled) {
-      gst_structure_set (s, name, GST_TYPE_STRUCTURE, pooled, NULL);
-      gst_structure_free (pooled);
-    }
-  }
-  g_mutex_unlock (&report->lock);
-  return s;
-}
-
-gboolean
-gst_vmaf_hip_report_update_results (GstVmafHipReport * report,
-    VhResultsFile * file, const VhOutputInfo * info, gdouble secs,
-    gboolean force, GError ** error)
-{
-  VhOutputInfo at = *info;
-  gboolean ok;
-
-  g_return_val_if_fail (report->results != NULL, FALSE);
   g_mutex_lock (&report->lock);
-  if (at.n_frames == 0)
-    at.n_frames = report->n_reported;
-  at.fps = secs > 0 ? at.n_frames / secs : 0.0;
-  ok = vh_results_file_update (file, report->results, &at, force, error);
+  score = score_pool (report, totals);
+  pools = pools_shown_first (report, totals);
   g_mutex_unlock (&report->lock);
-  return ok;
+  if (score)
+    gst_structure_set (s, "score", G_TYPE_DOUBLE, pooled (score, method),
+        NULL);
+  for (guint i = 0; i < totals->n_pools; i++) {
+    const VhRunReportPool *pool = pools[i];
+    GstStructure *p = gst_structure_new ("pooled",
+        "frames", G_TYPE_UINT64, pool->acc.n,
+        "mean", G_TYPE_DOUBLE, pooled (pool, GST_VMAF_HIP_POOL_MEAN),
+        "harmonic-mean", G_TYPE_DOUBLE,
+        pooled (pool, GST_VMAF_HIP_POOL_HARMONIC_MEAN),
+        "min", G_TYPE_DOUBLE, pooled (pool, GST_VMAF_HIP_POOL_MIN),
+        "max", G_TYPE_DOUBLE, pooled (pool, GST_VMAF_HIP_POOL_MAX), NULL);
+
+    gst_structure_set (s, vh_feature_name_alias (pool->name),
+        GST_TYPE_STRUCTURE, p, NULL);
+    gst_structure_free (p);
+  }
+  g_free (pools);
+  vh_run_report_totals_free (totals);
+  return s;
 }

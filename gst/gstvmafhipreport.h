@@ -12,19 +12,18 @@
 
 #include <gst/gst.h>
 
-#include "feature-collector.h"
-#include "output.h"
-#include "results-file.h"
 #include "context.h"
+#include "run-report.h"
 #include "gstvmafhipenums.h"
 
 G_BEGIN_DECLS
 
-/* What the element knew about a frame when it submitted it. */
+/* What the element knew about a frame when it submitted it: carried with
+ * the frame through the engine (vh_context_submit_full()), handed back in
+ * its frame-ready callback. */
 typedef struct
 {
   guint64 index;                /* the element's frame number */
-  guint ctx_index;              /* the engine's number for it */
   GstClockTime pts;
   GstClockTime duration;
   GstClockTime stream_time;
@@ -34,44 +33,45 @@ typedef struct
 /**
  * GstVmafHipReport:
  *
- * Everything a run reports, fed in frame order from the engine's
- * frame-ready callback (a worker thread) and read by the streaming thread:
- * the stamps of frames in flight, the running pooled values, the frame
- * counts and, when a results file is wanted, a copy of every value under
- * the element's frame numbers. Thread-safe.
+ * What the element makes of the engine's run report (VhRunReport, which
+ * pools, counts and keeps the results file): the per-frame "vmaf"
+ * message, the pooled tags and the "vmaf-summary" structure, under the
+ * element's names. Fed in frame order from the engine's frame-ready
+ * callback (a worker thread), read by the streaming thread. Thread-safe.
  */
 typedef struct _GstVmafHipReport GstVmafHipReport;
 
-GstVmafHipReport *gst_vmaf_hip_report_new  (gboolean keep_results);
+/* @results: the results file, or NULL for none. Fails only where the
+ * run report opens the file at once (a stream target, see
+ * vh_run_report_new()). */
+GstVmafHipReport *gst_vmaf_hip_report_new  (const VhRunReportConfig * results,
+                                            GError ** error);
 
 void         gst_vmaf_hip_report_free      (GstVmafHipReport * report);
+
+/* The engine's report: contexts attached and detached, dispatch, the
+ * clock and the results file's updates. */
+VhRunReport *gst_vmaf_hip_report_run       (GstVmafHipReport * report);
 
 /* The output that "score" fields and the score tag stand for (the first
  * model's name), or NULL for none. */
 void         gst_vmaf_hip_report_set_score_name (GstVmafHipReport * report,
                                             const gchar * name);
 
-/* The order in which a frame's values are first written to the results
- * file: @names (copied), then any other value the engine holds, in its
- * order. The messages, the summary and stats list @ctx's model outputs
- * first, then the rest in that order. Keeps field and column order the
- * same from run to run whatever the worker threads' timing. */
+/* The order of a frame's message fields and of the summary: @ctx's model
+ * outputs among @names (copied) first, in model order, then the rest of
+ * @names, then any other value the engine holds, in its order. Keeps
+ * field order the same from run to run whatever the worker threads'
+ * timing. (The results file is the run report's, in libvmaf's order.) */
 void         gst_vmaf_hip_report_set_order (GstVmafHipReport * report,
                                             GPtrArray * names,
                                             VhContext * ctx);
 
-/* Before submitting a frame; undone with drop_last_stamp if the submission
- * fails. */
-void         gst_vmaf_hip_report_push_stamp (GstVmafHipReport * report,
-                                            const GstVmafHipStamp * stamp);
-
-void         gst_vmaf_hip_report_drop_last_stamp (GstVmafHipReport * report);
-
-/* Frame @ctx_index of @fc is final. Pools its values and, when @scored and
- * @want_message, returns its "vmaf" message structure. *@n_scored gets the
- * number of frames scored so far. */
+/* Frame @ctx_index of @ctx is final: the run report pools it, and when
+ * @scored and @want_message, its "vmaf" message structure is returned.
+ * *@n_scored gets the number of frames scored so far. */
 GstStructure *gst_vmaf_hip_report_frame_ready (GstVmafHipReport * report,
-                                            VhFeatureCollector * fc,
+                                            VhContext * ctx,
                                             guint ctx_index, gboolean scored,
                                             gboolean want_message,
                                             guint64 * n_scored);
@@ -86,16 +86,6 @@ GstTagList  *gst_vmaf_hip_report_make_tags (GstVmafHipReport * report,
  * (unpaired counts, results file). */
 GstStructure *gst_vmaf_hip_report_make_summary (GstVmafHipReport * report,
                                             GstVmafHipPoolMethod method);
-
-/* Rewrites @file (see vh_results_file_update()) with every value kept,
- * frames 0..@info->n_frames-1, in libvmaf's layout; @info->n_frames 0:
- * the frames reported so far. @secs since scoring began gives the fps.
- * Needs keep_results. */
-gboolean     gst_vmaf_hip_report_update_results (GstVmafHipReport * report,
-                                            VhResultsFile * file,
-                                            const VhOutputInfo * info,
-                                            gdouble secs, gboolean force,
-                                            GError ** error);
 
 G_END_DECLS
 

@@ -15,6 +15,7 @@
 #endif
 
 #include "gstvmafhipresults.h"
+#include "results-file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,8 +31,6 @@ struct _GstVmafHipResults
   gchar *filename;
   GstVmafHipResultsFormat format;
   guint interval;               /* ms */
-  /* Made with the first frame (a stream: at the check). */
-  VhResultsFile *file;
   gint failed;                  /* atomic: a write failed, said once */
 };
 
@@ -49,7 +48,6 @@ gst_vmaf_hip_results_free (GstVmafHipResults * results)
 {
   if (!results)
     return;
-  g_clear_pointer (&results->file, vh_results_file_free);
   g_free (results->filename);
   g_free (results);
 }
@@ -84,46 +82,15 @@ output_format (GstVmafHipResultsFormat f)
   }
 }
 
+/* A regular file is written with the first frame: opened now without
+ * truncating, and removed again if this made it. */
 static gboolean
-open_file (GstVmafHipResults * results, GError ** error)
-{
-  results->file = vh_results_file_new (results->filename,
-      output_format (results->format), error);
-  if (!results->file)
-    return FALSE;
-  vh_results_file_set_interval (results->file,
-      (gint64) results->interval * 1000);
-  return TRUE;
-}
-
-gboolean
-gst_vmaf_hip_results_check (GstVmafHipResults * results)
+check_regular_file (GstVmafHipResults * results)
 {
   const gchar *path = results->filename;
-  GError *err = NULL;
-  gboolean existed;
-  gint fd;
+  gboolean existed = g_file_test (path, G_FILE_TEST_EXISTS);
+  gint fd = g_open (path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
 
-  g_atomic_int_set (&results->failed, 0);
-  g_clear_pointer (&results->file, vh_results_file_free);
-  if (!path)
-    return TRUE;
-  /* /dev/null, /dev/stdout, a pipe or a FIFO: opened now and held, so
-   * that a FIFO's reader waits for the one write at the end; opened
-   * without waiting, so that a FIFO without a reader fails here. */
-  if (vh_results_file_is_stream (path)) {
-    if (open_file (results, &err))
-      return TRUE;
-    GST_ELEMENT_ERROR (results->element, RESOURCE, OPEN_WRITE,
-        ("Cannot write the results file \"%s\": %s", path, err->message),
-        ("results-filename, checked before scoring"));
-    g_error_free (err);
-    return FALSE;
-  }
-  /* A regular file is written with the first frame: opened without
-   * truncating, and removed again if this made it. */
-  existed = g_file_test (path, G_FILE_TEST_EXISTS);
-  fd = g_open (path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
   if (fd < 0) {
     gint errsv = errno;
     GST_ELEMENT_ERROR (results->element, RESOURCE, OPEN_WRITE,
@@ -138,36 +105,55 @@ gst_vmaf_hip_results_check (GstVmafHipResults * results)
   return TRUE;
 }
 
+GstVmafHipReport *
+gst_vmaf_hip_results_make_report (GstVmafHipResults * results)
+{
+  const gchar *path = results->filename;
+  /* Made late, by the first update once a frame is scored, so that a run
+   * that scores nothing leaves no file. A stream (/dev/null, /dev/stdout,
+   * a pipe or a FIFO) is opened by the run report now and held, so that a
+   * FIFO's reader waits for the one write at the end; opened without
+   * waiting, so that a FIFO without a reader fails here. */
+  const VhRunReportConfig config = { path, output_format (results->format),
+    (gint64) results->interval * 1000, TRUE
+  };
+  GstVmafHipReport *report;
+  GError *err = NULL;
+
+  g_atomic_int_set (&results->failed, 0);
+  report = gst_vmaf_hip_report_new (&config, &err);
+  if (!report) {
+    GST_ELEMENT_ERROR (results->element, RESOURCE, OPEN_WRITE,
+        ("Cannot write the results file \"%s\": %s", path, err->message),
+        ("results-filename, checked before scoring"));
+    g_error_free (err);
+    return NULL;
+  }
+  if (path && !vh_results_file_is_stream (path) &&
+      !check_regular_file (results)) {
+    gst_vmaf_hip_report_free (report);
+    return NULL;
+  }
+  return report;
+}
+
 gboolean
 gst_vmaf_hip_results_update (GstVmafHipResults * results,
-    GstVmafHipReport * report, const VhOutputInfo * info, gdouble secs,
-    gboolean force)
+    GstVmafHipReport * report, gboolean force)
 {
   GError *err = NULL;
-  gboolean ok;
 
+  if (!results->filename)
+    return TRUE;
   if (g_atomic_int_get (&results->failed))
     return FALSE;
-  if (!results->file) {
-    ok = open_file (results, &err);
-    force = TRUE;               /* the first frames at once */
-  } else {
-    ok = TRUE;
-  }
-  ok = ok && gst_vmaf_hip_report_update_results (report, results->file,
-      info, secs, force, &err);
-  if (!ok) {
-    g_atomic_int_set (&results->failed, 1);
+  if (vh_run_report_update_results (gst_vmaf_hip_report_run (report), force,
+          &err))
+    return TRUE;
+  if (g_atomic_int_compare_and_exchange (&results->failed, 0, 1))
     GST_ELEMENT_ERROR (results->element, RESOURCE, OPEN_WRITE,
         ("Could not write the results file \"%s\".", results->filename),
         ("%s", err->message));
-    g_error_free (err);
-  }
-  return ok;
-}
-
-void
-gst_vmaf_hip_results_close (GstVmafHipResults * results)
-{
-  g_clear_pointer (&results->file, vh_results_file_free);
+  g_error_free (err);
+  return FALSE;
 }

@@ -20,11 +20,12 @@ G_BEGIN_DECLS
 /**
  * GstVmafHipResults:
  *
- * The element's results file (results-filename) for one run: checked
- * before scoring, rewritten as frames are scored (a regular file) or
- * written once at the end (/dev/null, /dev/stdout, a pipe or a FIFO,
- * opened at the check and held open), and its errors, said once as
- * element errors naming the file.
+ * The element's results file (results-filename) for one run, kept by the
+ * engine's run report: checked before scoring, rewritten as frames are
+ * scored (a regular file) or written once at the end (/dev/null,
+ * /dev/stdout, a pipe or a FIFO, opened at the check and held open until
+ * the report goes), and its errors, said once as element errors naming
+ * the file.
  *
  * The check runs on the state change; updates on the worker that reports
  * frames or on the streaming thread, never both at once.
@@ -45,23 +46,23 @@ void         gst_vmaf_hip_results_configure (GstVmafHipResults * results,
 /* The file configured, or NULL. */
 const gchar *gst_vmaf_hip_results_filename (GstVmafHipResults * results);
 
-/* Before any frame is scored: whether the file can be written, said as
- * an element error (RESOURCE, OPEN_WRITE) naming the file if not. A
- * regular file is opened without truncating and removed again if this
- * made it; a stream target is opened now, without waiting (a FIFO
- * without a reader fails at once) and kept open for the end. */
-gboolean     gst_vmaf_hip_results_check   (GstVmafHipResults * results);
+/* Before any frame is scored: the run's report (gstvmafhipreport.h),
+ * its run report keeping this results file, or NULL after an element
+ * error (RESOURCE, OPEN_WRITE) naming the file if it cannot be written.
+ * A regular file is opened without truncating and removed again if this
+ * made it (the run report makes it with the first frame); a stream
+ * target is opened by the run report now, without waiting (a FIFO
+ * without a reader fails at once), kept open and written once at the
+ * end. */
+GstVmafHipReport *gst_vmaf_hip_results_make_report
+                                          (GstVmafHipResults * results);
 
-/* Writes every frame of @report (see gst_vmaf_hip_report_update_results())
+/* Writes every frame of @report's run (vh_run_report_update_results())
  * when the interval passed, or at once with @force; a failure is said
- * once (later calls return FALSE without a word). */
+ * once (later calls return FALSE without a word). Without a file: TRUE. */
 gboolean     gst_vmaf_hip_results_update  (GstVmafHipResults * results,
                                            GstVmafHipReport * report,
-                                           const VhOutputInfo * info,
-                                           gdouble secs, gboolean force);
-
-/* The run ends: the file (or stream) is closed. */
-void         gst_vmaf_hip_results_close   (GstVmafHipResults * results);
+                                           gboolean force);
 
 G_END_DECLS
 

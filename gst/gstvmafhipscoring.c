@@ -23,7 +23,6 @@
 #include "errors.h"
 #include "model.h"
 
-
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
 
@@ -36,8 +35,9 @@ struct _GstVmafHipScoring
   /* One run, from start to stop; streaming thread. */
   GstVmafHipSettings run;
   GstVmafHipPassthrough passthrough;
-  /* Rewritten as frames are scored (on the worker that reports them), so
-   * that a kill leaves what was scored. */
+  /* The results file (kept by the report's run report) is rewritten as
+   * frames are scored (on the worker that reports them), so that a kill
+   * leaves what was scored. */
   GstVmafHipResults *results;
   VhContext *ctx;
   gboolean ctx_started;
@@ -48,9 +48,10 @@ struct _GstVmafHipScoring
   GstVideoInfo ref_info_used;
   GstVideoInfo dist_info_used;
   gboolean have_info_used;
-  gint64 first_submit_us;
-  GstVmafHipReport *report;     /* thread-safe; shared with the workers;
-                                 * set under the object lock (stats) */
+  GstVmafHipReport *report;     /* the engine's run report and what the
+                                 * element makes of it; thread-safe,
+                                 * shared with the workers; set under the
+                                 * object lock (stats) */
   gchar *dispatch;              /* "adm: hip, ...", logged once; set
                                  * under the object lock */
   /* Tags for the next output buffer, under the object lock. */
@@ -75,8 +76,8 @@ gst_vmaf_hip_scoring_free (GstVmafHipScoring * scoring)
     return;
   gst_vmaf_hip_settings_clear (&scoring->run);
   g_clear_pointer (&scoring->ctx, vh_context_free);
-  gst_vmaf_hip_results_free (scoring->results);
   gst_vmaf_hip_report_free (scoring->report);
+  gst_vmaf_hip_results_free (scoring->results);
   g_free (scoring->dispatch);
   if (scoring->pending_tags)
     gst_tag_list_unref (scoring->pending_tags);
@@ -141,34 +142,15 @@ results_path (GstVmafHipScoring * scoring)
   return gst_vmaf_hip_results_filename (scoring->results);
 }
 
-/* Writes the results file: every frame reported so far, pooled over them,
- * when the interval since the last rewrite has passed, or at once with
- * @force (end of stream, stop). Runs on the worker reporting frames or on
- * the streaming thread, never both at once (the engine is idle when the
- * streaming thread writes). */
+/* Writes the results file (the run report's): every frame reported so
+ * far, pooled over them, when the interval since the last rewrite has
+ * passed, or at once with @force (end of stream, stop; the engine
+ * idle). */
 static gboolean
 update_results (GstVmafHipScoring * scoring, gboolean force)
 {
-  VhOutputInfo info = { 0 };
-  gdouble secs = (g_get_monotonic_time () - scoring->first_submit_us) / 1e6;
-  gchar *dispatch;
-  gboolean ok;
-
-  /* During the run, pooled over the frames reported; at the end, over all
-   * frames numbered (the engine is idle then). */
-  info.n_frames = force ? scoring->n_pairs : 0;
-  info.subsample = MAX (scoring->run.subsample, 1);
-  info.width = scoring->ctx_info.width;
-  info.height = scoring->ctx_info.height;
-  /* a fall-back may replace it on another worker */
-  GST_OBJECT_LOCK (scoring->element);
-  dispatch = g_strdup (scoring->dispatch);
-  GST_OBJECT_UNLOCK (scoring->element);
-  info.dispatch = dispatch;
-  ok = gst_vmaf_hip_results_update (scoring->results, scoring->report,
-      &info, secs, force);
-  g_free (dispatch);
-  return ok;
+  return gst_vmaf_hip_results_update (scoring->results, scoring->report,
+      force);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -185,11 +167,10 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
   GstStructure *s;
   guint64 n_scored = 0;
 
-  s = gst_vmaf_hip_report_frame_ready (scoring->report,
-      vh_context_get_collector (ctx), index, scored, want_message, &n_scored);
-  /* The report keeps what the results file needs: the engine's copy of a
-   * reported frame can go, so a live run does not grow without bound. */
-  vh_feature_collector_release (vh_context_get_collector (ctx), index + 1);
+  /* The run report keeps a frame's values only for the results file, so
+   * that a live run without one does not grow. */
+  s = gst_vmaf_hip_report_frame_ready (scoring->report, ctx, index, scored,
+      want_message, &n_scored);
   if (s && g_atomic_int_get (&scoring->live.message_layout) ==
       GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
     GstStructure *vmaf = gst_vmaf_hip_compat_frame (s);
@@ -229,12 +210,17 @@ on_gpu_fallback (VhContext * ctx, const gchar * message, gpointer user_data)
 {
   GstVmafHipScoring *scoring = user_data;
   gchar *dispatch = vh_context_describe_dispatch (ctx);
+  GstVmafHipReport *report;
 
   gst_vmaf_hip_gpu_fell_back (scoring->gpu);
   GST_OBJECT_LOCK (scoring->element);
   g_free (scoring->dispatch);
   scoring->dispatch = g_strdup (dispatch);
+  report = scoring->report;
   GST_OBJECT_UNLOCK (scoring->element);
+  /* the report outlives the context, whose callback this is */
+  if (report)
+    vh_run_report_set_dispatch (gst_vmaf_hip_report_run (report), dispatch);
   GST_ELEMENT_WARNING_WITH_DETAILS (scoring->element, RESOURCE, FAILED,
       ("Scoring goes on on the CPU: %s.", message), ("backend=auto"),
       ("backend", G_TYPE_STRING, "cpu", "dispatch", G_TYPE_STRING, dispatch,
@@ -254,6 +240,8 @@ log_dispatch (GstVmafHipScoring * scoring)
   g_free (scoring->dispatch);
   scoring->dispatch = dispatch;
   GST_OBJECT_UNLOCK (scoring->element);
+  vh_run_report_set_dispatch (gst_vmaf_hip_report_run (scoring->report),
+      dispatch);
   gst_vmaf_hip_gpu_use_context (scoring->gpu, scoring->ctx);
 }
 
@@ -263,16 +251,17 @@ log_dispatch (GstVmafHipScoring * scoring)
 gboolean
 gst_vmaf_hip_scoring_prepare (GstVmafHipScoring * scoring)
 {
+  GstVmafHipReport *report = gst_vmaf_hip_results_make_report
+      (scoring->results);
+
   GST_OBJECT_LOCK (scoring->element);
-  scoring->report = gst_vmaf_hip_report_new (results_path (scoring) !=
-      NULL);
+  scoring->report = report;
   GST_OBJECT_UNLOCK (scoring->element);
   scoring->ctx_started = FALSE;
   scoring->ctx_base = 0;
   scoring->n_pairs = 0;
   scoring->have_info_used = FALSE;
-  scoring->first_submit_us = 0;
-  return gst_vmaf_hip_results_check (scoring->results);
+  return report != NULL;
 }
 
 gboolean
@@ -336,6 +325,10 @@ start_context (GstVmafHipScoring * scoring, const VhPictureInfo * info,
   scoring->ctx_drained = FALSE;
   /* Keep subsampling in step with the element's frame numbers. */
   scoring->ctx_base = (scoring->n_pairs + sub - 1) / sub * sub;
+  vh_run_report_attach (gst_vmaf_hip_report_run (scoring->report),
+      scoring->ctx, (guint) MIN (scoring->ctx_base, G_MAXUINT));
+  vh_run_report_set_picture_info (gst_vmaf_hip_report_run (scoring->report),
+      info);
   GST_INFO_OBJECT (scoring->element, "scoring %ux%u %s %u-bit from frame %"
       G_GUINT64_FORMAT, info->width, info->height,
       vh_pix_fmt_to_string (info->pix_fmt), info->bpc, scoring->ctx_base);
@@ -367,6 +360,9 @@ retire_context (GstVmafHipScoring * scoring)
 {
   gboolean ok = gst_vmaf_hip_scoring_finish (scoring);
 
+  /* The run goes on in the next context: the results file keeps what
+   * this one scored. */
+  vh_run_report_detach (gst_vmaf_hip_report_run (scoring->report), TRUE);
   g_clear_pointer (&scoring->ctx, vh_context_free);
   scoring->ctx_started = FALSE;
   return ok;
@@ -393,9 +389,12 @@ gst_vmaf_hip_scoring_stop (GstVmafHipScoring * scoring, gboolean eos_done)
             "scored are in \"%s\".",
             gst_vmaf_hip_report_n_scored (scoring->report),
             results_path (scoring)), (NULL));
+  /* The run ends here, the results written: its values go with the
+   * context. */
+  if (scoring->ctx && scoring->report)
+    vh_run_report_detach (gst_vmaf_hip_report_run (scoring->report), FALSE);
   g_clear_pointer (&scoring->ctx, vh_context_free);
   scoring->ctx_started = FALSE;
-  gst_vmaf_hip_results_close (scoring->results);
 }
 
 /* The run's report and dispatch go; stats reads them from other threads. */
@@ -491,7 +490,9 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   const GstVmafHipFrame *pass;
   VhPictureInfo rpi, dpi;
   VhPicture *ref_pic, *dist_pic;
-  GstVmafHipStamp stamp;
+  GstVmafHipStamp *stamp;
+  guint64 number;
+  GstClockTime pts;
   GError *err = NULL;
   gboolean ok;
 
@@ -522,32 +523,32 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
 
   pass = scoring->passthrough == GST_VMAF_HIP_PASSTHROUGH_REFERENCE ?
       ref_frame : dist_frame;
-  stamp.pts = pass->pts;
-  stamp.duration = pass->duration;
-  stamp.stream_time = pass->stream_time;
-  stamp.running_time = pass->running_time;
-  stamp.ctx_index = vh_context_n_frames (scoring->ctx);
-  stamp.index = scoring->ctx_base + stamp.ctx_index;
-  if (scoring->first_submit_us == 0)
-    scoring->first_submit_us = g_get_monotonic_time ();
+  number = scoring->ctx_base + vh_context_n_frames (scoring->ctx);
+  pts = pass->pts;
+  stamp = g_new (GstVmafHipStamp, 1);
+  stamp->index = number;
+  stamp->pts = pts;
+  stamp->duration = pass->duration;
+  stamp->stream_time = pass->stream_time;
+  stamp->running_time = pass->running_time;
+  vh_run_report_start_clock (gst_vmaf_hip_report_run (scoring->report));
 
-  /* The stamp must be queued first: the frame may be final before
-   * vh_context_submit() returns. */
-  gst_vmaf_hip_report_push_stamp (scoring->report, &stamp);
-  ok = vh_context_submit (scoring->ctx, ref_pic, dist_pic, NULL, &err);
+  /* The stamp travels with the frame and comes back in its frame-ready
+   * callback (freed by the engine, also when the submission fails). */
+  ok = vh_context_submit_full (scoring->ctx, ref_pic, dist_pic, stamp,
+      g_free, NULL, &err);
   vh_picture_unref (ref_pic);
   vh_picture_unref (dist_pic);
   if (!ok) {
-    gst_vmaf_hip_report_drop_last_stamp (scoring->report);
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Scoring failed: %s", err->message), (NULL));
     g_error_free (err);
     return GST_FLOW_ERROR;
   }
-  scoring->n_pairs = stamp.index + 1;
+  scoring->n_pairs = number + 1;
   scoring->ctx_drained = FALSE;
   GST_LOG_OBJECT (self, "submitted frame %" G_GUINT64_FORMAT " pts %"
-      GST_TIME_FORMAT, stamp.index, GST_TIME_ARGS (stamp.pts));
+      GST_TIME_FORMAT, number, GST_TIME_ARGS (pts));
   return GST_FLOW_OK;
 }
 

@@ -25,9 +25,10 @@ G_BEGIN_DECLS
  *
  * One run's scoring: the settings copied at start, the engine's context
  * (built at start, started with the first pair's geometry, finished at a
- * flush, a caps change or the end), the element's frame numbers, the
- * report (GstVmafHipReport: stamps, pooled values, values kept for the
- * results file), the results file and its rewrites, the dispatch line,
+ * flush, a caps change or the end), the element's frame numbers (a
+ * stamp submitted with each frame), the report (GstVmafHipReport over the
+ * engine's VhRunReport: pooled values, the results file and its
+ * rewrites), the dispatch line,
  * and what the engine's workers post: a "vmaf" message per frame, tags
  * every tag-interval frames, the "vmaf-summary" at the end. Frames reach
  * the GPU through the element's GstVmafHipGpu.

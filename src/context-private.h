@@ -60,6 +60,14 @@ typedef struct
   gint pending;                 /* lanes still to run: parallel, temporal */
 } FrameTask;
 
+/* What a caller submitted with a frame (vh_context_submit_full()), kept
+ * until the frame-ready callback of that frame returned. */
+typedef struct
+{
+  gpointer data;
+  GDestroyNotify notify;
+} FrameData;
+
 struct _VhContext
 {
   VhContextConfig config;
@@ -86,6 +94,8 @@ struct _VhContext
   guint n_final;                /* frames 0 .. n_final-1 are final */
   guint temporal_final;         /* frames below this are temporally final */
   GHashTable *lanes_done;       /* index -> TRUE once its parallel lane ran */
+  GHashTable *frame_data;       /* index -> FrameData*, frames submitted
+                                 * with data and not yet reported */
   guint n_running;              /* tasks queued or running */
   GError *error;                /* first worker failure */
   GMutex finalize_lock;
@@ -195,6 +205,8 @@ gboolean     vh_context_temporal_flush   (VhContext * ctx,
 gboolean     vh_context_start_pools      (VhContext * ctx, GError ** error);
 
 void         vh_context_stop_pools       (VhContext * ctx);
+
+void         vh_frame_data_free          (FrameData * fd);
 
 G_END_DECLS
 

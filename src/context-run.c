@@ -64,11 +64,21 @@ context_finalize_ready (VhContext * ctx)
       ctx->ready_func (ctx, index, scored, ctx->ready_data);
 
     g_mutex_lock (&ctx->lock);
+    /* Its data goes once the callback is done with it. */
+    g_hash_table_remove (ctx->frame_data, GUINT_TO_POINTER (index));
     ctx->n_final = index + 1;
     g_cond_broadcast (&ctx->cond);
     g_mutex_unlock (&ctx->lock);
   }
   g_mutex_unlock (&ctx->finalize_lock);
+}
+
+void
+vh_frame_data_free (FrameData * fd)
+{
+  if (fd->notify)
+    fd->notify (fd->data);
+  g_free (fd);
 }
 
 static void
@@ -243,9 +253,29 @@ gboolean
 vh_context_submit (VhContext * ctx, VhPicture * ref, VhPicture * dist,
     guint * index, GError ** error)
 {
+  return vh_context_submit_full (ctx, ref, dist, NULL, NULL, index, error);
+}
+
+/* Frees @frame_data as a failed submission must. */
+static gboolean
+submit_refused (gpointer frame_data, GDestroyNotify notify)
+{
+  if (notify)
+    notify (frame_data);
+  return FALSE;
+}
+
+gboolean
+vh_context_submit_full (VhContext * ctx, VhPicture * ref, VhPicture * dist,
+    gpointer frame_data, GDestroyNotify notify, guint * index,
+    GError ** error)
+{
   FrameTask *task;
 
-  g_return_val_if_fail (ctx->started, FALSE);
+  if (!ctx->started) {
+    g_critical ("vh_context_submit: the context was not started");
+    return submit_refused (frame_data, notify);
+  }
   if (!vh_picture_info_equal (&ref->info, &ctx->info) ||
       !vh_picture_info_equal (&dist->info, &ctx->info)) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
@@ -257,17 +287,17 @@ vh_context_submit (VhContext * ctx, VhPicture * ref, VhPicture * dist,
         vh_pix_fmt_to_string (ref->info.pix_fmt), ref->info.bpc,
         dist->info.width, dist->info.height,
         vh_pix_fmt_to_string (dist->info.pix_fmt), dist->info.bpc);
-    return FALSE;
+    return submit_refused (frame_data, notify);
   }
 
   if (!vh_context_check_chroma (ctx, ref, "reference", error) ||
       !vh_context_check_chroma (ctx, dist, "distorted", error))
-    return FALSE;
+    return submit_refused (frame_data, notify);
 
   if (!vh_picture_check_depth (ref, "reference", error) ||
       !vh_picture_check_depth (dist, "distorted", error)) {
     g_prefix_error (error, "frame %u: ", ctx->n_submitted);
-    return FALSE;
+    return submit_refused (frame_data, notify);
   }
 
   g_mutex_lock (&ctx->lock);
@@ -276,7 +306,7 @@ vh_context_submit (VhContext * ctx, VhPicture * ref, VhPicture * dist,
     g_cond_wait (&ctx->cond, &ctx->lock);
   if (!context_take_error (ctx, error)) {
     g_mutex_unlock (&ctx->lock);
-    return FALSE;
+    return submit_refused (frame_data, notify);
   }
   task = g_new0 (FrameTask, 1);
   task->index = ctx->n_submitted++;
@@ -284,6 +314,14 @@ vh_context_submit (VhContext * ctx, VhPicture * ref, VhPicture * dist,
   task->dist = vh_picture_ref (dist);
   task->scored = (task->index % ctx->config.subsample) == 0;
   task->pending = 2;
+  /* Before the workers see the frame: it may be reported at once. */
+  if (frame_data || notify) {
+    FrameData *fd = g_new (FrameData, 1);
+
+    fd->data = frame_data;
+    fd->notify = notify;
+    g_hash_table_insert (ctx->frame_data, GUINT_TO_POINTER (task->index), fd);
+  }
   ctx->n_running++;
   g_mutex_unlock (&ctx->lock);
 
@@ -327,6 +365,17 @@ vh_context_finish (VhContext * ctx, GError ** error)
   if (ok && !vh_context_init_temporal_or_cpu (ctx, error))
     ok = FALSE;
   return ok;
+}
+
+gpointer
+vh_context_get_frame_data (VhContext * ctx, guint index)
+{
+  FrameData *fd;
+
+  g_mutex_lock (&ctx->lock);
+  fd = g_hash_table_lookup (ctx->frame_data, GUINT_TO_POINTER (index));
+  g_mutex_unlock (&ctx->lock);
+  return fd ? fd->data : NULL;
 }
 
 guint

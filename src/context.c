@@ -33,6 +33,8 @@ vh_context_new (const VhContextConfig * config)
       vh_model_free);
   ctx->fc = vh_feature_collector_new ();
   ctx->lanes_done = g_hash_table_new (NULL, NULL);
+  ctx->frame_data = g_hash_table_new_full (NULL, NULL, NULL,
+      (GDestroyNotify) vh_frame_data_free);
   g_mutex_init (&ctx->lock);
   g_mutex_init (&ctx->finalize_lock);
   g_cond_init (&ctx->cond);
@@ -52,6 +54,8 @@ vh_context_free (VhContext * ctx)
   g_ptr_array_unref (ctx->models);
   vh_feature_collector_free (ctx->fc);
   g_hash_table_unref (ctx->lanes_done);
+  /* Frames never reported (a worker failed): their data goes here. */
+  g_hash_table_unref (ctx->frame_data);
   g_clear_error (&ctx->error);
   vh_context_history_clear (ctx);
   /* After the extractors: their GPU state lives on its device. */

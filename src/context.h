@@ -71,7 +71,8 @@ typedef void (*VhFallbackFunc) (VhContext * ctx, const gchar * message,
 
 /* Called from a worker thread, in frame order, once frame @index is final
  * (its features and model scores are in the collector). Skipped frames of
- * a subsampled run are reported too, with @scored FALSE. */
+ * a subsampled run are reported too, with @scored FALSE. What was
+ * submitted with the frame is vh_context_get_frame_data (ctx, index). */
 typedef void (*VhFrameReadyFunc) (VhContext * ctx, guint index,
     gboolean scored, gpointer user_data);
 
@@ -110,6 +111,22 @@ gboolean     vh_context_start            (VhContext * ctx,
 gboolean     vh_context_submit           (VhContext * ctx, VhPicture * ref,
                                           VhPicture * dist, guint * index,
                                           GError ** error);
+
+/* Same, with @frame_data carried with the frame (what the caller knew of
+ * it: timestamps, its own number): vh_context_get_frame_data() hands it
+ * to the frame-ready callback of that frame, and @notify (if not NULL)
+ * frees it once that callback returned, or at once when the submission
+ * fails, or with the context when a failure keeps the frame from being
+ * reported. */
+gboolean     vh_context_submit_full      (VhContext * ctx, VhPicture * ref,
+                                          VhPicture * dist,
+                                          gpointer frame_data,
+                                          GDestroyNotify notify,
+                                          guint * index, GError ** error);
+
+/* In the frame-ready callback of frame @index: the data submitted with it
+ * (vh_context_submit_full()), or NULL. */
+gpointer     vh_context_get_frame_data   (VhContext * ctx, guint index);
 
 /* End of stream: waits for every frame, lets temporal extractors emit what
  * they held back, scores the remaining frames. The context can take more

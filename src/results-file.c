@@ -19,10 +19,6 @@
 #include <stdio.h>
 #include <unistd.h>
 
-/* By default the first rewrite comes after this long; later ones wait at
- * least ten times as long as the last rewrite took. */
-#define MIN_INTERVAL_US (2 * G_USEC_PER_SEC)
-
 struct _VhResultsFile
 {
   gchar *path;
@@ -205,7 +201,7 @@ vh_results_file_new (const gchar * path, VhOutputFormat format,
 
   rf->path = g_strdup (path);
   rf->format = format;
-  rf->interval = MIN_INTERVAL_US;
+  rf->interval = VH_RESULTS_FILE_DEFAULT_INTERVAL_US;
   rf->stream_fd = -1;
   rf->stream = is_stream_path (path, &st, g_stat (path, &st) == 0);
   if (rf->stream) {

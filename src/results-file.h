@@ -31,6 +31,9 @@ G_BEGIN_DECLS
  * own results files at once. */
 typedef struct _VhResultsFile VhResultsFile;
 
+/* The least time between two rewrites unless set otherwise. */
+#define VH_RESULTS_FILE_DEFAULT_INTERVAL_US (2 * G_USEC_PER_SEC)
+
 /* Checks that @path can be written (before any scoring) by writing an
  * empty log there, or for a stream by opening it. Errors name the path. */
 VhResultsFile *vh_results_file_new      (const gchar * path,
@@ -49,7 +52,8 @@ gboolean     vh_results_file_update     (VhResultsFile * rf,
                                          const VhOutputInfo * info,
                                          gboolean force, GError ** error);
 
-/* The least time between two rewrites during a run (2 s by default); 0
+/* The least time between two rewrites during a run
+ * (VH_RESULTS_FILE_DEFAULT_INTERVAL_US unless set); 0
  * or less: rewritten only when forced. Rewrites also wait ten times as
  * long as the last one took. */
 void         vh_results_file_set_interval (VhResultsFile * rf,
