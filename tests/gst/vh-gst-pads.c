@@ -115,3 +115,25 @@ vh_gst_two_test_sources (const gchar * ref_caps, const gchar * dist_caps,
       "vmafhipcompare name=c %s ! fakesink", ref_n, ref_caps, dist_n,
       dist_caps, props ? props : "");
 }
+
+gchar *
+vh_gst_test_sources (const gchar * ref_caps, const gchar * dist_caps,
+    guint frames, const gchar * props)
+{
+  return g_strdup_printf ("videotestsrc num-buffers=%u %s%s ! c.ref_sink "
+      "videotestsrc num-buffers=%u pattern=ball %s%s ! c.dist_sink "
+      "vmafhipcompare name=c %s ! fakesink", frames, ref_caps ? "! " : "",
+      ref_caps ? ref_caps : "", frames, dist_caps ? "! " : "",
+      dist_caps ? dist_caps : "", props ? props : "");
+}
+
+GList *
+vh_gst_run_test_sources (const gchar * ref_caps, const gchar * dist_caps,
+    guint frames, const gchar * props)
+{
+  gchar *desc = vh_gst_test_sources (ref_caps, dist_caps, frames, props);
+  GList *msgs = vh_gst_run_launch (desc, 120 * GST_SECOND);
+
+  g_free (desc);
+  return msgs;
+}

@@ -66,6 +66,17 @@ gchar       *vh_gst_two_test_sources (const gchar * ref_caps,
                                       const gchar * dist_caps, guint ref_n,
                                       guint dist_n, const gchar * props);
 
+/* Two videotestsrc branches, @frames each, into vmafhipcompare name=c
+ * @props; @ref_caps and @dist_caps may be NULL (the source chooses). */
+gchar       *vh_gst_test_sources (const gchar * ref_caps,
+                                  const gchar * dist_caps, guint frames,
+                                  const gchar * props);
+
+/* vh_gst_test_sources() run to its end (two minutes at most). */
+GList       *vh_gst_run_test_sources (const gchar * ref_caps,
+                                      const gchar * dist_caps, guint frames,
+                                      const gchar * props);
+
 G_END_DECLS
 
 #endif /* __VH_GST_PADS_H__ */
