@@ -34,15 +34,17 @@ test_caps_mismatch (void)
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
-    gchar *desc = vh_gst_two_test_sources (cases[i][0], cases[i][1], 3, 3, NULL);
+    gchar *desc = vh_gst_two_test_sources (cases[i][0], cases[i][1], 3, 3,
+        NULL);
     GList *msgs = vh_gst_run_launch (desc, 60 * GST_SECOND);
     GError *err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
 
     vh_assert_msg (err != NULL, "case %u: no error", i);
-    vh_assert_msg (g_error_matches (err, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION),
-        "case %u: %s", i, err->message);
-    vh_assert_msg (strstr (err->message, "ref_sink") && strstr (err->message, "dist_sink") && strstr (err->message, cases[i][2]) && strstr (err->message, cases[i][3]),
-        "case %u: %s", i, err->message);
+    vh_assert_msg (g_error_matches (err, GST_CORE_ERROR,
+        GST_CORE_ERROR_NEGOTIATION), "case %u: %s", i, err->message);
+    vh_assert_msg (strstr (err->message, "ref_sink") && strstr (err->message,
+        "dist_sink") && strstr (err->message, cases[i][2]) && strstr
+        (err->message, cases[i][3]), "case %u: %s", i, err->message);
     g_error_free (err);
     vh_gst_free_messages (msgs);
     g_free (desc);
@@ -71,15 +73,17 @@ test_caps_refused (void)
   /* One frame a side: the refusal comes with the caps, before any frame
    * (the base class queues frames behind the refused caps event). */
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
-    gchar *desc = vh_gst_two_test_sources (cases[i][0], cases[i][1], 1, 1, NULL);
+    gchar *desc = vh_gst_two_test_sources (cases[i][0], cases[i][1], 1, 1,
+        NULL);
     GList *msgs = vh_gst_run_launch (desc, 60 * GST_SECOND);
     GError *err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
 
     vh_assert_msg (err != NULL, "case %u: no error", i);
-    vh_assert_msg (g_error_matches (err, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION),
-        "case %u: %s", i, err->message);
-    vh_assert_msg (strstr (err->message, cases[i][2]) && strstr (err->message, cases[i][3]) && !strstr (err->message, "differ"),
-        "case %u: %s", i, err->message);
+    vh_assert_msg (g_error_matches (err, GST_CORE_ERROR,
+        GST_CORE_ERROR_NEGOTIATION), "case %u: %s", i, err->message);
+    vh_assert_msg (strstr (err->message, cases[i][2]) && strstr (err->message,
+        cases[i][3]) && !strstr (err->message, "differ"), "case %u: %s", i,
+        err->message);
     g_error_free (err);
     vh_gst_free_messages (msgs);
     g_free (desc);

@@ -103,7 +103,8 @@ test_branch_fails_before_caps (void)
 
   g_assert_true (vh_gst_find_type (msgs, GST_MESSAGE_ERROR) < 0);
   g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
-  g_assert_true (g_file_set_contents (text, "neither video nor audio\n", -1, NULL));
+  g_assert_true (g_file_set_contents (text, "neither video nor audio\n", -1,
+      NULL));
   for (guint b = 0; b < G_N_ELEMENTS (branches); b++) {
     gchar *branch = g_strdup_printf (branches[b], b == 1 ? wav : text);
     gchar *desc = g_strdup_printf ("videotestsrc num-buffers=100 ! " TINY
@@ -151,11 +152,16 @@ int
 main (int argc, char **argv)
 {
   vh_gst_test_init (&argc, &argv);
-  g_test_add_func ("/vmafhipcompare/input-timeout-default", test_input_timeout_default);
-  g_test_add_func ("/vmafhipcompare/unlinked-dist-times-out", test_unlinked_dist_times_out);
-  g_test_add_func ("/vmafhipcompare/unlinked-ref-times-out", test_unlinked_ref_times_out);
-  g_test_add_func ("/vmafhipcompare/unlinked-at-other-eos", test_unlinked_at_other_eos);
+  g_test_add_func ("/vmafhipcompare/input-timeout-default",
+      test_input_timeout_default);
+  g_test_add_func ("/vmafhipcompare/unlinked-dist-times-out",
+      test_unlinked_dist_times_out);
+  g_test_add_func ("/vmafhipcompare/unlinked-ref-times-out",
+      test_unlinked_ref_times_out);
+  g_test_add_func ("/vmafhipcompare/unlinked-at-other-eos",
+      test_unlinked_at_other_eos);
   g_test_add_func ("/vmafhipcompare/no-caps-named", test_no_caps_named);
-  g_test_add_func ("/vmafhipcompare/branch-fails-before-caps", test_branch_fails_before_caps);
+  g_test_add_func ("/vmafhipcompare/branch-fails-before-caps",
+      test_branch_fails_before_caps);
   return g_test_run ();
 }

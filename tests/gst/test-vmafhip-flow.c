@@ -48,11 +48,12 @@ test_flushing_seek (void)
   pipeline = gst_parse_launch (desc, NULL);
   g_assert_cmpint (gst_element_set_state (pipeline, GST_STATE_PAUSED), ==,
       GST_STATE_CHANGE_ASYNC);
-  g_assert_cmpint (gst_element_get_state (pipeline, NULL, NULL, GST_CLOCK_TIME_NONE),
-      ==, GST_STATE_CHANGE_SUCCESS);
-  g_assert_true (gst_element_seek_simple (pipeline, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, seek_to));
-  g_assert_cmpint (gst_element_get_state (pipeline, NULL, NULL, GST_CLOCK_TIME_NONE),
-      ==, GST_STATE_CHANGE_SUCCESS);
+  g_assert_cmpint (gst_element_get_state (pipeline, NULL, NULL,
+      GST_CLOCK_TIME_NONE), ==, GST_STATE_CHANGE_SUCCESS);
+  g_assert_true (gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
+      GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, seek_to));
+  g_assert_cmpint (gst_element_get_state (pipeline, NULL, NULL,
+      GST_CLOCK_TIME_NONE), ==, GST_STATE_CHANGE_SUCCESS);
   msgs = vh_gst_run (pipeline, 120 * GST_SECOND);
   g_assert_true (vh_gst_first_error (msgs, GST_MESSAGE_ERROR) == NULL);
   /* Frames flushed by the seek were not dropped for lateness. */
@@ -72,7 +73,8 @@ test_flushing_seek (void)
     guint n = ts / (40 * GST_MSECOND);
 
     if (i > 0)
-      g_assert_true (vh_gst_get_uint64 (s, "index") > vh_gst_get_uint64 (g_ptr_array_index (frames, i - 1), "index"));
+      g_assert_true (vh_gst_get_uint64 (s, "index") > vh_gst_get_uint64
+          (g_ptr_array_index (frames, i - 1), "index"));
     if (ts < seek_to)
       continue;
     /* New segment: running time starts again from 0. */
@@ -121,9 +123,11 @@ test_seek_reverse (void)
 
   g_assert_true (pipeline != NULL);
   gst_element_set_state (pipeline, GST_STATE_PAUSED);
-  g_assert_cmpint (gst_element_get_state (pipeline, NULL, NULL, GST_CLOCK_TIME_NONE),
-      ==, GST_STATE_CHANGE_SUCCESS);
-  g_assert_false (gst_element_seek (pipeline, -1.0, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_SET, 200 * GST_MSECOND));
+  g_assert_cmpint (gst_element_get_state (pipeline, NULL, NULL,
+      GST_CLOCK_TIME_NONE), ==, GST_STATE_CHANGE_SUCCESS);
+  g_assert_false (gst_element_seek (pipeline, -1.0, GST_FORMAT_TIME,
+      GST_SEEK_FLAG_FLUSH, GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_SET, 200 *
+      GST_MSECOND));
   msgs = vh_gst_run (pipeline, 60 * GST_SECOND);
   g_assert_true (vh_gst_first_error (msgs, GST_MESSAGE_ERROR) == NULL);
   warn = vh_gst_first_error (msgs, GST_MESSAGE_WARNING);
@@ -163,8 +167,8 @@ test_state_cycling (void)
 
     g_assert_true (vh_gst_first_error (msgs, GST_MESSAGE_ERROR) == NULL);
     g_assert_cmpint (frames->len, ==, 48);
-    g_assert_cmpuint (vh_gst_get_uint64 (g_ptr_array_index (frames, 0), "index"),
-        ==, 0);
+    g_assert_cmpuint (vh_gst_get_uint64 (g_ptr_array_index (frames, 0),
+        "index"), ==, 0);
     g_assert_cmpint (sums->len, ==, 1);
     score = vh_gst_get_double (g_ptr_array_index (sums, 0), "score");
     if (run == 0)
@@ -242,9 +246,10 @@ test_live (void)
   gst_pad_add_probe (vsrc_pad, GST_PAD_PROBE_TYPE_BUFFER, count_buffers,
       &produced, NULL);
   bus = gst_element_get_bus (pipeline);
-  g_assert_true (gst_element_set_state (pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
-  g_assert_cmpint (gst_element_get_state (pipeline, NULL, NULL, 10 * GST_SECOND),
-      ==, GST_STATE_CHANGE_SUCCESS);
+  g_assert_true (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  g_assert_cmpint (gst_element_get_state (pipeline, NULL, NULL, 10 *
+      GST_SECOND), ==, GST_STATE_CHANGE_SUCCESS);
   g_usleep (2 * G_USEC_PER_SEC);
 
   /* Latency: upstream's plus one frame. */
@@ -282,17 +287,20 @@ test_live (void)
   frames = vh_gst_structures (msgs, "vmaf");
   vh_assert_msg (frames->len >= 10, "only %u frames in 3 s", frames->len);
   for (guint i = 1; i < frames->len; i++)
-    g_assert_true (vh_gst_get_uint64 (g_ptr_array_index (frames, i), "index") > vh_gst_get_uint64 (g_ptr_array_index (frames, i - 1), "index"));
+    g_assert_true (vh_gst_get_uint64 (g_ptr_array_index (frames, i), "index") >
+        vh_gst_get_uint64 (g_ptr_array_index (frames, i - 1), "index"));
   sums = vh_gst_structures (msgs, "vmaf-summary");
   g_assert_cmpint (sums->len, ==, 1);
   sum = g_ptr_array_index (sums, 0);
   g_assert_cmpuint (vh_gst_get_uint64 (sum, "scored"), ==, frames->len);
   /* Each side: every frame the source made is scored, unpaired or
    * dropped, and the summary says which. */
-  g_assert_cmpuint (vh_gst_get_uint64 (sum, "scored") + vh_gst_get_uint64 (sum, "unpaired-reference") + vh_gst_get_uint64 (sum, "dropped-reference"),
-      ==, produced);
-  g_assert_cmpuint (vh_gst_get_uint64 (sum, "scored") + vh_gst_get_uint64 (sum, "unpaired-distorted") + vh_gst_get_uint64 (sum, "dropped-distorted"),
-      ==, produced);
+  g_assert_cmpuint (vh_gst_get_uint64 (sum, "scored") + vh_gst_get_uint64 (sum,
+      "unpaired-reference") + vh_gst_get_uint64 (sum, "dropped-reference"), ==,
+      produced);
+  g_assert_cmpuint (vh_gst_get_uint64 (sum, "scored") + vh_gst_get_uint64 (sum,
+      "unpaired-distorted") + vh_gst_get_uint64 (sum, "dropped-distorted"), ==,
+      produced);
   /* Down- and upscaled video is visibly worse than its source. */
   g_assert_true (vh_gst_get_double (sum, "score") < 99.0);
 
@@ -345,6 +353,7 @@ main (int argc, char **argv)
   g_test_add_func ("/vmafhipcompare/seek-reverse", test_seek_reverse);
   g_test_add_func ("/vmafhipcompare/state-cycling", test_state_cycling);
   g_test_add_func ("/vmafhipcompare/live", test_live);
-  g_test_add_func ("/vmafhipcompare/latency-without-live-sources", test_latency_without_live_sources);
+  g_test_add_func ("/vmafhipcompare/latency-without-live-sources",
+      test_latency_without_live_sources);
   return g_test_run ();
 }

@@ -71,10 +71,12 @@ oracle (GstVideoFormat format)
   VhPictureInfo info;
   GError *err = NULL;
 
-  g_assert_true (vh_context_add_model (ctx, vh_model_new_builtin ("vmaf_v0.6.1", &mc, NULL), &err));
+  g_assert_true (vh_context_add_model (ctx, vh_model_new_builtin
+      ("vmaf_v0.6.1", &mc, NULL), &err));
   g_assert_true (vh_context_add_feature (ctx, "psnr", NULL, &err));
   g_assert_true (vh_context_add_feature (ctx, "float_ssim", NULL, &err));
-  g_assert_true (vh_picture_info_init (&info, pix_fmt_of (format), GST_VIDEO_FORMAT_INFO_DEPTH (f, 0), W, H, &err));
+  g_assert_true (vh_picture_info_init (&info, pix_fmt_of (format),
+      GST_VIDEO_FORMAT_INFO_DEPTH (f, 0), W, H, &err));
   vh_assert_msg (vh_context_start (ctx, &info, &err), "%s",
       err ? err->message : "");
   for (guint i = 0; i < N_FRAMES; i++) {
@@ -112,10 +114,10 @@ run_element (GstVideoFormat ref_format, GstVideoFormat dist_format)
   g_free (caps);
 
   for (guint i = 0; i < N_FRAMES; i++) {
-    g_assert_cmpint (gst_harness_push (href, vh_gst_synth_buffer (ref_format, W, H, i, FALSE)),
-        ==, GST_FLOW_OK);
-    g_assert_cmpint (gst_harness_push (hdist, vh_gst_synth_buffer (dist_format, W, H, i, TRUE)),
-        ==, GST_FLOW_OK);
+    g_assert_cmpint (gst_harness_push (href, vh_gst_synth_buffer (ref_format,
+        W, H, i, FALSE)), ==, GST_FLOW_OK);
+    g_assert_cmpint (gst_harness_push (hdist, vh_gst_synth_buffer (dist_format,
+        W, H, i, TRUE)), ==, GST_FLOW_OK);
   }
   gst_harness_push_event (href, gst_event_new_eos ());
   gst_harness_push_event (hdist, gst_event_new_eos ());

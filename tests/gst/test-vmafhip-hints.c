@@ -45,10 +45,11 @@ test_rate_mismatch (void)
     gchar *fix = g_strdup_printf ("videorate ! video/x-raw,framerate=25/1 "
         "! %s", faster);
 
-    vh_assert_msg (g_error_matches (err, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION),
-        "%s", err->message);
-    vh_assert_msg (strstr (err->message, "25/1") && strstr (err->message, "50/1") && strstr (err->message, fix) && !strstr (err->message, "latency"),
-        "%s", err->message);
+    vh_assert_msg (g_error_matches (err, GST_CORE_ERROR,
+        GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
+    vh_assert_msg (strstr (err->message, "25/1") && strstr (err->message,
+        "50/1") && strstr (err->message, fix) && !strstr (err->message,
+        "latency"), "%s", err->message);
     g_free (fix);
     g_error_free (err);
     g_free (desc);
@@ -78,8 +79,11 @@ test_raw_without_size (void)
         "fakesink", raw, other);
     GError *err = first_error (desc);
 
-    vh_assert_msg (strstr (err->message, "ref_sink") && strstr (err->message, "rawvideoparse") && strstr (err->message, "no frame size") && strstr (err->message, "width=W height=H") && !strstr (err->message, "videoscale") && !strstr (err->message, "videorate !"),
-        "case %u: %s", i, err->message);
+    vh_assert_msg (strstr (err->message, "ref_sink") && strstr (err->message,
+        "rawvideoparse") && strstr (err->message, "no frame size") && strstr
+        (err->message, "width=W height=H") && !strstr (err->message,
+        "videoscale") && !strstr (err->message, "videorate !"), "case %u: %s",
+        i, err->message);
     g_error_free (err);
     g_free (desc);
     g_free (other);
@@ -158,6 +162,7 @@ main (int argc, char **argv)
   vh_gst_test_init (&argc, &argv);
   g_test_add_func ("/vmafhipcompare/rate-mismatch", test_rate_mismatch);
   g_test_add_func ("/vmafhipcompare/raw-without-size", test_raw_without_size);
-  g_test_add_func ("/vmafhipcompare/convert-reference-format", test_convert_reference_format);
+  g_test_add_func ("/vmafhipcompare/convert-reference-format",
+      test_convert_reference_format);
   return g_test_run ();
 }

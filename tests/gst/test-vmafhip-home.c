@@ -92,8 +92,8 @@ test_unconstrained_sources_score_i420 (void)
   g_assert_true (vh_gst_find_type (free_run, GST_MESSAGE_ERROR) < 0);
   g_assert_cmpstr (format[0], ==, "I420");
   g_assert_cmpstr (format[1], ==, "I420");
-  i420 = vh_gst_run_test_sources ("video/x-raw,format=I420", "video/x-raw,format=I420", 4,
-      "features=psnr");
+  i420 = vh_gst_run_test_sources ("video/x-raw,format=I420",
+      "video/x-raw,format=I420", 4, "features=psnr");
   assert_same_scores (free_run, i420);
   vh_gst_free_messages (free_run);
   vh_gst_free_messages (i420);
@@ -134,11 +134,12 @@ test_results_fifo (void)
   gst_element_set_state (e, GST_STATE_NULL);
   gst_object_unref (e);
 
-  msgs = vh_gst_run_test_sources ("video/x-raw,format=I420", "video/x-raw,format=I420", 5, props);
+  msgs = vh_gst_run_test_sources ("video/x-raw,format=I420",
+      "video/x-raw,format=I420", 5, props);
   err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
   g_assert_true (err != NULL);
-  vh_assert_msg (g_error_matches (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_WRITE),
-      "%s", err->message);
+  vh_assert_msg (g_error_matches (err, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_WRITE), "%s", err->message);
   vh_assert_msg (strstr (err->message, fifo) != NULL, "%s", err->message);
   vh_assert_msg (strstr (err->message, "no reader") != NULL, "%s",
       err->message);
@@ -149,7 +150,8 @@ test_results_fifo (void)
    * log fit in the FIFO's buffer, read once the pipeline ends. */
   fd = open (fifo, O_RDONLY | O_NONBLOCK);
   g_assert_true (fd >= 0);
-  msgs = vh_gst_run_test_sources ("video/x-raw,format=I420", "video/x-raw,format=I420", 5, props);
+  msgs = vh_gst_run_test_sources ("video/x-raw,format=I420",
+      "video/x-raw,format=I420", 5, props);
   g_assert_true (vh_gst_find_type (msgs, GST_MESSAGE_ERROR) < 0);
   g_assert_cmpint (vh_gst_count (msgs, "vmaf"), ==, 5);
   while ((n = read (fd, buf, sizeof (buf))) > 0)
@@ -159,8 +161,8 @@ test_results_fifo (void)
   vh_assert_msg (json_parser_load_from_data (parser, log->str, log->len, &err),
       "%s: %s", err ? err->message : "", log->str);
   root = json_node_get_object (json_parser_get_root (parser));
-  g_assert_cmpint (json_array_get_length (json_object_get_array_member (root, "frames")),
-      ==, 5);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (root,
+      "frames")), ==, 5);
   g_assert_true (json_object_has_member (root, "pooled_metrics"));
   g_object_unref (parser);
   vh_gst_free_messages (msgs);
@@ -208,7 +210,8 @@ test_unconstrained_tee_scores_i420 (void)
   fa = vh_gst_structures (free_run, "vmaf");
   fy = vh_gst_structures (y444, "vmaf");
   g_assert_cmpint (fa->len, ==, fy->len);
-  g_assert_true (vh_gst_get_double (g_ptr_array_index (fa, 1), "vmaf") != vh_gst_get_double (g_ptr_array_index (fy, 1), "vmaf"));
+  g_assert_true (vh_gst_get_double (g_ptr_array_index (fa, 1), "vmaf") !=
+      vh_gst_get_double (g_ptr_array_index (fy, 1), "vmaf"));
   g_ptr_array_unref (fa);
   g_ptr_array_unref (fy);
   vh_gst_free_messages (free_run);
@@ -228,13 +231,14 @@ test_unconstrained_tee_scores_i420 (void)
 static void
 test_mismatch_says_how_to_fix (void)
 {
-  GList *msgs = vh_gst_run_test_sources ("video/x-raw,format=Y444,width=320,height=240",
+  GList *msgs = vh_gst_run_test_sources
+      ("video/x-raw,format=Y444,width=320,height=240",
       "video/x-raw,format=I420,width=176,height=144", 3, NULL);
   GError *err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
 
   g_assert_true (err != NULL);
-  vh_assert_msg (g_error_matches (err, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION),
-      "%s", err->message);
+  vh_assert_msg (g_error_matches (err, GST_CORE_ERROR,
+      GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
   for (guint i = 0; i < 7; i++) {
     static const gchar *words[] = { "ref_sink: 320x240 Y444",
       "dist_sink: 176x144 I420", "videoconvert", "videoscale",
@@ -264,8 +268,8 @@ test_results_file_checked_at_start (void)
   GstElement *e;
 
   g_assert_true (err != NULL);
-  vh_assert_msg (g_error_matches (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_WRITE),
-      "%s", err->message);
+  vh_assert_msg (g_error_matches (err, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_WRITE), "%s", err->message);
   vh_assert_msg (strstr (err->message, "out.json") != NULL, "%s", err->message);
   g_assert_cmpint (vh_gst_count (msgs, "vmaf"), ==, 0);
   g_assert_cmpint (vh_gst_count (msgs, "vmaf-summary"), ==, 0);
@@ -281,14 +285,16 @@ test_results_file_checked_at_start (void)
 
   /* a writable name passes and is not left behind by the check */
   g_object_set (e, "results-filename", fresh, NULL);
-  g_assert_true (gst_element_set_state (e, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE);
+  g_assert_true (gst_element_set_state (e, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
   g_assert_false (g_file_test (fresh, G_FILE_TEST_EXISTS));
   gst_element_set_state (e, GST_STATE_NULL);
 
   /* an existing file keeps its contents until the results replace them */
   g_assert_true (g_file_set_contents (existing, "earlier run", -1, NULL));
   g_object_set (e, "results-filename", existing, NULL);
-  g_assert_true (gst_element_set_state (e, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE);
+  g_assert_true (gst_element_set_state (e, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
   g_assert_true (g_file_get_contents (existing, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "earlier run");
   gst_element_set_state (e, GST_STATE_NULL);
@@ -331,8 +337,9 @@ assert_models_first (GPtrArray * fields, JsonObject * metrics,
 
   vh_assert_msg (fields->len > 2, "%s", what);
   g_assert_cmpstr (g_ptr_array_index (fields, 0), ==, "vmaf");
-  vh_assert_msg (g_str_has_prefix (g_ptr_array_index (fields, 1), "vmaf_b_v0.6.3"),
-      "%s: %s", what, (gchar *) g_ptr_array_index (fields, 1));
+  vh_assert_msg (g_str_has_prefix (g_ptr_array_index (fields, 1),
+      "vmaf_b_v0.6.3"), "%s: %s", what, (gchar *) g_ptr_array_index (fields,
+      1));
   while (i < fields->len && g_str_has_prefix (g_ptr_array_index (fields, i),
           "vmaf"))
     i++;
@@ -454,8 +461,8 @@ test_pairs_show_one_moment (void)
   g_assert_cmpuint (vh_gst_get_uint64 (sum, "unpaired-reference"), ==, 1);
   g_assert_cmpuint (vh_gst_get_uint64 (sum, "unpaired-distorted"), ==, 1);
   g_assert_cmpint (f_next->len, ==, 5);
-  g_assert_cmpuint (vh_gst_get_uint64 (g_ptr_array_index (f_next, 0), "timestamp"),
-      ==, 40 * GST_MSECOND);
+  g_assert_cmpuint (vh_gst_get_uint64 (g_ptr_array_index (f_next, 0),
+      "timestamp"), ==, 40 * GST_MSECOND);
 
   g_error_free (warning);
   g_ptr_array_unref (s_near);

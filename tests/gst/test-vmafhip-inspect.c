@@ -89,8 +89,10 @@ test_pad_properties (void)
       vh_assert_msg (spec != NULL, "%s", names[i]);
       vh_assert_msg (!(spec->flags & G_PARAM_WRITABLE), "%s is writable",
           names[i]);
-      vh_assert_msg (g_str_has_prefix (g_param_spec_get_blurb (spec), "Always ") && strstr (g_param_spec_get_blurb (spec), "read-only here"),
-          "%s: %s", names[i], g_param_spec_get_blurb (spec));
+      vh_assert_msg (g_str_has_prefix (g_param_spec_get_blurb (spec),
+          "Always ") && strstr (g_param_spec_get_blurb (spec),
+          "read-only here"), "%s: %s", names[i], g_param_spec_get_blurb
+          (spec));
     }
     gst_object_unref (pad);
   }
@@ -106,8 +108,8 @@ test_inspect_documents_messages_and_tags (void)
   GstElementFactory *f = gst_element_factory_find ("vmafhipcompare");
   GstPlugin *plugin;
   const gchar *messages, *tags;
-  GList *msgs = vh_gst_run_test_sources (NULL, NULL, 3, "features=psnr,float_ssim "
-      "tag-interval=1");
+  GList *msgs = vh_gst_run_test_sources (NULL, NULL, 3,
+      "features=psnr,float_ssim " "tag-interval=1");
   const gchar *const names[] = { "vmaf", "vmaf-summary" };
 
   g_assert_true (f != NULL);
@@ -160,9 +162,10 @@ test_inspect_documents_messages_and_tags (void)
 static void
 test_vmaf_element_names (void)
 {
-  GList *ours = vh_gst_run_test_sources (NULL, NULL, 4, "features=psnr,float_ssim,float_ms_ssim "
-      "pool-method=harmonic-mean");
-  GList *theirs = vh_gst_run_test_sources (NULL, NULL, 4, "model-filename=vmaf_v0.6.1 psnr=true "
+  GList *ours = vh_gst_run_test_sources (NULL, NULL, 4,
+      "features=psnr,float_ssim,float_ms_ssim " "pool-method=harmonic-mean");
+  GList *theirs = vh_gst_run_test_sources (NULL, NULL, 4,
+      "model-filename=vmaf_v0.6.1 psnr=true "
       "ssim=true ms-ssim=true pool-method=harmonic_mean phone-model=false "
       "log-level=none results-format=none message-layout=vmaf");
   GPtrArray *frames = vh_gst_structures (ours, "vmaf");
@@ -185,17 +188,23 @@ test_vmaf_element_names (void)
     g_assert_cmpint (index, ==, vh_gst_get_uint64 (a, "index"));
     g_assert_cmpuint (vh_gst_get_uint64 (b, "timestamp"), ==,
         vh_gst_get_uint64 (a, "timestamp"));
-    g_assert_true (vh_gst_get_double (b, "score") == vh_gst_get_double (a, "vmaf"));
-    g_assert_true (vh_gst_get_double (b, "psnr-y") == vh_gst_get_double (a, "psnr_y"));
-    g_assert_true (vh_gst_get_double (b, "ssim") == vh_gst_get_double (a, "float_ssim"));
-    g_assert_true (vh_gst_get_double (b, "ms-ssim") == vh_gst_get_double (a, "float_ms_ssim"));
+    g_assert_true (vh_gst_get_double (b, "score") == vh_gst_get_double (a,
+        "vmaf"));
+    g_assert_true (vh_gst_get_double (b, "psnr-y") == vh_gst_get_double (a,
+        "psnr_y"));
+    g_assert_true (vh_gst_get_double (b, "ssim") == vh_gst_get_double (a,
+        "float_ssim"));
+    g_assert_true (vh_gst_get_double (b, "ms-ssim") == vh_gst_get_double (a,
+        "float_ms_ssim"));
   }
   pooled = g_ptr_array_index (vmaf, frames->len);
   g_assert_cmpstr (gst_structure_get_string (pooled, "type"), ==, "pooled");
   g_assert_cmpint (summary->len, ==, 1);
-  g_assert_true (vh_gst_get_double (pooled, "score") == vh_gst_get_double (g_ptr_array_index (summary, 0), "score"));
+  g_assert_true (vh_gst_get_double (pooled, "score") == vh_gst_get_double
+      (g_ptr_array_index (summary, 0), "score"));
   psnr = gst_structure_get_value (g_ptr_array_index (summary, 0), "psnr_y");
-  g_assert_true (vh_gst_get_double (pooled, "psnr-y") == vh_gst_get_double (gst_value_get_structure (psnr), "harmonic-mean"));
+  g_assert_true (vh_gst_get_double (pooled, "psnr-y") == vh_gst_get_double
+      (gst_value_get_structure (psnr), "harmonic-mean"));
 
   g_ptr_array_unref (frames);
   g_ptr_array_unref (vmaf);
@@ -220,7 +229,8 @@ test_conf_interval (void)
   vh_assert_msg (strstr (err->message, "bootstrap") != NULL, "%s",
       err->message);
   g_assert_true (frames->len == 2);
-  g_assert_true (gst_structure_has_field (g_ptr_array_index (frames, 0), "vmaf_ci_p95_lo"));
+  g_assert_true (gst_structure_has_field (g_ptr_array_index (frames, 0),
+      "vmaf_ci_p95_lo"));
   g_error_free (err);
   g_ptr_array_unref (frames);
   vh_gst_free_messages (bad);

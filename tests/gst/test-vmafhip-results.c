@@ -39,12 +39,13 @@ test_results_file (void)
 
     g_assert_true (vh_gst_first_error (msgs, GST_MESSAGE_ERROR) == NULL);
     g_assert_cmpint (sums->len, ==, 1);
-    g_assert_cmpstr (gst_structure_get_string (g_ptr_array_index (sums, 0), "results-filename"),
-        ==, path);
+    g_assert_cmpstr (gst_structure_get_string (g_ptr_array_index (sums, 0),
+        "results-filename"), ==, path);
     g_assert_true (vh_gst_count (msgs, "vmaf") == 0);
     g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
     if (i == 0) {
-      g_assert_true (vh_gst_compare_results_json (pair, "vmaf_v0.6.1+psnr.json", path, TOL, NULL) > 48 * 18);
+      g_assert_true (vh_gst_compare_results_json (pair,
+          "vmaf_v0.6.1+psnr.json", path, TOL, NULL) > 48 * 18);
     } else if (i == 1) {
       gchar **parts = g_strsplit (text, "<frame ", -1);
       g_assert_cmpint (g_strv_length (parts) - 1, ==, 48);
@@ -146,7 +147,8 @@ test_tags (void)
     if (!list) {
       g_assert_true (i > 0 && g_ptr_array_index (events, i - 1) != NULL);
       g_assert_cmpint (last_frames, ==, 48);
-      g_assert_true (gst_tag_list_get_double (g_ptr_array_index (events, i - 1), "vmafhip-score", &score));
+      g_assert_true (gst_tag_list_get_double (g_ptr_array_index (events, i -
+          1), "vmafhip-score", &score));
       g_assert_cmpfloat (score, ==, summary_score);
       continue;
     }
@@ -197,7 +199,8 @@ main (int argc, char **argv)
 {
   vh_gst_test_init (&argc, &argv);
   g_test_add_func ("/vmafhipcompare/results-file", test_results_file);
-  g_test_add_func ("/vmafhipcompare/results-unwritable", test_results_unwritable);
+  g_test_add_func ("/vmafhipcompare/results-unwritable",
+      test_results_unwritable);
   g_test_add_func ("/vmafhipcompare/tags", test_tags);
   return g_test_run ();
 }

@@ -99,15 +99,15 @@ test_pad_ends_early (void)
     g_assert_true (vh_gst_find_type (msgs, GST_MESSAGE_EOS) >= 0);
     g_assert_cmpint (frames->len, ==, 6);
     /* The last pair's motion was flushed, not lost. */
-    g_assert_cmpuint (vh_gst_get_uint64 (g_ptr_array_index (frames, 5), "index"),
-        ==, 5);
+    g_assert_cmpuint (vh_gst_get_uint64 (g_ptr_array_index (frames, 5),
+        "index"), ==, 5);
     g_assert_cmpint (sums->len, ==, 1);
     sum = g_ptr_array_index (sums, 0);
     g_assert_cmpuint (vh_gst_get_uint64 (sum, "scored"), ==, 6);
-    g_assert_cmpuint (vh_gst_get_uint64 (sum, longer_ref ? "unpaired-reference" : "unpaired-distorted"),
-        ==, 4);
-    g_assert_cmpuint (vh_gst_get_uint64 (sum, longer_ref ? "unpaired-distorted" : "unpaired-reference"),
-        ==, 0);
+    g_assert_cmpuint (vh_gst_get_uint64 (sum, longer_ref ? "unpaired-reference"
+        : "unpaired-distorted"), ==, 4);
+    g_assert_cmpuint (vh_gst_get_uint64 (sum, longer_ref ? "unpaired-distorted"
+        : "unpaired-reference"), ==, 0);
 
     for (GList * l = msgs; l; l = l->next) {
       if (GST_MESSAGE_TYPE (l->data) == GST_MESSAGE_WARNING)
@@ -116,12 +116,13 @@ test_pad_ends_early (void)
     g_assert_true (warning != NULL);
     gst_message_parse_warning (warning, &err, NULL);
     vh_assert_msg (strstr (err->message, "4 ") != NULL, "%s", err->message);
-    vh_assert_msg (strstr (err->message, longer_ref ? "dist_sink ended before ref_sink" : "ref_sink ended before dist_sink") != NULL,
-        "%s", err->message);
+    vh_assert_msg (strstr (err->message, longer_ref ?
+        "dist_sink ended before ref_sink" : "ref_sink ended before dist_sink")
+        != NULL, "%s", err->message);
     gst_message_parse_warning_details (warning, &details);
     g_assert_true (details != NULL);
-    g_assert_cmpuint (vh_gst_get_uint64 (details, longer_ref ? "unpaired-reference" : "unpaired-distorted"),
-        ==, 4);
+    g_assert_cmpuint (vh_gst_get_uint64 (details, longer_ref ?
+        "unpaired-reference" : "unpaired-distorted"), ==, 4);
     g_error_free (err);
     g_ptr_array_unref (sums);
     g_ptr_array_unref (frames);
@@ -166,7 +167,8 @@ test_frame_accounting (void)
     if (GST_MESSAGE_TYPE (l->data) != GST_MESSAGE_WARNING)
       continue;
     gst_message_parse_warning_details (l->data, &details);
-    if (details && gst_structure_get_uint64 (details, "dropped-distorted", &n)) {
+    if (details && gst_structure_get_uint64 (details, "dropped-distorted",
+            &n)) {
       g_assert_cmpuint (n, ==, 2);
       warned_dropped = TRUE;
     }
@@ -192,7 +194,8 @@ test_qos_does_not_drop (void)
   /* Once the first frame is out (and the segments with it, which reset
    * QoS), downstream says "everything before 10 s is too late". */
   gst_buffer_unref (gst_harness_pull (t.ref));
-  g_assert_true (gst_harness_push_upstream_event (t.ref, gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 0.5, 10 * GST_SECOND, 0)));
+  g_assert_true (gst_harness_push_upstream_event (t.ref, gst_event_new_qos
+      (GST_QOS_TYPE_UNDERFLOW, 0.5, 10 * GST_SECOND, 0)));
   for (guint f = 1; f < 5; f++)
     vh_gst_pads_push_synth (&t, GST_VIDEO_FORMAT_I420, W, H, f, f);
   msgs = vh_gst_pads_finish (&t);
@@ -212,8 +215,8 @@ assert_input_refused (GList * msgs, const gchar * pad, const gchar * what)
   GError *err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
 
   g_assert_true (err != NULL);
-  vh_assert_msg (g_error_matches (err, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT),
-      "%s", err->message);
+  vh_assert_msg (g_error_matches (err, GST_STREAM_ERROR,
+      GST_STREAM_ERROR_FORMAT), "%s", err->message);
   vh_assert_msg (strstr (err->message, pad) != NULL, "%s", err->message);
   vh_assert_msg (strstr (err->message, what) != NULL, "%s", err->message);
   g_assert_cmpint (vh_gst_count (msgs, "vmaf"), ==, 0);
@@ -321,8 +324,10 @@ main (int argc, char **argv)
   g_test_add_func ("/vmafhipcompare/pad-ends-early", test_pad_ends_early);
   g_test_add_func ("/vmafhipcompare/frame-accounting", test_frame_accounting);
   g_test_add_func ("/vmafhipcompare/qos-does-not-drop", test_qos_does_not_drop);
-  g_test_add_func ("/vmafhipcompare/segment-not-in-time", test_segment_not_in_time);
-  g_test_add_func ("/vmafhipcompare/frame-without-timestamp", test_frame_without_timestamp);
+  g_test_add_func ("/vmafhipcompare/segment-not-in-time",
+      test_segment_not_in_time);
+  g_test_add_func ("/vmafhipcompare/frame-without-timestamp",
+      test_frame_without_timestamp);
   g_test_add_func ("/vmafhipcompare/segment-reverse", test_segment_reverse);
   return g_test_run ();
 }

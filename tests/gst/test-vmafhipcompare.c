@@ -33,8 +33,8 @@ test_element_details (void)
   gboolean frame_message;
 
   g_assert_true (f != NULL);
-  g_assert_cmpstr (gst_element_factory_get_metadata (f, GST_ELEMENT_METADATA_KLASS),
-      ==, "Filter/Analyzer/Video");
+  g_assert_cmpstr (gst_element_factory_get_metadata (f,
+      GST_ELEMENT_METADATA_KLASS), ==, "Filter/Analyzer/Video");
   e = gst_element_factory_create (f, NULL);
   g_assert_true (GST_IS_VIDEO_AGGREGATOR (e));
   for (guint i = 0; i < 3; i++) {
@@ -127,7 +127,8 @@ test_messages (void)
     g_assert_cmpfloat (vh_gst_get_double (s, "score"), ==,
         vh_gst_get_double (s, "vmaf"));
   }
-  g_assert_true (vh_gst_compare_frames (pair, "vmaf_v0.6.1+psnr.json", frames, TOL, NULL) >= 48 * 18);
+  g_assert_true (vh_gst_compare_frames (pair, "vmaf_v0.6.1+psnr.json", frames,
+      TOL, NULL) >= 48 * 18);
 
   /* Order: frames, then the summary, then EOS. */
   for (GList * l = msgs; l; l = l->next, i++) {
@@ -135,8 +136,10 @@ test_messages (void)
     if (s && gst_structure_has_name (s, "vmaf"))
       last_frame = i;
   }
-  g_assert_true (last_frame < vh_gst_find_element_message (msgs, "vmaf-summary"));
-  g_assert_true (vh_gst_find_element_message (msgs, "vmaf-summary") < vh_gst_find_type (msgs, GST_MESSAGE_EOS));
+  g_assert_true (last_frame < vh_gst_find_element_message (msgs,
+      "vmaf-summary"));
+  g_assert_true (vh_gst_find_element_message (msgs, "vmaf-summary") <
+      vh_gst_find_type (msgs, GST_MESSAGE_EOS));
 
   summaries = vh_gst_structures (msgs, "vmaf-summary");
   g_assert_cmpint (summaries->len, ==, 1);
@@ -144,14 +147,17 @@ test_messages (void)
   vh_gst_assert_summary_counts (sum, 48, 0, 0, 0, 0);
   g_assert_cmpuint (vh_gst_get_uint64 (sum, "skipped"), ==, 0);
   g_assert_cmpstr (gst_structure_get_string (sum, "pool-method"), ==, "mean");
-  g_assert_true (gst_structure_get (sum, "vmaf", GST_TYPE_STRUCTURE, &pooled, NULL));
+  g_assert_true (gst_structure_get (sum, "vmaf", GST_TYPE_STRUCTURE, &pooled,
+      NULL));
   gs = vh_golden_scores_load (pair, "vmaf_v0.6.1+psnr.json", NULL);
   g_assert_true (gs != NULL);
   g_assert_true (vh_golden_scores_get_pooled (gs, "vmaf", "mean", &want));
   g_assert_true (fabs (vh_gst_get_double (pooled, "mean") - want) <= TOL);
   g_assert_true (fabs (vh_gst_get_double (sum, "score") - want) <= TOL);
-  g_assert_true (vh_golden_scores_get_pooled (gs, "vmaf", "harmonic_mean", &want));
-  g_assert_true (fabs (vh_gst_get_double (pooled, "harmonic-mean") - want) <= TOL);
+  g_assert_true (vh_golden_scores_get_pooled (gs, "vmaf", "harmonic_mean",
+      &want));
+  g_assert_true (fabs (vh_gst_get_double (pooled, "harmonic-mean") - want) <=
+      TOL);
   g_assert_true (vh_golden_scores_get_pooled (gs, "vmaf", "min", &want));
   g_assert_true (fabs (vh_gst_get_double (pooled, "min") - want) <= TOL);
   g_assert_true (vh_golden_scores_get_pooled (gs, "vmaf", "max", &want));
@@ -159,7 +165,8 @@ test_messages (void)
   g_assert_cmpuint (vh_gst_get_uint64 (pooled, "frames"), ==, 48);
   g_assert_true (vh_golden_scores_get_pooled (gs, "psnr_y", "mean", &want));
   gst_structure_free ((GstStructure *) pooled);
-  g_assert_true (gst_structure_get (sum, "psnr_y", GST_TYPE_STRUCTURE, &pooled, NULL));
+  g_assert_true (gst_structure_get (sum, "psnr_y", GST_TYPE_STRUCTURE, &pooled,
+      NULL));
   g_assert_true (fabs (vh_gst_get_double (pooled, "mean") - want) <= TOL);
   gst_structure_free ((GstStructure *) pooled);
 
@@ -188,7 +195,8 @@ test_backend (void)
   vh_gst_free_messages (msgs);
   g_free (desc);
 
-  desc = vh_gst_two_test_sources ("video/x-raw,format=I420,width=176,height=144",
+  desc = vh_gst_two_test_sources (
+      "video/x-raw,format=I420,width=176,height=144",
       "video/x-raw,format=I420,width=176,height=144", 3, 3, "backend=cpu");
   msgs = vh_gst_run_launch (desc, 60 * GST_SECOND);
   g_assert_true (vh_gst_first_error (msgs, GST_MESSAGE_ERROR) == NULL);
@@ -326,7 +334,8 @@ test_several_models (void)
   msgs = vh_gst_run_launch (desc, 120 * GST_SECOND);
   g_assert_true (vh_gst_first_error (msgs, GST_MESSAGE_ERROR) == NULL);
   frames = vh_gst_structures (msgs, "vmaf");
-  g_assert_true (vh_gst_compare_frames (pair, "models_extra.json", frames, TOL, not_neg) >= 48 * 8);
+  g_assert_true (vh_gst_compare_frames (pair, "models_extra.json", frames, TOL,
+      not_neg) >= 48 * 8);
   for (guint f = 0; f < frames->len; f++) {
     const GstStructure *s = g_ptr_array_index (frames, f);
     g_assert_cmpfloat (vh_gst_get_double (s, "score"), ==,
@@ -343,7 +352,8 @@ static void
 test_frame_message_off (void)
 {
   const gchar *caps = "video/x-raw,format=I420,width=176,height=144";
-  gchar *desc = vh_gst_two_test_sources (caps, caps, 5, 5, "frame-message=false");
+  gchar *desc = vh_gst_two_test_sources (caps, caps, 5, 5,
+      "frame-message=false");
   GList *msgs = vh_gst_run_launch (desc, 60 * GST_SECOND);
   GPtrArray *sums = vh_gst_structures (msgs, "vmaf-summary");
 
@@ -382,14 +392,15 @@ test_stats (void)
     g_assert_cmpuint (vh_gst_get_uint64 (stats, "dropped-distorted"), ==, 0);
     gst_structure_free (stats);
   }
-  g_assert_cmpint (gst_harness_push (t.ref, vh_gst_synth_buffer (GST_VIDEO_FORMAT_I420, W, H, 5, FALSE)),
-      ==, GST_FLOW_OK);
+  g_assert_cmpint (gst_harness_push (t.ref, vh_gst_synth_buffer
+      (GST_VIDEO_FORMAT_I420, W, H, 5, FALSE)), ==, GST_FLOW_OK);
   msgs = vh_gst_pads_finish (&t);
 
   g_object_get (t.e, "stats", &stats, NULL);
   g_assert_true (stats != NULL);
   g_assert_true (gst_structure_has_name (stats, "vmaf-stats"));
-  g_assert_true (strstr (gst_structure_get_string (stats, "dispatch"), "vif: ") != NULL);
+  g_assert_true (strstr (gst_structure_get_string (stats, "dispatch"), "vif: ")
+      != NULL);
   sums = vh_gst_structures (msgs, "vmaf-summary");
   sum = g_ptr_array_index (sums, 0);
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
@@ -399,7 +410,8 @@ test_stats (void)
   pooled = gst_value_get_structure (gst_structure_get_value (sum, "vmaf"));
   stats_pooled = gst_value_get_structure (gst_structure_get_value (stats,
           "vmaf"));
-  g_assert_true (vh_gst_get_double (pooled, "mean") == vh_gst_get_double (stats_pooled, "mean"));
+  g_assert_true (vh_gst_get_double (pooled, "mean") == vh_gst_get_double
+      (stats_pooled, "mean"));
   gst_structure_free (stats);
   g_ptr_array_unref (sums);
   vh_gst_free_messages (msgs);
@@ -417,7 +429,8 @@ main (int argc, char **argv)
 {
   vh_gst_test_init (&argc, &argv);
   g_test_add_func ("/vmafhipcompare/element-details", test_element_details);
-  g_test_add_func ("/vmafhipcompare/log-level-per-instance", test_log_level_per_instance);
+  g_test_add_func ("/vmafhipcompare/log-level-per-instance",
+      test_log_level_per_instance);
   g_test_add_func ("/vmafhipcompare/messages", test_messages);
   g_test_add_func ("/vmafhipcompare/backend", test_backend);
   g_test_add_func ("/vmafhipcompare/bad-settings", test_bad_settings);

@@ -109,8 +109,8 @@ convert_to_p016 (const VhGoldenPair * pair, gboolean ref)
       g_byte_array_append (out, v + 2 * i, 2);
     }
   }
-  vh_assert_msg (g_file_set_contents (dst, (const gchar *) out->data, out->len, NULL),
-      "cannot write %s", dst);
+  vh_assert_msg (g_file_set_contents (dst, (const gchar *) out->data, out->len,
+      NULL), "cannot write %s", dst);
   g_byte_array_unref (out);
   g_free (in);
   g_free (base);
@@ -184,7 +184,8 @@ vh_gst_run (GstElement * pipeline, GstClockTime timeout)
         GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
       break;
   }
-  g_assert_true (gst_element_set_state (pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_SUCCESS);
+  g_assert_true (gst_element_set_state (pipeline, GST_STATE_NULL) ==
+      GST_STATE_CHANGE_SUCCESS);
   gst_object_unref (bus);
   return q.head;
 }

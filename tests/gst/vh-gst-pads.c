@@ -24,7 +24,8 @@ vh_gst_pads_setup (VhGstPads * t, const gchar * const *props)
 }
 
 void
-vh_gst_pads_caps (VhGstPads * t, GstVideoFormat format, guint width, guint height)
+vh_gst_pads_caps (VhGstPads * t, GstVideoFormat format, guint width,
+    guint height)
 {
   gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%u,height=%u,"
       "framerate=25/1", gst_video_format_to_string (format), width, height);
@@ -35,8 +36,8 @@ vh_gst_pads_caps (VhGstPads * t, GstVideoFormat format, guint width, guint heigh
 }
 
 void
-vh_gst_pads_push_synth (VhGstPads * t, GstVideoFormat format, guint width, guint height,
-    guint frame, guint pts_frame)
+vh_gst_pads_push_synth (VhGstPads * t, GstVideoFormat format, guint width,
+    guint height, guint frame, guint pts_frame)
 {
   GstBuffer *r = vh_gst_synth_buffer (format, width, height, frame, FALSE);
   GstBuffer *d = vh_gst_synth_buffer (format, width, height, frame, TRUE);
