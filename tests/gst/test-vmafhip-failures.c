@@ -40,17 +40,18 @@ assert_fails (const gchar * desc, const gchar * pad, const gchar * what,
   GList *msgs = vh_gst_run_launch (desc, 10 * GST_SECOND);
   GError *err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
 
-  fail_unless (err != NULL, "run %u: no error from %s", run, desc);
-  fail_unless (gst_util_get_timestamp () - t0 < 10 * GST_SECOND);
+  vh_assert_msg (err != NULL, "run %u: no error from %s", run, desc);
+  g_assert_true (gst_util_get_timestamp () - t0 < 10 * GST_SECOND);
   if (pad)
-    fail_unless (strstr (err->message, pad) && strstr (err->message, what),
+    vh_assert_msg (strstr (err->message, pad) && strstr (err->message, what),
         "run %u: %s", run, err->message);
   g_error_free (err);
   g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
 }
 
 /* Only ref_sink linked: the input-timeout after its first caps. */
-GST_START_TEST (test_unlinked_dist_times_out)
+static void
+test_unlinked_dist_times_out (void)
 {
   const gchar *desc = "videotestsrc num-buffers=100 ! " TINY " ! c.ref_sink "
       "vmafhipcompare name=c input-timeout=50000000 ! fakesink";
@@ -59,9 +60,9 @@ GST_START_TEST (test_unlinked_dist_times_out)
     assert_fails (desc, "dist_sink", "never linked", i);
 }
 
-GST_END_TEST;
 
-GST_START_TEST (test_unlinked_ref_times_out)
+static void
+test_unlinked_ref_times_out (void)
 {
   const gchar *desc = "videotestsrc num-buffers=100 ! " TINY " ! c.dist_sink "
       "vmafhipcompare name=c input-timeout=50000000 ! fakesink";
@@ -70,11 +71,11 @@ GST_START_TEST (test_unlinked_ref_times_out)
     assert_fails (desc, "ref_sink", "never linked", i);
 }
 
-GST_END_TEST;
 
 /* The reference ends (one frame fits the pad's queue) while dist_sink is
  * unlinked: said at once, even without a timeout. */
-GST_START_TEST (test_unlinked_at_other_eos)
+static void
+test_unlinked_at_other_eos (void)
 {
   const gchar *desc = "videotestsrc num-buffers=1 ! " TINY " ! c.ref_sink "
       "vmafhipcompare name=c input-timeout=0 ! fakesink";
@@ -83,11 +84,11 @@ GST_START_TEST (test_unlinked_at_other_eos)
     assert_fails (desc, "dist_sink", "ref_sink ended", i);
 }
 
-GST_END_TEST;
 
 /* Distorted branches that never give caps: the upstream element's error,
  * or the element's own, never a hang. */
-GST_START_TEST (test_branch_fails_before_caps)
+static void
+test_branch_fails_before_caps (void)
 {
   gchar *text = vh_gst_tmp_path ("not-video.txt");
   gchar *wav = vh_gst_tmp_path ("audio.wav");
@@ -100,10 +101,10 @@ GST_START_TEST (test_branch_fails_before_caps)
     "filesrc location=%s.missing ! decodebin",
   };
 
-  fail_unless (vh_gst_find_type (msgs, GST_MESSAGE_ERROR) < 0);
+  g_assert_true (vh_gst_find_type (msgs, GST_MESSAGE_ERROR) < 0);
   g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
-  fail_unless (g_file_set_contents (text, "neither video nor audio\n", -1,
-          NULL));
+  g_assert_true (g_file_set_contents (text, "neither video nor audio\n", -1,
+      NULL));
   for (guint b = 0; b < G_N_ELEMENTS (branches); b++) {
     gchar *branch = g_strdup_printf (branches[b], b == 1 ? wav : text);
     gchar *desc = g_strdup_printf ("videotestsrc num-buffers=100 ! " TINY
@@ -120,11 +121,11 @@ GST_START_TEST (test_branch_fails_before_caps)
   g_free (text);
 }
 
-GST_END_TEST;
 
 /* A linked branch that drops everything, caps included: the element's
  * own error names the pad that got no caps. */
-GST_START_TEST (test_no_caps_named)
+static void
+test_no_caps_named (void)
 {
   const gchar *desc = "videotestsrc num-buffers=100 ! " TINY " ! c.ref_sink "
       "videotestsrc num-buffers=100 ! " TINY " ! valve drop=true ! "
@@ -134,35 +135,33 @@ GST_START_TEST (test_no_caps_named)
     assert_fails (desc, "dist_sink", "never got caps", i);
 }
 
-GST_END_TEST;
 
-GST_START_TEST (test_input_timeout_default)
+static void
+test_input_timeout_default (void)
 {
   GstElement *e = gst_element_factory_make ("vmafhipcompare", NULL);
   guint64 timeout;
 
   g_object_get (e, "input-timeout", &timeout, NULL);
-  fail_unless (timeout > 0 && timeout <= 10 * GST_SECOND);
+  g_assert_true (timeout > 0 && timeout <= 10 * GST_SECOND);
   gst_object_unref (e);
 }
 
-GST_END_TEST;
 
-static Suite *
-vmafhip_failures_suite (void)
+int
+main (int argc, char **argv)
 {
-  Suite *s = suite_create ("vmafhip-failures");
-  TCase *tc = tcase_create ("failures");
-
-  tcase_set_timeout (tc, 600);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_input_timeout_default);
-  tcase_add_test (tc, test_unlinked_dist_times_out);
-  tcase_add_test (tc, test_unlinked_ref_times_out);
-  tcase_add_test (tc, test_unlinked_at_other_eos);
-  tcase_add_test (tc, test_no_caps_named);
-  tcase_add_test (tc, test_branch_fails_before_caps);
-  return s;
+  vh_gst_test_init (&argc, &argv);
+  g_test_add_func ("/vmafhipcompare/input-timeout-default",
+      test_input_timeout_default);
+  g_test_add_func ("/vmafhipcompare/unlinked-dist-times-out",
+      test_unlinked_dist_times_out);
+  g_test_add_func ("/vmafhipcompare/unlinked-ref-times-out",
+      test_unlinked_ref_times_out);
+  g_test_add_func ("/vmafhipcompare/unlinked-at-other-eos",
+      test_unlinked_at_other_eos);
+  g_test_add_func ("/vmafhipcompare/no-caps-named", test_no_caps_named);
+  g_test_add_func ("/vmafhipcompare/branch-fails-before-caps",
+      test_branch_fails_before_caps);
+  return g_test_run ();
 }
-
-GST_CHECK_MAIN (vmafhip_failures);

@@ -71,22 +71,22 @@ oracle (GstVideoFormat format)
   VhPictureInfo info;
   GError *err = NULL;
 
-  fail_unless (vh_context_add_model (ctx, vh_model_new_builtin ("vmaf_v0.6.1",
-              &mc, NULL), &err));
-  fail_unless (vh_context_add_feature (ctx, "psnr", NULL, &err));
-  fail_unless (vh_context_add_feature (ctx, "float_ssim", NULL, &err));
-  fail_unless (vh_picture_info_init (&info, pix_fmt_of (format),
-          GST_VIDEO_FORMAT_INFO_DEPTH (f, 0), W, H, &err));
-  fail_unless (vh_context_start (ctx, &info, &err), "%s", err ?
-      err->message : "");
+  g_assert_true (vh_context_add_model (ctx, vh_model_new_builtin
+      ("vmaf_v0.6.1", &mc, NULL), &err));
+  g_assert_true (vh_context_add_feature (ctx, "psnr", NULL, &err));
+  g_assert_true (vh_context_add_feature (ctx, "float_ssim", NULL, &err));
+  g_assert_true (vh_picture_info_init (&info, pix_fmt_of (format),
+      GST_VIDEO_FORMAT_INFO_DEPTH (f, 0), W, H, &err));
+  vh_assert_msg (vh_context_start (ctx, &info, &err), "%s",
+      err ? err->message : "");
   for (guint i = 0; i < N_FRAMES; i++) {
     VhPicture *r = synth_picture (&info, i, FALSE);
     VhPicture *d = synth_picture (&info, i, TRUE);
-    fail_unless (vh_context_submit (ctx, r, d, NULL, &err));
+    g_assert_true (vh_context_submit (ctx, r, d, NULL, &err));
     vh_picture_unref (r);
     vh_picture_unref (d);
   }
-  fail_unless (vh_context_finish (ctx, &err));
+  g_assert_true (vh_context_finish (ctx, &err));
   return ctx;
 }
 
@@ -114,10 +114,10 @@ run_element (GstVideoFormat ref_format, GstVideoFormat dist_format)
   g_free (caps);
 
   for (guint i = 0; i < N_FRAMES; i++) {
-    fail_unless_equals_int (gst_harness_push (href,
-            vh_gst_synth_buffer (ref_format, W, H, i, FALSE)), GST_FLOW_OK);
-    fail_unless_equals_int (gst_harness_push (hdist,
-            vh_gst_synth_buffer (dist_format, W, H, i, TRUE)), GST_FLOW_OK);
+    g_assert_cmpint (gst_harness_push (href, vh_gst_synth_buffer (ref_format,
+        W, H, i, FALSE)), ==, GST_FLOW_OK);
+    g_assert_cmpint (gst_harness_push (hdist, vh_gst_synth_buffer (dist_format,
+        W, H, i, TRUE)), ==, GST_FLOW_OK);
   }
   gst_harness_push_event (href, gst_event_new_eos ());
   gst_harness_push_event (hdist, gst_event_new_eos ());
@@ -125,7 +125,7 @@ run_element (GstVideoFormat ref_format, GstVideoFormat dist_format)
     GstEvent *ev = gst_harness_pull_event (href);
     gboolean eos;
 
-    fail_unless (ev != NULL);
+    g_assert_true (ev != NULL);
     eos = GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
     gst_event_unref (ev);
     if (eos)
@@ -152,10 +152,10 @@ check_format_pair (GstVideoFormat ref_format, GstVideoFormat dist_format)
   GError *err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
   guint compared = 0;
 
-  fail_unless (err == NULL, "%s/%s: %s",
+  vh_assert_msg (err == NULL, "%s/%s: %s",
       gst_video_format_to_string (ref_format),
       gst_video_format_to_string (dist_format), err ? err->message : "");
-  fail_unless_equals_int (frames->len, N_FRAMES);
+  g_assert_cmpint (frames->len, ==, N_FRAMES);
   for (guint i = 0; i < N_FRAMES; i++) {
     const GstStructure *s = g_ptr_array_index (frames, i);
 
@@ -166,21 +166,21 @@ check_format_pair (GstVideoFormat ref_format, GstVideoFormat dist_format)
 
       if (!vh_feature_collector_get (fc, name, i, &want))
         continue;
-      fail_unless (gst_structure_get_double (s, alias, &got),
+      vh_assert_msg (gst_structure_get_double (s, alias, &got),
           "%s frame %u: no %s", gst_video_format_to_string (dist_format), i,
           alias);
-      fail_unless (fabs (got - want) <= 1e-9 ||
-          (isinf (got) && isinf (want)), "%s/%s frame %u: %s = %.9f, "
-          "planar %.9f", gst_video_format_to_string (ref_format),
+      vh_assert_msg (fabs (got - want) <= 1e-9 || (isinf (got) && isinf (want)),
+          "%s/%s frame %u: %s = %.9f, " "planar %.9f",
+          gst_video_format_to_string (ref_format),
           gst_video_format_to_string (dist_format), i, alias, got, want);
       compared++;
     }
     if (pix_fmt_of (ref_format) == VH_PIX_FMT_YUV400)
-      fail_if (gst_structure_has_field (s, "psnr_cb"));
+      g_assert_false (gst_structure_has_field (s, "psnr_cb"));
     else
-      fail_unless (gst_structure_has_field (s, "psnr_cr"));
+      g_assert_true (gst_structure_has_field (s, "psnr_cr"));
   }
-  fail_unless (compared >= N_FRAMES * 16, "only %u values", compared);
+  vh_assert_msg (compared >= N_FRAMES * 16, "only %u values", compared);
 
   g_ptr_array_unref (frames);
   g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
@@ -198,18 +198,19 @@ static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_GRAY16_LE,
 };
 
-GST_START_TEST (test_format)
+static void
+test_format (gconstpointer data)
 {
-  GstVideoFormat f = formats[__i__];
+  GstVideoFormat f = formats[GPOINTER_TO_UINT (data)];
 
   GST_INFO ("format %s", gst_video_format_to_string (f));
   check_format_pair (f, f);
 }
 
-GST_END_TEST;
 
 /* Both sides may use different layouts of the same samples. */
-GST_START_TEST (test_mixed_formats)
+static void
+test_mixed_formats (void)
 {
   static const GstVideoFormat pairs[][2] = {
     {GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12},
@@ -221,10 +222,10 @@ GST_START_TEST (test_mixed_formats)
     check_format_pair (pairs[i][0], pairs[i][1]);
 }
 
-GST_END_TEST;
 
 /* The pad templates list exactly the formats tested here. */
-GST_START_TEST (test_template_formats)
+static void
+test_template_formats (void)
 {
   GstElement *e = gst_element_factory_make ("vmafhipcompare", NULL);
   GstPad *pad = gst_element_get_static_pad (e, "dist_sink");
@@ -232,14 +233,13 @@ GST_START_TEST (test_template_formats)
   const GValue *list =
       gst_structure_get_value (gst_caps_get_structure (templ, 0), "format");
 
-  fail_unless_equals_int (gst_value_list_get_size (list),
-      G_N_ELEMENTS (formats));
+  g_assert_cmpint (gst_value_list_get_size (list), ==, G_N_ELEMENTS (formats));
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
     gboolean found = FALSE;
     for (guint j = 0; j < gst_value_list_get_size (list); j++)
       found |= !g_strcmp0 (g_value_get_string (gst_value_list_get_value (list,
                   j)), gst_video_format_to_string (formats[i]));
-    fail_unless (found, "%s not in the template",
+    vh_assert_msg (found, "%s not in the template",
         gst_video_format_to_string (formats[i]));
   }
   gst_caps_unref (templ);
@@ -247,20 +247,18 @@ GST_START_TEST (test_template_formats)
   gst_object_unref (e);
 }
 
-GST_END_TEST;
-
-static Suite *
-vmafhip_formats_suite (void)
+int
+main (int argc, char **argv)
 {
-  Suite *s = suite_create ("vmafhip-formats");
-  TCase *tc = tcase_create ("formats");
+  vh_gst_test_init (&argc, &argv);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+    gchar *path = g_strdup_printf ("/vmafhipcompare/format/%s",
+        gst_video_format_to_string (formats[i]));
 
-  tcase_set_timeout (tc, 120);
-  suite_add_tcase (s, tc);
-  tcase_add_loop_test (tc, test_format, 0, G_N_ELEMENTS (formats));
-  tcase_add_test (tc, test_mixed_formats);
-  tcase_add_test (tc, test_template_formats);
-  return s;
+    g_test_add_data_func (path, GUINT_TO_POINTER (i), test_format);
+    g_free (path);
+  }
+  g_test_add_func ("/vmafhipcompare/mixed-formats", test_mixed_formats);
+  g_test_add_func ("/vmafhipcompare/template-formats", test_template_formats);
+  return g_test_run ();
 }
-
-GST_CHECK_MAIN (vmafhip_formats);

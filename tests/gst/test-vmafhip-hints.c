@@ -25,11 +25,12 @@ first_error (const gchar * desc)
   GError *err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
 
   g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
-  fail_unless (err != NULL, "no error from %s", desc);
+  vh_assert_msg (err != NULL, "no error from %s", desc);
   return err;
 }
 
-GST_START_TEST (test_rate_mismatch)
+static void
+test_rate_mismatch (void)
 {
   /* either pad may see its caps second: the faster one is named as such */
   static const gchar *rates[][2] = { {"25/1", "50/1"}, {"50/1", "25/1"} };
@@ -44,23 +45,23 @@ GST_START_TEST (test_rate_mismatch)
     gchar *fix = g_strdup_printf ("videorate ! video/x-raw,framerate=25/1 "
         "! %s", faster);
 
-    fail_unless (g_error_matches (err, GST_CORE_ERROR,
-            GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
-    fail_unless (strstr (err->message, "25/1") &&
-        strstr (err->message, "50/1") && strstr (err->message, fix) &&
-        !strstr (err->message, "latency"), "%s", err->message);
+    vh_assert_msg (g_error_matches (err, GST_CORE_ERROR,
+        GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
+    vh_assert_msg (strstr (err->message, "25/1") && strstr (err->message,
+        "50/1") && strstr (err->message, fix) && !strstr (err->message,
+        "latency"), "%s", err->message);
     g_free (fix);
     g_error_free (err);
     g_free (desc);
   }
 }
 
-GST_END_TEST;
 
 /* A rawvideoparse given no size cuts 320x240 frames; the other side is
  * 64x48 (a size mismatch) or 320x240 at another rate (a rate mismatch):
  * either way the missing size is what is said. */
-GST_START_TEST (test_raw_without_size)
+static void
+test_raw_without_size (void)
 {
   gchar *raw = vh_gst_tmp_path ("noise.yuv");
   gchar *bytes = g_malloc0 (320 * 240 * 3 / 2 * 4);
@@ -70,8 +71,7 @@ GST_START_TEST (test_raw_without_size)
         "framerate=30/1",
   };
 
-  fail_unless (g_file_set_contents (raw, bytes, 320 * 240 * 3 / 2 * 4,
-          NULL));
+  g_assert_true (g_file_set_contents (raw, bytes, 320 * 240 * 3 / 2 * 4, NULL));
   for (guint i = 0; i < G_N_ELEMENTS (others); i++) {
     gchar *other = g_strdup_printf (others[i], raw);
     gchar *desc = g_strdup_printf ("filesrc location=%s ! rawvideoparse ! "
@@ -79,13 +79,11 @@ GST_START_TEST (test_raw_without_size)
         "fakesink", raw, other);
     GError *err = first_error (desc);
 
-    fail_unless (strstr (err->message, "ref_sink") &&
-        strstr (err->message, "rawvideoparse") &&
-        strstr (err->message, "no frame size") &&
-        strstr (err->message, "width=W height=H") &&
-        !strstr (err->message, "videoscale") &&
-        !strstr (err->message, "videorate !"), "case %u: %s", i,
-        err->message);
+    vh_assert_msg (strstr (err->message, "ref_sink") && strstr (err->message,
+        "rawvideoparse") && strstr (err->message, "no frame size") && strstr
+        (err->message, "width=W height=H") && !strstr (err->message,
+        "videoscale") && !strstr (err->message, "videorate !"), "case %u: %s",
+        i, err->message);
     g_error_free (err);
     g_free (desc);
     g_free (other);
@@ -94,12 +92,12 @@ GST_START_TEST (test_raw_without_size)
   g_free (raw);
 }
 
-GST_END_TEST;
 
 /* 8-bit distorted frames against a 10-bit reference: convert=reference-
  * format scores exactly what videoconvert in front of the pad gives; 4:4:4
  * against 4:2:0 too. Without it the formats are refused. */
-GST_START_TEST (test_convert_reference_format)
+static void
+test_convert_reference_format (void)
 {
   static const gchar *cases[][2] = {
     {"I420_10LE", "I420"}, {"I420", "I420_10LE"}, {"I420", "Y444"},
@@ -125,18 +123,18 @@ GST_START_TEST (test_convert_reference_format)
     GPtrArray *sb = vh_gst_structures (b, "vmaf-summary");
     GError *err;
 
-    fail_unless (vh_gst_find_type (a, GST_MESSAGE_ERROR) < 0, "case %u", i);
-    fail_unless (vh_gst_find_type (b, GST_MESSAGE_ERROR) < 0, "case %u", i);
-    fail_unless_equals_int (fa->len, 6);
-    fail_unless_equals_int (fb->len, 6);
+    vh_assert_msg (vh_gst_find_type (a, GST_MESSAGE_ERROR) < 0, "case %u", i);
+    vh_assert_msg (vh_gst_find_type (b, GST_MESSAGE_ERROR) < 0, "case %u", i);
+    g_assert_cmpint (fa->len, ==, 6);
+    g_assert_cmpint (fb->len, ==, 6);
     for (guint f = 0; f < fa->len; f++) {
-      fail_unless_equals_float (vh_gst_get_double (fa->pdata[f], "vmaf"),
+      g_assert_cmpfloat (vh_gst_get_double (fa->pdata[f], "vmaf"), ==,
           vh_gst_get_double (fb->pdata[f], "vmaf"));
-      fail_unless_equals_float (vh_gst_get_double (fa->pdata[f], "psnr_y"),
+      g_assert_cmpfloat (vh_gst_get_double (fa->pdata[f], "psnr_y"), ==,
           vh_gst_get_double (fb->pdata[f], "psnr_y"));
     }
-    fail_unless (sa->len == 1 && sb->len == 1);
-    fail_unless (gst_structure_is_equal (sa->pdata[0], sb->pdata[0]),
+    g_assert_true (sa->len == 1 && sb->len == 1);
+    vh_assert_msg (gst_structure_is_equal (sa->pdata[0], sb->pdata[0]),
         "case %u: %" GST_PTR_FORMAT " vs %" GST_PTR_FORMAT, i, sa->pdata[0],
         sb->pdata[0]);
     g_ptr_array_unref (fa);
@@ -147,7 +145,7 @@ GST_START_TEST (test_convert_reference_format)
     g_list_free_full (b, (GDestroyNotify) gst_message_unref);
 
     err = first_error (refused);
-    fail_unless (strstr (err->message, "convert=reference-format"), "%s",
+    vh_assert_msg (strstr (err->message, "convert=reference-format"), "%s",
         err->message);
     g_error_free (err);
     g_free (refused);
@@ -157,20 +155,14 @@ GST_START_TEST (test_convert_reference_format)
   }
 }
 
-GST_END_TEST;
 
-static Suite *
-vmafhip_hints_suite (void)
+int
+main (int argc, char **argv)
 {
-  Suite *s = suite_create ("vmafhip-hints");
-  TCase *tc = tcase_create ("hints");
-
-  tcase_set_timeout (tc, 120);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_rate_mismatch);
-  tcase_add_test (tc, test_raw_without_size);
-  tcase_add_test (tc, test_convert_reference_format);
-  return s;
+  vh_gst_test_init (&argc, &argv);
+  g_test_add_func ("/vmafhipcompare/rate-mismatch", test_rate_mismatch);
+  g_test_add_func ("/vmafhipcompare/raw-without-size", test_raw_without_size);
+  g_test_add_func ("/vmafhipcompare/convert-reference-format",
+      test_convert_reference_format);
+  return g_test_run ();
 }
-
-GST_CHECK_MAIN (vmafhip_hints);

@@ -62,7 +62,7 @@ check_pair (const VhGoldenPair * pair)
   desc = vh_gst_pair_pipeline (pair, props, NULL);
   msgs = vh_gst_run_launch (desc, 600 * GST_SECOND);
   err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
-  fail_unless (err == NULL, "%s: %s", pair->name, err ? err->message : "");
+  vh_assert_msg (err == NULL, "%s: %s", pair->name, err ? err->message : "");
 
   frames = vh_gst_structures (msgs, "vmaf");
   for (guint i = 0; i < G_N_ELEMENTS (score_files); i++) {
@@ -76,7 +76,7 @@ check_pair (const VhGoldenPair * pair)
   GST_INFO ("%s: %u values within %g", pair->name, compared, TOL);
   g_print ("%-40s %3u frames, %6u values within %g\n", pair->name,
       frames->len, compared, TOL);
-  fail_unless (compared >= pair->n_frames * 40, "%s: only %u values",
+  vh_assert_msg (compared >= pair->n_frames * 40, "%s: only %u values",
       pair->name, compared);
 
   g_ptr_array_unref (frames);
@@ -87,28 +87,22 @@ check_pair (const VhGoldenPair * pair)
   g_string_free (features, TRUE);
 }
 
-GST_START_TEST (test_golden_parity)
+static void
+test_golden_parity (void)
 {
   GPtrArray *pairs = vh_golden_pairs ();
 
-  fail_unless (pairs->len > 0, "no golden pairs");
+  vh_assert_msg (pairs->len > 0, "no golden pairs");
   for (guint i = 0; i < pairs->len; i++)
     check_pair (g_ptr_array_index (pairs, i));
   g_ptr_array_unref (pairs);
 }
 
-GST_END_TEST;
 
-static Suite *
-vmafhip_parity_suite (void)
+int
+main (int argc, char **argv)
 {
-  Suite *s = suite_create ("vmafhip-parity");
-  TCase *tc = tcase_create ("parity");
-
-  tcase_set_timeout (tc, 1800);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_golden_parity);
-  return s;
+  vh_gst_test_init (&argc, &argv);
+  g_test_add_func ("/vmafhipcompare/golden-parity", test_golden_parity);
+  return g_test_run ();
 }
-
-GST_CHECK_MAIN (vmafhip_parity);

@@ -16,6 +16,25 @@
 #include <string.h>
 #include <unistd.h>
 
+/* --- Test runner --------------------------------------------------------- */
+
+void
+vh_gst_test_init (int *argc, char ***argv)
+{
+  gst_init (argc, argv);
+  g_test_init (argc, argv, NULL);
+  g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+}
+
+gboolean
+vh_gst_skip_live (void)
+{
+  if (!g_getenv ("VH_SKIP_LIVE"))
+    return FALSE;
+  g_test_skip ("VH_SKIP_LIVE is set: no real time here");
+  return TRUE;
+}
+
 /* --- Temporary files ----------------------------------------------------- */
 
 static gchar *tmp_dir;
@@ -25,7 +44,7 @@ static pid_t tmp_owner;
 static void
 remove_tmp (void)
 {
-  /* gst-check forks: only the process that made the directory cleans up. */
+  /* A test that forks: only the process that made the directory cleans up. */
   if (!tmp_dir || getpid () != tmp_owner)
     return;
   for (guint i = 0; i < tmp_files->len; i++)
@@ -41,7 +60,7 @@ vh_gst_tmp_path (const gchar * basename)
 
   if (!tmp_dir || getpid () != tmp_owner) {
     tmp_dir = g_dir_make_tmp ("vmafhip-gst-XXXXXX", NULL);
-    fail_unless (tmp_dir != NULL, "cannot make a temporary directory");
+    vh_assert_msg (tmp_dir != NULL, "cannot make a temporary directory");
     tmp_files = g_ptr_array_new_with_free_func (g_free);
     tmp_owner = getpid ();
     atexit (remove_tmp);
@@ -78,7 +97,7 @@ convert_to_p016 (const VhGoldenPair * pair, gboolean ref)
   gsize len = 0, frame = ysize + 2 * csize;
   GByteArray *out = g_byte_array_new ();
 
-  fail_unless (g_file_get_contents (src, &in, &len, NULL), "cannot read %s",
+  vh_assert_msg (g_file_get_contents (src, &in, &len, NULL), "cannot read %s",
       src);
   for (gsize off = 0; off + frame <= len; off += frame) {
     const guint8 *u = (const guint8 *) in + off + ysize;
@@ -90,8 +109,8 @@ convert_to_p016 (const VhGoldenPair * pair, gboolean ref)
       g_byte_array_append (out, v + 2 * i, 2);
     }
   }
-  fail_unless (g_file_set_contents (dst, (const gchar *) out->data, out->len,
-          NULL), "cannot write %s", dst);
+  vh_assert_msg (g_file_set_contents (dst, (const gchar *) out->data, out->len,
+      NULL), "cannot write %s", dst);
   g_byte_array_unref (out);
   g_free (in);
   g_free (base);
@@ -157,14 +176,15 @@ vh_gst_run (GstElement * pipeline, GstClockTime timeout)
     GstMessage *msg = gst_bus_timed_pop (bus, now < deadline ?
         deadline - now : 0);
 
-    fail_unless (msg != NULL, "the pipeline did not finish within %"
-        GST_TIME_FORMAT, GST_TIME_ARGS (timeout));
+    vh_assert_msg (msg != NULL,
+        "the pipeline did not finish within %" GST_TIME_FORMAT,
+        GST_TIME_ARGS (timeout));
     g_queue_push_tail (&q, msg);
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS ||
         GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
       break;
   }
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_NULL) ==
+  g_assert_true (gst_element_set_state (pipeline, GST_STATE_NULL) ==
       GST_STATE_CHANGE_SUCCESS);
   gst_object_unref (bus);
   return q.head;
@@ -177,7 +197,7 @@ vh_gst_run_launch (const gchar * description, GstClockTime timeout)
   GstElement *pipeline = gst_parse_launch (description, &err);
   GList *msgs;
 
-  fail_unless (pipeline != NULL, "cannot parse \"%s\": %s", description,
+  vh_assert_msg (pipeline != NULL, "cannot parse \"%s\": %s", description,
       err ? err->message : "?");
   g_clear_error (&err);
   msgs = vh_gst_run (pipeline, timeout);
@@ -259,7 +279,7 @@ vh_gst_get_double (const GstStructure * s, const gchar * field)
 {
   gdouble v = NAN;
 
-  fail_unless (gst_structure_get_double (s, field, &v),
+  vh_assert_msg (gst_structure_get_double (s, field, &v),
       "no double field %s in %" GST_PTR_FORMAT, field, s);
   return v;
 }
@@ -269,7 +289,7 @@ vh_gst_get_uint64 (const GstStructure * s, const gchar * field)
 {
   guint64 v = 0;
 
-  fail_unless (gst_structure_get_uint64 (s, field, &v),
+  vh_assert_msg (gst_structure_get_uint64 (s, field, &v),
       "no guint64 field %s in %" GST_PTR_FORMAT, field, s);
   return v;
 }
@@ -285,12 +305,12 @@ vh_gst_compare_frames (const VhGoldenPair * pair, const gchar * file,
 
   if (!gs)
     return 0;
-  fail_unless_equals_int (frames->len, vh_golden_scores_n_frames (gs));
+  g_assert_cmpint (frames->len, ==, vh_golden_scores_n_frames (gs));
   for (guint f = 0; f < frames->len; f++) {
     const GstStructure *s = g_ptr_array_index (frames, f);
     const gchar *const *metrics = vh_golden_scores_metrics (gs);
 
-    fail_unless_equals_uint64 (vh_gst_get_uint64 (s, "index"), f);
+    g_assert_cmpuint (vh_gst_get_uint64 (s, "index"), ==, f);
     for (guint m = 0; metrics[m]; m++) {
       gdouble want, got;
 
@@ -298,7 +318,7 @@ vh_gst_compare_frames (const VhGoldenPair * pair, const gchar * file,
           !vh_golden_scores_get (gs, f, metrics[m], &want))
         continue;
       got = vh_gst_get_double (s, metrics[m]);
-      fail_unless (fabs (got - want) <= tol,
+      vh_assert_msg (fabs (got - want) <= tol,
           "%s/%s frame %u: %s = %.6f, libvmaf %.6f", pair->name, file, f,
           metrics[m], got, want);
       compared++;
@@ -311,7 +331,7 @@ vh_gst_compare_frames (const VhGoldenPair * pair, const gchar * file,
 static JsonObject *
 json_member_object (JsonObject * o, const gchar * name)
 {
-  fail_unless (json_object_has_member (o, name), "results lack \"%s\"", name);
+  vh_assert_msg (json_object_has_member (o, name), "results lack \"%s\"", name);
   return json_object_get_object_member (o, name);
 }
 
@@ -332,31 +352,31 @@ vh_gst_compare_results_json (const VhGoldenPair * pair, const gchar * file,
   if (!gs)
     return 0;
   parser = json_parser_new ();
-  fail_unless (json_parser_load_from_file (parser, results_path, &err),
+  vh_assert_msg (json_parser_load_from_file (parser, results_path, &err),
       "cannot parse %s: %s", results_path, err ? err->message : "?");
   root = json_node_get_object (json_parser_get_root (parser));
   frames = json_object_get_array_member (root, "frames");
   pooled = json_member_object (root, "pooled_metrics");
   metrics = vh_golden_scores_metrics (gs);
-  fail_unless_equals_int (json_array_get_length (frames),
+  g_assert_cmpint (json_array_get_length (frames), ==,
       vh_golden_scores_n_frames (gs));
 
   for (guint f = 0; f < json_array_get_length (frames); f++) {
     JsonObject *fo = json_array_get_object_element (frames, f);
     JsonObject *values = json_member_object (fo, "metrics");
 
-    fail_unless_equals_int (json_object_get_int_member (fo, "frameNum"), f);
+    g_assert_cmpint (json_object_get_int_member (fo, "frameNum"), ==, f);
     for (guint m = 0; metrics[m]; m++) {
       gdouble want, got;
 
       if ((skip && skip (metrics[m])) ||
           !vh_golden_scores_get (gs, f, metrics[m], &want))
         continue;
-      fail_unless (json_object_has_member (values, metrics[m]),
+      vh_assert_msg (json_object_has_member (values, metrics[m]),
           "%s frame %u: %s missing from the results file", pair->name, f,
           metrics[m]);
       got = json_object_get_double_member (values, metrics[m]);
-      fail_unless (fabs (got - want) <= tol,
+      vh_assert_msg (fabs (got - want) <= tol,
           "%s/%s frame %u: %s = %.6f, libvmaf %.6f", pair->name, file, f,
           metrics[m], got, want);
       compared++;
@@ -372,7 +392,7 @@ vh_gst_compare_results_json (const VhGoldenPair * pair, const gchar * file,
         continue;
       got = json_object_get_double_member (json_member_object (pooled,
               metrics[m]), methods[k]);
-      fail_unless (fabs (got - want) <= tol,
+      vh_assert_msg (fabs (got - want) <= tol,
           "%s/%s: pooled %s of %s = %.6f, libvmaf %.6f", pair->name, file,
           methods[k], metrics[m], got, want);
       compared++;

@@ -7,18 +7,49 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* Shared helpers of the vmafhipcompare gst-check tests. */
+/* Shared helpers of the vmafhipcompare element tests (GLib's g_test). */
 
 #ifndef __VH_GST_CHECK_H__
 #define __VH_GST_CHECK_H__
 
 #include <gst/gst.h>
-#include <gst/check/gstcheck.h>
 #include <gst/video/video.h>
 
 #include "golden.h"
 
 G_BEGIN_DECLS
+
+/* --- Test runner --------------------------------------------------------- */
+
+/* Fails the running test when @cond is false, with a printf-style message
+ * that may use GStreamer's GST_PTR_FORMAT and GST_TIME_FORMAT. */
+#define vh_assert_msg(cond, ...)                                          \
+  G_STMT_START {                                                          \
+    if (G_UNLIKELY (!(cond))) {                                           \
+      gchar *vh_msg_ = gst_info_strdup_printf (__VA_ARGS__);              \
+      g_assertion_message (G_LOG_DOMAIN, __FILE__, __LINE__, G_STRFUNC,   \
+          vh_msg_);                                                       \
+      g_free (vh_msg_);                                                   \
+    }                                                                     \
+  } G_STMT_END
+
+/* Skips the running test (and returns) when @pair is missing: the small
+ * golden subset may lack it. */
+#define VH_SKIP_WITHOUT(pair)                                             \
+  G_STMT_START {                                                          \
+    if (!(pair)) {                                                        \
+      g_test_skip ("golden pair missing");                                \
+      return;                                                             \
+    }                                                                     \
+  } G_STMT_END
+
+/* gst_init() and g_test_init(), and GLib warnings and criticals made fatal
+ * so that a test fails on them. */
+void         vh_gst_test_init (int *argc, char ***argv);
+
+/* TRUE, with the running test marked skipped, where VH_SKIP_LIVE is set
+ * (the gstvalgrind setup: valgrind cannot keep real time). */
+gboolean     vh_gst_skip_live (void);
 
 /* --- Golden pairs through rawvideoparse --------------------------------- */
 
