@@ -39,6 +39,7 @@
 #include "hip-features.h"
 #include "hip-picture.h"
 #include "hip-test-gpu.h"
+#include "vh-test.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
@@ -50,16 +51,6 @@
 static const gchar *mode;
 static VhPictureTransfer *transfer;     /* the GPU's, in gpu mode */
 static VhHipDevice *device;
-static gint failures;
-
-#define CHECK(cond, ...) G_STMT_START { \
-    if (!(cond)) { \
-      printf ("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf (__VA_ARGS__); \
-      printf ("\n"); \
-      failures++; \
-    } \
-  } G_STMT_END
 
 /* ---- classes ----------------------------------------------------------- */
 
@@ -92,13 +83,13 @@ test_classes (void)
 
   vh_extractor_set_list (vh_extractor_set_get_builtin (), &n_before);
   list = vh_extractor_set_list (vh_hip_extractor_set (), &n_after);
-  CHECK (vh_hip_extractor_set () == vh_hip_extractor_set (),
+  VH_TEST_CHECK (vh_hip_extractor_set () == vh_hip_extractor_set (),
       "the HIP extractor set is made more than once");
   vh_hip_features_list (&n_twins);
-  CHECK (n_after == n_before + n_twins, "%u classes with the twins, %u "
+  VH_TEST_CHECK (n_after == n_before + n_twins, "%u classes with the twins, %u "
       "built in, %u twins", n_after, n_before, n_twins);
   for (guint i = 0; vh_hip_twins[i].klass; i++)
-    CHECK (!g_strcmp0 (vh_hip_twins[i].cpu_name, vh_hip_twins[i].klass->name),
+    VH_TEST_CHECK (!g_strcmp0 (vh_hip_twins[i].cpu_name, vh_hip_twins[i].klass->name),
         "twin table row %u: CPU class %s, twin %s", i,
         vh_hip_twins[i].cpu_name, vh_hip_twins[i].klass->name);
 
@@ -108,25 +99,25 @@ test_classes (void)
       continue;
     n_hip++;
     cpu = vh_feature_extractor_find (hip->name, VH_BACKEND_CPU);
-    CHECK (cpu != NULL, "HIP class %s has no CPU twin", hip->name);
+    VH_TEST_CHECK (cpu != NULL, "HIP class %s has no CPU twin", hip->name);
     if (!cpu)
       continue;
-    CHECK (same_provides (hip->provides, cpu->provides),
+    VH_TEST_CHECK (same_provides (hip->provides, cpu->provides),
         "%s: outputs differ from the CPU twin's", hip->name);
-    CHECK (same_options (hip->options, cpu->options),
+    VH_TEST_CHECK (same_options (hip->options, cpu->options),
         "%s: options differ from the CPU twin's", hip->name);
-    CHECK (hip->mem_type == VH_MEMORY_HIP_DEVICE,
+    VH_TEST_CHECK (hip->mem_type == VH_MEMORY_HIP_DEVICE,
         "%s: a HIP twin reads device pictures", hip->name);
-    CHECK (hip->lookahead >= cpu->lookahead,
+    VH_TEST_CHECK (hip->lookahead >= cpu->lookahead,
         "%s: lookahead %u below the CPU twin's %u", hip->name, hip->lookahead,
         cpu->lookahead);
-    CHECK (vh_extractor_set_find (vh_hip_extractor_set (), hip->name,
+    VH_TEST_CHECK (vh_extractor_set_find (vh_hip_extractor_set (), hip->name,
             VH_BACKEND_HIP | VH_BACKEND_CPU) == hip,
         "%s: the set does not prefer the twin", hip->name);
     printf ("# twin %s: %s\n", hip->name,
         (hip->flags & VH_EXTRACTOR_FLAG_TEMPORAL) ? "temporal" : "parallel");
   }
-  CHECK (n_hip == n_twins, "%u HIP classes in the set, %u twins listed",
+  VH_TEST_CHECK (n_hip == n_twins, "%u HIP classes in the set, %u twins listed",
       n_hip, n_twins);
 }
 
@@ -293,8 +284,8 @@ make_clips (void)
       VhPicture *r = vh_golden_read_frame (pair, TRUE, f, &error);
       VhPicture *d = r ? vh_golden_read_frame (pair, FALSE, f, &error) : NULL;
       if (!d) {
-        printf ("FAIL: %s frame %u: %s\n", pair->name, f, error->message);
-        failures++;
+        VH_TEST_CHECK (FALSE, "%s frame %u: %s", pair->name, f,
+            error->message);
         g_clear_error (&error);
         g_clear_pointer (&r, vh_picture_unref);
         break;
@@ -359,7 +350,6 @@ score (const Clip * clip, const gchar * feature, const gchar * const *opts,
 {
   VhContextConfig cfg = { 0 };
   VhContext *ctx;
-  const VhPicture *first = g_ptr_array_index (clip->refs, 0);
 
   cfg.n_threads = n_threads;
   cfg.backends = backends;
@@ -367,21 +357,9 @@ score (const Clip * clip, const gchar * feature, const gchar * const *opts,
   cfg.transfer = (backends & VH_BACKEND_HIP) ? transfer : NULL;
   ctx = vh_context_new (&cfg);
   if (!vh_context_add_feature (ctx, feature, opts, error) ||
-      !vh_context_start (ctx, &first->info, error))
-    goto fail;
-  for (guint i = 0; i < clip->refs->len; i++) {
-    g_autoptr (VhPicture) r = rewrap (g_ptr_array_index (clip->refs, i));
-    g_autoptr (VhPicture) d = rewrap (g_ptr_array_index (clip->dists, i));
-    if (!vh_context_submit (ctx, r, d, NULL, error))
-      goto fail;
-  }
-  if (!vh_context_finish (ctx, error))
-    goto fail;
+      !vh_test_score_clip (ctx, clip->refs, clip->dists, rewrap, error))
+    g_clear_pointer (&ctx, vh_context_free);
   return ctx;
-
-fail:
-  vh_context_free (ctx);
-  return NULL;
 }
 
 /* Float features whose twins keep the CPU twin's order of operations, so
@@ -464,7 +442,7 @@ compare_runs (const gchar * what, VhContext * cpu, VhContext * hip,
   g_autoptr (GPtrArray) na = vh_context_output_names (cpu);
   g_autoptr (GPtrArray) nb = vh_context_output_names (hip);
 
-  CHECK (na->len == nb->len, "%s: %u outputs on the CPU, %u on HIP", what,
+  VH_TEST_CHECK (na->len == nb->len, "%s: %u outputs on the CPU, %u on HIP", what,
       na->len, nb->len);
   for (guint j = 0; j < vh_feature_collector_n_features (a); j++) {
     const gchar *name = vh_feature_collector_feature_name (a, j);
@@ -474,7 +452,7 @@ compare_runs (const gchar * what, VhContext * cpu, VhContext * hip,
       if (!vh_feature_collector_get (a, name, i, &va))
         continue;
       if (!vh_feature_collector_get (b, name, i, &vb)) {
-        CHECK (FALSE, "%s: %s of frame %u missing on HIP", what, name, i);
+        VH_TEST_CHECK (FALSE, "%s: %s of frame %u missing on HIP", what, name, i);
         continue;
       }
       /* Equal infinities (ciede2000 of equal pictures) are no difference. */
@@ -484,7 +462,7 @@ compare_runs (const gchar * what, VhContext * cpu, VhContext * hip,
       max_diff = MAX (max_diff, d);
       if (d > tolerance_for (feature, va) &&
           reported++ < 3)
-        CHECK (FALSE, "%s: %s of frame %u: CPU %.17g, HIP %.17g", what, name,
+        VH_TEST_CHECK (FALSE, "%s: %s of frame %u: CPU %.17g, HIP %.17g", what, name,
             i, va, vb);
     }
   }
@@ -611,16 +589,16 @@ compare_one (const Clip * clip, const VhFeatureExtractorClass * klass,
       &hip_err);
   if (!cpu) {
     /* The feature refuses this input (size, depth): the twin must too. */
-    CHECK (!hip, "%s: the CPU twin refuses (%s) but the HIP twin scores",
+    VH_TEST_CHECK (!hip, "%s: the CPU twin refuses (%s) but the HIP twin scores",
         what, cpu_err->message);
     if (hip)
       vh_context_free (hip);
     return;
   }
-  CHECK (hip != NULL, "%s: %s", what, hip_err ? hip_err->message : "?");
+  VH_TEST_CHECK (hip != NULL, "%s: %s", what, hip_err ? hip_err->message : "?");
   if (hip) {
     g_autofree gchar *dispatch = vh_context_describe_dispatch (hip);
-    CHECK (strstr (dispatch, ": hip") != NULL, "%s: ran as %s", what,
+    VH_TEST_CHECK (strstr (dispatch, ": hip") != NULL, "%s: ran as %s", what,
         dispatch);
     diff = compare_runs (what, cpu, hip, tolerance_key (klass->name, opts));
     slot = g_hash_table_lookup (max_diffs, klass->name);
@@ -668,9 +646,6 @@ test_twins_against_cpu (void)
   }
 }
 
-/* A motion twin (@feature, outputs @motion2 and @motion3) alone, driven
- * directly: frames from index 5, the last frame's motion2 held back until
- * flush. */
 /* ---- models ----------------------------------------------------------- */
 
 /* Every feature of @dispatch ("name: backend, ...") that runs on the CPU
@@ -686,7 +661,7 @@ check_dispatch (const gchar * what, const gchar * dispatch)
     if (!kv[0] || !kv[1] || strcmp (kv[1], "cpu"))
       continue;
     n_cpu++;
-    CHECK (vh_extractor_set_find (vh_hip_extractor_set (), kv[0],
+    VH_TEST_CHECK (vh_extractor_set_find (vh_hip_extractor_set (), kv[0],
             VH_BACKEND_HIP) == NULL,
         "%s: %s runs on the CPU although it has a HIP twin", what, kv[0]);
   }
@@ -702,7 +677,6 @@ score_model (const Clip * clip, const gchar * model_name, VhBackend backends,
   VhContextConfig cfg = { 0 };
   VhContext *ctx;
   VhModel *model;
-  const VhPicture *first = g_ptr_array_index (clip->refs, 0);
 
   cfg.n_threads = 2;
   cfg.backends = backends;
@@ -711,21 +685,9 @@ score_model (const Clip * clip, const gchar * model_name, VhBackend backends,
   ctx = vh_context_new (&cfg);
   model = vh_model_new_builtin (model_name, NULL, error);
   if (!model || !vh_context_add_model (ctx, model, error) ||
-      !vh_context_start (ctx, &first->info, error))
-    goto fail;
-  for (guint i = 0; i < clip->refs->len; i++) {
-    g_autoptr (VhPicture) r = rewrap (g_ptr_array_index (clip->refs, i));
-    g_autoptr (VhPicture) d = rewrap (g_ptr_array_index (clip->dists, i));
-    if (!vh_context_submit (ctx, r, d, NULL, error))
-      goto fail;
-  }
-  if (!vh_context_finish (ctx, error))
-    goto fail;
+      !vh_test_score_clip (ctx, clip->refs, clip->dists, rewrap, error))
+    g_clear_pointer (&ctx, vh_context_free);
   return ctx;
-
-fail:
-  vh_context_free (ctx);
-  return NULL;
 }
 
 static void
@@ -751,10 +713,10 @@ test_models_on_hip (void)
           VH_BACKEND_HIP | VH_BACKEND_CPU, &hip_err);
       if (!cpu) {
         /* Too small for a feature (SpEED, ADM): the twins refuse too. */
-        CHECK (!hip, "%s: the CPU refuses (%s) but HIP scores", what,
+        VH_TEST_CHECK (!hip, "%s: the CPU refuses (%s) but HIP scores", what,
             cpu_err->message);
       } else {
-        CHECK (hip != NULL, "%s: %s", what, hip_err ? hip_err->message : "?");
+        VH_TEST_CHECK (hip != NULL, "%s: %s", what, hip_err ? hip_err->message : "?");
       }
       if (cpu && hip) {
         g_free (dispatch);
@@ -766,7 +728,7 @@ test_models_on_hip (void)
       g_clear_pointer (&cpu, vh_context_free);
       g_clear_pointer (&hip, vh_context_free);
     }
-    CHECK (n_run > 0, "%s: no clip could be scored", models[m]);
+    VH_TEST_CHECK (n_run > 0, "%s: no clip could be scored", models[m]);
     printf ("# %s on %u clips: max |HIP - CPU| %.3g; dispatch %s\n",
         models[m], n_run, max_diff, dispatch ? dispatch : "-");
   }
@@ -774,10 +736,29 @@ test_models_on_hip (void)
 
 /* The motion twin alone, driven directly: frames from index 5, the last
  * frame's motion2 held back until flush. */
-static void
-test_motion_flush (const gchar * feature, const gchar * motion2,
-    const gchar * motion3)
+typedef struct
 {
+  const gchar *feature;
+  const gchar *motion2;
+  const gchar *motion3;
+} MotionTwin;
+
+static const MotionTwin motion_twins[] = {
+  {"motion", "integer_motion2", "integer_motion3"},
+  {"float_motion", "motion2", "motion3"},
+};
+
+static gchar *
+motion_twin_name (gconstpointer row, guint index)
+{
+  return g_strdup (((const MotionTwin *) row)->feature);
+}
+
+static void
+test_motion_flush (const MotionTwin * twin)
+{
+  const gchar *feature = twin->feature, *motion2 = twin->motion2;
+  const gchar *motion3 = twin->motion3;
   const VhFeatureExtractorClass *hip_class =
       vh_extractor_set_find (vh_hip_extractor_set (), feature,
       VH_BACKEND_HIP);
@@ -799,7 +780,7 @@ test_motion_flush (const gchar * feature, const gchar * motion2,
   hip->device = device;
   if (!vh_feature_extractor_init (hip, info, &error) ||
       !vh_feature_extractor_init (cpu, info, &error)) {
-    CHECK (FALSE, "%s init: %s", feature, error->message);
+    VH_TEST_CHECK (FALSE, "%s init: %s", feature, error->message);
     g_clear_error (&error);
     goto out;
   }
@@ -812,27 +793,27 @@ test_motion_flush (const gchar * feature, const gchar * motion2,
     if (!dd || !vh_feature_extractor_extract (hip, dr, dd, base + i, fh,
             &error) || !vh_feature_extractor_extract (cpu, r, d, base + i,
             fcpu, &error)) {
-      CHECK (FALSE, "%s frame %u: %s", feature, base + i, error->message);
+      VH_TEST_CHECK (FALSE, "%s frame %u: %s", feature, base + i, error->message);
       g_clear_error (&error);
       goto out;
     }
   }
-  CHECK (!vh_feature_collector_get (fh, motion2, last, &vh),
+  VH_TEST_CHECK (!vh_feature_collector_get (fh, motion2, last, &vh),
       "the last frame's motion2 came before flush");
   if (!vh_feature_extractor_flush (hip, fh, &error) ||
       !vh_feature_extractor_flush (cpu, fcpu, &error)) {
-    CHECK (FALSE, "%s flush: %s", feature, error->message);
+    VH_TEST_CHECK (FALSE, "%s flush: %s", feature, error->message);
     g_clear_error (&error);
     goto out;
   }
-  CHECK (vh_feature_collector_get (fh, motion2, last, &vh),
+  VH_TEST_CHECK (vh_feature_collector_get (fh, motion2, last, &vh),
       "no motion2 for the last frame after flush");
-  CHECK (vh_feature_collector_get (fcpu, motion2, last, &vc),
+  VH_TEST_CHECK (vh_feature_collector_get (fcpu, motion2, last, &vc),
       "the CPU twin has no motion2 for the last frame");
-  CHECK (vh == vc, "last motion2: HIP %.17g, CPU %.17g", vh, vc);
+  VH_TEST_CHECK (vh == vc, "last motion2: HIP %.17g, CPU %.17g", vh, vc);
   for (guint i = base; i <= last; i++) {
     gdouble a = 0, b = 1;
-    CHECK (vh_feature_collector_get (fh, motion3, i, &a) &&
+    VH_TEST_CHECK (vh_feature_collector_get (fh, motion3, i, &a) &&
         vh_feature_collector_get (fcpu, motion3, i, &b) && a == b,
         "motion3 of frame %u: HIP %.17g, CPU %.17g", i, a, b);
   }
@@ -891,11 +872,11 @@ test_fallback (void)
   cpu = score (clip, "cambi", cpu_opts, VH_BACKEND_CPU, 1, &error);
   mixed = cpu ? score (clip, "cambi", mixed_opts,
       VH_BACKEND_HIP | VH_BACKEND_CPU, 1, &error) : NULL;
-  CHECK (mixed != NULL, "cambi with HIP | CPU: %s",
+  VH_TEST_CHECK (mixed != NULL, "cambi with HIP | CPU: %s",
       error ? error->message : "?");
   if (mixed) {
     dispatch = vh_context_describe_dispatch (mixed);
-    CHECK (!strcmp (dispatch, "cambi: cpu (heatmaps_path is written on the "
+    VH_TEST_CHECK (!strcmp (dispatch, "cambi: cpu (heatmaps_path is written on the "
             "CPU)"), "dispatch: %s", dispatch);
     compare_runs ("cambi fallback", cpu, mixed, "cambi");
     vh_context_free (mixed);
@@ -914,7 +895,7 @@ test_fallback (void)
       vh_context_add_feature (mixed, "cambi", NULL, NULL)) {
     g_free (dispatch);
     dispatch = vh_context_describe_dispatch (mixed);
-    CHECK (!strcmp (dispatch, "psnr: hip, cambi: hip"), "dispatch: %s",
+    VH_TEST_CHECK (!strcmp (dispatch, "psnr: hip, cambi: hip"), "dispatch: %s",
         dispatch);
   }
   vh_context_free (mixed);
@@ -932,70 +913,85 @@ test_select_without_gpu (void)
   GError *error = NULL;
   VhBackendChoice choice;
 
-  CHECK (!vh_hip_select_backend (VH_BACKEND_CHOICE_HIP,
+  VH_TEST_CHECK (!vh_hip_select_backend (VH_BACKEND_CHOICE_HIP,
           VH_HIP_VENDOR_UNKNOWN, 0, &cfg, &reason, &error),
       "backend hip without a GPU succeeded");
-  CHECK (g_error_matches (error, VH_ERROR, VH_ERROR_BACKEND),
+  VH_TEST_CHECK (g_error_matches (error, VH_ERROR, VH_ERROR_BACKEND),
       "backend hip: wrong error %s", error ? error->message : "none");
-  CHECK (cfg.transfer == NULL && reason == NULL,
+  VH_TEST_CHECK (cfg.transfer == NULL && reason == NULL,
       "backend hip: device or reason set");
   if (error)
     printf ("# hip without a GPU: %s\n", error->message);
   g_clear_error (&error);
 
-  CHECK (vh_hip_select_backend (VH_BACKEND_CHOICE_AUTO,
+  VH_TEST_CHECK (vh_hip_select_backend (VH_BACKEND_CHOICE_AUTO,
           VH_HIP_VENDOR_UNKNOWN, 0, &cfg, &reason, &error),
       "backend auto failed: %s", error ? error->message : "");
-  CHECK (cfg.backends == VH_BACKEND_CPU && cfg.transfer == NULL,
+  VH_TEST_CHECK (cfg.backends == VH_BACKEND_CPU && cfg.transfer == NULL,
       "auto did not pick CPU");
-  CHECK (reason && !strchr (reason, '\n'), "auto: no one-line reason");
+  VH_TEST_CHECK (reason && !strchr (reason, '\n'), "auto: no one-line reason");
   if (reason)
     printf ("# auto without a GPU: %s\n", reason);
   g_clear_pointer (&reason, g_free);
 
-  CHECK (vh_hip_select_backend (VH_BACKEND_CHOICE_CPU,
+  VH_TEST_CHECK (vh_hip_select_backend (VH_BACKEND_CHOICE_CPU,
           VH_HIP_VENDOR_UNKNOWN, 0, &cfg, &reason, &error) &&
       cfg.backends == VH_BACKEND_CPU && !cfg.transfer && !reason &&
       !cfg.gpu_fallback, "backend cpu");
 
-  CHECK (vh_backend_choice_from_string ("HIP", &choice) &&
+  VH_TEST_CHECK (vh_backend_choice_from_string ("HIP", &choice) &&
       choice == VH_BACKEND_CHOICE_HIP, "parse HIP");
-  CHECK (!vh_backend_choice_from_string ("gpu", &choice), "parse gpu");
+  VH_TEST_CHECK (!vh_backend_choice_from_string ("gpu", &choice), "parse gpu");
+}
+
+/* With a GPU: HIP alone picks it, with no fall-back; the runs after use
+ * its transfer. */
+static void
+test_select_with_gpu (void)
+{
+  VhContextConfig cfg = { 0 };
+  GError *error = NULL;
+
+  if (!vh_hip_select_backend (VH_BACKEND_CHOICE_HIP,
+          VH_HIP_VENDOR_UNKNOWN, 0, &cfg, NULL, &error))
+    g_error ("backend hip with a GPU: %s", error->message);
+  VH_TEST_CHECK (cfg.backends == (VH_BACKEND_HIP | VH_BACKEND_CPU),
+      "backends");
+  VH_TEST_CHECK (!cfg.gpu_fallback, "backend hip falls back to the CPU");
+  transfer = cfg.transfer;
+  device = vh_picture_transfer_get_device (transfer);
 }
 
 int
 main (int argc, char **argv)
 {
+  g_autoptr (VhHipDevice) probe = NULL;
+  gint ret;
+
+  g_test_init (&argc, &argv, NULL);
   mode = g_getenv ("VH_TEST_MODE");
   if (!mode)
     mode = "gpu";
 
-  test_classes ();
-  test_fallback ();
+  /* On a GPU the whole run needs one: without, it is a skip. */
+  if (!strcmp (mode, "gpu"))
+    probe = vh_hip_test_open_gpu_or_skip ();
+  g_test_add_func ("/hip-features/classes", test_classes);
+  g_test_add_func ("/hip-features/fallback", test_fallback);
   if (strcmp (mode, "gpu") != 0) {
-    test_select_without_gpu ();
+    g_test_add_func ("/hip-features/select-without-gpu",
+        test_select_without_gpu);
   } else {
-    VhContextConfig cfg = { 0 };
-    GError *error = NULL;
-    g_autoptr (VhHipDevice) probe = vh_hip_test_open_gpu_or_skip ();
-
-    if (!vh_hip_select_backend (VH_BACKEND_CHOICE_HIP,
-            VH_HIP_VENDOR_UNKNOWN, 0, &cfg, NULL, &error)) {
-      printf ("FAIL: backend hip with a GPU: %s\n", error->message);
-      return 1;
-    }
-    CHECK (cfg.backends == (VH_BACKEND_HIP | VH_BACKEND_CPU), "backends");
-    CHECK (!cfg.gpu_fallback, "backend hip falls back to the CPU");
-    transfer = cfg.transfer;
-    device = vh_picture_transfer_get_device (transfer);
-    test_motion_flush ("motion", "integer_motion2", "integer_motion3");
-    test_motion_flush ("float_motion", "motion2", "motion3");
-    test_twins_against_cpu ();
-    test_models_on_hip ();
-    /* Empties the upload pool: nothing left on the device at exit. */
-    vh_picture_transfer_unref (transfer);
+    g_test_add_func ("/hip-features/select-with-gpu", test_select_with_gpu);
+    VH_TEST_ADD_CASES ("/hip-features/motion-flush", motion_twins,
+        motion_twin_name, test_motion_flush);
+    g_test_add_func ("/hip-features/twins-against-cpu",
+        test_twins_against_cpu);
+    g_test_add_func ("/hip-features/models-on-hip", test_models_on_hip);
   }
-  printf ("%s: %d failure%s\n", failures ? "FAIL" : "PASS", failures,
-      failures == 1 ? "" : "s");
-  return failures ? 1 : 0;
+  ret = g_test_run ();
+  /* Empties the upload pool: nothing left on the device at exit. */
+  if (transfer)
+    vh_picture_transfer_unref (transfer);
+  return ret;
 }
