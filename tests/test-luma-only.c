@@ -42,7 +42,7 @@ noise_frames (guint bpc, guint w, guint h, guint32 seed)
   GRand *rand = g_rand_new_with_seed (seed);
 
   for (guint i = 0; i < 2 * N_FRAMES; i++)
-    g_ptr_array_add (frames, vh_check_noise_picture (VH_PIX_FMT_YUV420, bpc,
+    g_ptr_array_add (frames, vh_test_noise_picture (VH_PIX_FMT_YUV420, bpc,
             w, h, rand));
   g_rand_free (rand);
   return frames;

@@ -84,3 +84,28 @@ vh_test_collect_values (VhContext * ctx, const gchar * name, guint n_frames)
   }
   return values;
 }
+
+VhPicture *
+vh_test_noise_picture (VhPixFmt pix_fmt, guint bpc, guint width,
+    guint height, GRand * rand)
+{
+  VhPictureInfo info;
+  VhPicture *pic;
+
+  g_assert_true (vh_picture_info_init (&info, pix_fmt, bpc, width, height,
+          NULL));
+  pic = vh_picture_new (&info);
+  for (guint p = 0; p < pic->n_planes; p++) {
+    for (guint y = 0; y < pic->height[p]; y++) {
+      guint8 *row = vh_picture_row (pic, p, y);
+      for (guint x = 0; x < pic->width[p]; x++) {
+        guint v = g_rand_int_range (rand, 0, 1 << bpc);
+        if (bpc == 8)
+          row[x] = v;
+        else
+          ((guint16 *) row)[x] = v;
+      }
+    }
+  }
+  return pic;
+}

@@ -74,6 +74,13 @@ gboolean     vh_test_score_clip       (VhContext * ctx, GPtrArray * refs,
 GArray      *vh_test_collect_values   (VhContext * ctx, const gchar * name,
                                        guint n_frames);
 
+/* A new picture whose every sample of every plane is uniform noise over
+ * the whole range of @bpc bits, drawn from @rand plane by plane, row by
+ * row. */
+VhPicture   *vh_test_noise_picture    (VhPixFmt pix_fmt, guint bpc,
+                                       guint width, guint height,
+                                       GRand * rand);
+
 G_END_DECLS
 
 #endif /* __VH_TEST_H__ */
