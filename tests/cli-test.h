@@ -13,6 +13,7 @@
 #define __VH_CLI_TEST_H__
 
 #include "golden.h"
+#include "vh-test.h"
 
 #include <json-glib/json-glib.h>
 

@@ -380,11 +380,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/sigterm-keeps-results", test_sigterm_keeps_results);
 run:
   ret = g_test_run ();
-  {
-    g_autofree gchar *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
-    if (system (cmd) != 0)
-      g_printerr ("could not remove %s\n", tmpdir);
-  }
+  vh_test_remove_dir (tmpdir);
   g_free (tmpdir);
   return ret;
 }

@@ -9,6 +9,7 @@
 
 #include "vh-test.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 
 static gint n_failed;
@@ -108,4 +109,23 @@ vh_test_noise_picture (VhPixFmt pix_fmt, guint bpc, guint width,
     }
   }
   return pic;
+}
+
+void
+vh_test_remove_dir (const gchar * path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const gchar *name;
+
+  while (dir && (name = g_dir_read_name (dir))) {
+    g_autofree gchar *child = g_build_filename (path, name, NULL);
+    if (g_file_test (child, G_FILE_TEST_IS_DIR) &&
+        !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+      vh_test_remove_dir (child);
+    else
+      g_remove (child);
+  }
+  if (dir)
+    g_dir_close (dir);
+  g_rmdir (path);
 }

@@ -81,6 +81,10 @@ VhPicture   *vh_test_noise_picture    (VhPixFmt pix_fmt, guint bpc,
                                        guint width, guint height,
                                        GRand * rand);
 
+/* Removes the folder @path with everything in it (a test's temporary
+ * folder); quietly does nothing where there is none. */
+void         vh_test_remove_dir       (const gchar * path);
+
 G_END_DECLS
 
 #endif /* __VH_TEST_H__ */

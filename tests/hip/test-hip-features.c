@@ -120,21 +120,6 @@ test_classes (void)
 
 /* ---- without a GPU ----------------------------------------------------- */
 
-static void
-remove_dir (const gchar * path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const gchar *name;
-
-  while (dir && (name = g_dir_read_name (dir))) {
-    g_autofree gchar *file = g_build_filename (path, name, NULL);
-    g_remove (file);
-  }
-  if (dir)
-    g_dir_close (dir);
-  g_rmdir (path);
-}
-
 /* cambi's twin leaves heatmaps_path to the CPU twin: with HIP and CPU
  * allowed such an instance runs on the CPU, with the CPU's values; with a
  * device, psnr and a plain cambi next to it run on the GPU. */
@@ -175,9 +160,7 @@ test_fallback (void)
   }
   if (cpu)
     vh_context_free (cpu);
-  remove_dir (cpu_dir);
-  remove_dir (mixed_dir);
-  g_rmdir (dir);
+  vh_test_remove_dir (dir);
 
   /* The dispatch a device gives: the twin where there is one. */
   cfg.backends = VH_BACKEND_HIP | VH_BACKEND_CPU;
