@@ -12,8 +12,6 @@
 #include <glib/gstdio.h>
 #include <math.h>
 
-static gint n_failed;
-
 void
 vh_test_check_failed (const gchar * file, gint line, const gchar * format,
     ...)
@@ -24,15 +22,8 @@ vh_test_check_failed (const gchar * file, gint line, const gchar * format,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_atomic_int_inc (&n_failed);
   g_test_message ("FAIL %s:%d: %s", file, line, message);
   g_test_fail ();
-}
-
-guint
-vh_test_n_failed (void)
-{
-  return (guint) g_atomic_int_get (&n_failed);
 }
 
 void

@@ -38,9 +38,6 @@ void         vh_test_check_failed     (const gchar * file, gint line,
                                        const gchar * format, ...)
                                        G_GNUC_PRINTF (3, 4);
 
-/* How many VH_TEST_CHECK()s failed in this process so far. */
-guint        vh_test_n_failed         (void);
-
 /* The name of row @index of a case table (a new string). */
 typedef gchar *(*VhTestCaseName) (gconstpointer row, guint index);
 

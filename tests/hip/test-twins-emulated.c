@@ -222,6 +222,7 @@ out:
   vh_feature_collector_free (fc_hip);
 }
 
+/* The clips the cases pick from (a bit each in Case.clips). */
 static const ClipSpec clips[] = {
   {VH_PIX_FMT_YUV420, 8, 704, 400, FALSE},
   {VH_PIX_FMT_YUV420, 8, 675, 353, TRUE},
@@ -234,6 +235,7 @@ static const ClipSpec clips[] = {
   {VH_PIX_FMT_YUV422, 12, 197, 131, FALSE},
   {VH_PIX_FMT_YUV422, 8, 402, 333, FALSE, TRUE},
 };
+
 /* Each option setting on one clip or a few (the emulation is slow). */
 static const Case cases[] = {
   {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x8f, 0, {NULL}},
@@ -336,7 +338,6 @@ static const Order orders[] = {
   {0, NULL, "all-simd"}, {VH_CPU_FLAG_AVX512, "no AVX-512", "no-avx512"},
   {VH_CPU_MASK_PORTABLE, "no SIMD", "no-simd"},
 };
-
 
 static gchar *
 order_name (gconstpointer row, guint index)
