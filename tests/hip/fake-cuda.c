@@ -74,88 +74,35 @@
  * pageable memory, which the driver stages through its own page-locked
  * buffers on the CPU, are still made; device memsets are not made either.
  * Only with VH_FAKE_CUDA_KERNELS=noop,
- * where the numbers mean nothing anyway. */
+ * where the numbers mean nothing anyway.
+ *
+ * This file holds the state, the faults and the bookkeeping, and the
+ * counters tests read; the driver's calls are in fake-cuda-memory.c
+ * (devices, contexts, memory, copies) and fake-cuda-launch.c (streams,
+ * events, modules, launches, nvrtc). */
 
-#include <glib.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
-#include <string.h>
-#include <execinfo.h>
+#include "fake-cuda-private.h"
 
-#define CUDA_SUCCESS 0
-#define CUDA_ERROR_INVALID_VALUE 1
-#define CUDA_ERROR_OUT_OF_MEMORY 2
-#define CUDA_ERROR_NO_DEVICE 100
-#define CUDA_ERROR_INVALID_DEVICE 101
-#define CUDA_ERROR_INVALID_IMAGE 200
-#define CUDA_ERROR_INVALID_CONTEXT 201
-#define CUDA_ERROR_NOT_READY 600
-#define CUDA_ERROR_ILLEGAL_ADDRESS 700
-#define CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES 701
-#define CUDA_ERROR_LAUNCH_FAILED 719
-
-#define MAX_DEVICES 16
-
-/* Far from anything malloc returns, and non-canonical once added. */
-#define DEVICE_OFFSET (G_GUINT64_CONSTANT (1) << 62)
-
-typedef guint64 CUdeviceptr;
-
-typedef struct
-{
-  gsize srcXInBytes, srcY;
-  gint srcMemoryType;
-  gconstpointer srcHost;
-  CUdeviceptr srcDevice;
-  gpointer srcArray;
-  gsize srcPitch;
-  gsize dstXInBytes, dstY;
-  gint dstMemoryType;
-  gpointer dstHost;
-  CUdeviceptr dstDevice;
-  gpointer dstArray;
-  gsize dstPitch;
-  gsize WidthInBytes, Height;
-} FakeMemcpy2D;
-
-typedef struct
-{
-  guint8 *base;
-  gsize size;
-  gboolean device;
-  gint ctx;                     /* device of the current context, or -1 */
-} Allocation;
-
-static GMutex lock;
-static GList *allocations;
-static gint n_devices = -1;
-static __thread gint ctx_depth;
-static __thread gint ctx_stack[64];
-static gint primary_refs[MAX_DEVICES];
-static guint n_lost;
-static guint n_foreign;
-static guint device_allocs[MAX_DEVICES];
-static guint n_host_allocs_made;        /* page-locked, ever */
-static guint n_device_allocs_made;      /* ever */
-static guint n_host_waits;              /* stream and event synchronisations */
-static guint n_device_waits;            /* streams made to wait for events */
-static guint n_uploads;                 /* host-to-device copy calls */
-static guint n_module_loads;            /* modules loaded */
-static gsize device_copied[MAX_DEVICES];
-static gsize device_bytes;              /* device memory alive */
-static guint n_faults;                  /* faults injected */
-static gint sticky_error;               /* the context is lost */
-static guint n_refused;                 /* calls refused since */
-
-typedef enum
-{
-  FAULT_ALLOC,
-  FAULT_LAUNCH,
-  FAULT_SYNC,
-  FAULT_ILLEGAL,
-  N_FAULT_KINDS
-} FaultKind;
+GMutex lock;
+GList *allocations;
+gint n_devices = -1;
+__thread gint ctx_depth;
+__thread gint ctx_stack[64];
+gint primary_refs[MAX_DEVICES];
+guint n_lost;
+guint n_foreign;
+guint device_allocs[MAX_DEVICES];
+guint n_host_allocs_made;        /* page-locked, ever */
+guint n_device_allocs_made;      /* ever */
+guint n_host_waits;              /* stream and event synchronisations */
+guint n_device_waits;            /* streams made to wait for events */
+guint n_uploads;                 /* host-to-device copy calls */
+guint n_module_loads;            /* modules loaded */
+gsize device_copied[MAX_DEVICES];
+gsize device_bytes;              /* device memory alive */
+guint n_faults;                  /* faults injected */
+gint sticky_error;               /* the context is lost */
+guint n_refused;                 /* calls refused since */
 
 static const gchar *const fault_names[N_FAULT_KINDS] = {
   "alloc", "launch", "sync", "illegal"
@@ -163,8 +110,6 @@ static const gchar *const fault_names[N_FAULT_KINDS] = {
 
 static guint fault_at[N_FAULT_KINDS];   /* call number that fails; 0: none */
 static guint fault_calls[N_FAULT_KINDS];
-
-#define EXPORT __attribute__ ((visibility ("default")))
 
 static void
 parse_faults (void)
@@ -188,7 +133,7 @@ parse_faults (void)
 }
 
 /* Counts a call of @kind; TRUE when this one is to fail. */
-static gboolean
+gboolean
 fault_now (FaultKind kind)
 {
   gboolean fail;
@@ -207,7 +152,7 @@ fault_now (FaultKind kind)
 }
 
 /* The error of a lost context, or 0. */
-static gint
+gint
 sticky (void)
 {
   gint error = g_atomic_int_get (&sticky_error);
@@ -217,17 +162,9 @@ sticky (void)
   return error;
 }
 
-/* Every call on a lost context fails with its error. */
-#define RETURN_IF_LOST() \
-  G_STMT_START { \
-    gint lost_error = sticky (); \
-    if (lost_error) \
-      return lost_error; \
-  } G_STMT_END
-
 /* A synchronisation: LAUNCH_FAILED or a sticky ILLEGAL_ADDRESS when one is
  * due. */
-static gint
+gint
 sync_result (void)
 {
   RETURN_IF_LOST ();
@@ -242,7 +179,7 @@ sync_result (void)
 
 /* Whether @size more bytes of device memory fit (VH_FAKE_CUDA_MEMORY), and
  * the allocation fault. */
-static gboolean
+gboolean
 device_alloc_ok (gsize size)
 {
   static gsize limit;
@@ -264,7 +201,7 @@ device_alloc_ok (gsize size)
   return ok;
 }
 
-static gint
+gint
 devices (void)
 {
   if (n_devices < 0) {
@@ -275,14 +212,14 @@ devices (void)
 }
 
 /* The device of the calling thread's current context, or -1. */
-static gint
+gint
 current_device (void)
 {
   return ctx_depth > 0 && ctx_depth <= (gint) G_N_ELEMENTS (ctx_stack) ?
       ctx_stack[ctx_depth - 1] : -1;
 }
 
-static Allocation *
+Allocation *
 find_allocation (const guint8 * p, gsize len, gboolean device)
 {
   for (GList * l = allocations; l; l = l->next) {
@@ -293,7 +230,7 @@ find_allocation (const guint8 * p, gsize len, gboolean device)
   return NULL;
 }
 
-static gpointer
+gpointer
 alloc (gsize size, gboolean device)
 {
   Allocation *a = g_new0 (Allocation, 1);
@@ -316,7 +253,7 @@ alloc (gsize size, gboolean device)
   return a->base;
 }
 
-static gint
+gint
 release (gpointer p, gboolean device)
 {
   gint ret = CUDA_ERROR_INVALID_VALUE;
@@ -338,20 +275,20 @@ release (gpointer p, gboolean device)
   return ret;
 }
 
-static guint8 *
+guint8 *
 to_host (CUdeviceptr p)
 {
   return (guint8 *) (guintptr) (p - DEVICE_OFFSET);
 }
 
-static CUdeviceptr
+CUdeviceptr
 to_device (gpointer p)
 {
   return (CUdeviceptr) (guintptr) p + DEVICE_OFFSET;
 }
 
 /* A 2D region of device memory must lie in one allocation. */
-static gboolean
+gboolean
 device_region_ok (const guint8 * p, gsize pitch, gsize width, gsize height)
 {
   Allocation *a;
@@ -364,432 +301,6 @@ device_region_ok (const guint8 * p, gsize pitch, gsize width, gsize height)
     n_foreign++;
   g_mutex_unlock (&lock);
   return a != NULL;
-}
-
-EXPORT gint
-cuInit (guint flags)
-{
-  const gchar *want = g_getenv ("VH_FAKE_CUDA_WANT_ENV");
-  const gchar *eq = want ? strchr (want, '=') : NULL;
-
-  if (eq) {
-    g_autofree gchar *name = g_strndup (want, eq - want);
-    const gchar *value = g_getenv (name);
-
-    if (g_strcmp0 (value ? value : "", eq + 1) != 0) {
-      fprintf (stderr, "fake CUDA driver: cuInit saw %s=%s, wanted %s\n",
-          name, value ? value : "(unset)", want);
-      return CUDA_ERROR_INVALID_VALUE;
-    }
-  }
-  return devices () > 0 ? CUDA_SUCCESS : CUDA_ERROR_NO_DEVICE;
-}
-
-EXPORT gint
-cuDriverGetVersion (gint * v)
-{
-  *v = 99000;
-  return 0;
-}
-
-EXPORT gint
-cuGetErrorString (gint code, const gchar ** s)
-{
-  *s = code == CUDA_ERROR_INVALID_VALUE ? "invalid argument" :
-      code == CUDA_ERROR_INVALID_IMAGE ? "device kernel image is invalid" :
-      code == CUDA_ERROR_OUT_OF_MEMORY ? "out of memory" :
-      code == CUDA_ERROR_ILLEGAL_ADDRESS ?
-      "an illegal memory access was encountered" :
-      code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ?
-      "too many resources requested for launch" :
-      code == CUDA_ERROR_LAUNCH_FAILED ?
-      "unspecified launch failure" : "fake error";
-  return 0;
-}
-
-EXPORT gint
-cuGetErrorName (gint code, const gchar ** s)
-{
-  *s = code == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" :
-      code == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY" :
-      code == CUDA_ERROR_ILLEGAL_ADDRESS ? "CUDA_ERROR_ILLEGAL_ADDRESS" :
-      code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ?
-      "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES" :
-      code == CUDA_ERROR_LAUNCH_FAILED ? "CUDA_ERROR_LAUNCH_FAILED" :
-      "CUDA_ERROR_FAKE";
-  return 0;
-}
-
-EXPORT gint
-cuDeviceGetCount (gint * n)
-{
-  *n = devices ();
-  return 0;
-}
-
-EXPORT gint
-cuDeviceGet (gint * dev, gint ordinal)
-{
-  if (ordinal < 0 || ordinal >= devices ())
-    return CUDA_ERROR_INVALID_DEVICE;
-  *dev = ordinal;
-  return 0;
-}
-
-EXPORT gint
-cuDeviceGetName (gchar * name, gint len, gint dev)
-{
-  g_snprintf (name, len, "vmafhip fake device %d", dev);
-  return 0;
-}
-
-EXPORT gint
-cuDeviceTotalMem_v2 (gsize * bytes, gint dev)
-{
-  *bytes = G_GUINT64_CONSTANT (1) << 30;
-  return 0;
-}
-
-EXPORT gint
-cuDeviceGetAttribute (gint * value, gint attr, gint dev)
-{
-  switch (attr) {
-    case 1:
-      *value = 1024;
-      break;
-    case 10:
-      *value = 32;
-      break;
-    case 16:
-      *value = 4;
-      break;
-    case 51:
-      *value = 32;
-      break;
-    case 75:
-      *value = 9;
-      break;
-    case 76:
-      *value = 0;
-      break;
-    default:
-      return CUDA_ERROR_INVALID_VALUE;
-  }
-  return 0;
-}
-
-EXPORT gint
-cuDevicePrimaryCtxRetain (gpointer * ctx, gint dev)
-{
-  if (dev < 0 || dev >= devices ())
-    return CUDA_ERROR_INVALID_DEVICE;
-  g_mutex_lock (&lock);
-  primary_refs[dev]++;
-  g_mutex_unlock (&lock);
-  *ctx = GINT_TO_POINTER (dev + 1);
-  return 0;
-}
-
-EXPORT gint
-cuDevicePrimaryCtxRelease_v2 (gint dev)
-{
-  gint ret = 0;
-
-  if (dev < 0 || dev >= devices ())
-    return CUDA_ERROR_INVALID_DEVICE;
-  g_mutex_lock (&lock);
-  if (primary_refs[dev] == 0) {
-    ret = CUDA_ERROR_INVALID_CONTEXT;
-  } else if (--primary_refs[dev] == 0) {
-    /* the context goes, with whatever was still allocated in it */
-    for (GList * l = allocations; l; l = l->next) {
-      Allocation *a = l->data;
-      if (a->ctx == dev) {
-        a->ctx = -1;
-        n_lost++;
-      }
-    }
-  }
-  g_mutex_unlock (&lock);
-  return ret;
-}
-
-EXPORT gint
-cuCtxPushCurrent_v2 (gpointer ctx)
-{
-  gint dev = GPOINTER_TO_INT (ctx) - 1;
-  gboolean alive;
-
-  if (dev < 0 || dev >= MAX_DEVICES)
-    return CUDA_ERROR_INVALID_VALUE;
-  g_mutex_lock (&lock);
-  alive = primary_refs[dev] > 0;
-  g_mutex_unlock (&lock);
-  if (!alive)
-    return CUDA_ERROR_INVALID_CONTEXT;
-  if (ctx_depth < (gint) G_N_ELEMENTS (ctx_stack))
-    ctx_stack[ctx_depth] = dev;
-  ctx_depth++;
-  return 0;
-}
-
-EXPORT gint
-cuCtxPopCurrent_v2 (gpointer * ctx)
-{
-  ctx_depth--;
-  return 0;
-}
-
-EXPORT gint
-cuMemAllocPitch_v2 (CUdeviceptr * p, gsize * pitch, gsize width,
-    gsize height, guint element)
-{
-  RETURN_IF_LOST ();
-  /* an unusual alignment, so that nobody assumes one */
-  *pitch = (width + 383) / 384 * 384;
-  if (!device_alloc_ok (*pitch * height))
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  *p = to_device (alloc (*pitch * height, TRUE));
-  g_atomic_int_inc (&n_device_allocs_made);
-  return 0;
-}
-
-EXPORT gint
-cuMemAlloc_v2 (CUdeviceptr * p, gsize size)
-{
-  RETURN_IF_LOST ();
-  if (!device_alloc_ok (size))
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  *p = to_device (alloc (size, TRUE));
-  g_atomic_int_inc (&n_device_allocs_made);
-  return 0;
-}
-
-EXPORT gint
-cuMemFree_v2 (CUdeviceptr p)
-{
-  return release (to_host (p), TRUE);
-}
-
-EXPORT gint
-cuMemHostAlloc (gpointer * p, gsize size, guint flags)
-{
-  RETURN_IF_LOST ();
-  *p = alloc (size, FALSE);
-  g_atomic_int_inc (&n_host_allocs_made);
-  return 0;
-}
-
-EXPORT gint
-cuMemFreeHost (gpointer p)
-{
-  return release (p, FALSE);
-}
-
-static gboolean noop_kernels (void);
-
-static gboolean
-dma_mode (void)
-{
-  static gint dma = -1;
-
-  if (dma < 0)
-    dma = noop_kernels () &&
-        g_strcmp0 (g_getenv ("VH_FAKE_CUDA_COPIES"), "dma") == 0;
-  return dma;
-}
-
-/* VH_FAKE_CUDA_COPIES=dma: whether a GPU would make this copy without the
- * CPU (page-locked or device memory on both sides). */
-static gboolean
-copy_is_dma (const FakeMemcpy2D * c, const guint8 * src, const guint8 * dst)
-{
-  gboolean pinned = TRUE;
-
-  if (!dma_mode ())
-    return FALSE;
-  g_mutex_lock (&lock);
-  if (c->srcMemoryType != 2)
-    pinned = find_allocation (src, (c->Height - 1) * c->srcPitch +
-        c->WidthInBytes, FALSE) != NULL;
-  if (pinned && c->dstMemoryType != 2)
-    pinned = find_allocation (dst, (c->Height - 1) * c->dstPitch +
-        c->WidthInBytes, FALSE) != NULL;
-  g_mutex_unlock (&lock);
-  return pinned;
-}
-
-EXPORT gint
-cuMemcpy2DAsync_v2 (const FakeMemcpy2D * c, gpointer stream)
-{
-  const guint8 *src;
-  guint8 *dst;
-
-  RETURN_IF_LOST ();
-  if (c->srcMemoryType == 2) {
-    src = to_host (c->srcDevice);
-    if (!device_region_ok (src, c->srcPitch, c->WidthInBytes, c->Height))
-      return CUDA_ERROR_INVALID_VALUE;
-  } else {
-    src = c->srcHost;
-  }
-  if (c->dstMemoryType == 2) {
-    dst = to_host (c->dstDevice);
-    if (!device_region_ok (dst, c->dstPitch, c->WidthInBytes, c->Height))
-      return CUDA_ERROR_INVALID_VALUE;
-  } else {
-    dst = c->dstHost;
-  }
-  if (c->WidthInBytes > c->srcPitch || c->WidthInBytes > c->dstPitch)
-    return CUDA_ERROR_INVALID_VALUE;
-  if (c->srcMemoryType != 2 && c->dstMemoryType == 2)
-    g_atomic_int_inc (&n_uploads);
-  if (c->Height && !copy_is_dma (c, src, dst)) {
-    for (gsize y = 0; y < c->Height; y++)
-      memcpy (dst + y * c->dstPitch, src + y * c->srcPitch, c->WidthInBytes);
-  }
-  if (current_device () >= 0) {
-    g_mutex_lock (&lock);
-    device_copied[current_device ()] += c->WidthInBytes * c->Height;
-    g_mutex_unlock (&lock);
-  }
-  return 0;
-}
-
-EXPORT gint
-cuMemsetD2D8Async (CUdeviceptr p, gsize pitch, guint8 value, gsize width,
-    gsize height, gpointer stream)
-{
-  guint8 *d = to_host (p);
-
-  RETURN_IF_LOST ();
-  if (!device_region_ok (d, pitch, width, height))
-    return CUDA_ERROR_INVALID_VALUE;
-  for (gsize y = 0; y < height && !dma_mode (); y++)
-    memset (d + y * pitch, value, width);
-  return 0;
-}
-
-EXPORT gint
-cuStreamCreate (gpointer * s, guint flags)
-{
-  RETURN_IF_LOST ();
-  *s = g_malloc (1);
-  return 0;
-}
-
-EXPORT gint
-cuStreamDestroy_v2 (gpointer s)
-{
-  g_free (s);
-  return 0;
-}
-
-EXPORT gint
-cuStreamSynchronize (gpointer s)
-{
-  g_atomic_int_inc (&n_host_waits);
-  return sync_result ();
-}
-
-EXPORT gint
-cuStreamWaitEvent (gpointer s, gpointer e, guint flags)
-{
-  g_atomic_int_inc (&n_device_waits);
-  return sticky ();
-}
-
-EXPORT gint
-cuEventCreate (gpointer * e, guint flags)
-{
-  RETURN_IF_LOST ();
-  /* its one byte: recorded and not yet waited for (VH_FAKE_CUDA_EVENTS) */
-  *e = g_malloc0 (1);
-  return 0;
-}
-
-EXPORT gint
-cuEventDestroy_v2 (gpointer e)
-{
-  g_free (e);
-  return 0;
-}
-
-EXPORT gint
-cuEventRecord (gpointer e, gpointer s)
-{
-  RETURN_IF_LOST ();
-  *(guint8 *) e = g_strcmp0 (g_getenv ("VH_FAKE_CUDA_EVENTS"), "pending") == 0;
-  return 0;
-}
-
-EXPORT gint
-cuEventSynchronize (gpointer e)
-{
-  g_atomic_int_inc (&n_host_waits);
-  *(guint8 *) e = 0;
-  return sync_result ();
-}
-
-EXPORT gint
-cuEventQuery (gpointer e)
-{
-  RETURN_IF_LOST ();
-  return *(guint8 *) e ? CUDA_ERROR_NOT_READY : 0;
-}
-
-EXPORT gint
-cuEventElapsedTime (gfloat * ms, gpointer a, gpointer b)
-{
-  *ms = 1.0f;
-  return 0;
-}
-
-static gboolean
-noop_kernels (void)
-{
-  return g_strcmp0 (g_getenv ("VH_FAKE_CUDA_KERNELS"), "noop") == 0;
-}
-
-EXPORT gint
-cuModuleLoadData (gpointer * m, gconstpointer image)
-{
-  static gint module;
-
-  RETURN_IF_LOST ();
-  if (!noop_kernels ())
-    return CUDA_ERROR_INVALID_IMAGE;
-  *m = &module;
-  g_atomic_int_inc (&n_module_loads);
-  return 0;
-}
-
-EXPORT gint
-cuModuleUnload (gpointer m)
-{
-  return 0;
-}
-
-EXPORT gint
-cuModuleGetFunction (gpointer * f, gpointer m, const gchar * name)
-{
-  static gint function;
-
-  if (!noop_kernels ())
-    return CUDA_ERROR_INVALID_VALUE;
-  *f = &function;
-  return 0;
-}
-
-EXPORT gint
-cuLaunchKernel (gpointer f, guint gx, guint gy, guint gz, guint bx,
-    guint by, guint bz, guint shared, gpointer s, gpointer * args,
-    gpointer * extra)
-{
-  if (!noop_kernels ())
-    return CUDA_ERROR_INVALID_VALUE;
-  RETURN_IF_LOST ();
-  return fault_now (FAULT_LAUNCH) ? CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES : 0;
 }
 
 /* For tests: how often the code allocated and waited for the "GPU" from
@@ -890,80 +401,6 @@ vh_fake_cuda_device_counts (gint dev, guint * n_allocs, gsize * n_copied)
   *n_allocs = dev >= 0 && dev < MAX_DEVICES ? device_allocs[dev] : 0;
   *n_copied = dev >= 0 && dev < MAX_DEVICES ? device_copied[dev] : 0;
   g_mutex_unlock (&lock);
-}
-
-/* With noop kernels the library is also a stand-in for nvrtc
- * (VH_HIP_NVRTC may name it), so that kernels "compile" where no CUDA
- * toolkit is installed: every program gives the same placeholder PTX. */
-static const gchar fake_ptx[] = "// fake PTX: kernels run nothing\n";
-
-EXPORT gint
-nvrtcVersion (gint * major, gint * minor)
-{
-  *major = 12;
-  *minor = 0;
-  return 0;
-}
-
-EXPORT const gchar *
-nvrtcGetErrorString (gint code)
-{
-  return code ? "fake nvrtc: only with VH_FAKE_CUDA_KERNELS=noop" : "ok";
-}
-
-EXPORT gint
-nvrtcCreateProgram (gpointer * prog, const gchar * src, const gchar * name,
-    gint n_headers, const gchar * const *headers,
-    const gchar * const *include_names)
-{
-  static gint program;
-
-  if (!noop_kernels ())
-    return 1;
-  *prog = &program;
-  return 0;
-}
-
-EXPORT gint
-nvrtcCompileProgram (gpointer prog, gint n_options,
-    const gchar * const *options)
-{
-  return 0;
-}
-
-EXPORT gint
-nvrtcGetProgramLogSize (gpointer prog, gsize * size)
-{
-  *size = 1;
-  return 0;
-}
-
-EXPORT gint
-nvrtcGetProgramLog (gpointer prog, gchar * log)
-{
-  log[0] = '\0';
-  return 0;
-}
-
-EXPORT gint
-nvrtcGetPTXSize (gpointer prog, gsize * size)
-{
-  *size = sizeof (fake_ptx);
-  return 0;
-}
-
-EXPORT gint
-nvrtcGetPTX (gpointer prog, gchar * code)
-{
-  memcpy (code, fake_ptx, sizeof (fake_ptx));
-  return 0;
-}
-
-EXPORT gint
-nvrtcDestroyProgram (gpointer * prog)
-{
-  *prog = NULL;
-  return 0;
 }
 
 /* VH_FAKE_CUDA_EXIT_CHECK: what outlives the process is a leak. */
