@@ -30,7 +30,15 @@
  * until flush, which emits it equal to the CPU twin's; a twin that refuses
  * some options leaves that feature to its CPU twin and says why; the
  * vmaf_v1.0.16 models score alike on HIP (within 1e-4) with no feature
- * that has a twin left on the CPU. */
+ * that has a twin left on the CPU.
+ *
+ * VH_TEST_MODE=emulated: the same comparison on a GPU stand-in whose
+ * kernels run their source on the host (tests/hip/fake-cuda.c or
+ * fake-hip-amd.c with VH_FAKE_CUDA_KERNELS=emulate): the twins named in
+ * VH_TEST_TWINS (those with an emulation) on the golden pairs only (at
+ * most VH_TEST_FRAMES frames each), through the whole HIP layer and the
+ * vendor's path, and every value must equal the CPU twin's exactly: the
+ * host's libm is the CPU twins' own. No models (cambi has no emulation). */
 
 #include "context.h"
 #include "errors.h"
@@ -44,6 +52,10 @@
 #include <string.h>
 
 #define MAX_GOLDEN_FRAMES 10
+
+/* Whether the GPU is a stand-in running the kernels on the host. */
+static gboolean
+emulated (void);
 #define FLOAT_TOLERANCE 1e-4
 
 static const gchar *mode;
@@ -277,6 +289,11 @@ make_clips (void)
   GPtrArray *clips = g_ptr_array_new_with_free_func ((GDestroyNotify)
       clip_free);
   g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
+  guint max_frames = MAX_GOLDEN_FRAMES;
+
+  if (emulated () && g_getenv ("VH_TEST_FRAMES"))
+    max_frames = CLAMP (atoi (g_getenv ("VH_TEST_FRAMES")), 1,
+        MAX_GOLDEN_FRAMES);
 
   for (guint i = 0; pairs && i < pairs->len; i++) {
     VhGoldenPair *pair = g_ptr_array_index (pairs, i);
@@ -284,7 +301,7 @@ make_clips (void)
     if ((gsize) pair->width * pair->height > 1280 * 720)
       continue;
     c = clip_new (pair->name);
-    for (guint f = 0; f < MIN (pair->n_frames, MAX_GOLDEN_FRAMES); f++) {
+    for (guint f = 0; f < MIN (pair->n_frames, max_frames); f++) {
       GError *error = NULL;
       VhPicture *r = vh_golden_read_frame (pair, TRUE, f, &error);
       VhPicture *d = r ? vh_golden_read_frame (pair, FALSE, f, &error) : NULL;
@@ -302,6 +319,9 @@ make_clips (void)
   }
   if (!pairs || pairs->len == 0)
     printf ("# no golden pairs (VH_GOLDEN_DIR): synthetic clips only\n");
+  /* emulated kernels are slow: the golden pairs are the subset */
+  if (emulated ())
+    return clips;
 
   for (guint i = 0; i < G_N_ELEMENTS (synth); i++) {
     VhPictureInfo info;
@@ -436,6 +456,8 @@ is_float_feature (const gchar * name)
 static gdouble
 tolerance_for (const gchar * feature, gdouble v)
 {
+  if (emulated ())
+    return 0;
   if (!feature)
     return MODEL_TOLERANCE;
   if (g_strv_contains (bounded_features, feature))
@@ -952,6 +974,12 @@ test_select_without_gpu (void)
   CHECK (!vh_hip_backend_request_from_string ("gpu", &req), "parse gpu");
 }
 
+static gboolean
+emulated (void)
+{
+  return g_strcmp0 (mode, "emulated") == 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -961,7 +989,7 @@ main (int argc, char **argv)
 
   test_classes ();
   test_fallback ();
-  if (strcmp (mode, "gpu") != 0) {
+  if (strcmp (mode, "gpu") != 0 && !emulated ()) {
     test_select_without_gpu ();
   } else {
     VhBackend backends;
@@ -978,7 +1006,8 @@ main (int argc, char **argv)
     test_motion_flush ("motion", "integer_motion2", "integer_motion3");
     test_motion_flush ("float_motion", "motion2", "motion3");
     test_twins_against_cpu ();
-    test_models_on_hip ();
+    if (!emulated ())
+      test_models_on_hip ();
     /* Empties the upload pool: nothing left on the device at exit. */
     vh_picture_transfer_unref (transfer);
   }

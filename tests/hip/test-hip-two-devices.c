@@ -8,7 +8,8 @@
  */
 
 /* Two scoring contexts on two devices in one process, at once (a thread
- * each), on the fake CUDA driver with two devices: each context has its
+ * each), on the fake CUDA driver with two devices (or the fake AMD
+ * runtime, VH_TEST_VENDOR=amd): each context has its
  * own transfer (hip/features/hip-picture.c) and hands its device to its
  * extractors. A device extractor of the test's own (the fake driver runs no
  * kernels) reads each frame back through its context's device; psnr runs
@@ -19,6 +20,7 @@
 
 #include "context.h"
 #include "errors.h"
+#include "fake-cuda-counters.h"
 #include "hip-picture.h"
 #include "vhhip.h"
 
@@ -144,8 +146,7 @@ score (gpointer data)
 static gpointer
 fake_symbol (const gchar * name)
 {
-  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
-  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  gpointer lib = vh_fake_cuda_library ();
   gpointer sym = lib ? dlsym (lib, name) : NULL;
 
   g_assert_nonnull (sym);
@@ -161,10 +162,12 @@ test_two_devices (void)
   Run cpu = { 0 }, runs[N_DEVICES] = { {0} };
   GThread *threads[N_DEVICES];
   GError *error = NULL;
+  VhHipVendor vendor = g_strcmp0 (g_getenv ("VH_TEST_VENDOR"), "amd") == 0 ?
+      VH_HIP_VENDOR_AMD : VH_HIP_VENDOR_NVIDIA;
 
   vh_feature_extractor_register (&device_sad_class);
   for (guint d = 0; d < N_DEVICES; d++) {
-    VhHipDevice *device = vh_hip_device_open (VH_HIP_VENDOR_NVIDIA, d,
+    VhHipDevice *device = vh_hip_device_open (vendor, d,
         &error);
     g_assert_no_error (error);
     runs[d].transfer = vh_hip_picture_transfer_new (device);
