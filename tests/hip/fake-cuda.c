@@ -513,6 +513,7 @@ cuLaunchKernel (gpointer f, guint gx, guint gy, guint gz, guint bx,
     return FAKE_ERROR_INVALID_VALUE;
   if (fake_gpu_sticky ())
     return fake_gpu_sticky ();
+  fake_gpu_log_launch (f, block, shared);
   if (fake_gpu_fault_now (FAKE_FAULT_LAUNCH))
     return FAKE_ERROR_LAUNCH_OUT_OF_RESOURCES;
   return fake_gpu_launch (f, grid, block, args) ? 0 : FAKE_ERROR_NOT_FOUND;

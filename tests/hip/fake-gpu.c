@@ -474,6 +474,37 @@ fake_gpu_dma_mode (void)
   return dma;
 }
 
+/* VH_FAKE_CUDA_LAUNCH_LOG=FILE: each distinct launch shape (kernel, block,
+ * dynamic shared memory) the host makes is appended to FILE as a line
+ * "NAME<TAB>BX<TAB>BY<TAB>BZ<TAB>SHARED", once per process (several
+ * processes may append to one file), for the check of the code objects'
+ * resources against the launches (check-kernel-resources.py). */
+void
+fake_gpu_log_launch (const gchar * name, const guint block[3], guint shared)
+{
+  static GHashTable *seen;
+  const gchar *path = g_getenv ("VH_FAKE_CUDA_LAUNCH_LOG");
+  g_autofree gchar *line = NULL;
+  gboolean fresh;
+
+  if (!path || !*path)
+    return;
+  line = g_strdup_printf ("%s\t%u\t%u\t%u\t%u\n", name, block[0], block[1],
+      block[2], shared);
+  g_mutex_lock (&lock);
+  if (!seen)
+    seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  fresh = g_hash_table_add (seen, g_strdup (line));
+  if (fresh) {
+    FILE *f = fopen (path, "a");
+    if (f) {
+      fputs (line, f);
+      fclose (f);
+    }
+  }
+  g_mutex_unlock (&lock);
+}
+
 void
 fake_gpu_count_upload (void)
 {

@@ -101,6 +101,9 @@ gboolean     fake_gpu_launch            (const gchar * name,
                                          gpointer * args);
 gboolean     fake_gpu_dma_mode          (void);
 
+void         fake_gpu_log_launch        (const gchar * name,
+                                         const guint block[3],
+                                         guint shared);
 void         fake_gpu_count_upload      (void);
 void         fake_gpu_count_copied      (gsize bytes);
 void         fake_gpu_count_host_wait   (void);

@@ -28,9 +28,11 @@
  *   be timed, and a stream or event still alive at exit is reported with
  *   the memory (VH_FAKE_CUDA_EXIT_CHECK; modules stay loaded for the
  *   process on purpose);
- * - a module must be a code object (ELF, or a clang offload bundle,
- *   compressed or not), and a launch must fit the device: at most 1024
- *   work-items in a block and 64 KiB of dynamic LDS.
+ * - a module must be a code object for the device's architecture (an ELF
+ *   whose EF_AMDGPU_MACH is the device's, a clang offload bundle with an
+ *   entry for it; hipErrorNoBinaryForGpu otherwise), and a launch must fit
+ *   the device: at most 1024 work-items in a block and 64 KiB of dynamic
+ *   LDS. VH_FAKE_CUDA_LAUNCH_LOG logs the launches (fake-gpu.c).
  *
  * Kernels: none (modules do not load), VH_FAKE_CUDA_KERNELS=noop (they
  * load and run nothing) or =emulate (those with an emulation run their
@@ -49,6 +51,7 @@
 
 const gchar fake_gpu_label[] = "fake AMD HIP runtime";
 
+#define HIP_ERROR_NO_BINARY_FOR_GPU 209
 #define HIP_ERROR_INVALID_HANDLE 400
 #define HIP_ERROR_NOT_SUPPORTED 801
 
@@ -196,6 +199,8 @@ hipGetErrorName (gint code)
       return "hipErrorInvalidImage";
     case HIP_ERROR_INVALID_HANDLE:
       return "hipErrorInvalidHandle";
+    case HIP_ERROR_NO_BINARY_FOR_GPU:
+      return "hipErrorNoBinaryForGpu";
     case FAKE_ERROR_NOT_FOUND:
       return "hipErrorNotFound";
     case FAKE_ERROR_NOT_READY:
@@ -229,6 +234,8 @@ hipGetErrorString (gint code)
       return "device kernel image is invalid";
     case HIP_ERROR_INVALID_HANDLE:
       return "invalid resource handle";
+    case HIP_ERROR_NO_BINARY_FOR_GPU:
+      return "no kernel image is available for execution on the device";
     case FAKE_ERROR_NOT_FOUND:
       return "named symbol not found";
     case FAKE_ERROR_NOT_READY:
@@ -620,13 +627,83 @@ hipEventElapsedTime (gfloat * ms, gpointer start, gpointer end)
   return 0;
 }
 
-/* ELF (a code object), or a clang offload bundle, plain or compressed. */
-static gboolean
-is_code_object (gconstpointer image)
+/* EF_AMDGPU_MACH of the architectures the build knows (read from
+ * Debian's hipcc output), for code objects' e_flags. */
+static const struct
 {
-  return image && (memcmp (image, "\177ELF", 4) == 0 ||
-      memcmp (image, "__CLANG_OFFLOAD_BUNDLE__", 24) == 0 ||
-      memcmp (image, "CCOB", 4) == 0);
+  const gchar *arch;
+  guint mach;
+} machs[] = {
+  {"gfx906", 0x2f}, {"gfx908", 0x30}, {"gfx90a", 0x3f}, {"gfx940", 0x40},
+  {"gfx1010", 0x33}, {"gfx1030", 0x36}, {"gfx1031", 0x37}, {"gfx1032", 0x38},
+  {"gfx1033", 0x39}, {"gfx1034", 0x3e}, {"gfx1035", 0x3d}, {"gfx1036", 0x45},
+};
+
+/* The device's architecture without its target features. */
+static gchar *
+base_arch (void)
+{
+  gchar *arch = g_strdup (arch_name ());
+
+  if (strchr (arch, ':'))
+    *strchr (arch, ':') = 0;
+  return arch;
+}
+
+static gint
+arch_mach (const gchar * arch)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (machs); i++) {
+    if (!strcmp (machs[i].arch, arch))
+      return machs[i].mach;
+  }
+  return -1;
+}
+
+/* A code object the device can run, as a runtime checks it: an ELF whose
+ * EF_AMDGPU_MACH is the device's (where this file knows the number), or a
+ * clang offload bundle with an entry for the device's architecture
+ * ("...-amdhsa--gfx90a", with or without target features); a compressed
+ * bundle is taken on trust. */
+static gint
+check_code_object (gconstpointer image)
+{
+  g_autofree gchar *arch = base_arch ();
+  const guint8 *p = image;
+
+  if (!image)
+    return FAKE_ERROR_INVALID_VALUE;
+  if (memcmp (p, "\177ELF", 4) == 0) {
+    guint32 flags;
+    gint want = arch_mach (arch);
+
+    memcpy (&flags, p + 0x30, 4);
+    return want < 0 || (gint) (flags & 0xff) == want ? 0 :
+        HIP_ERROR_NO_BINARY_FOR_GPU;
+  }
+  if (memcmp (p, "__CLANG_OFFLOAD_BUNDLE__", 24) == 0) {
+    guint64 n, pos = 32;
+    g_autofree gchar *tail = g_strconcat ("--", arch, NULL);
+    g_autofree gchar *tail_features = g_strconcat ("--", arch, ":", NULL);
+
+    memcpy (&n, p + 24, 8);
+    for (guint64 i = 0; i < n && i < 64; i++) {
+      guint64 tsize;
+      g_autofree gchar *triple = NULL;
+
+      memcpy (&tsize, p + pos + 16, 8);
+      if (tsize > 256)
+        return FAKE_ERROR_INVALID_IMAGE;
+      triple = g_strndup ((const gchar *) p + pos + 24, tsize);
+      pos += 24 + tsize;
+      if (g_str_has_suffix (triple, tail) || strstr (triple, tail_features))
+        return 0;
+    }
+    return HIP_ERROR_NO_BINARY_FOR_GPU;
+  }
+  if (memcmp (p, "CCOB", 4) == 0)
+    return 0;
+  return FAKE_ERROR_INVALID_IMAGE;
 }
 
 static void
@@ -643,11 +720,14 @@ EXPORT gint
 hipModuleLoadData (gpointer * module, gconstpointer image)
 {
   FakeModule *m;
+  gint code;
 
   if (!module)
     return FAKE_ERROR_INVALID_VALUE;
-  if (!fake_gpu_kernels_load () || !is_code_object (image))
+  if (!fake_gpu_kernels_load ())
     return FAKE_ERROR_INVALID_IMAGE;
+  if ((code = check_code_object (image)) != 0)
+    return code;
   m = g_new0 (FakeModule, 1);
   m->kind = KIND_MODULE;
   m->device = fake_gpu_current ();
@@ -711,6 +791,10 @@ hipModuleLaunchKernel (gpointer function, guint gx, guint gy, guint gz,
     return fake_gpu_sticky ();
   if (f->module->device != device)
     return HIP_ERROR_INVALID_HANDLE;    /* another device's module */
+  {
+    const guint block[3] = { bx, by, bz };
+    fake_gpu_log_launch (f->name, block, shared);
+  }
   if (!gx || !gy || !gz || !bx || !by || !bz ||
       (guint64) bx * by * bz > MAX_BLOCK_THREADS || shared > MAX_DYNAMIC_LDS)
     return FAKE_ERROR_INVALID_VALUE;
@@ -735,7 +819,8 @@ typedef struct
   gchar *arch;
 } FakeProgram;
 
-static const guint8 fake_code_object[] = "\177ELF fake AMD code object";
+/* An ELF header, 64-bit little-endian, EF_AMDGPU_MACH filled in. */
+#define FAKE_CODE_SIZE 64
 
 EXPORT gint
 hiprtcVersion (gint * major, gint * minor)
@@ -805,14 +890,19 @@ hiprtcGetProgramLog (gpointer prog, gchar * log)
 EXPORT gint
 hiprtcGetCodeSize (gpointer prog, gsize * size)
 {
-  *size = sizeof (fake_code_object);
+  *size = FAKE_CODE_SIZE;
   return 0;
 }
 
 EXPORT gint
 hiprtcGetCode (gpointer prog, gchar * code)
 {
-  memcpy (code, fake_code_object, sizeof (fake_code_object));
+  FakeProgram *p = prog;
+  guint32 flags = MAX (arch_mach (p->arch ? p->arch : ""), 0);
+
+  memset (code, 0, FAKE_CODE_SIZE);
+  memcpy (code, "\177ELF\2\1\1", 7);
+  memcpy (code + 0x30, &flags, 4);
   return 0;
 }
 

@@ -16,7 +16,12 @@
  *   fake      the fake NVIDIA driver with one device (tests/hip/fake-cuda.c)
  *   system    whatever this machine has: a usable GPU or a clear reason
  * With VH_TEST_VENDOR=amd, 'nodevice' and 'fake' are the same on the fake
- * AMD HIP runtime (tests/hip/fake-hip-amd.c). */
+ * AMD HIP runtime (tests/hip/fake-hip-amd.c), and
+ *   rtc       every kernel module compiled at run time by the system's
+ *             hiprtc for the fake AMD device's architecture (one the build
+ *             does not precompile), the code object loaded by the fake
+ *             runtime only if it is for that architecture; skipped (77)
+ *             without a hiprtc. */
 
 #include "vhhip.h"
 #include "hip-plane-sse.h"
@@ -353,6 +358,51 @@ test_fake_kernel_unavailable (void)
   vh_hip_free (device, sse);
 }
 
+extern const VhHipKernelSource vh_hip_kernel_adm, vh_hip_kernel_ansnr,
+    vh_hip_kernel_cambi, vh_hip_kernel_ciede, vh_hip_kernel_float_adm,
+    vh_hip_kernel_float_motion, vh_hip_kernel_float_scale,
+    vh_hip_kernel_float_vif, vh_hip_kernel_moment, vh_hip_kernel_motion,
+    vh_hip_kernel_psnr, vh_hip_kernel_psnr_hvs, vh_hip_kernel_speed_filter,
+    vh_hip_kernel_speed_solve, vh_hip_kernel_ssim,
+    vh_hip_kernel_ssim_decimate, vh_hip_kernel_vif;
+
+static void
+test_rtc_every_module (void)
+{
+  const VhHipKernelSource *const modules[] = { &vh_hip_kernel_adm,
+    &vh_hip_kernel_ansnr, &vh_hip_kernel_cambi, &vh_hip_kernel_ciede,
+    &vh_hip_kernel_float_adm, &vh_hip_kernel_float_motion,
+    &vh_hip_kernel_float_scale, &vh_hip_kernel_float_vif,
+    &vh_hip_kernel_moment, &vh_hip_kernel_motion, &vh_hip_kernel_psnr,
+    &vh_hip_kernel_psnr_hvs, &vh_hip_kernel_speed_filter,
+    &vh_hip_kernel_speed_solve, &vh_hip_kernel_ssim,
+    &vh_hip_kernel_ssim_decimate, &vh_hip_kernel_vif
+  };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (VhHipDevice) device = vh_hip_device_open (VH_HIP_VENDOR_AMD, 0,
+      &error);
+  const gchar *arch;
+
+  g_assert_no_error (error);
+  arch = vh_hip_device_get_info (device)->arch;
+  for (guint i = 0; i < G_N_ELEMENTS (modules); i++) {
+    gint64 t0 = g_get_monotonic_time ();
+    VhHipModule *module = vh_hip_module_get (device, modules[i], &error);
+
+    if (!module && i == 0 && strstr (error->message, "was not found")) {
+      g_test_skip (error->message);
+      return;
+    }
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (vh_hip_module_describe (module),
+            "run-time compiled (hiprtc"));
+    g_assert_nonnull (strstr (vh_hip_module_describe (module), arch));
+    g_test_message ("%s: %s in %.1f s", modules[i]->name,
+        vh_hip_module_describe (module),
+        (g_get_monotonic_time () - t0) / 1e6);
+  }
+}
+
 static void
 test_system (void)
 {
@@ -447,6 +497,8 @@ main (int argc, char **argv)
         test_fake_kernel_unavailable);
     if (amd ())
       g_test_add_func ("/hip/loader/fake/amd-arch", test_fake_amd_arch);
+  } else if (g_str_equal (m, "rtc")) {
+    g_test_add_func ("/hip/loader/rtc/every-module", test_rtc_every_module);
   } else {
     g_test_add_func ("/hip/loader/system", test_system);
   }
