@@ -231,7 +231,12 @@ def check_launch(arch, lim, k, launch):
 FEATURES = ['psnr', 'float_psnr', 'motion', 'float_motion', 'vif',
             'float_vif', 'adm', 'float_adm', 'float_ssim', 'float_ms_ssim',
             'float_moment', 'float_ansnr', 'ciede', 'cambi', 'psnr_hvs',
-            'speed_chroma', 'speed_temporal']
+            'speed_chroma', 'speed_temporal',
+            # options that launch other kernels
+            'cambi=full_ref=true:src_width=400:src_height=300',
+            'cambi=enc_width=1280:enc_height=720'] + [
+            'float_vif=vif_prescale=1.5:vif_prescale_method=' + m
+            for m in ('nearest', 'bilinear', 'bicubic', 'lanczos4')]
 
 
 def golden_pairs(golden):
