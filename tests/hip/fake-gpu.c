@@ -10,6 +10,7 @@
 /* The bookkeeping both GPU stand-ins share (fake-gpu.h). */
 
 #include "fake-gpu.h"
+#include "kernel-emu-launch.h"
 
 #include <execinfo.h>
 #include <stdio.h>
@@ -31,40 +32,14 @@ typedef struct
   gsize map_size;
 } Allocation;
 
-/* Emulated kernels: the launchers of *-kernels-emu.cpp, each running the
- * kernel @name of its module's source or returning 0 for a name it does
- * not know. */
-typedef int (*EmuLauncher) (const char *name, const unsigned int grid[3],
-    const unsigned int block[3], void **args);
-
+/* Emulated kernels (kernel-emu-launch.h). */
 #ifdef FAKE_GPU_EMULATE
-int          vh_emu_speed_launch        (const char *name,
-                                         const unsigned int grid[3],
-                                         const unsigned int block[3],
-                                         void **args);
-int          vh_emu_adm_launch          (const char *name,
-                                         const unsigned int grid[3],
-                                         const unsigned int block[3],
-                                         void **args);
-int          vh_emu_motion_launch       (const char *name,
-                                         const unsigned int grid[3],
-                                         const unsigned int block[3],
-                                         void **args);
-int          vh_emu_float_launch        (const char *name,
-                                         const unsigned int grid[3],
-                                         const unsigned int block[3],
-                                         void **args);
-int          vh_emu_psnr_launch         (const char *name,
-                                         const unsigned int grid[3],
-                                         const unsigned int block[3],
-                                         void **args);
-
-static const EmuLauncher launchers[] = {
+static const VhEmuLauncher launchers[] = {
   vh_emu_speed_launch, vh_emu_adm_launch, vh_emu_motion_launch,
   vh_emu_float_launch, vh_emu_psnr_launch,
 };
 #else
-static const EmuLauncher launchers[1];
+static const VhEmuLauncher launchers[1];
 #endif
 
 #define PAGE 4096
