@@ -16,8 +16,12 @@
  * synchronous). Kernels do not exist: loading a module fails, unless
  * VH_FAKE_CUDA_KERNELS=noop, where every module loads and every launch
  * succeeds without running (numbers are then meaningless, but the engine's
- * GPU path, its uploads and its plane pool, runs as on a GPU); then it
- * also stands in for nvrtc (VH_HIP_NVRTC), so that no toolkit is needed.
+ * GPU path, its uploads and its plane pool, runs as on a GPU), or
+ * VH_FAKE_CUDA_KERNELS=emulate, where the kernels that have an emulation
+ * (*-kernels-emu.cpp) run their source on the host (fake-gpu.h says how
+ * device memory stays out of the CPU's reach) and the others are not
+ * found; then it also stands in for nvrtc (VH_HIP_NVRTC), so that no
+ * toolkit is needed.
  *
  * Primary contexts are counted like the driver counts them: releasing the
  * last reference destroys the context, and memory allocated in it that is
@@ -38,6 +42,9 @@
  * process exits with status 86, as compute-sanitizer's leak check does in
  * scripts/gpu-tests.sh.
  *
+ * The bookkeeping (memory, faults, counters, the exit check) is shared
+ * with the AMD stand-in (fake-gpu.c, fake-hip-amd.c).
+ *
  * Faults, for the tests of what the engine does when the GPU fails:
  * VH_FAKE_CUDA_FAIL="KIND:N[,KIND:N...]" makes the Nth call (from 1,
  * counted over the process) of a kind fail, once:
@@ -46,11 +53,11 @@
  *   sync     cuStreamSynchronize / cuEventSynchronize: CUDA_ERROR_LAUNCH_FAILED
  *   illegal  the same synchronisations: CUDA_ERROR_ILLEGAL_ADDRESS, which is
  *            sticky as a real context's: every later call that works on
- *            the context fails with it too (launches, copies, memsets,
+ *            the device fails with it too (launches, copies, memsets,
  *            synchronisations, event queries and records, device and
- *            page-locked allocations, stream, event and module creation);
- *            frees and destructions still work, so that the exit check
- *            still sees what was never freed
+ *            page-locked allocations, stream, event and module creation),
+ *            in the AMD stand-in as well; frees and destructions still
+ *            work, so that the exit check still sees what was never freed
  * VH_FAKE_CUDA_MEMORY=BYTES: the device holds this much; an allocation that
  * would pass it fails with CUDA_ERROR_OUT_OF_MEMORY (many streams at once
  * exhaust it). Both show, with the exit check or a fault asked for, in a
@@ -74,277 +81,456 @@
  * pageable memory, which the driver stages through its own page-locked
  * buffers on the CPU, are still made; device memsets are not made either.
  * Only with VH_FAKE_CUDA_KERNELS=noop,
- * where the numbers mean nothing anyway.
- *
- * This file holds the state, the faults and the bookkeeping, and the
- * counters tests read; the driver's calls are in fake-cuda-memory.c
- * (devices, contexts, memory, copies) and fake-cuda-launch.c (streams,
- * events, modules, launches, nvrtc). */
+ * where the numbers mean nothing anyway. */
 
-#include "fake-cuda-private.h"
+#include <glib.h>
+#include "fake-gpu.h"
 
-GMutex lock;
-GList *allocations;
-gint n_devices = -1;
-__thread gint ctx_depth;
-__thread gint ctx_stack[64];
-gint primary_refs[MAX_DEVICES];
-guint n_lost;
-guint n_foreign;
-guint device_allocs[MAX_DEVICES];
-guint n_host_allocs_made;        /* page-locked, ever */
-guint n_device_allocs_made;      /* ever */
-guint n_host_waits;              /* stream and event synchronisations */
-guint n_device_waits;            /* streams made to wait for events */
-guint n_uploads;                 /* host-to-device copy calls */
-guint n_module_loads;            /* modules loaded */
-gsize device_copied[MAX_DEVICES];
-gsize device_bytes;              /* device memory alive */
-guint n_faults;                  /* faults injected */
-gint sticky_error;               /* the context is lost */
-guint n_refused;                 /* calls refused since */
+#include <stdio.h>
+#include <string.h>
 
-static const gchar *const fault_names[N_FAULT_KINDS] = {
-  "alloc", "launch", "sync", "illegal"
-};
+const gchar fake_gpu_label[] = "fake CUDA driver";
 
-static guint fault_at[N_FAULT_KINDS];   /* call number that fails; 0: none */
-static guint fault_calls[N_FAULT_KINDS];
+typedef guint64 CUdeviceptr;
 
-static void
-parse_faults (void)
+typedef struct
 {
-  static gsize once;
+  gsize srcXInBytes, srcY;
+  gint srcMemoryType;
+  gconstpointer srcHost;
+  CUdeviceptr srcDevice;
+  gpointer srcArray;
+  gsize srcPitch;
+  gsize dstXInBytes, dstY;
+  gint dstMemoryType;
+  gpointer dstHost;
+  CUdeviceptr dstDevice;
+  gpointer dstArray;
+  gsize dstPitch;
+  gsize WidthInBytes, Height;
+} FakeMemcpy2D;
 
-  if (g_once_init_enter (&once)) {
-    gchar **specs = g_strsplit (g_getenv ("VH_FAKE_CUDA_FAIL") ?
-        g_getenv ("VH_FAKE_CUDA_FAIL") : "", ",", -1);
-    for (guint i = 0; specs[i]; i++) {
-      gchar **kv = g_strsplit (specs[i], ":", 2);
-      for (guint k = 0; kv[0] && kv[1] && k < N_FAULT_KINDS; k++) {
-        if (!strcmp (kv[0], fault_names[k]))
-          fault_at[k] = (guint) atoi (kv[1]);
-      }
-      g_strfreev (kv);
-    }
-    g_strfreev (specs);
-    g_once_init_leave (&once, 1);
-  }
-}
+static GMutex lock;
+static __thread gint ctx_depth;
+static __thread gint ctx_stack[64];
+static gint primary_refs[FAKE_MAX_DEVICES];
 
-/* Counts a call of @kind; TRUE when this one is to fail. */
-gboolean
-fault_now (FaultKind kind)
-{
-  gboolean fail;
-
-  parse_faults ();
-  g_mutex_lock (&lock);
-  fail = fault_at[kind] && ++fault_calls[kind] == fault_at[kind];
-  if (fail)
-    n_faults++;
-  g_mutex_unlock (&lock);
-  if (fail && g_getenv ("VH_FAKE_CUDA_TRACE")) {
-    gpointer frames[32];
-    backtrace_symbols_fd (frames, backtrace (frames, 32), 2);
-  }
-  return fail;
-}
-
-/* The error of a lost context, or 0. */
-gint
-sticky (void)
-{
-  gint error = g_atomic_int_get (&sticky_error);
-
-  if (error)
-    g_atomic_int_inc (&n_refused);
-  return error;
-}
-
-/* A synchronisation: LAUNCH_FAILED or a sticky ILLEGAL_ADDRESS when one is
- * due. */
-gint
-sync_result (void)
-{
-  RETURN_IF_LOST ();
-  if (fault_now (FAULT_SYNC))
-    return CUDA_ERROR_LAUNCH_FAILED;
-  if (fault_now (FAULT_ILLEGAL)) {
-    g_atomic_int_set (&sticky_error, CUDA_ERROR_ILLEGAL_ADDRESS);
-    return CUDA_ERROR_ILLEGAL_ADDRESS;
-  }
-  return 0;
-}
-
-/* Whether @size more bytes of device memory fit (VH_FAKE_CUDA_MEMORY), and
- * the allocation fault. */
-gboolean
-device_alloc_ok (gsize size)
-{
-  static gsize limit;
-  static gsize once;
-  gboolean ok;
-
-  if (g_once_init_enter (&once)) {
-    const gchar *env = g_getenv ("VH_FAKE_CUDA_MEMORY");
-    limit = env ? (gsize) g_ascii_strtoull (env, NULL, 10) : 0;
-    g_once_init_leave (&once, 1);
-  }
-  if (fault_now (FAULT_ALLOC))
-    return FALSE;
-  g_mutex_lock (&lock);
-  ok = limit == 0 || device_bytes + size <= limit;
-  if (!ok)
-    n_faults++;
-  g_mutex_unlock (&lock);
-  return ok;
-}
-
-gint
-devices (void)
-{
-  if (n_devices < 0) {
-    const gchar *env = g_getenv ("VH_FAKE_CUDA_DEVICES");
-    n_devices = CLAMP (env ? atoi (env) : 1, 0, MAX_DEVICES);
-  }
-  return n_devices;
-}
+#define EXPORT FAKE_EXPORT
 
 /* The device of the calling thread's current context, or -1. */
-gint
-current_device (void)
+static gint
+stack_top (void)
 {
   return ctx_depth > 0 && ctx_depth <= (gint) G_N_ELEMENTS (ctx_stack) ?
       ctx_stack[ctx_depth - 1] : -1;
 }
 
-Allocation *
-find_allocation (const guint8 * p, gsize len, gboolean device)
+EXPORT gint
+cuInit (guint flags)
 {
-  for (GList * l = allocations; l; l = l->next) {
-    Allocation *a = l->data;
-    if (a->device == device && p >= a->base && p + len <= a->base + a->size)
-      return a;
-  }
-  return NULL;
-}
+  const gchar *want = g_getenv ("VH_FAKE_CUDA_WANT_ENV");
+  const gchar *eq = want ? strchr (want, '=') : NULL;
 
-gpointer
-alloc (gsize size, gboolean device)
-{
-  Allocation *a = g_new0 (Allocation, 1);
+  if (eq) {
+    g_autofree gchar *name = g_strndup (want, eq - want);
+    const gchar *value = g_getenv (name);
 
-  a->base = g_malloc0 (size);
-  /* poison: fresh device memory is not zero on a GPU either */
-  memset (a->base, 0xa5, size);
-  a->size = size;
-  a->device = device;
-  a->ctx = current_device ();
-  g_mutex_lock (&lock);
-  if (device && a->ctx < 0)
-    n_foreign++;
-  else if (device)
-    device_allocs[a->ctx]++;
-  if (device)
-    device_bytes += size;
-  allocations = g_list_prepend (allocations, a);
-  g_mutex_unlock (&lock);
-  return a->base;
-}
-
-gint
-release (gpointer p, gboolean device)
-{
-  gint ret = CUDA_ERROR_INVALID_VALUE;
-
-  g_mutex_lock (&lock);
-  for (GList * l = allocations; l; l = l->next) {
-    Allocation *a = l->data;
-    if (a->base == p && a->device == device) {
-      allocations = g_list_delete_link (allocations, l);
-      if (device)
-        device_bytes -= a->size;
-      g_free (a->base);
-      g_free (a);
-      ret = CUDA_SUCCESS;
-      break;
+    if (g_strcmp0 (value ? value : "", eq + 1) != 0) {
+      fprintf (stderr, "fake CUDA driver: cuInit saw %s=%s, wanted %s\n",
+          name, value ? value : "(unset)", want);
+      return FAKE_ERROR_INVALID_VALUE;
     }
+  }
+  return fake_gpu_devices () > 0 ? FAKE_SUCCESS : FAKE_ERROR_NO_DEVICE;
+}
+
+EXPORT gint
+cuDriverGetVersion (gint * v)
+{
+  *v = 99000;
+  return 0;
+}
+
+EXPORT gint
+cuGetErrorString (gint code, const gchar ** s)
+{
+  *s = code == FAKE_ERROR_INVALID_VALUE ? "invalid argument" :
+      code == FAKE_ERROR_NOT_FOUND ? "named symbol not found" :
+      code == FAKE_ERROR_INVALID_IMAGE ? "device kernel image is invalid" :
+      code == FAKE_ERROR_OUT_OF_MEMORY ? "out of memory" :
+      code == FAKE_ERROR_ILLEGAL_ADDRESS ?
+      "an illegal memory access was encountered" :
+      code == FAKE_ERROR_LAUNCH_OUT_OF_RESOURCES ?
+      "too many resources requested for launch" :
+      code == FAKE_ERROR_LAUNCH_FAILED ?
+      "unspecified launch failure" : "fake error";
+  return 0;
+}
+
+EXPORT gint
+cuGetErrorName (gint code, const gchar ** s)
+{
+  *s = code == FAKE_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" :
+      code == FAKE_ERROR_NOT_FOUND ? "CUDA_ERROR_NOT_FOUND" :
+      code == FAKE_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY" :
+      code == FAKE_ERROR_ILLEGAL_ADDRESS ? "CUDA_ERROR_ILLEGAL_ADDRESS" :
+      code == FAKE_ERROR_LAUNCH_OUT_OF_RESOURCES ?
+      "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES" :
+      code == FAKE_ERROR_LAUNCH_FAILED ? "CUDA_ERROR_LAUNCH_FAILED" :
+      "CUDA_ERROR_FAKE";
+  return 0;
+}
+
+EXPORT gint
+cuDeviceGetCount (gint * n)
+{
+  *n = fake_gpu_devices ();
+  return 0;
+}
+
+EXPORT gint
+cuDeviceGet (gint * dev, gint ordinal)
+{
+  if (ordinal < 0 || ordinal >= fake_gpu_devices ())
+    return FAKE_ERROR_INVALID_DEVICE;
+  *dev = ordinal;
+  return 0;
+}
+
+EXPORT gint
+cuDeviceGetName (gchar * name, gint len, gint dev)
+{
+  g_snprintf (name, len, "vmafhip fake device %d", dev);
+  return 0;
+}
+
+EXPORT gint
+cuDeviceTotalMem_v2 (gsize * bytes, gint dev)
+{
+  *bytes = G_GUINT64_CONSTANT (1) << 30;
+  return 0;
+}
+
+EXPORT gint
+cuDeviceGetAttribute (gint * value, gint attr, gint dev)
+{
+  switch (attr) {
+    case 1:
+      *value = 1024;
+      break;
+    case 10:
+      *value = 32;
+      break;
+    case 16:
+      *value = 4;
+      break;
+    case 51:
+      *value = 32;
+      break;
+    case 75:
+      *value = 9;
+      break;
+    case 76:
+      *value = 0;
+      break;
+    default:
+      return FAKE_ERROR_INVALID_VALUE;
+  }
+  return 0;
+}
+
+EXPORT gint
+cuDevicePrimaryCtxRetain (gpointer * ctx, gint dev)
+{
+  if (dev < 0 || dev >= fake_gpu_devices ())
+    return FAKE_ERROR_INVALID_DEVICE;
+  g_mutex_lock (&lock);
+  primary_refs[dev]++;
+  g_mutex_unlock (&lock);
+  *ctx = GINT_TO_POINTER (dev + 1);
+  return 0;
+}
+
+EXPORT gint
+cuDevicePrimaryCtxRelease_v2 (gint dev)
+{
+  gint ret = 0;
+
+  if (dev < 0 || dev >= fake_gpu_devices ())
+    return FAKE_ERROR_INVALID_DEVICE;
+  g_mutex_lock (&lock);
+  if (primary_refs[dev] == 0) {
+    ret = FAKE_ERROR_INVALID_CONTEXT;
+  } else if (--primary_refs[dev] == 0) {
+    /* the context goes, with whatever was still allocated in it */
+    fake_gpu_lose_device (dev);
   }
   g_mutex_unlock (&lock);
   return ret;
 }
 
-guint8 *
-to_host (CUdeviceptr p)
+EXPORT gint
+cuCtxPushCurrent_v2 (gpointer ctx)
 {
-  return (guint8 *) (guintptr) (p - DEVICE_OFFSET);
-}
+  gint dev = GPOINTER_TO_INT (ctx) - 1;
+  gboolean alive;
 
-CUdeviceptr
-to_device (gpointer p)
-{
-  return (CUdeviceptr) (guintptr) p + DEVICE_OFFSET;
-}
-
-/* A 2D region of device memory must lie in one allocation. */
-gboolean
-device_region_ok (const guint8 * p, gsize pitch, gsize width, gsize height)
-{
-  Allocation *a;
-
-  if (height == 0 || width == 0)
-    return TRUE;
+  if (dev < 0 || dev >= FAKE_MAX_DEVICES)
+    return FAKE_ERROR_INVALID_VALUE;
   g_mutex_lock (&lock);
-  a = find_allocation (p, (height - 1) * pitch + width, TRUE);
-  if (a && (a->ctx < 0 || a->ctx != current_device ()))
-    n_foreign++;
+  alive = primary_refs[dev] > 0;
   g_mutex_unlock (&lock);
-  return a != NULL;
+  if (!alive)
+    return FAKE_ERROR_INVALID_CONTEXT;
+  if (ctx_depth < (gint) G_N_ELEMENTS (ctx_stack))
+    ctx_stack[ctx_depth] = dev;
+  ctx_depth++;
+  fake_gpu_set_current (stack_top ());
+  return 0;
 }
 
-/* For tests: how often the code allocated and waited for the "GPU" from
- * the host, since the start. */
-EXPORT void
-vh_fake_cuda_call_counts (guint * host_allocs, guint * device_allocs,
-    guint * host_waits)
+EXPORT gint
+cuCtxPopCurrent_v2 (gpointer * ctx)
 {
-  *host_allocs = g_atomic_int_get (&n_host_allocs_made);
-  *device_allocs = g_atomic_int_get (&n_device_allocs_made);
-  *host_waits = g_atomic_int_get (&n_host_waits);
+  ctx_depth--;
+  fake_gpu_set_current (stack_top ());
+  return 0;
 }
 
-/* For tests: how often a stream was made to wait for an event (a wait on
- * the device instead of the host). */
-EXPORT guint
-vh_fake_cuda_n_device_waits (void)
+EXPORT gint
+cuMemAllocPitch_v2 (CUdeviceptr * p, gsize * pitch, gsize width,
+    gsize height, guint element)
 {
-  return g_atomic_int_get (&n_device_waits);
+  FAKE_GPU_RETURN_IF_LOST ();
+  /* an unusual alignment, so that nobody assumes one */
+  *pitch = (width + 383) / 384 * 384;
+  if (!fake_gpu_device_alloc_ok (*pitch * height))
+    return FAKE_ERROR_OUT_OF_MEMORY;
+  *p = fake_gpu_to_device (fake_gpu_alloc (*pitch * height, TRUE));
+  return 0;
 }
 
-/* For tests: how many host-to-device copies were asked for. */
-EXPORT guint
-vh_fake_cuda_n_uploads (void)
+EXPORT gint
+cuMemAlloc_v2 (CUdeviceptr * p, gsize size)
 {
-  return g_atomic_int_get (&n_uploads);
+  FAKE_GPU_RETURN_IF_LOST ();
+  if (!fake_gpu_device_alloc_ok (size))
+    return FAKE_ERROR_OUT_OF_MEMORY;
+  *p = fake_gpu_to_device (fake_gpu_alloc (size, TRUE));
+  return 0;
 }
 
-EXPORT guint
-vh_fake_cuda_n_module_loads (void)
+EXPORT gint
+cuMemFree_v2 (CUdeviceptr p)
 {
-  return g_atomic_int_get (&n_module_loads);
+  return fake_gpu_release (fake_gpu_to_host (p), TRUE);
 }
 
-/* For tests: what is still allocated. */
-EXPORT guint
-vh_fake_cuda_n_allocations (void)
+EXPORT gint
+cuMemHostAlloc (gpointer * p, gsize size, guint flags)
 {
-  guint n;
+  FAKE_GPU_RETURN_IF_LOST ();
+  *p = fake_gpu_alloc (size, FALSE);
+  return 0;
+}
 
-  g_mutex_lock (&lock);
-  n = g_list_length (allocations);
-  g_mutex_unlock (&lock);
-  return n;
+EXPORT gint
+cuMemFreeHost (gpointer p)
+{
+  return fake_gpu_release (p, FALSE);
+}
+
+/* VH_FAKE_CUDA_COPIES=dma: whether a GPU would make this copy without the
+ * CPU (page-locked or device memory on both sides). */
+static gboolean
+copy_is_dma (const FakeMemcpy2D * c, const guint8 * src, const guint8 * dst)
+{
+  if (!fake_gpu_dma_mode ())
+    return FALSE;
+  return (c->srcMemoryType == 2 || fake_gpu_host_region_pinned (src,
+          c->srcPitch, c->WidthInBytes, c->Height)) &&
+      (c->dstMemoryType == 2 || fake_gpu_host_region_pinned (dst,
+          c->dstPitch, c->WidthInBytes, c->Height));
+}
+
+EXPORT gint
+cuMemcpy2DAsync_v2 (const FakeMemcpy2D * c, gpointer stream)
+{
+  const guint8 *src;
+  guint8 *dst;
+
+  FAKE_GPU_RETURN_IF_LOST ();
+  if (c->srcMemoryType == 2) {
+    src = fake_gpu_to_host (c->srcDevice);
+    if (!fake_gpu_device_region_ok (src, c->srcPitch, c->WidthInBytes, c->Height))
+      return FAKE_ERROR_INVALID_VALUE;
+  } else {
+    src = c->srcHost;
+  }
+  if (c->dstMemoryType == 2) {
+    dst = fake_gpu_to_host (c->dstDevice);
+    if (!fake_gpu_device_region_ok (dst, c->dstPitch, c->WidthInBytes, c->Height))
+      return FAKE_ERROR_INVALID_VALUE;
+  } else {
+    dst = c->dstHost;
+  }
+  if (c->WidthInBytes > c->srcPitch || c->WidthInBytes > c->dstPitch)
+    return FAKE_ERROR_INVALID_VALUE;
+  if (c->srcMemoryType != 2 && c->dstMemoryType == 2)
+    fake_gpu_count_upload ();
+  if (c->Height && !copy_is_dma (c, src, dst)) {
+    fake_gpu_device_begin ();
+    for (gsize y = 0; y < c->Height; y++)
+      memcpy (dst + y * c->dstPitch, src + y * c->srcPitch, c->WidthInBytes);
+    fake_gpu_device_end ();
+  }
+  fake_gpu_count_copied (c->WidthInBytes * c->Height);
+  return 0;
+}
+
+EXPORT gint
+cuMemsetD2D8Async (CUdeviceptr p, gsize pitch, guint8 value, gsize width,
+    gsize height, gpointer stream)
+{
+  guint8 *d = fake_gpu_to_host (p);
+
+  FAKE_GPU_RETURN_IF_LOST ();
+  if (!fake_gpu_device_region_ok (d, pitch, width, height))
+    return FAKE_ERROR_INVALID_VALUE;
+  fake_gpu_device_begin ();
+  for (gsize y = 0; y < height && !fake_gpu_dma_mode (); y++)
+    memset (d + y * pitch, value, width);
+  fake_gpu_device_end ();
+  return 0;
+}
+
+EXPORT gint
+cuStreamCreate (gpointer * s, guint flags)
+{
+  FAKE_GPU_RETURN_IF_LOST ();
+  *s = g_malloc (1);
+  return 0;
+}
+
+EXPORT gint
+cuStreamDestroy_v2 (gpointer s)
+{
+  g_free (s);
+  return 0;
+}
+
+EXPORT gint
+cuStreamSynchronize (gpointer s)
+{
+  fake_gpu_count_host_wait ();
+  return fake_gpu_sync_result ();
+}
+
+EXPORT gint
+cuStreamWaitEvent (gpointer s, gpointer e, guint flags)
+{
+  fake_gpu_count_device_wait ();
+  return fake_gpu_sticky ();
+}
+
+EXPORT gint
+cuEventCreate (gpointer * e, guint flags)
+{
+  FAKE_GPU_RETURN_IF_LOST ();
+  /* its one byte: recorded and not yet waited for (VH_FAKE_CUDA_EVENTS) */
+  *e = g_malloc0 (1);
+  return 0;
+}
+
+EXPORT gint
+cuEventDestroy_v2 (gpointer e)
+{
+  g_free (e);
+  return 0;
+}
+
+EXPORT gint
+cuEventRecord (gpointer e, gpointer s)
+{
+  FAKE_GPU_RETURN_IF_LOST ();
+  *(guint8 *) e = g_strcmp0 (g_getenv ("VH_FAKE_CUDA_EVENTS"), "pending") == 0;
+  return 0;
+}
+
+EXPORT gint
+cuEventSynchronize (gpointer e)
+{
+  fake_gpu_count_host_wait ();
+  *(guint8 *) e = 0;
+  return fake_gpu_sync_result ();
+}
+
+EXPORT gint
+cuEventQuery (gpointer e)
+{
+  FAKE_GPU_RETURN_IF_LOST ();
+  return *(guint8 *) e ? FAKE_ERROR_NOT_READY : 0;
+}
+
+EXPORT gint
+cuEventElapsedTime (gfloat * ms, gpointer a, gpointer b)
+{
+  *ms = 1.0f;
+  return 0;
+}
+
+EXPORT gint
+cuModuleLoadData (gpointer * m, gconstpointer image)
+{
+  static gint module;
+
+  FAKE_GPU_RETURN_IF_LOST ();
+  if (!fake_gpu_kernels_load ())
+    return FAKE_ERROR_INVALID_IMAGE;
+  *m = &module;
+  fake_gpu_count_module_load ();
+  return 0;
+}
+
+EXPORT gint
+cuModuleUnload (gpointer m)
+{
+  return 0;
+}
+
+EXPORT gint
+cuModuleGetFunction (gpointer * f, gpointer m, const gchar * name)
+{
+  if (!fake_gpu_kernels_load ())
+    return FAKE_ERROR_INVALID_VALUE;
+  if (!fake_gpu_kernel_known (name))
+    return FAKE_ERROR_NOT_FOUND;
+  /* the function is its name */
+  *f = (gpointer) g_intern_string (name);
+  return 0;
+}
+
+EXPORT gint
+cuLaunchKernel (gpointer f, guint gx, guint gy, guint gz, guint bx,
+    guint by, guint bz, guint shared, gpointer s, gpointer * args,
+    gpointer * extra)
+{
+  const guint grid[3] = { gx, gy, gz }, block[3] = { bx, by, bz };
+
+  if (!fake_gpu_kernels_load ())
+    return FAKE_ERROR_INVALID_VALUE;
+  FAKE_GPU_RETURN_IF_LOST ();
+  fake_gpu_log_launch (f, block, shared);
+  if (fake_gpu_fault_now (FAKE_FAULT_LAUNCH))
+    return FAKE_ERROR_LAUNCH_OUT_OF_RESOURCES;
+  return fake_gpu_launch (f, grid, block, args) ? 0 : FAKE_ERROR_NOT_FOUND;
+}
+
+/* Streams and events are not tracked here. */
+guint
+fake_gpu_vendor_leaks (void)
+{
+  return 0;
 }
 
 /* References to the primary contexts of all devices. */
@@ -354,21 +540,8 @@ vh_fake_cuda_primary_refs (void)
   gint n = 0;
 
   g_mutex_lock (&lock);
-  for (gint i = 0; i < MAX_DEVICES; i++)
+  for (gint i = 0; i < FAKE_MAX_DEVICES; i++)
     n += primary_refs[i];
-  g_mutex_unlock (&lock);
-  return n;
-}
-
-/* Allocations still alive when the last reference to their context was
- * released (what a leak checker reports). */
-EXPORT guint
-vh_fake_cuda_n_lost (void)
-{
-  guint n;
-
-  g_mutex_lock (&lock);
-  n = n_lost;
   g_mutex_unlock (&lock);
   return n;
 }
@@ -380,54 +553,77 @@ vh_fake_cuda_context_depth (void)
   return ctx_depth;
 }
 
-/* Device memory made or touched outside its own device's context. */
-EXPORT guint
-vh_fake_cuda_n_foreign (void)
-{
-  guint n;
+/* With noop kernels the library is also a stand-in for nvrtc
+ * (VH_HIP_NVRTC may name it), so that kernels "compile" where no CUDA
+ * toolkit is installed: every program gives the same placeholder PTX. */
+static const gchar fake_ptx[] = "// fake PTX: kernels run nothing\n";
 
-  g_mutex_lock (&lock);
-  n = n_foreign;
-  g_mutex_unlock (&lock);
-  return n;
+EXPORT gint
+nvrtcVersion (gint * major, gint * minor)
+{
+  *major = 12;
+  *minor = 0;
+  return 0;
 }
 
-/* Device allocations made in @dev's context, and bytes copied while it was
- * current, since the start. */
-EXPORT void
-vh_fake_cuda_device_counts (gint dev, guint * n_allocs, gsize * n_copied)
+EXPORT const gchar *
+nvrtcGetErrorString (gint code)
 {
-  g_mutex_lock (&lock);
-  *n_allocs = dev >= 0 && dev < MAX_DEVICES ? device_allocs[dev] : 0;
-  *n_copied = dev >= 0 && dev < MAX_DEVICES ? device_copied[dev] : 0;
-  g_mutex_unlock (&lock);
+  return code ? "fake nvrtc: only with VH_FAKE_CUDA_KERNELS=noop or "
+      "emulate" : "ok";
 }
 
-/* VH_FAKE_CUDA_EXIT_CHECK: what outlives the process is a leak. */
-static void check_at_exit (void) __attribute__ ((destructor));
-
-static void
-check_at_exit (void)
+EXPORT gint
+nvrtcCreateProgram (gpointer * prog, const gchar * src, const gchar * name,
+    gint n_headers, const gchar * const *headers,
+    const gchar * const *include_names)
 {
-  gsize bytes = 0;
-  guint n = 0;
+  static gint program;
 
-  if (g_strcmp0 (g_getenv ("VH_FAKE_CUDA_EXIT_CHECK"), "1") != 0)
-    return;
-  g_mutex_lock (&lock);
-  for (GList * l = allocations; l; l = l->next) {
-    Allocation *a = l->data;
-    bytes += a->size;
-    n++;
-  }
-  g_mutex_unlock (&lock);
-  if (g_getenv ("VH_FAKE_CUDA_FAIL") || g_getenv ("VH_FAKE_CUDA_MEMORY"))
-    fprintf (stderr, "fake CUDA driver: %u faults injected, %u calls "
-        "refused after the context was lost\n", n_faults, n_refused);
-  if (n == 0 && n_lost == 0)
-    return;
-  fprintf (stderr, "fake CUDA driver: %u allocations (%" G_GSIZE_FORMAT
-      " bytes) alive at exit, %u lost with their context\n", n, bytes,
-      n_lost);
-  _exit (86);
+  if (!fake_gpu_kernels_load ())
+    return 1;
+  *prog = &program;
+  return 0;
+}
+
+EXPORT gint
+nvrtcCompileProgram (gpointer prog, gint n_options,
+    const gchar * const *options)
+{
+  return 0;
+}
+
+EXPORT gint
+nvrtcGetProgramLogSize (gpointer prog, gsize * size)
+{
+  *size = 1;
+  return 0;
+}
+
+EXPORT gint
+nvrtcGetProgramLog (gpointer prog, gchar * log)
+{
+  log[0] = '\0';
+  return 0;
+}
+
+EXPORT gint
+nvrtcGetPTXSize (gpointer prog, gsize * size)
+{
+  *size = sizeof (fake_ptx);
+  return 0;
+}
+
+EXPORT gint
+nvrtcGetPTX (gpointer prog, gchar * code)
+{
+  memcpy (code, fake_ptx, sizeof (fake_ptx));
+  return 0;
+}
+
+EXPORT gint
+nvrtcDestroyProgram (gpointer * prog)
+{
+  *prog = NULL;
+  return 0;
 }

@@ -67,6 +67,10 @@ gdouble      compare_runs             (const gchar * what, VhContext * cpu,
 /* test-hip-features-twins.c */
 void         hip_features_add_gpu_cases (void);
 
+/* VH_TEST_MODE=emulated: the GPU is a stand-in running the kernels'
+ * source on the host (VH_FAKE_CUDA_KERNELS=emulate). */
+gboolean     hip_features_emulated    (void);
+
 G_END_DECLS
 
 #endif /* __VH_HIP_FEATURES_TEST_H__ */

@@ -33,6 +33,15 @@
  * vmaf_v1.0.16 models score alike on HIP (within 1e-4) with no feature
  * that has a twin left on the CPU.
  *
+ * VH_TEST_MODE=emulated: the same comparison on a GPU stand-in whose
+ * kernels run their source on the host (tests/hip/fake-cuda.c or
+ * fake-hip-amd.c with VH_FAKE_CUDA_KERNELS=emulate): the twins named in
+ * VH_TEST_TWINS (those with an emulation) on the golden pairs only (at
+ * most VH_TEST_FRAMES frames each), through the whole HIP layer and the
+ * vendor's path, and every value must equal the CPU twin's exactly: the
+ * host's libm is the CPU twins' own. No models (cambi has no emulation),
+ * no option variants (the emulation is slow; the GPU run has them).
+ *
  * The clips and engine runs are in hip-features-clips.c, the comparisons
  * on a GPU in test-hip-features-twins.c. */
 
@@ -237,6 +246,12 @@ test_select_with_gpu (void)
   device = vh_picture_transfer_get_device (transfer);
 }
 
+gboolean
+hip_features_emulated (void)
+{
+  return g_strcmp0 (mode, "emulated") == 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -249,11 +264,11 @@ main (int argc, char **argv)
     mode = "gpu";
 
   /* On a GPU the whole run needs one: without, it is a skip. */
-  if (!strcmp (mode, "gpu"))
+  if (!strcmp (mode, "gpu") || hip_features_emulated ())
     probe = vh_hip_test_open_gpu_or_skip ();
   g_test_add_func ("/hip-features/classes", test_classes);
   g_test_add_func ("/hip-features/fallback", test_fallback);
-  if (strcmp (mode, "gpu") != 0) {
+  if (strcmp (mode, "gpu") != 0 && !hip_features_emulated ()) {
     g_test_add_func ("/hip-features/select-without-gpu",
         test_select_without_gpu);
   } else {

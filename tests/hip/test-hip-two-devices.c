@@ -8,7 +8,8 @@
  */
 
 /* Two scoring contexts on two devices in one process, at once (a thread
- * each), on the fake CUDA driver with two devices: each context has its
+ * each), on the fake CUDA driver with two devices (or the fake AMD
+ * runtime, VH_TEST_VENDOR=amd): each context has its
  * own transfer (hip/features/hip-picture.c) and hands its device to its
  * extractors. A device extractor of the test's own (the fake driver runs no
  * kernels) reads each frame back through its context's device; psnr runs
@@ -19,6 +20,7 @@
 
 #include "context.h"
 #include "errors.h"
+#include "fake-cuda-counters.h"
 #include "hip-picture.h"
 #include "vhhip.h"
 #include "vh-test.h"
@@ -142,8 +144,7 @@ score (gpointer data)
 static gpointer
 fake_symbol (const gchar * name)
 {
-  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
-  gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  gpointer lib = vh_fake_cuda_library ();
   gpointer sym = lib ? dlsym (lib, name) : NULL;
 
   g_assert_nonnull (sym);
@@ -160,12 +161,14 @@ test_two_devices (void)
   GThread *threads[N_DEVICES];
   GError *error = NULL;
   g_autoptr (VhExtractorSet) extractors = vh_extractor_set_new_builtin ();
+  VhHipVendor vendor = g_strcmp0 (g_getenv ("VH_TEST_VENDOR"), "amd") == 0 ?
+      VH_HIP_VENDOR_AMD : VH_HIP_VENDOR_NVIDIA;
 
   vh_extractor_set_add (extractors, &device_sad_class);
   cpu.extractors = extractors;
   for (guint d = 0; d < N_DEVICES; d++) {
     runs[d].extractors = extractors;
-    VhHipDevice *device = vh_hip_device_open (VH_HIP_VENDOR_NVIDIA, d,
+    VhHipDevice *device = vh_hip_device_open (vendor, d,
         &error);
     g_assert_no_error (error);
     runs[d].transfer = vh_hip_picture_transfer_new (device);
