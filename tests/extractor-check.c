@@ -124,26 +124,6 @@ vh_check_collectors_identical (VhFeatureCollector * a, VhFeatureCollector * b,
   return n;
 }
 
-VhPicture *
-vh_check_noise_picture (VhPixFmt pix_fmt, guint bpc, guint width,
-    guint height, GRand * rand)
-{
-  VhPictureInfo info;
-  VhPicture *pic;
-
-  g_assert_true (vh_picture_info_init (&info, pix_fmt, bpc, width, height,
-          NULL));
-  pic = vh_picture_new (&info);
-  for (guint p = 0; p < pic->n_planes; p++) {
-    for (guint y = 0; y < pic->height[p]; y++) {
-      for (guint x = 0; x < pic->width[p]; x++)
-        vh_check_set_sample (pic, p, x, y, g_rand_int_range (rand, 0,
-                1 << bpc));
-    }
-  }
-  return pic;
-}
-
 void
 vh_check_fill_luma (VhPicture * pic, GRand * rand, guint mode)
 {

@@ -16,6 +16,7 @@
 #include <glib.h>
 #include "feature-extractor.h"
 #include "golden.h"
+#include "vh-test.h"
 
 G_BEGIN_DECLS
 
@@ -61,12 +62,6 @@ guint        vh_check_collectors_identical (VhFeatureCollector * a,
                                             guint n_frames,
                                             gboolean may_be_unset,
                                             const gchar * what);
-
-/* A new picture whose every sample of every plane is uniform noise over
- * the whole range of @bpc bits. */
-VhPicture   *vh_check_noise_picture   (VhPixFmt pix_fmt, guint bpc,
-                                       guint width, guint height,
-                                       GRand * rand);
 
 /* Fills the luma of @pic with pattern @mode % 5, meant to reach the
  * corners of a fixed-point pipeline: noise over the whole range, a

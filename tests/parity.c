@@ -8,14 +8,16 @@
  */
 /* Parity with libvmaf: scores every golden pair through the engine with
  * every model and feature the golden logs hold, and compares each value of
- * every log it finds, per frame and pooled, within 1e-4. Prints the largest
- * difference per metric. Usage: parity [PAIR-SUBSTRING...] */
+ * every log it finds, per frame and pooled, within 1e-4, a test case a pair.
+ * Prints the largest difference per metric. Usage: parity
+ * [PAIR-SUBSTRING...] (and GLib's test options) */
 
 #include "context.h"
 #include "golden.h"
 #include "model.h"
 #include "model-spec.h"
 #include "pool.h"
+#include "vh-test.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -232,42 +234,37 @@ pair_selected (const VhGoldenPair * pair, gint argc, gchar ** argv)
   return FALSE;
 }
 
-int
-main (int argc, char **argv)
+static Stats st;
+static guint n_threads, n_pairs;
+
+/* One golden pair scored and compared with every log it has. */
+static void
+test_pair (gconstpointer data)
 {
-  g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
-  Stats st = { 0 };
-  guint n_pairs = 0, n_threads;
+  const VhGoldenPair *pair = data;
+  const guint failed_before = st.failed;
+  GError *error = NULL;
+  VhContext *ctx = score_pair (pair, n_threads, &error);
+
+  if (!ctx) {
+    g_printerr ("FAIL %s: %s\n", pair->name, error->message);
+    g_clear_error (&error);
+    st.failed++;
+    g_test_fail ();
+    return;
+  }
+  compare_pair (&st, pair, ctx);
+  vh_context_free (ctx);
+  n_pairs++;
+  if (st.failed != failed_before)
+    g_test_fail ();
+}
+
+/* The largest difference per metric over the pairs run. */
+static void
+print_summary (void)
+{
   GList *names;
-
-  if (!pairs->len) {
-    g_print ("no golden data found: skipping\n");
-    return 77;
-  }
-  n_threads = g_getenv ("VH_PARITY_THREADS") ?
-      atoi (g_getenv ("VH_PARITY_THREADS")) : 2;
-  st.max_diff = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-      g_free);
-  st.skipped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_print ("golden data: %s\n", vh_golden_dir ());
-  for (guint p = 0; p < pairs->len; p++) {
-    VhGoldenPair *pair = g_ptr_array_index (pairs, p);
-    GError *error = NULL;
-    VhContext *ctx;
-
-    if (!pair_selected (pair, argc, argv))
-      continue;
-    ctx = score_pair (pair, n_threads, &error);
-    if (!ctx) {
-      g_printerr ("FAIL %s: %s\n", pair->name, error->message);
-      g_clear_error (&error);
-      st.failed++;
-      continue;
-    }
-    compare_pair (&st, pair, ctx);
-    vh_context_free (ctx);
-    n_pairs++;
-  }
 
   g_print ("%-48s %s\n", "metric", "max |ours - libvmaf|");
   names = g_list_sort (g_hash_table_get_keys (st.max_diff),
@@ -284,7 +281,38 @@ main (int argc, char **argv)
   g_print ("%u pairs, %u values compared\n", n_pairs, st.compared);
   g_print ("%u passed, %u failed\n", st.compared - MIN (st.failed,
           st.compared), st.failed);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (GPtrArray) pairs = NULL;
+  gint ret;
+
+  g_test_init (&argc, &argv, NULL);
+  pairs = vh_golden_pairs ();
+  if (!pairs->len) {
+    g_print ("no golden data found: skipping\n");
+    return VH_TEST_SKIP;
+  }
+  n_threads = g_getenv ("VH_PARITY_THREADS") ?
+      atoi (g_getenv ("VH_PARITY_THREADS")) : 2;
+  st.max_diff = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      g_free);
+  st.skipped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_print ("golden data: %s\n", vh_golden_dir ());
+  for (guint p = 0; p < pairs->len; p++) {
+    VhGoldenPair *pair = g_ptr_array_index (pairs, p);
+    g_autofree gchar *path = NULL;
+
+    if (!pair_selected (pair, argc, argv))
+      continue;
+    path = g_strconcat ("/parity/", pair->name, NULL);
+    g_test_add_data_func (path, pair, test_pair);
+  }
+  ret = g_test_run ();
+  print_summary ();
   g_hash_table_unref (st.max_diff);
   g_hash_table_unref (st.skipped);
-  return st.failed ? 1 : 0;
+  return ret;
 }

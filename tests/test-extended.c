@@ -11,6 +11,8 @@
  * with, and every per-frame and pooled value of that log must be in ours,
  * equal within 1e-4 (null where libvmaf wrote null). */
 
+#include "vh-test.h"
+
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -310,6 +312,12 @@ check_refusal (gconstpointer data)
   g_free (stderr_text);
 }
 
+static gchar *
+refusal_name (gconstpointer row, guint index)
+{
+  return g_strdup_printf ("%u-%s", index, ((const Refusal *) row)->feature);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -330,12 +338,8 @@ main (int argc, char **argv)
     g_test_add_data_func (path, c, check_case);
     g_free (path);
   }
-  for (guint i = 0; i < G_N_ELEMENTS (refusals); i++) {
-    gchar *path = g_strdup_printf ("/extended/refused/%u-%s", i,
-        refusals[i].feature);
-    g_test_add_data_func (path, &refusals[i], check_refusal);
-    g_free (path);
-  }
+  VH_TEST_ADD_CASES ("/extended/refused", refusals, refusal_name,
+      check_refusal);
   ret = g_test_run ();
   g_ptr_array_free (cases, TRUE);
   g_rmdir (tmpdir);

@@ -229,7 +229,7 @@ test_identical_and_single (void)
   g_autoptr (GRand) rand = g_rand_new_with_seed (11);
   g_autoptr (GError) error = NULL;
   g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
-  g_autoptr (VhPicture) pic = vh_check_noise_picture (VH_PIX_FMT_YUV420, 10,
+  g_autoptr (VhPicture) pic = vh_test_noise_picture (VH_PIX_FMT_YUV420, 10,
       64, 48, rand);
   gdouble v;
 
@@ -272,9 +272,9 @@ test_options (void)
   };
   const gchar *const motion_opts[] = { "motion_force_zero", "true", NULL };
   gdouble v, num, den;
-  g_autoptr (VhPicture) ref = vh_check_noise_picture (VH_PIX_FMT_YUV420, 8,
+  g_autoptr (VhPicture) ref = vh_test_noise_picture (VH_PIX_FMT_YUV420, 8,
       80, 64, rand);
-  g_autoptr (VhPicture) dist = vh_check_noise_picture (VH_PIX_FMT_YUV420, 8,
+  g_autoptr (VhPicture) dist = vh_test_noise_picture (VH_PIX_FMT_YUV420, 8,
       80, 64, rand);
   g_autoptr (VhFeatureExtractor) vif =
       vh_check_extractor_new_for ("float_vif", vif_opts, &ref->info, FALSE);
@@ -343,9 +343,9 @@ test_errors (void)
   g_autoptr (GRand) rand = g_rand_new_with_seed (3);
   g_autoptr (GError) error = NULL;
   g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
-  g_autoptr (VhPicture) pic = vh_check_noise_picture (VH_PIX_FMT_YUV420, 8,
+  g_autoptr (VhPicture) pic = vh_test_noise_picture (VH_PIX_FMT_YUV420, 8,
       64, 48, rand);
-  g_autoptr (VhPicture) small = vh_check_noise_picture (VH_PIX_FMT_YUV420, 8,
+  g_autoptr (VhPicture) small = vh_test_noise_picture (VH_PIX_FMT_YUV420, 8,
       64, 40, rand);
 
   for (guint e = 0; extractors[e]; e++) {

@@ -145,7 +145,7 @@ random_picture (guint bpc, guint w, guint h, GRand * rand, gint mode)
   guint max = (1u << bpc) - 1;
 
   if (mode == 0)
-    return vh_check_noise_picture (VH_PIX_FMT_YUV420, bpc, w, h, rand);
+    return vh_test_noise_picture (VH_PIX_FMT_YUV420, bpc, w, h, rand);
   g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, bpc, w, h,
           NULL));
   pic = vh_picture_new (&info);

@@ -15,6 +15,7 @@
 #include "context.h"
 #include "errors.h"
 #include "extractor-check.h"
+#include "vh-test.h"
 
 #include <string.h>
 
@@ -41,7 +42,7 @@ noise_frames (guint bpc, guint w, guint h, guint32 seed)
   GRand *rand = g_rand_new_with_seed (seed);
 
   for (guint i = 0; i < 2 * N_FRAMES; i++)
-    g_ptr_array_add (frames, vh_check_noise_picture (VH_PIX_FMT_YUV420, bpc,
+    g_ptr_array_add (frames, vh_test_noise_picture (VH_PIX_FMT_YUV420, bpc,
             w, h, rand));
   g_rand_free (rand);
   return frames;
@@ -186,25 +187,17 @@ static VhContext *
 score_model (GPtrArray * frames, gboolean luma_only)
 {
   VhContext *ctx = context_with ("vmaf_v0.6.1", "float_ssim");
-  const VhPicture *first = g_ptr_array_index (frames, 0);
+
+  g_autoptr (GPtrArray) refs = g_ptr_array_new ();
+  g_autoptr (GPtrArray) dists = g_ptr_array_new ();
   GError *error = NULL;
 
-  g_assert_true (vh_context_start (ctx, &first->info, &error));
   for (guint i = 0; i < N_FRAMES; i++) {
-    g_autoptr (VhPicture) ref = vh_picture_ref (g_ptr_array_index (frames,
-            2 * i));
-    g_autoptr (VhPicture) dist = vh_picture_ref (g_ptr_array_index (frames,
-            2 * i + 1));
-    if (luma_only) {
-      g_autoptr (VhPicture) r = luma_view (ref);
-      g_autoptr (VhPicture) d = luma_view (dist);
-      g_assert_true (vh_context_submit (ctx, r, d, NULL, &error));
-    } else {
-      g_assert_true (vh_context_submit (ctx, ref, dist, NULL, &error));
-    }
-    g_assert_no_error (error);
+    g_ptr_array_add (refs, g_ptr_array_index (frames, 2 * i));
+    g_ptr_array_add (dists, g_ptr_array_index (frames, 2 * i + 1));
   }
-  g_assert_true (vh_context_finish (ctx, &error));
+  g_assert_true (vh_test_score_clip (ctx, refs, dists,
+          luma_only ? luma_view : NULL, &error));
   g_assert_no_error (error);
   return ctx;
 }

@@ -66,7 +66,7 @@ test_saturation (void)
   for (guint d = 0; d < G_N_ELEMENTS (depths); d++) {
     for (guint f = 0; f < G_N_ELEMENTS (fmts); f++) {
       g_autoptr (VhPicture) pic =
-          vh_check_noise_picture (fmts[f], depths[d], 37, 21, rand);
+          vh_test_noise_picture (fmts[f], depths[d], 37, 21, rand);
       const gdouble want = 6 * depths[d] + 12;
 
       for (guint simd = 0; simd < 2; simd++) {
@@ -131,9 +131,9 @@ test_interleaved (void)
 
   for (guint d = 0; d < G_N_ELEMENTS (depths); d++) {
     g_autoptr (VhPicture) a =
-        vh_check_noise_picture (VH_PIX_FMT_YUV420, depths[d], 45, 27, rand);
+        vh_test_noise_picture (VH_PIX_FMT_YUV420, depths[d], 45, 27, rand);
     g_autoptr (VhPicture) b =
-        vh_check_noise_picture (VH_PIX_FMT_YUV420, depths[d], 45, 27, rand);
+        vh_test_noise_picture (VH_PIX_FMT_YUV420, depths[d], 45, 27, rand);
     g_autoptr (VhPicture) a2 = interleave_chroma (a);
     g_autoptr (VhPicture) b2 = interleave_chroma (b);
     g_autoptr (VhFeatureExtractor) f1 = vh_check_extractor_new ("psnr", NULL);
@@ -163,9 +163,9 @@ test_odd_chroma_region (void)
 {
   g_autoptr (GRand) rand = g_rand_new_with_seed (17);
   g_autoptr (VhPicture) a =
-      vh_check_noise_picture (VH_PIX_FMT_YUV420, 8, 9, 7, rand);
+      vh_test_noise_picture (VH_PIX_FMT_YUV420, 8, 9, 7, rand);
   g_autoptr (VhPicture) b =
-      vh_check_noise_picture (VH_PIX_FMT_YUV420, 8, 9, 7, rand);
+      vh_test_noise_picture (VH_PIX_FMT_YUV420, 8, 9, 7, rand);
   g_autoptr (VhFeatureExtractor) f1 = vh_check_extractor_new ("psnr", NULL);
   g_autoptr (VhFeatureExtractor) f2 = vh_check_extractor_new ("psnr", NULL);
   g_autoptr (VhFeatureCollector) fc1 = run_one (f1, a, b);
@@ -198,7 +198,7 @@ test_options (void)
   };
   g_autoptr (GRand) rand = g_rand_new_with_seed (19);
   g_autoptr (VhPicture) pic =
-      vh_check_noise_picture (VH_PIX_FMT_YUV420, 8, 16, 16, rand);
+      vh_test_noise_picture (VH_PIX_FMT_YUV420, 8, 16, 16, rand);
   GError *error = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (pairs); i++) {
@@ -267,11 +267,11 @@ test_bad_input (void)
 {
   g_autoptr (GRand) rand = g_rand_new_with_seed (23);
   g_autoptr (VhPicture) a =
-      vh_check_noise_picture (VH_PIX_FMT_YUV420, 8, 16, 16, rand);
+      vh_test_noise_picture (VH_PIX_FMT_YUV420, 8, 16, 16, rand);
   g_autoptr (VhPicture) b =
-      vh_check_noise_picture (VH_PIX_FMT_YUV420, 8, 18, 16, rand);
+      vh_test_noise_picture (VH_PIX_FMT_YUV420, 8, 18, 16, rand);
   g_autoptr (VhPicture) c =
-      vh_check_noise_picture (VH_PIX_FMT_YUV444, 8, 16, 16, rand);
+      vh_test_noise_picture (VH_PIX_FMT_YUV444, 8, 16, 16, rand);
   static const gchar *const names[] = { "psnr", "float_psnr" };
   GError *error = NULL;
 

@@ -12,6 +12,7 @@
  * for a short or malformed frame. */
 
 #include "video-reader.h"
+#include "vh-test.h"
 
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -609,22 +610,6 @@ test_free_early (void)
   g_rand_free (rand);
 }
 
-static void
-remove_tmpdir (void)
-{
-  GDir *dir = g_dir_open (tmpdir, 0, NULL);
-  const gchar *name;
-
-  while (dir && (name = g_dir_read_name (dir))) {
-    g_autofree gchar *path = g_build_filename (tmpdir, name, NULL);
-    g_remove (path);
-  }
-  if (dir)
-    g_dir_close (dir);
-  g_rmdir (tmpdir);
-  g_free (tmpdir);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -648,6 +633,7 @@ main (int argc, char **argv)
   g_test_add_func ("/video-reader/bounded-memory", test_bounded_memory);
   g_test_add_func ("/video-reader/free-early", test_free_early);
   ret = g_test_run ();
-  remove_tmpdir ();
+  vh_test_remove_dir (tmpdir);
+  g_free (tmpdir);
   return ret;
 }

@@ -42,6 +42,7 @@
   X (hipInit, gint, (guint flags)) \
   X (hipRuntimeGetVersion, gint, (gint * version)) \
   X (hipGetErrorString, const gchar *, (gint code)) \
+  X (hipGetErrorName, const gchar *, (gint code)) \
   X (hipGetDeviceCount, gint, (gint * count)) \
   X (hipSetDevice, gint, (gint device)) \
   X (hipDeviceGetName, gint, (gchar * name, gint len, gint device)) \
@@ -89,7 +90,7 @@
 static const gchar *const amd_names[] = { AMD_SYMBOLS (AS_NAME) NULL };
 
 static const gchar *const amd_optional[] = {
-  "hipGetDevicePropertiesR0600", "hipGetDeviceProperties",
+  "hipGetErrorName", "hipGetDevicePropertiesR0600", "hipGetDeviceProperties",
   "hipHostMalloc", "hipHostAlloc", NULL
 };
 
@@ -105,12 +106,32 @@ typedef union
 static AmdApi api;
 static VhHipBackend amd;
 
+/* "hipErrorOutOfMemory, out of memory", as the NVIDIA backend words it:
+ * the name is what users search for. */
 static const gchar *
 amd_error_string (gint code)
 {
-  const gchar *s = api.hipGetErrorString ? api.hipGetErrorString (code) :
+  static GMutex lock;
+  static GHashTable *texts;
+  const gchar *str = api.hipGetErrorString ? api.hipGetErrorString (code) :
       NULL;
-  return s ? s : "unknown error";
+  const gchar *name = api.hipGetErrorName ? api.hipGetErrorName (code) :
+      NULL;
+  const gchar *text;
+
+  if (!name || !str)
+    return str ? str : name ? name : "unknown error";
+  /* kept for the process, one string per code */
+  g_mutex_lock (&lock);
+  if (!texts)
+    texts = g_hash_table_new (NULL, NULL);
+  text = g_hash_table_lookup (texts, GINT_TO_POINTER (code));
+  if (!text) {
+    text = g_strdup_printf ("%s, %s", name, str);
+    g_hash_table_insert (texts, GINT_TO_POINTER (code), (gpointer) text);
+  }
+  g_mutex_unlock (&lock);
+  return text;
 }
 
 static gint

@@ -71,6 +71,26 @@ find_cubin (const VhHipKernelSource * source, const VhHipDeviceInfo * info)
   return best;
 }
 
+/* The bytes of @co, inflated into @unpacked (the caller frees it) when
+ * they are stored compressed; NULL when they do not inflate. */
+static gconstpointer
+code_object_image (const VhHipCodeObject * co, guint8 ** unpacked)
+{
+  *unpacked = NULL;
+  if (!co->unpacked_size)
+    return co->data;
+#ifdef VH_HIP_HAVE_ZLIB
+  {
+    uLongf size = co->unpacked_size;
+    *unpacked = g_malloc (size);
+    if (uncompress (*unpacked, &size, co->data, co->size) != Z_OK ||
+        size != co->unpacked_size)
+      g_clear_pointer (unpacked, g_free);
+  }
+#endif
+  return *unpacked;
+}
+
 /* The embedded code for an NVIDIA device: its machine code, else the PTX
  * (compiled by the driver). */
 static gboolean
@@ -85,21 +105,8 @@ module_load_precompiled_nvidia (VhHipDevice * device,
     cubin = find_cubin (source, &device->info);
   if (cubin) {
     g_autofree guint8 *unpacked = NULL;
-    gconstpointer image = cubin->data;
+    gconstpointer image = code_object_image (cubin, &unpacked);
 
-#ifdef VH_HIP_HAVE_ZLIB
-    if (cubin->unpacked_size) {
-      uLongf size = cubin->unpacked_size;
-      unpacked = g_malloc (size);
-      if (uncompress (unpacked, &size, cubin->data, cubin->size) != Z_OK ||
-          size != cubin->unpacked_size)
-        g_clear_pointer (&unpacked, g_free);
-      image = unpacked;
-    }
-#else
-    if (cubin->unpacked_size)
-      image = NULL;
-#endif
     if (!image)
       g_set_error (&cubin_error, VH_HIP_ERROR, VH_HIP_ERROR_COMPILE,
           "the embedded %s machine code does not inflate", cubin->arch);
@@ -136,9 +143,18 @@ module_load_precompiled (VhHipDevice * device,
     return module_load_precompiled_nvidia (device, source, handle,
         description, error);
   for (guint i = 0; i < source->n_amd; i++) {
+    g_autofree guint8 *unpacked = NULL;
+    gconstpointer image;
+
     if (strcmp (source->amd[i].arch, arch) != 0)
       continue;
-    if (!module_load_image (device, source->amd[i].data, handle, error))
+    image = code_object_image (&source->amd[i], &unpacked);
+    if (!image) {
+      g_set_error (error, VH_HIP_ERROR, VH_HIP_ERROR_COMPILE,
+          "the embedded %s code object does not inflate", arch);
+      return FALSE;
+    }
+    if (!module_load_image (device, image, handle, error))
       return FALSE;
     *description = g_strdup_printf ("precompiled %s code object", arch);
     return TRUE;

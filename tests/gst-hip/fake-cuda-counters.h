@@ -9,23 +9,33 @@
 #ifndef __VH_FAKE_CUDA_COUNTERS_H__
 #define __VH_FAKE_CUDA_COUNTERS_H__
 
-/* What the fake CUDA driver (tests/hip/fake-cuda.c) counts, read from the
- * copy the HIP layer loaded. Header-only: a test that links no HIP code
+/* What the fake CUDA driver (tests/hip/fake-cuda.c) or the fake AMD HIP
+ * runtime (fake-hip-amd.c, the same counters) counts, read from the copy
+ * the HIP layer loaded. Header-only: a test that links no HIP code
  * (only the plugin file) uses it too, and so do the HIP layer's own. */
 
 #include <glib.h>
 
 #include <dlfcn.h>
 
-/* The fake driver the HIP layer loaded, or NULL (a real GPU). The
+/* The stand-in the HIP layer loaded, or NULL (a real GPU). The
  * reference dlopen() takes is kept on purpose: the counters must outlive
  * the HIP layer's own reference. */
 static inline gpointer
 vh_fake_cuda_library (void)
 {
-  const gchar *path = g_getenv ("VH_HIP_NVIDIA_RUNTIME");
+  static const gchar *const vars[] = { "VH_HIP_NVIDIA_RUNTIME",
+    "VH_HIP_AMD_RUNTIME"
+  };
 
-  return path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (vars); i++) {
+    const gchar *path = g_getenv (vars[i]);
+    gpointer lib = path ? dlopen (path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+
+    if (lib && dlsym (lib, "vh_fake_cuda_n_allocations"))
+      return lib;
+  }
+  return NULL;
 }
 
 typedef struct

@@ -52,7 +52,9 @@ assert_all_freed (const gchar * what)
     return;
   if (c.n_allocations != 0)
     g_error ("%s: %u allocations still alive", what, c.n_allocations);
-  g_assert_cmpint (c.primary_refs, ==, 1);
+  /* AMD's runtime has no context to hold */
+  g_assert_cmpint (c.primary_refs, ==,
+      g_strcmp0 (g_getenv ("VH_TEST_VENDOR"), "amd") == 0 ? 0 : 1);
   g_assert_cmpuint (c.n_lost, ==, 0);
 }
 
@@ -286,6 +288,19 @@ upload_frames_from_file (guint width, guint height)
   return after.uploads - before.uploads;
 }
 
+/* Copies for 30 I420 frames @width wide: one per frame where every
+ * plane's rows fill whole device pitches (the fake AMD runtime's pitch
+ * alignment is 256 bytes, the fake CUDA driver's 32, the memory's at
+ * least 64), else one per plane. */
+static guint
+copies_per_30_frames (guint width)
+{
+  guint align = g_strcmp0 (g_getenv ("VH_TEST_VENDOR"), "amd") == 0 ? 256 :
+      64;
+
+  return width % align == 0 && width / 2 % align == 0 ? 30 : 90;
+}
+
 /* vmafhipupload has the driver copy each frame straight from system
  * memory and lets its consumer wait: no page-locked copy is allocated and
  * the host waits for no upload (only when a buffer is freed), so uploads
@@ -302,8 +317,10 @@ test_upload_without_host_waits (void)
     g_test_skip ("counts calls on the fake driver only");
     return;
   }
-  g_assert_cmpuint (upload_frames_from_file (128, 48), ==, 30);
-  g_assert_cmpuint (upload_frames_from_file (64, 48), ==, 90);
+  g_assert_cmpuint (upload_frames_from_file (128, 48), ==,
+      copies_per_30_frames (128));
+  g_assert_cmpuint (upload_frames_from_file (64, 48), ==,
+      copies_per_30_frames (64));
   assert_all_freed ("upload");
 }
 

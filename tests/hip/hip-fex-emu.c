@@ -14,34 +14,12 @@
  * slot is collected at the end of its extract. */
 
 #include "hip-fex-common.h"
+#include "kernel-emu-launch.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The kernels on the host (*-kernels-emu.cpp): each launches the kernel
- * @name of its module, or returns 0 for a name it does not know. */
-typedef int (*EmuLauncher) (const char *name, const unsigned int grid[3],
-    const unsigned int block[3], void **args);
-
-int          vh_emu_speed_launch        (const char *name,
-                                         const unsigned int grid[3],
-                                         const unsigned int block[3],
-                                         void **args);
-int          vh_emu_adm_launch          (const char *name,
-                                         const unsigned int grid[3],
-                                         const unsigned int block[3],
-                                         void **args);
-int          vh_emu_motion_launch       (const char *name,
-                                         const unsigned int grid[3],
-                                         const unsigned int block[3],
-                                         void **args);
-
-int          vh_emu_float_launch        (const char *name,
-                                         const unsigned int grid[3],
-                                         const unsigned int block[3],
-                                         void **args);
-
-static const EmuLauncher launchers[] = {
+static const VhEmuLauncher launchers[] = {
   vh_emu_speed_launch, vh_emu_adm_launch, vh_emu_motion_launch,
   vh_emu_float_launch,
 };

@@ -31,18 +31,12 @@ extern "C"
 #include "features/cambi-private.h"
 }
 
+#include "vh-test.h"
+
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-
-#define FAIL(...) G_STMT_START { \
-    printf ("FAIL: "); \
-    printf (__VA_ARGS__); \
-    printf ("\n"); \
-    failures++; \
-  } G_STMT_END
 
 /* Luma in bands of one to three 10-bit codes, @noisy adds scattered
  * values (and low bits above 10-bit). */
@@ -108,8 +102,8 @@ same_u16 (const char *what, const guint16 * gpu, gsize gpu_pitch,
   for (guint i = 0; i < h; i++)
     for (guint j = 0; j < w; j++)
       if (gpu[i * gpu_pitch + j] != cpu[i * cpu_pitch + j]) {
-        FAIL ("%s at (%u, %u): kernel %u, CPU %u", what, j, i,
-            gpu[i * gpu_pitch + j], cpu[i * cpu_pitch + j]);
+        VH_TEST_CHECK (FALSE, "%s at (%u, %u): kernel %u, CPU %u", what, j,
+            i, gpu[i * gpu_pitch + j], cpu[i * cpu_pitch + j]);
         return false;
       }
   return true;
@@ -175,7 +169,8 @@ run_case (const Case & k, guint seed)
     dim (&block, 256, 1);
     vh_emu_launch (grid, block, [&] { vh_cambi_range (load); });
     if (range_max >= (1u << k.bpc) || range_max < (1u << (k.bpc - 3)))
-      FAIL ("largest sample %u at %u bits", range_max, k.bpc);
+      VH_TEST_CHECK (FALSE, "largest sample %u at %u bits", range_max,
+          k.bpc);
   }
   {
     vh_cambi_mask_args m = { image.data (), mask.data (), ew, ew, eh,
@@ -186,7 +181,7 @@ run_case (const Case & k, guint seed)
     vh_emu_launch (grid, block, [&] { vh_cambi_mask (m); });
     for (guint i = 0; i < eh * ew; i++)
       if (mask[i] != p.mask[(i / ew) * stride + i % ew]) {
-        FAIL ("mask at (%u, %u)", i % ew, i / ew);
+        VH_TEST_CHECK (FALSE, "mask at (%u, %u)", i % ew, i / ew);
         goto out;
       }
   }
@@ -236,9 +231,9 @@ run_case (const Case & k, guint seed)
       }
       for (guint i = 0; i < w * h; i++)
         if (memcmp (&gpu_values[i], &cpu_values[i], sizeof (gfloat))) {
-          FAIL ("c value of scale %u at (%u, %u), %s kernel: %.9g, CPU "
-              "%.9g", s, i % w, i / w, names[kernel], gpu_values[i],
-              cpu_values[i]);
+          VH_TEST_CHECK (FALSE, "c value of scale %u at (%u, %u), %s "
+              "kernel: %.9g, CPU %.9g", s, i % w, i / w, names[kernel],
+              gpu_values[i], cpu_values[i]);
           goto out;
         }
     }
@@ -290,8 +285,8 @@ run_case (const Case & k, guint seed)
       gdouble mean = vh_cambi_topk_finish (result[s].sum_hi,
           result[s].sum_lo, result[s].above, t.f, kk[s]);
       if (result[s].error || mean != cpu_mean[s])
-        FAIL ("pooled scale %u: kernels %.17g (error %u), CPU %.17g", s,
-            mean, result[s].error, cpu_mean[s]);
+        VH_TEST_CHECK (FALSE, "pooled scale %u: kernels %.17g (error %u), "
+            "CPU %.17g", s, mean, result[s].error, cpu_mean[s]);
     }
   }
   printf ("# %u-bit %ux%u scored at %ux%u (depth %u), window %u%s, topk %g, "
@@ -306,40 +301,50 @@ out:
   vh_picture_unref (pic);
 }
 
-int
-main (void)
-{
-  static const Case cases[] = {
-    {8, 301, 217, 0, 0, 0, 17, false, 0.6, 2, 0.019, 0, VH_CAMBI_EOTF_BT1886,
-        false},
-    {10, 229, 151, 0, 0, 0, 9, false, 0.6, 2, 0.019, 0, VH_CAMBI_EOTF_BT1886,
-        true},
-    {12, 217, 223, 0, 0, 0, 33, false, 0.2, 4, 0.012, 0, VH_CAMBI_EOTF_PQ,
-        false},
-    {16, 250, 97, 0, 0, 0, 65, false, 1.0, 5, 0.019, 0, VH_CAMBI_EOTF_BT1886,
-        true},
-    {10, 400, 300, 320, 240, 8, 17, false, 0.6, 2, 0.019, 1,
-        VH_CAMBI_EOTF_BT1886, false},
-    {8, 640, 360, 0, 0, 0, 33, true, 0.6, 2, 0.019, 1, VH_CAMBI_EOTF_BT1886,
-        false},
-    {10, 300, 220, 0, 0, 0, 11, false, 0.0001, 0, 0.019, 300,
-        VH_CAMBI_EOTF_BT1886, true},
-    {10, 333, 250, 0, 0, 0, 65, false, 0.6, 2, 0.019, 0,
-        VH_CAMBI_EOTF_BT1886, true},
-    {12, 257, 219, 0, 0, 0, 17, false, 0.6, 1, 0.019, 0,
-        VH_CAMBI_EOTF_BT1886, true},
-    {16, 220, 230, 0, 0, 0, 21, false, 0.6, 3, 0.5, 10, VH_CAMBI_EOTF_PQ,
-        true},
-  };
+static const Case cases[] = {
+  {8, 301, 217, 0, 0, 0, 17, false, 0.6, 2, 0.019, 0, VH_CAMBI_EOTF_BT1886,
+      false},
+  {10, 229, 151, 0, 0, 0, 9, false, 0.6, 2, 0.019, 0, VH_CAMBI_EOTF_BT1886,
+      true},
+  {12, 217, 223, 0, 0, 0, 33, false, 0.2, 4, 0.012, 0, VH_CAMBI_EOTF_PQ,
+      false},
+  {16, 250, 97, 0, 0, 0, 65, false, 1.0, 5, 0.019, 0, VH_CAMBI_EOTF_BT1886,
+      true},
+  {10, 400, 300, 320, 240, 8, 17, false, 0.6, 2, 0.019, 1,
+      VH_CAMBI_EOTF_BT1886, false},
+  {8, 640, 360, 0, 0, 0, 33, true, 0.6, 2, 0.019, 1, VH_CAMBI_EOTF_BT1886,
+      false},
+  {10, 300, 220, 0, 0, 0, 11, false, 0.0001, 0, 0.019, 300,
+      VH_CAMBI_EOTF_BT1886, true},
+  {10, 333, 250, 0, 0, 0, 65, false, 0.6, 2, 0.019, 0,
+      VH_CAMBI_EOTF_BT1886, true},
+  {12, 257, 219, 0, 0, 0, 17, false, 0.6, 1, 0.019, 0,
+      VH_CAMBI_EOTF_BT1886, true},
+  {16, 220, 230, 0, 0, 0, 21, false, 0.6, 3, 0.5, 10, VH_CAMBI_EOTF_PQ,
+      true},
+};
 
+/* One case of the table; its number (from 1) seeds its pictures. */
+static void
+test_case (gconstpointer data)
+{
+  const Case *k = (const Case *) data;
+
+  run_case (*k, (guint) (k - cases) + 1);
+}
+
+int
+main (int argc, char **argv)
+{
   /* Under valgrind, every third case: the same code on other sizes and
    * options, 20 times slower there; every case runs natively and under
    * ASan. */
   guint step = g_getenv ("VH_TEST_FEWER_CASES") ? 3 : 1;
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i += step)
-    run_case (cases[i], i + 1);
-  printf ("%s: %d failure%s\n", failures ? "FAIL" : "PASS", failures,
-      failures == 1 ? "" : "s");
-  return failures ? 1 : 0;
+  g_test_init (&argc, &argv, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i += step) {
+    g_autofree gchar *path = g_strdup_printf ("/cambi-kernels/%u", i + 1);
+    g_test_add_data_func (path, &cases[i], test_case);
+  }
+  return g_test_run ();
 }

@@ -41,13 +41,13 @@ extern "C"
 #include "features/psnr-hvs-private.h"
 }
 
+#include "vh-test.h"
+
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <vector>
-
-static int failures;
 
 static unsigned int
 div_up (unsigned int a, unsigned int b)
@@ -78,11 +78,8 @@ compare (const char *what, const float *a, const float *b, size_t n,
       bad++;
     max_diff = MAX (max_diff, d);
   }
-  if (bad) {
-    printf ("FAIL: %s: %zu of %zu values differ, by up to %g\n", what, bad,
-        n, max_diff);
-    failures++;
-  }
+  VH_TEST_CHECK (!bad, "%s: %zu of %zu values differ, by up to %g", what,
+      bad, n, max_diff);
   return max_diff;
 }
 
@@ -546,57 +543,85 @@ test_psnr_hvs (unsigned int w, unsigned int h, unsigned int bpc,
     snprintf (what, sizeof (what), "psnr_hvs %ux%u %u-bit (step %u) plane "
         "%u", w, h, bpc, step, p);
     compare (what, &c, &g, 1, 0);
-    if (cpu[p] != gpu[p] && !(isnan (cpu[p]) && isnan (gpu[p]))) {
-      printf ("FAIL: %s: CPU %.17g, kernels %.17g\n", what, cpu[p], gpu[p]);
-      failures++;
-    }
+    VH_TEST_CHECK (cpu[p] == gpu[p] || (isnan (cpu[p]) && isnan (gpu[p])),
+        "%s: CPU %.17g, kernels %.17g", what, cpu[p], gpu[p]);
   }
 }
 
-int
-main (void)
+/* One generator for every case, in the order they are registered. */
+static GRand *draws;
+
+static const float blur5[5] = {
+  0.054488685, 0.244201342, 0.402619947, 0.244201342, 0.054488685
+};
+static const float blur3[3] = { 0.166378498, 0.667243004, 0.166378498 };
+
+static void
+test_motion_cases (void)
 {
-  static const float blur5[5] = {
-    0.054488685, 0.244201342, 0.402619947, 0.244201342, 0.054488685
-  };
-  static const float blur3[3] = { 0.166378498, 0.667243004, 0.166378498 };
-  GRand *r = g_rand_new_with_seed (11);
-
-  test_motion (67, 45, 67, 8, 1, blur5, 5, r);
-  test_motion (33, 22, 72, 10, 2, blur3, 3, r);
-  test_motion (3, 3, 3, 16, 1, blur5, 5, r);
-  test_motion (41, 29, 48, 12, 2, blur5, 5, r);
+  test_motion (67, 45, 67, 8, 1, blur5, 5, draws);
+  test_motion (33, 22, 72, 10, 2, blur3, 3, draws);
+  test_motion (3, 3, 3, 16, 1, blur5, 5, draws);
+  test_motion (41, 29, 48, 12, 2, blur5, 5, draws);
   printf ("# float_motion: blur and SAD as the CPU twin\n");
+}
 
-  test_scale (67, 45, 67, 34, 23, r);
-  test_scale (33, 22, 40, 17, 11, r);
-  test_scale (97, 53, 97, 146, 80, r);
-  test_scale (97, 53, 97, 194, 106, r);
+static void
+test_scale_cases (void)
+{
+  test_scale (67, 45, 67, 34, 23, draws);
+  test_scale (33, 22, 40, 17, 11, draws);
+  test_scale (97, 53, 97, 146, 80, draws);
+  test_scale (97, 53, 97, 194, 106, draws);
   printf ("# float-scale: nearest, bilinear, bicubic, lanczos4 as the CPU\n");
+}
 
-  test_vif (97, 53, 1.0f, r);
-  test_vif (211, 119, 0.5f, r);
-  test_vif (130, 67, 3.0f, r);
-  test_vif (64, 64, 360.0f / 97.0f, r);
+static void
+test_vif_cases (void)
+{
+  test_vif (97, 53, 1.0f, draws);
+  test_vif (211, 119, 0.5f, draws);
+  test_vif (130, 67, 3.0f, draws);
+  test_vif (64, 64, 360.0f / 97.0f, draws);
   printf ("# float_vif: decimation and sums as the CPU twin\n");
+}
 
-  test_adm (97, 53, 3.0, false, 100.0, r);
-  test_adm (67, 45, 2.5, false, 1.2, r);
-  test_adm (130, 67, 3.0, true, 100.0, r);
-  test_adm (17, 17, 3.0, false, 100.0, r);
+static void
+test_adm_cases (void)
+{
+  test_adm (97, 53, 3.0, false, 100.0, draws);
+  test_adm (67, 45, 2.5, false, 1.2, draws);
+  test_adm (130, 67, 3.0, true, 100.0, draws);
+  test_adm (17, 17, 3.0, false, 100.0, draws);
   printf ("# float_adm: bands and sums as the CPU twin (reciprocal table of "
       "%u bits)\n", adm_rcp_bits ());
+}
 
-  test_psnr_hvs (97, 53, 8, 1, r);
-  test_psnr_hvs (67, 45, 10, 1, r);
-  test_psnr_hvs (130, 67, 12, 2, r);
-  test_psnr_hvs (7, 9, 8, 1, r);
-  test_psnr_hvs (8, 8, 8, 1, r);
-  test_psnr_hvs (640, 360, 10, 1, r);
+static void
+test_psnr_hvs_cases (void)
+{
+  test_psnr_hvs (97, 53, 8, 1, draws);
+  test_psnr_hvs (67, 45, 10, 1, draws);
+  test_psnr_hvs (130, 67, 12, 2, draws);
+  test_psnr_hvs (7, 9, 8, 1, draws);
+  test_psnr_hvs (8, 8, 8, 1, draws);
+  test_psnr_hvs (640, 360, 10, 1, draws);
   printf ("# psnr_hvs: plane sums as the CPU twin\n");
+}
 
-  g_rand_free (r);
-  printf ("%s: %d failure%s\n", failures ? "FAIL" : "PASS", failures,
-      failures == 1 ? "" : "s");
-  return failures ? 1 : 0;
+int
+main (int argc, char **argv)
+{
+  gint ret;
+
+  g_test_init (&argc, &argv, NULL);
+  draws = g_rand_new_with_seed (11);
+  g_test_add_func ("/float-kernels/motion", test_motion_cases);
+  g_test_add_func ("/float-kernels/scale", test_scale_cases);
+  g_test_add_func ("/float-kernels/vif", test_vif_cases);
+  g_test_add_func ("/float-kernels/adm", test_adm_cases);
+  g_test_add_func ("/float-kernels/psnr-hvs", test_psnr_hvs_cases);
+  ret = g_test_run ();
+  g_rand_free (draws);
+  return ret;
 }

@@ -6,7 +6,8 @@
 # modify it under the terms of the GNU Library General Public
 # License as published by the Free Software Foundation; either
 # version 2.1 of the License, or (at your option) any later version.
-"""GPU faults, injected through the fake CUDA driver (fake-cuda.c).
+"""GPU faults, injected through the fake CUDA driver (fake-cuda.c), or the
+fake AMD HIP runtime (fake-hip-amd.c) with VH_TEST_VENDOR=amd.
 
 Each case runs vmafhip-score, or gst-launch-1.0 with vmafhipcompare, in a
 process of its own (the driver counts calls per process) with one fault:
@@ -34,6 +35,7 @@ run, so every frame equals the CPU run; with VH_COMPUTE_SANITIZER naming
 compute-sanitizer, each run goes through its memcheck with leak check.
 
 Environment: VH_SCORE (vmafhip-score), VH_FAKE_CUDA (the driver),
+VH_FAKE_HIP_AMD (the AMD runtime), VH_TEST_VENDOR (nvidia or amd),
 GST_PLUGIN_PATH_1_0 (the plugin; element cases skip without gst-launch-1.0).
 """
 
@@ -46,6 +48,8 @@ import sys
 import tempfile
 
 GPU_MODE = os.environ.get('VH_TEST_MODE') == 'gpu'
+AMD = os.environ.get('VH_TEST_VENDOR') == 'amd'
+FAKE_LABEL = 'fake AMD HIP runtime' if AMD else 'fake CUDA driver'
 DEVICE = 'device 0 (' if GPU_MODE else 'device 0 (vmafhip fake device 0)'
 FRAMES = 24
 # frames another worker or lane may have had in hand when the GPU failed
@@ -66,10 +70,19 @@ def fake_env(fault=None, memory=None, hip_fault=None):
         env['VH_HIP_FAULT'] = hip_fault
     if GPU_MODE:
         return env
+    if AMD:
+        env.update({
+            'VH_HIP_AMD_RUNTIME': os.environ['VH_FAKE_HIP_AMD'],
+            'VH_HIP_HIPRTC': os.environ['VH_FAKE_HIP_AMD'],
+            'VH_HIP_NVIDIA_RUNTIME': 'libvh-missing-cuda.so',
+        })
+    else:
+        env.update({
+            'VH_HIP_AMD_RUNTIME': 'libvh-missing-amd.so',
+            'VH_HIP_NVIDIA_RUNTIME': os.environ['VH_FAKE_CUDA'],
+            'VH_HIP_NVRTC': os.environ['VH_FAKE_CUDA'],
+        })
     env.update({
-        'VH_HIP_AMD_RUNTIME': 'libvh-missing-amd.so',
-        'VH_HIP_NVIDIA_RUNTIME': os.environ['VH_FAKE_CUDA'],
-        'VH_HIP_NVRTC': os.environ['VH_FAKE_CUDA'],
         'VH_FAKE_CUDA_KERNELS': 'noop',
         'VH_FAKE_CUDA_EXIT_CHECK': '1',
     })
@@ -97,7 +110,7 @@ def run(case, argv, env):
     if p.returncode == 86 or 'alive at exit' in out:
         fail(case, 'GPU memory left allocated at exit (or a sanitizer '
              'error)', out)
-    m = re.search(r'fake CUDA driver: (\d+) faults injected', out)
+    m = re.search(FAKE_LABEL + r': (\d+) faults injected', out)
     if 'VH_HIP_FAULT: ' not in out and (not m or int(m.group(1)) == 0):
         fail(case, 'no fault was injected', out)
     return p.returncode, out
@@ -172,7 +185,8 @@ FAULTS = [
     ('alloc mid-stream', 'alloc:20', None, 'hipMalloc'),
     ('launch', 'launch:60', None, 'hipModuleLaunchKernel'),
     ('sync', 'sync:60', None, 'Synchronize'),
-    ('illegal address', 'illegal:60', None, 'CUDA_ERROR_ILLEGAL_ADDRESS'),
+    ('illegal address', 'illegal:60', None,
+     'hipErrorIllegalAddress' if AMD else 'CUDA_ERROR_ILLEGAL_ADDRESS'),
     ('HIP layer: alloc', None, 'alloc:20', 'hipMalloc'),
     ('HIP layer: launch', None, 'launch:60', 'hipModuleLaunchKernel'),
     ('HIP layer: sync', None, 'sync:60', 'Synchronize'),

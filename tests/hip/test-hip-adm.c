@@ -93,6 +93,7 @@ compare_frame (VhFeatureExtractor * cpu, VhFeatureExtractor * gpu,
     if (!has_a && !has_b)
       continue;
     if (!has_a || !has_b) {
+      g_test_fail ();
       if (n_failed++ < 20)
         printf ("MISMATCH %s frame %u %s: NaN on one side only\n", what,
             index, name);
@@ -101,6 +102,7 @@ compare_frame (VhFeatureExtractor * cpu, VhFeatureExtractor * gpu,
     }
     if (memcmp (&a, &b, sizeof (a)) != 0) {
       gdouble d = fabs (a - b);
+      g_test_fail ();
       if (n_failed++ < 20)
         printf ("MISMATCH %s frame %u %s: cpu %.17g gpu %.17g\n", what,
             index, name, a, b);
@@ -138,7 +140,7 @@ run_golden (GPtrArray * pairs, const gchar * const *opts, const gchar * tag,
         g_error ("%s frame %u: %s", pair->name, f, error->message);
       compare_frame (cpu, gpu, ref, dist, f, what);
     }
-    printf ("%s %s: %u frames\n", n_failed == before ? "ok" : "FAIL", what,
+    printf ("# %s %s: %u frames\n", n_failed == before ? "ok" : "FAIL", what,
         MIN (pair->n_frames, max_frames));
   }
 }
@@ -315,52 +317,56 @@ check_class (void)
     g_assert_true (gpu->options[i].flags == cpu->options[i].flags);
   }
   g_assert_null (gpu->options[i].name);
-  printf ("ok class: name, provides, options and minimum size of the CPU "
+  printf ("# ok class: name, provides, options and minimum size of the CPU "
       "twin\n");
 }
 
-int
-main (int argc, char **argv)
+static const gchar *const egl1[] = { "adm_enhn_gain_limit", "1.0", NULL };
+
+static const struct
 {
-  static const gchar *const egl1[] = { "adm_enhn_gain_limit", "1.0", NULL };
-  static const struct
-  {
-    const gchar *tag;
-    const gchar *opts[9];
-  } option_sets[] = {
-    {"", {NULL}},
-    {" egl=1", {"adm_enhn_gain_limit", "1.0", NULL}},
-    {" egl=1.2 nw=0.2", {"adm_enhn_gain_limit", "1.2", "adm_noise_weight",
-            "0.2", NULL}},
-    {" barten", {"adm_csf_mode", "1", NULL}},
-    {" barten scf=20", {"adm_csf_mode", "1", "adm_csf_scale", "20",
-            "adm_csf_diag_scale", "30", NULL}},
-    {" blend 2160@5", {"adm_csf_mode", "2", "adm_ref_display_height",
-            "2160", "adm_norm_view_dist", "5", NULL}},
-    {" blend-mae", {"adm_csf_mode", "3", NULL}},
-    {" skip0 skip_aim", {"adm_skip_scale0", "1", "adm_skip_aim", "1",
-            "adm_dlm_weight", "0.8", NULL}},
-    {" min=0.3", {"adm_min_val", "0.3", NULL}},
-  };
-  static const guint sizes[][2] = {
-    {33, 33}, {65, 37}, {66, 71}, {129, 67}, {130, 45}, {257, 99},
-    {321, 241}, {640, 360},
-  };
-  static const guint depths[] = { 8, 10, 12, 16 };
-  const gboolean quick = g_getenv ("VH_ADM_TEST_QUICK") != NULL;
-  g_autoptr (GPtrArray) pairs = NULL;
+  const gchar *tag;
+  const gchar *opts[9];
+} option_sets[] = {
+  {"", {NULL}},
+  {" egl=1", {"adm_enhn_gain_limit", "1.0", NULL}},
+  {" egl=1.2 nw=0.2", {"adm_enhn_gain_limit", "1.2", "adm_noise_weight",
+          "0.2", NULL}},
+  {" barten", {"adm_csf_mode", "1", NULL}},
+  {" barten scf=20", {"adm_csf_mode", "1", "adm_csf_scale", "20",
+          "adm_csf_diag_scale", "30", NULL}},
+  {" blend 2160@5", {"adm_csf_mode", "2", "adm_ref_display_height",
+          "2160", "adm_norm_view_dist", "5", NULL}},
+  {" blend-mae", {"adm_csf_mode", "3", NULL}},
+  {" skip0 skip_aim", {"adm_skip_scale0", "1", "adm_skip_aim", "1",
+          "adm_dlm_weight", "0.8", NULL}},
+  {" min=0.3", {"adm_min_val", "0.3", NULL}},
+};
+static const guint sizes[][2] = {
+  {33, 33}, {65, 37}, {66, 71}, {129, 67}, {130, 45}, {257, 99},
+  {321, 241}, {640, 360},
+};
+static const guint depths[] = { 8, 10, 12, 16 };
 
-  check_class ();
-  device = vh_hip_test_open_gpu_or_skip ();
+/* VH_ADM_TEST_QUICK: two frames a pair, small sizes, no timing. */
+static gboolean quick;
+static GPtrArray *pairs;
 
-  pairs = vh_golden_pairs ();
-  if (!pairs || pairs->len == 0) {
-    printf ("FAIL: no golden pairs\n");
-    return 1;
-  }
+static void
+test_golden (void)
+{
   run_golden (pairs, NULL, "", quick ? 2 : G_MAXUINT);
-  run_golden (pairs, egl1, " egl=1", quick ? 2 : G_MAXUINT);
+}
 
+static void
+test_golden_egl1 (void)
+{
+  run_golden (pairs, egl1, " egl=1", quick ? 2 : G_MAXUINT);
+}
+
+static void
+test_synthetic (void)
+{
   for (guint d = 0; d < G_N_ELEMENTS (depths); d++) {
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
       if (quick && sizes[s][0] > 130)
@@ -372,7 +378,7 @@ main (int argc, char **argv)
             o == 0 && !quick ? 3 : 1, option_sets[o].opts, option_sets[o].tag);
       }
     }
-    printf ("ok-so-far %u-bit synthetic: %u values compared, %u differ\n",
+    printf ("# ok-so-far %u-bit synthetic: %u values compared, %u differ\n",
         depths[d], n_compared, n_failed);
   }
 
@@ -380,13 +386,44 @@ main (int argc, char **argv)
     printf ("max |cpu - gpu| %s: %g\n", outputs[i], max_diff[i]);
   printf ("%s: %u values compared, %u differ\n", n_failed ? "FAIL" : "PASS",
       n_compared, n_failed);
+}
 
-  if (!quick && !n_failed && !g_getenv ("VH_ADM_TEST_NO_TIMING")) {
-    time_size (8, 1920, 1080);
-    time_size (10, 1920, 1080);
-    time_size (8, 3840, 2160);
-    time_size (10, 3840, 2160);
+/* Kernel time, when every value agreed. */
+static void
+test_timing (void)
+{
+  if (quick || n_failed || g_getenv ("VH_ADM_TEST_NO_TIMING")) {
+    g_test_skip (n_failed ? "values differ" : "quick run");
+    return;
   }
+  time_size (8, 1920, 1080);
+  time_size (10, 1920, 1080);
+  time_size (8, 3840, 2160);
+  time_size (10, 3840, 2160);
+}
+
+int
+main (int argc, char **argv)
+{
+  gint ret;
+
+  g_test_init (&argc, &argv, NULL);
+  quick = g_getenv ("VH_ADM_TEST_QUICK") != NULL;
+  /* The class needs no GPU. */
+  check_class ();
+  device = vh_hip_test_open_gpu_or_skip ();
+
+  pairs = vh_golden_pairs ();
+  if (!pairs || pairs->len == 0) {
+    printf ("FAIL: no golden pairs\n");
+    return 1;
+  }
+  g_test_add_func ("/hip-adm/golden", test_golden);
+  g_test_add_func ("/hip-adm/golden-egl1", test_golden_egl1);
+  g_test_add_func ("/hip-adm/synthetic", test_synthetic);
+  g_test_add_func ("/hip-adm/timing", test_timing);
+  ret = g_test_run ();
+  g_ptr_array_unref (pairs);
   vh_hip_device_unref (device);
-  return n_failed ? 1 : 0;
+  return ret;
 }

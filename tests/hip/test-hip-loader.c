@@ -14,7 +14,14 @@
  *   nodevice  the (fake) NVIDIA driver loads but has no device
  *   nokfd     AMD's runtime by its usual names, but no AMD GPU driver
  *   fake      the fake NVIDIA driver with one device (tests/hip/fake-cuda.c)
- *   system    whatever this machine has: a usable GPU or a clear reason */
+ *   system    whatever this machine has: a usable GPU or a clear reason
+ * With VH_TEST_VENDOR=amd, 'nodevice' and 'fake' are the same on the fake
+ * AMD HIP runtime (tests/hip/fake-hip-amd.c), and
+ *   rtc       every kernel module compiled at run time by the system's
+ *             hiprtc for the fake AMD device's architecture (one the build
+ *             does not precompile), the code object loaded by the fake
+ *             runtime only if it is for that architecture; skipped (77)
+ *             without a hiprtc. */
 
 #include "vhhip.h"
 #include "hip-plane-sse.h"
@@ -27,6 +34,25 @@ mode (void)
 {
   const gchar *m = g_getenv ("VH_TEST_MODE");
   return m ? m : "system";
+}
+
+static gboolean
+amd (void)
+{
+  return g_strcmp0 (g_getenv ("VH_TEST_VENDOR"), "amd") == 0;
+}
+
+/* The vendor of the fake runtime this run loads. */
+static VhHipVendor
+fake_vendor (void)
+{
+  return amd ()? VH_HIP_VENDOR_AMD : VH_HIP_VENDOR_NVIDIA;
+}
+
+static VhHipVendor
+other_vendor (void)
+{
+  return amd ()? VH_HIP_VENDOR_NVIDIA : VH_HIP_VENDOR_AMD;
 }
 
 static void
@@ -85,8 +111,9 @@ test_nodevice (void)
   g_assert_cmpint (vh_hip_load (VH_HIP_VENDOR_UNKNOWN, &error), ==,
       VH_HIP_VENDOR_UNKNOWN);
   g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_NO_DEVICE);
-  g_assert_nonnull (strstr (error->message, "cuInit failed"));
-  g_assert_null (vh_hip_device_open (VH_HIP_VENDOR_NVIDIA, 0, &open_error));
+  g_assert_nonnull (strstr (error->message, amd ()? "hipInit failed" :
+          "cuInit failed"));
+  g_assert_null (vh_hip_device_open (fake_vendor (), 0, &open_error));
   g_assert_error (open_error, VH_HIP_ERROR, VH_HIP_ERROR_NO_DEVICE);
 }
 
@@ -117,7 +144,8 @@ test_no_kfd (void)
 static gpointer
 fake_symbol (const gchar * name)
 {
-  gpointer lib = dlopen (g_getenv ("VH_HIP_NVIDIA_RUNTIME"), RTLD_NOW);
+  gpointer lib = dlopen (g_getenv (amd ()? "VH_HIP_AMD_RUNTIME" :
+          "VH_HIP_NVIDIA_RUNTIME"), RTLD_NOW);
   g_assert_nonnull (lib);
   return dlsym (lib, name);
 }
@@ -131,33 +159,79 @@ test_fake_devices (void)
   guint count = 0;
 
   g_assert_cmpint (vh_hip_load (VH_HIP_VENDOR_UNKNOWN, &error), ==,
-      VH_HIP_VENDOR_NVIDIA);
+      fake_vendor ());
   g_assert_no_error (error);
-  g_assert_nonnull (strstr (vh_hip_runtime_describe (VH_HIP_VENDOR_NVIDIA),
-          "NVIDIA CUDA driver 99.0"));
-  g_assert_true (vh_hip_get_device_count (VH_HIP_VENDOR_NVIDIA, &count,
-          &error));
+  g_assert_nonnull (strstr (vh_hip_runtime_describe (fake_vendor ()),
+          amd ()? "AMD HIP runtime 6.2" : "NVIDIA CUDA driver 99.0"));
+  g_assert_true (vh_hip_get_device_count (fake_vendor (), &count, &error));
   g_assert_cmpuint (count, ==, 1);
 
   device = vh_hip_device_open (VH_HIP_VENDOR_UNKNOWN, 0, &error);
   g_assert_no_error (error);
   info = vh_hip_device_get_info (device);
   g_assert_cmpstr (info->name, ==, "vmafhip fake device 0");
-  g_assert_cmpstr (info->arch, ==, "sm_90");
-  g_assert_cmpint (info->vendor, ==, VH_HIP_VENDOR_NVIDIA);
-  g_assert_cmpuint (info->pitch_alignment, ==, 32);
-  g_assert_cmpuint (info->warp_size, ==, 32);
-  g_assert_cmpuint (info->multiprocessors, ==, 4);
+  g_assert_cmpint (info->vendor, ==, fake_vendor ());
+  if (amd ()) {
+    /* "gfx90a:sramecc+:xnack-": the base name selects the code object */
+    g_assert_cmpstr (info->arch, ==, "gfx90a");
+    g_assert_cmpuint (info->pitch_alignment, ==, 256);
+    g_assert_cmpuint (info->warp_size, ==, 64);
+    g_assert_cmpuint (info->multiprocessors, ==, 6);
+    g_assert_cmpuint (info->max_threads_per_block, ==, 1024);
+    g_assert_cmpuint (info->total_memory, ==, 1 << 30);
+  } else {
+    g_assert_cmpstr (info->arch, ==, "sm_90");
+    g_assert_cmpuint (info->pitch_alignment, ==, 32);
+    g_assert_cmpuint (info->warp_size, ==, 32);
+    g_assert_cmpuint (info->multiprocessors, ==, 4);
+  }
 
-  g_assert_null (vh_hip_device_open (VH_HIP_VENDOR_NVIDIA, 1, &error));
+  g_assert_null (vh_hip_device_open (fake_vendor (), 1, &error));
   g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_INVALID_DEVICE);
   g_assert_nonnull (strstr (error->message, "device index 1 is out of range"));
   g_assert_nonnull (strstr (error->message, "has 1 device (0 to 0)"));
   g_clear_error (&error);
 
-  /* AMD is not there: asking for it says so */
-  g_assert_null (vh_hip_device_open (VH_HIP_VENDOR_AMD, 0, &error));
+  /* the other vendor is not there: asking for it says so */
+  g_assert_null (vh_hip_device_open (other_vendor (), 0, &error));
   g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_NO_RUNTIME);
+}
+
+/* The AMD device's architecture from either layout of hipDeviceProp_t
+ * (ROCm 6's, ROCm 5's), and the wavefront from the attribute: wave32 on
+ * RDNA. */
+static void
+test_fake_amd_arch (void)
+{
+  static const struct
+  {
+    const gchar *props, *arch, *want;
+    guint warp;
+  } cases[] = {
+    {NULL, "gfx1100", "gfx1100", 32},
+    {"old", "gfx90a:sramecc+:xnack-", "gfx90a", 64},
+    {"old", "gfx1036", "gfx1036", 32},
+    {NULL, "gfx942:sramecc+:xnack+", "gfx942", 64},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (VhHipDevice) device = NULL;
+    const VhHipDeviceInfo *info;
+
+    if (cases[i].props)
+      g_setenv ("VH_FAKE_HIP_PROPS", cases[i].props, TRUE);
+    else
+      g_unsetenv ("VH_FAKE_HIP_PROPS");
+    g_setenv ("VH_FAKE_HIP_ARCH", cases[i].arch, TRUE);
+    device = vh_hip_device_open (VH_HIP_VENDOR_AMD, 0, &error);
+    g_assert_no_error (error);
+    info = vh_hip_device_get_info (device);
+    g_assert_cmpstr (info->arch, ==, cases[i].want);
+    g_assert_cmpuint (info->warp_size, ==, cases[i].warp);
+  }
+  g_unsetenv ("VH_FAKE_HIP_PROPS");
+  g_unsetenv ("VH_FAKE_HIP_ARCH");
 }
 
 /* Odd widths, pitches and heights through every kind of copy. */
@@ -166,8 +240,8 @@ test_fake_memory (void)
 {
   guint (*n_allocations) (void) = fake_symbol ("vh_fake_cuda_n_allocations");
   gint (*depth) (void) = fake_symbol ("vh_fake_cuda_context_depth");
-  g_autoptr (VhHipDevice) device = vh_hip_device_open (VH_HIP_VENDOR_NVIDIA,
-      0, NULL);
+  g_autoptr (VhHipDevice) device = vh_hip_device_open (fake_vendor (), 0,
+      NULL);
   g_autoptr (VhHipStream) stream = vh_hip_stream_new (device, NULL);
   static const gsize sizes[][2] = { {1, 1}, {3, 5}, {641, 479}, {383, 2},
   {385, 3}
@@ -240,8 +314,8 @@ test_fake_memory (void)
 static void
 test_fake_events (void)
 {
-  g_autoptr (VhHipDevice) device = vh_hip_device_open (VH_HIP_VENDOR_NVIDIA,
-      0, NULL);
+  g_autoptr (VhHipDevice) device = vh_hip_device_open (fake_vendor (), 0,
+      NULL);
   g_autoptr (VhHipStream) stream = vh_hip_stream_new (device, NULL);
   g_autoptr (VhHipEvent) a = vh_hip_event_new (device, TRUE, NULL);
   g_autoptr (VhHipEvent) b = vh_hip_event_new (device, TRUE, NULL);
@@ -263,8 +337,8 @@ test_fake_events (void)
 static void
 test_fake_kernel_unavailable (void)
 {
-  g_autoptr (VhHipDevice) device = vh_hip_device_open (VH_HIP_VENDOR_NVIDIA,
-      0, NULL);
+  g_autoptr (VhHipDevice) device = vh_hip_device_open (fake_vendor (), 0,
+      NULL);
   g_autoptr (VhHipStream) stream = vh_hip_stream_new (device, NULL);
   g_autoptr (GError) error = NULL;
   gpointer a = NULL, sse = NULL;
@@ -282,6 +356,51 @@ test_fake_kernel_unavailable (void)
   g_assert_error (error, VH_HIP_ERROR, VH_HIP_ERROR_INVALID_ARGUMENT);
   vh_hip_free (device, a);
   vh_hip_free (device, sse);
+}
+
+extern const VhHipKernelSource vh_hip_kernel_adm, vh_hip_kernel_ansnr,
+    vh_hip_kernel_cambi, vh_hip_kernel_ciede, vh_hip_kernel_float_adm,
+    vh_hip_kernel_float_motion, vh_hip_kernel_float_scale,
+    vh_hip_kernel_float_vif, vh_hip_kernel_moment, vh_hip_kernel_motion,
+    vh_hip_kernel_psnr, vh_hip_kernel_psnr_hvs, vh_hip_kernel_speed_filter,
+    vh_hip_kernel_speed_solve, vh_hip_kernel_ssim,
+    vh_hip_kernel_ssim_decimate, vh_hip_kernel_vif;
+
+static void
+test_rtc_every_module (void)
+{
+  const VhHipKernelSource *const modules[] = { &vh_hip_kernel_adm,
+    &vh_hip_kernel_ansnr, &vh_hip_kernel_cambi, &vh_hip_kernel_ciede,
+    &vh_hip_kernel_float_adm, &vh_hip_kernel_float_motion,
+    &vh_hip_kernel_float_scale, &vh_hip_kernel_float_vif,
+    &vh_hip_kernel_moment, &vh_hip_kernel_motion, &vh_hip_kernel_psnr,
+    &vh_hip_kernel_psnr_hvs, &vh_hip_kernel_speed_filter,
+    &vh_hip_kernel_speed_solve, &vh_hip_kernel_ssim,
+    &vh_hip_kernel_ssim_decimate, &vh_hip_kernel_vif
+  };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (VhHipDevice) device = vh_hip_device_open (VH_HIP_VENDOR_AMD, 0,
+      &error);
+  const gchar *arch;
+
+  g_assert_no_error (error);
+  arch = vh_hip_device_get_info (device)->arch;
+  for (guint i = 0; i < G_N_ELEMENTS (modules); i++) {
+    gint64 t0 = g_get_monotonic_time ();
+    VhHipModule *module = vh_hip_module_get (device, modules[i], &error);
+
+    if (!module && i == 0 && strstr (error->message, "was not found")) {
+      g_test_skip (error->message);
+      return;
+    }
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (vh_hip_module_describe (module),
+            "run-time compiled (hiprtc"));
+    g_assert_nonnull (strstr (vh_hip_module_describe (module), arch));
+    g_test_message ("%s: %s in %.1f s", modules[i]->name,
+        vh_hip_module_describe (module),
+        (g_get_monotonic_time () - t0) / 1e6);
+  }
 }
 
 static void
@@ -376,6 +495,10 @@ main (int argc, char **argv)
     g_test_add_func ("/hip/loader/fake/events", test_fake_events);
     g_test_add_func ("/hip/loader/fake/kernel-unavailable",
         test_fake_kernel_unavailable);
+    if (amd ())
+      g_test_add_func ("/hip/loader/fake/amd-arch", test_fake_amd_arch);
+  } else if (g_str_equal (m, "rtc")) {
+    g_test_add_func ("/hip/loader/rtc/every-module", test_rtc_every_module);
   } else {
     g_test_add_func ("/hip/loader/system", test_system);
   }

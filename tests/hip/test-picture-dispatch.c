@@ -17,6 +17,7 @@
 #include "context.h"
 #include "errors.h"
 #include "picture-transfer.h"
+#include "vh-test.h"
 
 #include <string.h>
 
@@ -139,19 +140,9 @@ dispatch_set (void)
 static VhPicture *
 make_picture (guint seed, VhMemoryType mem_type)
 {
-  VhPictureInfo info;
-  VhPicture *pic;
-  GRand *rand = g_rand_new_with_seed (seed);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  VhPicture *pic = vh_test_noise_picture (VH_PIX_FMT_YUV420, 8, 37, 23, rand);
 
-  g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, 37, 23,
-          NULL));
-  pic = vh_picture_new (&info);
-  for (guint p = 0; p < pic->n_planes; p++)
-    for (guint y = 0; y < pic->height[p]; y++)
-      for (guint x = 0; x < pic->width[p]; x++)
-        ((guint8 *) vh_picture_row (pic, p, y))[x] =
-            g_rand_int_range (rand, 0, 256);
-  g_rand_free (rand);
   pic->mem_type = mem_type;
   return pic;
 }

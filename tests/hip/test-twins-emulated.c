@@ -27,6 +27,7 @@
 #include "feature-collector.h"
 #include "feature-extractor.h"
 #include "picture.h"
+#include "vh-test.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,8 +54,6 @@ extern const VhFeatureExtractorClass vh_hip_fex_psnr_hvs;
  * five-frame window needs more (cases say). */
 #define N_FRAMES 3
 #define MAX_FRAMES 7
-
-static gint failures;
 
 typedef struct
 {
@@ -173,10 +172,9 @@ run_case (const ClipSpec * spec, const Case * c, guint cpu_mask)
   ok_cpu = vh_feature_extractor_init (cpu, &info, &cpu_err);
   ok_hip = vh_feature_extractor_init (hip, &info, &hip_err);
   if (ok_cpu != ok_hip) {
-    printf ("FAIL %s: CPU twin %s, HIP twin %s\n", what,
+    VH_TEST_CHECK (FALSE, "%s: CPU twin %s, HIP twin %s", what,
         ok_cpu ? "sets up" : cpu_err->message,
         ok_hip ? "sets up" : hip_err->message);
-    failures++;
     goto out;
   }
   if (!ok_cpu)
@@ -210,11 +208,9 @@ run_case (const ClipSpec * spec, const Case * c, guint cpu_mask)
         continue;
       n_values++;
       n_nonzero += a != 0;
-      if (!vh_feature_collector_get (fc_hip, name, t, &b) || a != b) {
-        printf ("FAIL %s: %s of frame %u: CPU %.17g, HIP %.17g\n", what,
-            name, t, a, b);
-        failures++;
-      }
+      VH_TEST_CHECK (vh_feature_collector_get (fc_hip, name, t, &b) &&
+          a == b, "%s: %s of frame %u: CPU %.17g, HIP %.17g", what, name, t,
+          a, b);
     }
   }
   printf ("# %s: %u values, %u not 0, equal\n", what, n_values, n_nonzero);
@@ -226,135 +222,153 @@ out:
   vh_feature_collector_free (fc_hip);
 }
 
-int
-main (void)
-{
-  static const ClipSpec clips[] = {
-    {VH_PIX_FMT_YUV420, 8, 704, 400, FALSE},
-    {VH_PIX_FMT_YUV420, 8, 675, 353, TRUE},
-    {VH_PIX_FMT_YUV444, 10, 353, 241, FALSE},
-    {VH_PIX_FMT_YUV422, 12, 363, 337, FALSE},
-    /* Room for 5x5 blocks after prescaling by 0.5. */
-    {VH_PIX_FMT_YUV444, 8, 720, 480, FALSE},
-    /* Small ones for ADM and motion (many blocks, many barriers). */
-    {VH_PIX_FMT_YUV420, 8, 161, 97, FALSE},
-    {VH_PIX_FMT_YUV422, 12, 197, 131, FALSE},
-    {VH_PIX_FMT_YUV422, 8, 402, 333, FALSE, TRUE},
-  };
-  /* Each option setting on one clip or a few (the emulation is slow). */
-  static const Case cases[] = {
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x8f, 0, {NULL}},
-    /* vmaf_v1.0.16_3d0h, then _2160 (prescaled) */
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x1, 0,
-          {"speed_kernelscale", "1.0", "speed_nn_floor", "0.1",
-            "speed_sigma_nn", "0.19", "speed_weight_var_mode", "5",
-          "speed_max_val", "45.0", NULL}},
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x10, 0,
-          {"speed_nn_floor", "0.1", "speed_sigma_nn", "0.19",
-            "speed_weight_var_mode", "5", "speed_prescale", "0.5",
-          "speed_prescale_method", "bilinear", NULL}},
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x4, 0,
-          {"speed_prescale", "1.5", "speed_prescale_method", "bicubic",
-          "speed_weight_var_mode", "3", NULL}},
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x1, 0,
-          {"speed_prescale", "0.8", "speed_prescale_method", "lanczos4",
-          "speed_kernelscale", "0.5", "speed_weight_var_mode", "4", NULL}},
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x8, 0,
-          {"speed_prescale", "1.2", "speed_prescale_method", "nearest",
-          "speed_weight_var_mode", "6", NULL}},
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x2, 0,
-          {"speed_kernelscale", "1.5", "speed_weight_var_mode", "1",
-          "speed_max_val", "1", NULL}},
-    {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x4, 0,
-          {"speed_kernelscale", "0.711111", "speed_weight_var_mode", "2",
-          NULL}},
-    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x9, 0, {NULL}},
-    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x84, 0,
-          {"speed_use_ref_diff", "1", "speed_kernelscale", "1.5", NULL}},
-    {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x1, 0,
-          {"speed_prescale", "0.6", "speed_prescale_method", "bilinear",
-          "speed_sigma_nn", "0.5", "speed_nn_floor", "0.2", NULL}},
-    {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x60, 2, {NULL}},
-    /* vmaf_v1.0.16_3d0h, _2160, _1d5h_2160 */
-    {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x20, 2,
-          {"adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1.0",
-            "adm_noise_weight", "0.02", "adm_norm_view_dist", "3.0",
-            "adm_ref_display_height", "1080", "adm_min_val", "0.5",
-          "adm_csf_mode", "2", NULL}},
-    {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x40, 2,
-          {"adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1.0",
-            "adm_noise_weight", "0.02", "adm_norm_view_dist", "3.0",
-            "adm_ref_display_height", "2160", "adm_min_val", "0.5",
-          "adm_csf_mode", "2", NULL}},
-    {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x20, 2,
-          {"adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1.0",
-            "adm_noise_weight", "0.02", "adm_norm_view_dist", "1.5",
-            "adm_ref_display_height", "2160", "adm_min_val", "0.5",
-          "adm_csf_mode", "2", NULL}},
-    {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x40, 2,
-          {"adm_csf_mode", "1", "adm_csf_scale", "1.2", "adm_csf_diag_scale",
-          "0.8", "debug", "1", NULL}},
-    {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x20, 2,
-          {"adm_csf_mode", "3", "adm_skip_scale0", "1", NULL}},
-    {&vh_fex_integer_motion, &vh_hip_fex_integer_motion, 0x60, MAX_FRAMES,
-          {NULL}},
-    /* vmaf_v1.0.16_hfr_* */
-    {&vh_fex_integer_motion, &vh_hip_fex_integer_motion, 0x60, MAX_FRAMES,
-          {"motion_max_val", "18.0", "motion_five_frame_window", "1",
-          "motion_moving_average", "1", NULL}},
-    {&vh_fex_integer_motion, &vh_hip_fex_integer_motion, 0x20, MAX_FRAMES,
-          {"motion_max_val", "18.0", "motion_five_frame_window", "1",
-          "debug", "1", NULL}},
-    /* The float features and psnr_hvs (vmaf_float_v0.6.1 and others). */
-    {&vh_fex_float_motion, &vh_hip_fex_float_motion, 0x62, MAX_FRAMES,
-          {NULL}},
-    {&vh_fex_float_motion, &vh_hip_fex_float_motion, 0x60, MAX_FRAMES,
-          {"motion_add_uv", "1", "motion_add_scale1", "1", "debug", "1",
-          NULL}},
-    {&vh_fex_float_motion, &vh_hip_fex_float_motion, 0x20, 4,
-          {"motion_filter_size", "3", "motion_blend_factor", "0.5",
-          "motion_force_zero", "0", NULL}},
-    {&vh_fex_float_vif, &vh_hip_fex_float_vif, 0x62, 2, {NULL}},
-    {&vh_fex_float_vif, &vh_hip_fex_float_vif, 0x40, 2,
-          {"vif_kernelscale", "0.5", "vif_skip_scale0", "1", "debug", "1",
-          NULL}},
-    {&vh_fex_float_vif, &vh_hip_fex_float_vif, 0x20, 2,
-          {"vif_prescale", "1.5", "vif_prescale_method", "bicubic", NULL}},
-    {&vh_fex_float_vif, &vh_hip_fex_float_vif, 0x20, 2,
-          {"vif_prescale", "0.8", "vif_prescale_method", "lanczos4", NULL}},
-    {&vh_fex_float_adm, &vh_hip_fex_float_adm, 0x62, 2, {NULL}},
-    {&vh_fex_float_adm, &vh_hip_fex_float_adm, 0x40, 2,
-          {"adm_csf_mode", "2", "adm_p_norm", "2.5", "adm_enhn_gain_limit",
-          "1.2", "debug", "1", NULL}},
-    {&vh_fex_float_adm, &vh_hip_fex_float_adm, 0x20, 2,
-          {"adm_bypass_cm", "1", "adm_skip_scale0", "1", NULL}},
-    {&vh_fex_psnr_hvs, &vh_hip_fex_psnr_hvs, 0x62, 2, {NULL}},
-  };
-  /* Each covariance order this CPU can take. */
-  static const struct
-  {
-    guint cpu_mask;
-    const gchar *name;
-  } orders[] = {
-    {0, NULL}, {VH_CPU_FLAG_AVX512, "no AVX-512"},
-    {VH_CPU_MASK_PORTABLE, "no SIMD"},
-  };
+/* The clips the cases pick from (a bit each in Case.clips). */
+static const ClipSpec clips[] = {
+  {VH_PIX_FMT_YUV420, 8, 704, 400, FALSE},
+  {VH_PIX_FMT_YUV420, 8, 675, 353, TRUE},
+  {VH_PIX_FMT_YUV444, 10, 353, 241, FALSE},
+  {VH_PIX_FMT_YUV422, 12, 363, 337, FALSE},
+  /* Room for 5x5 blocks after prescaling by 0.5. */
+  {VH_PIX_FMT_YUV444, 8, 720, 480, FALSE},
+  /* Small ones for ADM and motion (many blocks, many barriers). */
+  {VH_PIX_FMT_YUV420, 8, 161, 97, FALSE},
+  {VH_PIX_FMT_YUV422, 12, 197, 131, FALSE},
+  {VH_PIX_FMT_YUV422, 8, 402, 333, FALSE, TRUE},
+};
 
-  for (guint o = 0; o < G_N_ELEMENTS (orders); o++) {
-    if (orders[o].name)
-      printf ("# with %s\n", orders[o].name);
-    for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
-      /* The other orders: SpEED, default options, the first clip. */
-      for (guint k = 0; k < (o ? 1 : G_N_ELEMENTS (clips)); k++) {
-        if ((o && (cases[c].opts[0] ||
-                    !g_str_has_prefix (cases[c].cpu->name, "speed"))) ||
-            !(cases[c].clips & (1u << k)))
-          continue;
-        run_case (&clips[k], &cases[c], orders[o].cpu_mask);
-      }
+/* Each option setting on one clip or a few (the emulation is slow). */
+static const Case cases[] = {
+  {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x8f, 0, {NULL}},
+  /* vmaf_v1.0.16_3d0h, then _2160 (prescaled) */
+  {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x1, 0,
+        {"speed_kernelscale", "1.0", "speed_nn_floor", "0.1",
+          "speed_sigma_nn", "0.19", "speed_weight_var_mode", "5",
+        "speed_max_val", "45.0", NULL}},
+  {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x10, 0,
+        {"speed_nn_floor", "0.1", "speed_sigma_nn", "0.19",
+          "speed_weight_var_mode", "5", "speed_prescale", "0.5",
+        "speed_prescale_method", "bilinear", NULL}},
+  {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x4, 0,
+        {"speed_prescale", "1.5", "speed_prescale_method", "bicubic",
+        "speed_weight_var_mode", "3", NULL}},
+  {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x1, 0,
+        {"speed_prescale", "0.8", "speed_prescale_method", "lanczos4",
+        "speed_kernelscale", "0.5", "speed_weight_var_mode", "4", NULL}},
+  {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x8, 0,
+        {"speed_prescale", "1.2", "speed_prescale_method", "nearest",
+        "speed_weight_var_mode", "6", NULL}},
+  {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x2, 0,
+        {"speed_kernelscale", "1.5", "speed_weight_var_mode", "1",
+        "speed_max_val", "1", NULL}},
+  {&vh_fex_speed_chroma, &vh_hip_fex_speed_chroma, 0x4, 0,
+        {"speed_kernelscale", "0.711111", "speed_weight_var_mode", "2",
+        NULL}},
+  {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x9, 0, {NULL}},
+  {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x84, 0,
+        {"speed_use_ref_diff", "1", "speed_kernelscale", "1.5", NULL}},
+  {&vh_fex_speed_temporal, &vh_hip_fex_speed_temporal, 0x1, 0,
+        {"speed_prescale", "0.6", "speed_prescale_method", "bilinear",
+        "speed_sigma_nn", "0.5", "speed_nn_floor", "0.2", NULL}},
+  {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x60, 2, {NULL}},
+  /* vmaf_v1.0.16_3d0h, _2160, _1d5h_2160 */
+  {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x20, 2,
+        {"adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1.0",
+          "adm_noise_weight", "0.02", "adm_norm_view_dist", "3.0",
+          "adm_ref_display_height", "1080", "adm_min_val", "0.5",
+        "adm_csf_mode", "2", NULL}},
+  {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x40, 2,
+        {"adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1.0",
+          "adm_noise_weight", "0.02", "adm_norm_view_dist", "3.0",
+          "adm_ref_display_height", "2160", "adm_min_val", "0.5",
+        "adm_csf_mode", "2", NULL}},
+  {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x20, 2,
+        {"adm_dlm_weight", "0.7", "adm_enhn_gain_limit", "1.0",
+          "adm_noise_weight", "0.02", "adm_norm_view_dist", "1.5",
+          "adm_ref_display_height", "2160", "adm_min_val", "0.5",
+        "adm_csf_mode", "2", NULL}},
+  {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x40, 2,
+        {"adm_csf_mode", "1", "adm_csf_scale", "1.2", "adm_csf_diag_scale",
+        "0.8", "debug", "1", NULL}},
+  {&vh_fex_integer_adm, &vh_hip_fex_integer_adm, 0x20, 2,
+        {"adm_csf_mode", "3", "adm_skip_scale0", "1", NULL}},
+  {&vh_fex_integer_motion, &vh_hip_fex_integer_motion, 0x60, MAX_FRAMES,
+        {NULL}},
+  /* vmaf_v1.0.16_hfr_* */
+  {&vh_fex_integer_motion, &vh_hip_fex_integer_motion, 0x60, MAX_FRAMES,
+        {"motion_max_val", "18.0", "motion_five_frame_window", "1",
+        "motion_moving_average", "1", NULL}},
+  {&vh_fex_integer_motion, &vh_hip_fex_integer_motion, 0x20, MAX_FRAMES,
+        {"motion_max_val", "18.0", "motion_five_frame_window", "1",
+        "debug", "1", NULL}},
+  /* The float features and psnr_hvs (vmaf_float_v0.6.1 and others). */
+  {&vh_fex_float_motion, &vh_hip_fex_float_motion, 0x62, MAX_FRAMES,
+        {NULL}},
+  {&vh_fex_float_motion, &vh_hip_fex_float_motion, 0x60, MAX_FRAMES,
+        {"motion_add_uv", "1", "motion_add_scale1", "1", "debug", "1",
+        NULL}},
+  {&vh_fex_float_motion, &vh_hip_fex_float_motion, 0x20, 4,
+        {"motion_filter_size", "3", "motion_blend_factor", "0.5",
+        "motion_force_zero", "0", NULL}},
+  {&vh_fex_float_vif, &vh_hip_fex_float_vif, 0x62, 2, {NULL}},
+  {&vh_fex_float_vif, &vh_hip_fex_float_vif, 0x40, 2,
+        {"vif_kernelscale", "0.5", "vif_skip_scale0", "1", "debug", "1",
+        NULL}},
+  {&vh_fex_float_vif, &vh_hip_fex_float_vif, 0x20, 2,
+        {"vif_prescale", "1.5", "vif_prescale_method", "bicubic", NULL}},
+  {&vh_fex_float_vif, &vh_hip_fex_float_vif, 0x20, 2,
+        {"vif_prescale", "0.8", "vif_prescale_method", "lanczos4", NULL}},
+  {&vh_fex_float_adm, &vh_hip_fex_float_adm, 0x62, 2, {NULL}},
+  {&vh_fex_float_adm, &vh_hip_fex_float_adm, 0x40, 2,
+        {"adm_csf_mode", "2", "adm_p_norm", "2.5", "adm_enhn_gain_limit",
+        "1.2", "debug", "1", NULL}},
+  {&vh_fex_float_adm, &vh_hip_fex_float_adm, 0x20, 2,
+        {"adm_bypass_cm", "1", "adm_skip_scale0", "1", NULL}},
+  {&vh_fex_psnr_hvs, &vh_hip_fex_psnr_hvs, 0x62, 2, {NULL}},
+};
+
+/* Each covariance order this CPU can take. */
+typedef struct
+{
+  guint cpu_mask;
+  const gchar *name;            /* the instructions left out, if any */
+  const gchar *path;
+} Order;
+
+static const Order orders[] = {
+  {0, NULL, "all-simd"}, {VH_CPU_FLAG_AVX512, "no AVX-512", "no-avx512"},
+  {VH_CPU_MASK_PORTABLE, "no SIMD", "no-simd"},
+};
+
+static gchar *
+order_name (gconstpointer row, guint index)
+{
+  return g_strdup (((const Order *) row)->path);
+}
+
+/* Every case on its clips with this CPU's instructions; with another
+ * covariance order SpEED's default options on the first clip. */
+static void
+test_order (const Order * order)
+{
+  const gboolean other = order->name != NULL;
+
+  if (other)
+    printf ("# with %s\n", order->name);
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+    for (guint k = 0; k < (other ? 1 : G_N_ELEMENTS (clips)); k++) {
+      if ((other && (cases[c].opts[0] ||
+                  !g_str_has_prefix (cases[c].cpu->name, "speed"))) ||
+          !(cases[c].clips & (1u << k)))
+        continue;
+      run_case (&clips[k], &cases[c], order->cpu_mask);
     }
   }
-  printf ("%s: %d failure%s\n", failures ? "FAIL" : "PASS", failures,
-      failures == 1 ? "" : "s");
-  return failures ? 1 : 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  VH_TEST_ADD_CASES ("/twins-emulated", orders, order_name, test_order);
+  return g_test_run ();
 }

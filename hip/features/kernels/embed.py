@@ -63,13 +63,11 @@ def main():
             arch, path = spec.split("=", 1)
             with open(path, "rb") as f:
                 data = f.read()
-            # NVIDIA machine code for several architectures is most of the
-            # library: stored compressed (a quarter of the size), inflated
-            # at load for the one architecture used
-            unpacked = 0
-            if prefix == "cubin":
-                unpacked = len(data)
-                data = zlib.compress(data, 9)
+            # Machine code for several architectures is most of the library:
+            # stored compressed (NVIDIA's to a quarter, AMD's code objects to
+            # a third), inflated at load for the one architecture used
+            unpacked = len(data)
+            data = zlib.compress(data, 9)
             # the loaders read code objects in place: keep them aligned
             out += ["static const guint8 %s_%d[] __attribute__ ((aligned (64))) = {"
                     % (prefix, i), c_bytes(data), "};", ""]
