@@ -24,7 +24,9 @@ import sys
 import tempfile
 import time
 
-FRAMES = 150
+# Long enough (30 s live) that a loaded machine, whose file rewrites lag,
+# still kills the run before its end.
+FRAMES = 900
 CAPS = 'video/x-raw,format=I420,width=160,height=120,framerate=30/1'
 INTERVAL_MS = 200
 
