@@ -30,6 +30,7 @@
 #include "gstvmafhiputils.h"
 #include "fake-cuda-counters.h"
 #include "gst-hip-test.h"
+#include "gst-hip-frames.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -404,74 +405,6 @@ test_memory_sync_directions (void)
 
 /* ---- elements -------------------------------------------------------- */
 
-/* Pulls every frame of @launch's appsink "out". */
-static GPtrArray *
-pull_frames (const gchar * launch)
-{
-  GError *error = NULL;
-  GstElement *p = gst_parse_launch (launch, &error);
-  GstElement *sink;
-  GPtrArray *samples = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      gst_sample_unref);
-  GstSample *s;
-
-  g_assert_no_error (error);
-  sink = gst_bin_get_by_name (GST_BIN (p), "out");
-  g_assert_cmpint (gst_element_set_state (p, GST_STATE_PLAYING), !=,
-      GST_STATE_CHANGE_FAILURE);
-  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (sink))))
-    g_ptr_array_add (samples, s);
-  {
-    GstBus *bus = gst_element_get_bus (p);
-    GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    if (m) {
-      GError *err;
-      gst_message_parse_error (m, &err, NULL);
-      g_error ("%s: %s", launch, err->message);
-    }
-    gst_object_unref (bus);
-  }
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (sink);
-  gst_object_unref (p);
-  return samples;
-}
-
-/* Visible samples only: each line unpacked, padding ignored. */
-static void
-assert_frames_equal (GstSample * a, GstSample * b, const gchar * what)
-{
-  GstVideoInfo ia, ib;
-  GstVideoFrame fa, fb;
-  const GstVideoFormatInfo *finfo;
-  gsize line_size;
-  gpointer la, lb;
-
-  g_assert_true (gst_video_info_from_caps (&ia, gst_sample_get_caps (a)));
-  g_assert_true (gst_video_info_from_caps (&ib, gst_sample_get_caps (b)));
-  g_assert_true (gst_video_frame_map (&fa, &ia, gst_sample_get_buffer (a),
-          GST_MAP_READ));
-  g_assert_true (gst_video_frame_map (&fb, &ib, gst_sample_get_buffer (b),
-          GST_MAP_READ));
-  finfo = ia.finfo;
-  line_size = ia.width * 8;
-  la = g_malloc (line_size);
-  lb = g_malloc (line_size);
-  for (gint y = 0; y < ia.height; y++) {
-    finfo->unpack_func (finfo, GST_VIDEO_PACK_FLAG_NONE, la, fa.data,
-        fa.info.stride, 0, y, ia.width);
-    finfo->unpack_func (finfo, GST_VIDEO_PACK_FLAG_NONE, lb, fb.data,
-        fb.info.stride, 0, y, ia.width);
-    if (memcmp (la, lb, GST_VIDEO_FORMAT_INFO_BITS (finfo) > 8 ?
-            line_size : line_size / 2) != 0)
-      g_error ("%s: line %d differs", what, y);
-  }
-  g_free (la);
-  g_free (lb);
-  gst_video_frame_unmap (&fa);
-  gst_video_frame_unmap (&fb);
-}
-
 static void
 round_trip_format (const gchar * format, gint width, gint height)
 {
@@ -489,18 +422,18 @@ round_trip_format (const gchar * format, gint width, gint height)
       "pattern=ball ! %s ! appsink name=out sync=false", caps);
   g_autofree gchar *what = g_strdup_printf ("%s %dx%d", format, width,
       height);
-  GPtrArray *a = pull_frames (through);
-  GPtrArray *c = pull_frames (copied);
-  GPtrArray *b = pull_frames (direct);
+  GPtrArray *a = vh_gst_hip_pull_frames (through);
+  GPtrArray *c = vh_gst_hip_pull_frames (copied);
+  GPtrArray *b = vh_gst_hip_pull_frames (direct);
 
   g_assert_cmpuint (a->len, ==, 3);
   g_assert_cmpuint (c->len, ==, 3);
   g_assert_cmpuint (b->len, ==, 3);
   for (guint i = 0; i < a->len; i++) {
-    assert_frames_equal (g_ptr_array_index (a, i), g_ptr_array_index (b, i),
-        what);
-    assert_frames_equal (g_ptr_array_index (c, i), g_ptr_array_index (b, i),
-        what);
+    vh_gst_hip_assert_frames_equal (g_ptr_array_index (a, i),
+        g_ptr_array_index (b, i), what);
+    vh_gst_hip_assert_frames_equal (g_ptr_array_index (c, i),
+        g_ptr_array_index (b, i), what);
   }
   g_ptr_array_unref (a);
   g_ptr_array_unref (c);
