@@ -466,7 +466,7 @@ pixel_stats (__m512i mu1, __m512i mu2, __m512i xx, __m512i yy, __m512i xy,
 
 /* The sum of 16 signed 32-bit lanes, widened first. */
 VH_AVX512_INLINE gint64
-hsum_epi32 (__m512i v)
+hsum512_epi32 (__m512i v)
 {
   return _mm512_reduce_add_epi64 (_mm512_add_epi64 (_mm512_cvtepi32_epi64
           (_mm512_castsi512_si256 (v)), _mm512_cvtepi32_epi64
@@ -474,11 +474,11 @@ hsum_epi32 (__m512i v)
 }
 
 VH_AVX512_INLINE void
-flush_lanes (VifLanes * lanes, VhVifAccum * acc)
+flush_lanes512 (VifLanes * lanes, VhVifAccum * acc)
 {
-  acc->den_log += hsum_epi32 (lanes->den_log);
-  acc->num_log += hsum_epi32 (lanes->num_log);
-  acc->den_non_log += hsum_epi32 (lanes->den_non_log);
+  acc->den_log += hsum512_epi32 (lanes->den_log);
+  acc->num_log += hsum512_epi32 (lanes->num_log);
+  acc->den_non_log += hsum512_epi32 (lanes->den_non_log);
   lanes->den_log = _mm512_setzero_si512 ();
   lanes->num_log = _mm512_setzero_si512 ();
   lanes->den_non_log = _mm512_setzero_si512 ();
@@ -519,11 +519,11 @@ horiz_stats_n (VhVifRows * rows, guint off, guint w, __m512d limit,
     }
     /* 4096 blocks add at most 2^13 log terms below 2^16 to a lane. */
     if (++n_blocks == 4096) {
-      flush_lanes (&lanes, acc);
+      flush_lanes512 (&lanes, acc);
       n_blocks = 0;
     }
   }
-  flush_lanes (&lanes, acc);
+  flush_lanes512 (&lanes, acc);
   acc->num_log += 2048 * _mm512_reduce_add_epi64 (lanes.num_log_exp);
   acc->num_non_log += _mm512_reduce_add_epi64 (lanes.num_non_log);
 }
