@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-120}
 
 if [ ! -d build-fuzz ]; then
-  CC=clang meson setup build-fuzz -Dfuzzing=true -Dtests=true \
+  CC=clang CXX=clang++ meson setup build-fuzz -Dfuzzing=true -Dtests=true \
     -Db_sanitize=address,undefined -Db_lundef=false \
     -Dhip_amd_kernels=disabled -Dhip_nvidia_kernels=disabled >/dev/null
 fi

@@ -332,7 +332,7 @@ test_rewrite_pacing (void)
   };
   GError *err = NULL;
   VhRunReport *report = vh_run_report_new (ctx, &cfg, &err);
-  gint64 before, cost, waited;
+  gint64 before, cost;
   ino_t ino;
 
   g_assert_no_error (err);
@@ -369,13 +369,9 @@ test_rewrite_pacing (void)
   cost = g_get_monotonic_time () - before;
   g_assert_cmpuint (json_frames_in (path), ==, 2020);
   ino = file_inode (path);
-  /* At once after it: within ten times its cost (said only when this
-   * thread was not held up longer than that between the two calls). */
-  before = g_get_monotonic_time ();
-  g_assert_true (vh_run_report_update_results (report, FALSE, &err));
-  waited = g_get_monotonic_time () - before;
-  if (waited + cost < 5 * cost)
-    g_assert_cmpuint (file_inode (path), ==, ino);
+  /* That a rewrite at once after it is held back is not asserted: how
+   * long this thread was held up between the calls is not ours to know
+   * on a loaded machine (a sanitizer build, CI). */
   /* Once ten times the cost has passed: rewritten. */
   g_usleep (10 * cost + 20000);
   g_assert_true (vh_run_report_update_results (report, FALSE, &err));
