@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-120}
 
 if [ ! -d build-fuzz ]; then
-  CC=clang CXX=clang++ meson setup build-fuzz -Dfuzzing=true -Dtests=true \
+  CC=clang meson setup build-fuzz -Dfuzzing=true -Dtests=true \
     -Db_sanitize=address,undefined -Db_lundef=false \
     -Dhip_amd_kernels=disabled -Dhip_nvidia_kernels=disabled >/dev/null
 fi
@@ -19,8 +19,9 @@ ninja -C build-fuzz
 
 status=0
 # The unit tests, less those that load a GPU stand-in (*-fake*, *-nodevice*,
-# hip-rtc-*): with the kernel emulator (C++) inside, the stand-ins do not
-# load into a sanitizer build yet. They run natively and under valgrind.
+# hip-rtc-*): the stand-ins carry the kernel emulator, C++ built by g++
+# with GCC's ASan runtime, which cannot load beside clang's. They run
+# natively and under valgrind.
 tests=$(meson test -C build-fuzz --list --suite unit 2>/dev/null |
   sed -n 's#^vmafhip:unit / ##p' | grep -v -e fake -e nodevice -e '^hip-rtc')
 # shellcheck disable=SC2086
