@@ -10,6 +10,7 @@
  * the engine's scaler makes from it is (every value of every frame), the
  * results file naming the scaler, --scale none and bad options refused. */
 
+#include "cli-test.h"
 #include "scale.h"
 
 #include <glib/gstdio.h>
@@ -22,49 +23,6 @@
 #define DIST_W 97
 #define DIST_H 61
 #define N_FRAMES 3
-
-static gchar *tmpdir;
-
-typedef struct
-{
-  gint status;
-  gchar *out;
-  gchar *err;
-} Result;
-
-static void
-result_clear (Result * r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-static Result
-run_score (const gchar * first, ...)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-  Result r = { 0 };
-  GError *error = NULL;
-  va_list ap;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("VH_SCORE"));
-  va_start (ap, first);
-  for (const gchar * a = first; a; a = va_arg (ap, const gchar *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (gchar **) argv->pdata, NULL, 0, NULL,
-          NULL, &r.out, &r.err, &r.status, &error));
-  g_assert_no_error (error);
-  g_ptr_array_free (argv, TRUE);
-  return r;
-}
-
-static gboolean
-exited_with (const Result * r, gint code)
-{
-  return WIFEXITED (r->status) && WEXITSTATUS (r->status) == code;
-}
 
 /* A moving 8-bit 4:2:0 pattern with edges, frame @t. */
 static VhPicture *
