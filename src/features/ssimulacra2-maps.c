@@ -12,10 +12,44 @@
  * order ssimulacra2.h describes. */
 
 #include "ssimulacra2-private.h"
+#include "simd.h"
 
 #include <math.h>
 
 #define SSIMU2_C2 0.0009f
+
+/* The work is compiled twice, as portable code and for CPUs with FMA
+ * (fmaf is then one instruction instead of a call), with no contraction
+ * in either: both give the same bits. */
+#define VH_SSIMU2_INLINE __attribute__ ((always_inline))
+#define VH_SSIMU2_FMA(a, b, c) __builtin_fmaf ((a), (b), (c))
+
+/* vh_ssimu2_cbrt_add(), inlined into each version. */
+static inline VH_SSIMU2_INLINE gfloat
+ssimu2_cbrt_add (gfloat x, gfloat add)
+{
+  const gfloat third = 1.0f / 3, four_thirds = 4.0f / 3;
+  const gfloat x_3 = third * x;
+  union
+  {
+    gfloat f;
+    gint32 i;
+  } v;
+  gfloat r, r2;
+
+  v.f = x;
+  v.i = v.i == 0 ? 0 : (gint32) (0x54800000u - (guint32) (v.i >> 23) *
+      0x002AAAAAu);
+  r = v.f;
+  for (guint i = 0; i < 3; i++) {
+    r2 = r * r;
+    r = VH_SSIMU2_FMA (-x_3, r2 * r2, four_thirds * r);
+  }
+  r2 = r * r;
+  r = VH_SSIMU2_FMA (third, VH_SSIMU2_FMA (-x, r2 * r2, r), r);
+  r2 = r * r;
+  return VH_SSIMU2_FMA (r2, x, add);
+}
 
 void
 vh_ssimu2_planes_init (VhSsimu2Planes * p, guint width, guint height)
@@ -52,7 +86,7 @@ vh_ssimu2_planes_clear (VhSsimu2Planes * p)
   g_clear_pointer (&p->row16, g_free);
 }
 
-static void
+static inline VH_SSIMU2_INLINE void
 ssimu2_linear (const VhSsimu2 * s, VhSsimu2Planes * p, const VhPicture * pic,
     gfloat * const out[3])
 {
@@ -73,7 +107,7 @@ ssimu2_linear (const VhSsimu2 * s, VhSsimu2Planes * p, const VhPicture * pic,
 }
 
 /* 2x2 box average, the last row and column repeated past the edge. */
-static void
+static inline VH_SSIMU2_INLINE void
 ssimu2_downsample (const gfloat * in, guint w, guint h, gfloat * out)
 {
   const guint ow = (w + 1) / 2, oh = (h + 1) / 2;
@@ -91,7 +125,7 @@ ssimu2_downsample (const gfloat * in, guint w, guint h, gfloat * out)
   }
 }
 
-static void
+static inline VH_SSIMU2_INLINE void
 ssimu2_xyb (const VhSsimu2 * s, gfloat * const lin[3], gfloat * const xyb[3],
     gsize n)
 {
@@ -102,9 +136,9 @@ ssimu2_xyb (const VhSsimu2 * s, gfloat * const lin[3], gfloat * const xyb[3],
     gfloat mixed[3], xv, yv, bv;
 
     for (guint k = 0; k < 3; k++) {
-      gfloat v = fmaf (m[3 * k], r, fmaf (m[3 * k + 1], g,
-              fmaf (m[3 * k + 2], b, s->bias)));
-      mixed[k] = vh_ssimu2_cbrt_add (v < 0.0f ? 0.0f : v, s->neg_bias_cbrt);
+      gfloat v = VH_SSIMU2_FMA (m[3 * k], r, VH_SSIMU2_FMA (m[3 * k + 1], g,
+              VH_SSIMU2_FMA (m[3 * k + 2], b, s->bias)));
+      mixed[k] = ssimu2_cbrt_add (v < 0.0f ? 0.0f : v, s->neg_bias_cbrt);
     }
     xv = 0.5f * (mixed[0] - mixed[1]);
     yv = 0.5f * (mixed[0] + mixed[1]);
@@ -117,7 +151,7 @@ ssimu2_xyb (const VhSsimu2 * s, gfloat * const lin[3], gfloat * const xyb[3],
 
 /* One output of the row recursion with bounds checks: the scalar start
  * and end of libjxl's row pass. */
-static inline void
+static inline VH_SSIMU2_INLINE void
 ssimu2_blur_step (const VhSsimu2Gauss * g, const gfloat * row, gint width,
     gint n, gfloat prev[3], gfloat prev2[3], gfloat * out)
 {
@@ -128,8 +162,8 @@ ssimu2_blur_step (const VhSsimu2Gauss * g, const gfloat * row, gint width,
 
   for (guint k = 0; k < 3; k++) {
     o[k] = sum * g->mul_in[k][0];
-    o[k] = fmaf (g->mul_prev2[k][0], prev2[k], o[k]);
-    o[k] = fmaf (g->mul_prev[k][0], prev[k], o[k]);
+    o[k] = VH_SSIMU2_FMA (g->mul_prev2[k][0], prev2[k], o[k]);
+    o[k] = VH_SSIMU2_FMA (g->mul_prev[k][0], prev[k], o[k]);
     prev2[k] = prev[k];
     prev[k] = o[k];
   }
@@ -141,7 +175,7 @@ ssimu2_blur_step (const VhSsimu2Gauss * g, const gfloat * row, gint width,
  * multiple of four past the radius), then four at a time from the four
  * inputs and the last two outputs, then one by one where the window
  * leaves the row. */
-static void
+static inline VH_SSIMU2_INLINE void
 ssimu2_blur_row (const VhSsimu2Gauss * g, const gfloat * row, gint width,
     gfloat * out)
 {
@@ -161,9 +195,9 @@ ssimu2_blur_row (const VhSsimu2Gauss * g, const gfloat * row, gint width,
         gfloat v = sum[0] * g->mul_in[k][j];
 
         for (guint t = 1; t <= j; t++)
-          v = fmaf (g->mul_in[k][j - t], sum[t], v);
-        v = fmaf (g->mul_prev2[k][j], prev2[k], v);
-        o[k][j] = fmaf (g->mul_prev[k][j], prev[k], v);
+          v = VH_SSIMU2_FMA (g->mul_in[k][j - t], sum[t], v);
+        v = VH_SSIMU2_FMA (g->mul_prev2[k][j], prev2[k], v);
+        o[k][j] = VH_SSIMU2_FMA (g->mul_prev[k][j], prev[k], v);
       }
       prev2[k] = o[k][2];
       prev[k] = o[k][3];
@@ -175,7 +209,7 @@ ssimu2_blur_row (const VhSsimu2Gauss * g, const gfloat * row, gint width,
     ssimu2_blur_step (g, row, width, n, prev, prev2, out);
 }
 
-static void
+static inline VH_SSIMU2_INLINE void
 ssimu2_blur_rows (const VhSsimu2Gauss * g, const gfloat * in, guint w,
     guint h, gfloat * out)
 {
@@ -184,7 +218,7 @@ ssimu2_blur_rows (const VhSsimu2Gauss * g, const gfloat * in, guint w,
 }
 
 /* Every column at once, one row after the other. */
-static void
+static inline VH_SSIMU2_INLINE void
 ssimu2_blur_columns (const VhSsimu2Gauss * g, gfloat * state, const gfloat * in,
     guint w, guint h, gfloat * out)
 {
@@ -208,7 +242,7 @@ ssimu2_blur_columns (const VhSsimu2Gauss * g, gfloat * state, const gfloat * in,
       gfloat acc[3];
 
       for (guint k = 0; k < 3; k++) {
-        acc[k] = fmaf (g->n2[k], sum, fmaf (-g->d1[k], prev[k][x],
+        acc[k] = VH_SSIMU2_FMA (g->n2[k], sum, VH_SSIMU2_FMA (-g->d1[k], prev[k][x],
                 -prev2[k][x]));
         prev2[k][x] = prev[k][x];
         prev[k][x] = acc[k];
@@ -219,7 +253,7 @@ ssimu2_blur_columns (const VhSsimu2Gauss * g, gfloat * state, const gfloat * in,
   }
 }
 
-static void
+static inline VH_SSIMU2_INLINE void
 ssimu2_blur (const VhSsimu2 * s, VhSsimu2Planes * p, const gfloat * in,
     guint w, guint h, gfloat * out)
 {
@@ -227,7 +261,7 @@ ssimu2_blur (const VhSsimu2 * s, VhSsimu2Planes * p, const gfloat * in,
   ssimu2_blur_columns (&s->gauss, p->state, p->tmp[1], w, h, out);
 }
 
-static void
+static inline VH_SSIMU2_INLINE void
 ssimu2_multiply (const gfloat * a, const gfloat * b, gsize n, gfloat * out)
 {
   for (gsize i = 0; i < n; i++)
@@ -235,7 +269,7 @@ ssimu2_multiply (const gfloat * a, const gfloat * b, gsize n, gfloat * out)
 }
 
 /* One channel's six sums: per row in double, rows added in order. */
-static void
+static inline VH_SSIMU2_INLINE void
 ssimu2_channel_sums (const gfloat * x1, const gfloat * x2, gfloat * const t[7],
     guint w, guint h, gdouble sums[VH_SSIMU2_SUMS_PER_CHANNEL])
 {
@@ -276,8 +310,8 @@ ssimu2_channel_sums (const gfloat * x1, const gfloat * x2, gfloat * const t[7],
   }
 }
 
-guint
-vh_ssimu2_compute (const VhSsimu2 * s, VhSsimu2Planes * p,
+static inline VH_SSIMU2_INLINE guint
+ssimu2_compute (const VhSsimu2 * s, VhSsimu2Planes * p,
     const VhPicture * ref, const VhPicture * dist, gdouble * sums)
 {
   const guint n_scales = vh_ssimu2_n_scales (p->width, p->height);
@@ -317,4 +351,44 @@ vh_ssimu2_compute (const VhSsimu2 * s, VhSsimu2Planes * p,
     }
   }
   return n_scales;
+}
+
+static guint
+ssimu2_compute_c (const VhSsimu2 * s, VhSsimu2Planes * p,
+    const VhPicture * ref, const VhPicture * dist, gdouble * sums)
+{
+  return ssimu2_compute (s, p, ref, dist, sums);
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define VH_SSIMU2_HAVE_FMA 1
+__attribute__ ((target ("avx2,fma"), optimize ("fp-contract=off")))
+static guint
+ssimu2_compute_fma (const VhSsimu2 * s, VhSsimu2Planes * p,
+    const VhPicture * ref, const VhPicture * dist, gdouble * sums)
+{
+  return ssimu2_compute (s, p, ref, dist, sums);
+}
+#endif
+
+gboolean
+vh_ssimu2_can_use_fma (guint cpu_mask)
+{
+#ifdef VH_SSIMU2_HAVE_FMA
+  return vh_simd_use_avx2 (cpu_mask) && __builtin_cpu_supports ("fma");
+#else
+  return FALSE;
+#endif
+}
+
+guint
+vh_ssimu2_compute (const VhSsimu2 * s, VhSsimu2Planes * p,
+    const VhPicture * ref, const VhPicture * dist, gboolean use_fma,
+    gdouble * sums)
+{
+#ifdef VH_SSIMU2_HAVE_FMA
+  if (use_fma)
+    return ssimu2_compute_fma (s, p, ref, dist, sums);
+#endif
+  return ssimu2_compute_c (s, p, ref, dist, sums);
 }

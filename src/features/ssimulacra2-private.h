@@ -45,13 +45,16 @@ void         vh_ssimu2_rgb16_row         (const VhSsimu2Yuv * yuv,
                                           guint16 * r, guint16 * g,
                                           guint16 * b);
 
+/* Whether the FMA build of vh_ssimu2_compute() may run (same results). */
+gboolean     vh_ssimu2_can_use_fma       (guint cpu_mask);
+
 /* Every scale's sums (VH_SSIMU2_SUMS_PER_SCALE each) of @ref against
  * @dist; returns the number of scales. */
 guint        vh_ssimu2_compute           (const VhSsimu2 * s,
                                           VhSsimu2Planes * p,
                                           const VhPicture * ref,
                                           const VhPicture * dist,
-                                          gdouble * sums);
+                                          gboolean use_fma, gdouble * sums);
 
 G_END_DECLS
 

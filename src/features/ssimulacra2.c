@@ -31,6 +31,7 @@ typedef struct
   VhSsimu2 s;
   VhSsimu2Planes planes;
   const gchar *dump_dir;
+  gboolean use_fma;
 } Ssimu2State;
 
 static gboolean
@@ -49,6 +50,7 @@ ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     return FALSE;
   }
   vh_ssimu2_planes_init (&st->planes, info->width, info->height);
+  st->use_fma = vh_ssimu2_can_use_fma (fex->cpu_mask);
   return TRUE;
 }
 
@@ -98,7 +100,8 @@ ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
               error) || !ssimu2_dump (&st->s, dist, st->dump_dir, "dis",
               index, error)))
     return FALSE;
-  n_scales = vh_ssimu2_compute (&st->s, &st->planes, ref, dist, sums);
+  n_scales = vh_ssimu2_compute (&st->s, &st->planes, ref, dist,
+      st->use_fma, sums);
   return vh_feature_extractor_append (fex, fc, "ssimulacra2", index,
       vh_ssimu2_score (sums, n_scales, ref->info.width, ref->info.height),
       error);
