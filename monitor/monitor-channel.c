@@ -25,13 +25,15 @@ struct _MonitorChannel
   guint restart_source;
   guint watchdog_source;
   guint failures_in_row;        /* for the back-off */
+  gboolean restart_after_eos;   /* the pending restart follows an end */
   gint64 run_started_us;        /* monotonic */
 
   /* Under lock: written by the main context and, for the latest frame, by
    * the element's scoring threads through the bus sync handler. */
   GMutex lock;
   MonitorChannelState state;
-  guint64 restarts;
+  guint64 restarts;             /* after failures */
+  guint64 eos_restarts;         /* after ends of stream (restart-on-eos) */
   guint64 past_scored, past_skipped;   /* finished runs */
   guint64 past_unpaired[2], past_dropped[2];
   GstStructure *last_stats;     /* the last finished run with frames */
@@ -124,11 +126,13 @@ current_stats (MonitorChannel * ch)
 }
 
 /* Keeps what the run counted, then takes its pipeline down. Frames still
- * in flight when a run fails are lost with it. */
-static void
+ * in flight when a run fails are lost with it. Returns the frames the run
+ * scored. */
+static guint64
 finish_run (MonitorChannel * ch)
 {
   GstStructure *stats = current_stats (ch);
+  guint64 run_scored = stats_count (stats, "scored");
   GstBus *bus;
 
   g_mutex_lock (&ch->lock);
@@ -151,7 +155,7 @@ finish_run (MonitorChannel * ch)
     gst_structure_free (stats);
 
   if (!ch->pipeline)
-    return;
+    return run_scored;
   bus = gst_element_get_bus (ch->pipeline);
   gst_element_set_state (ch->pipeline, GST_STATE_NULL);
   gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
@@ -161,6 +165,7 @@ finish_run (MonitorChannel * ch)
   gst_object_unref (bus);
   gst_clear_object (&ch->compare);
   gst_clear_object (&ch->pipeline);
+  return run_scored;
 }
 
 static gboolean
@@ -170,10 +175,18 @@ on_restart (gpointer user_data)
 
   ch->restart_source = 0;
   g_mutex_lock (&ch->lock);
-  ch->restarts++;
+  if (ch->restart_after_eos)
+    ch->eos_restarts++;
+  else
+    ch->restarts++;
   g_mutex_unlock (&ch->lock);
-  g_message ("channel %s: restarting (restart %" G_GUINT64_FORMAT ")",
-      ch->config->name, ch->restarts);
+  if (ch->restart_after_eos)
+    g_message ("channel %s: restarting after its end (%" G_GUINT64_FORMAT
+        " so far)", ch->config->name, ch->eos_restarts);
+  else
+    g_message ("channel %s: restarting (restart %" G_GUINT64_FORMAT ")",
+        ch->config->name, ch->restarts);
+  ch->restart_after_eos = FALSE;
   start_run (ch);
   return G_SOURCE_REMOVE;
 }
@@ -207,12 +220,25 @@ fail_run (MonitorChannel * ch, const gchar * why)
   schedule_restart (ch, why);
 }
 
+/* An end of stream is no failure: with restart-on-eos (a looped file, a
+ * live source that hangs up) the channel starts again at once, without
+ * back-off. A run that ended before scoring any frame (an empty file, a
+ * source that ends at once) is a failure, or it would restart in a tight
+ * loop. */
 static void
 end_run (MonitorChannel * ch)
 {
-  finish_run (ch);
-  if (ch->config->restart_on_eos) {
-    schedule_restart (ch, "end of stream");
+  guint64 run_scored = finish_run (ch);
+
+  if (ch->config->restart_on_eos && run_scored == 0) {
+    schedule_restart (ch, "end of stream before any frame was scored");
+  } else if (ch->config->restart_on_eos) {
+    g_message ("channel %s: end of stream after %" G_GUINT64_FORMAT
+        " frames; restarting", ch->config->name, run_scored);
+    ch->failures_in_row = 0;
+    ch->restart_after_eos = TRUE;
+    set_state (ch, MONITOR_CHANNEL_RESTARTING);
+    ch->restart_source = g_idle_add (on_restart, ch);
   } else {
     g_message ("channel %s: end of stream", ch->config->name);
     set_state (ch, MONITOR_CHANNEL_ENDED);
@@ -421,6 +447,7 @@ monitor_channel_stop (MonitorChannel * channel)
   if (channel->restart_source)
     g_source_remove (channel->restart_source);
   channel->restart_source = 0;
+  channel->restart_after_eos = FALSE;
   if (channel->watchdog_source)
     g_source_remove (channel->watchdog_source);
   channel->watchdog_source = 0;
@@ -484,6 +511,7 @@ monitor_channel_snapshot (MonitorChannel * channel,
   g_mutex_lock (&channel->lock);
   snap->state = channel->state;
   snap->restarts = channel->restarts;
+  snap->eos_restarts = channel->eos_restarts;
   snap->cpu_fallbacks = channel->fallbacks;
   snap->scored = channel->past_scored + stats_count (now, "scored");
   snap->skipped = channel->past_skipped + stats_count (now, "skipped");

@@ -39,7 +39,8 @@ typedef enum
 typedef struct
 {
   MonitorChannelState state;
-  guint64 restarts;
+  guint64 restarts;             /* after failures */
+  guint64 eos_restarts;         /* after ends of stream (restart-on-eos) */
   guint64 cpu_fallbacks;        /* runs whose GPU failed and that went on on
                                  * the CPU (backend auto) */
   guint64 scored;

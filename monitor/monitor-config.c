@@ -20,7 +20,7 @@
 static const gchar *const channel_keys[] = {
   "reference", "distorted", "distortion", "model", "features", "backend", "device",
   "threads", "subsample", "latency", "restart-delay", "restart-delay-max",
-  "restart-on-eos", "stall-timeout", NULL
+  "restart-on-eos", "stall-timeout", "pace", NULL
 };
 
 static const gchar *const monitor_only_keys[] = {
@@ -160,6 +160,25 @@ read_bool (Reader * r, const gchar * key, gboolean * value)
   }
 }
 
+/* pace: none (as fast as the element goes, or as live sources come) or
+ * realtime (files played at their frame rate, as a live feed would). */
+static void
+read_pace (Reader * r, gboolean * realtime)
+{
+  gchar *v = NULL;
+
+  read_string (r, "pace", &v);
+  if (!v)
+    return;
+  if (!strcmp (v, "realtime"))
+    *realtime = TRUE;
+  else if (!strcmp (v, "none"))
+    *realtime = FALSE;
+  else
+    fail (r, "pace", "must be none or realtime");
+  g_free (v);
+}
+
 static gboolean
 in_list (const gchar * const *list, const gchar * s)
 {
@@ -225,6 +244,7 @@ read_channel_keys (Reader * r, MonitorChannelConfig * c)
       &c->restart_delay_max);
   read_bool (r, "restart-on-eos", &c->restart_on_eos);
   read_seconds (r, "stall-timeout", 0, &c->stall_timeout);
+  read_pace (r, &c->pace_realtime);
 }
 
 static MonitorChannelConfig *
@@ -474,5 +494,6 @@ monitor_channel_config_equal (const MonitorChannelConfig * a,
       a->restart_delay == b->restart_delay &&
       a->restart_delay_max == b->restart_delay_max &&
       a->restart_on_eos == b->restart_on_eos &&
+      a->pace_realtime == b->pace_realtime &&
       a->stall_timeout == b->stall_timeout;
 }

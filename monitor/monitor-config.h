@@ -39,6 +39,7 @@ typedef struct
   gdouble restart_delay;        /* seconds before the first restart */
   gdouble restart_delay_max;    /* the back-off stops doubling here */
   gboolean restart_on_eos;      /* a channel that ends is restarted */
+  gboolean pace_realtime;       /* sources synchronised to the clock */
   gdouble stall_timeout;        /* no frame for this long: restart; 0: off */
 } MonitorChannelConfig;
 

@@ -17,11 +17,15 @@
 /* A URI becomes a decoding source; anything else is a launch-line
  * fragment ending in the element whose video goes to the comparison. */
 static gchar *
-source_fragment (const gchar * value)
+source_fragment (const gchar * value, gboolean realtime)
 {
+  /* clocksync holds each frame until its running time on the pipeline
+   * clock: a file plays at its frame rate, as a live feed comes. */
+  const gchar *pace = realtime ? " ! clocksync" : "";
+
   if (gst_uri_is_valid (value) && !strpbrk (value, " \t!\"'"))
-    return g_strdup_printf ("uridecodebin uri=\"%s\"", value);
-  return g_strdup (value);
+    return g_strdup_printf ("uridecodebin uri=\"%s\"%s", value, pace);
+  return g_strdup_printf ("%s%s", value, pace);
 }
 
 /* The properties monitor_channel_build sets on the element, as a
@@ -45,7 +49,7 @@ compare_properties (const MonitorChannelConfig * config)
 static gchar *
 describe (const MonitorChannelConfig * config, gboolean with_properties)
 {
-  gchar *ref = source_fragment (config->reference);
+  gchar *ref = source_fragment (config->reference, config->pace_realtime);
   gchar *props = with_properties ? compare_properties (config) : NULL;
   gchar *compare = g_strdup_printf ("vmafhipcompare name=compare%s%s "
       "! fakesink sync=false async=false", props ? " " : "",
@@ -60,7 +64,7 @@ describe (const MonitorChannelConfig * config, gboolean with_properties)
         "feed. ! queue ! %s ! compare.dist_sink %s",
         ref, config->distortion, compare);
   } else {
-    gchar *dist = source_fragment (config->distorted);
+    gchar *dist = source_fragment (config->distorted, config->pace_realtime);
 
     desc = g_strdup_printf ("%s ! queue ! compare.ref_sink "
         "%s ! queue ! compare.dist_sink %s", ref, dist, compare);

@@ -230,10 +230,16 @@ monitor_metrics_render (GPtrArray * channels, MonitorDevices * devices)
   }
 
   family (out, "vmafhip_channel_restarts_total", "counter",
-      "Restarts of the channel's pipeline after a failure (or its end, "
-      "with restart-on-eos).");
+      "Restarts of the channel's pipeline after a failure (an end of "
+      "stream is none).");
   FOR_ROWS sample (out, "vmafhip_channel_restarts_total", ROW, NULL,
       ROW->snap.restarts);
+
+  family (out, "vmafhip_channel_eos_restarts_total", "counter",
+      "Restarts of the channel's pipeline after its stream ended "
+      "(restart-on-eos).");
+  FOR_ROWS sample (out, "vmafhip_channel_eos_restarts_total", ROW, NULL,
+      ROW->snap.eos_restarts);
 
   family (out, "vmafhip_channel_cpu_fallbacks_total", "counter",
       "Runs whose GPU failed and that went on on the CPU (backend auto).");

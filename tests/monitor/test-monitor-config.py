@@ -36,6 +36,7 @@ CASES = [
     (GOOD + "restart-delay = 10\nrestart-delay-max = 5\n", 2,
      "restart-delay-max: less than restart-delay"),
     (GOOD + "restart-on-eos = maybe\n", 2, "restart-on-eos: not true or false"),
+    (GOOD + "pace = fast\n", 2, "[channel a] pace: must be none or realtime"),
     ("[channel b]\nreference = %s\n" % SOURCE, 2, "distorted: missing"),
     (GOOD + "[channel  a ]\nreference = x\ndistorted = y\n", 2,
      "another channel has the same name"),
