@@ -43,6 +43,11 @@ struct _MonitorChannel
   GstStructure *latest;
   gdouble latest_time;
   gint64 latest_us;             /* monotonic */
+  MonitorScores *scores;        /* over every run */
+  MonitorEvents *events;        /* over every run */
+  gboolean has_lag;             /* of the current run */
+  gdouble lag;
+  gint align_locked;            /* of the current run; -1: unknown */
 };
 
 static const gchar *const state_names[] = {
@@ -63,6 +68,9 @@ monitor_channel_new (const MonitorChannelConfig * config,
 
   ch->config = (MonitorChannelConfig *) config;
   ch->devices = devices;
+  ch->scores = monitor_scores_new (config);
+  ch->events = monitor_events_new ();
+  ch->align_locked = -1;
   g_mutex_init (&ch->lock);
   return ch;
 }
@@ -150,6 +158,7 @@ finish_run (MonitorChannel * ch)
       ch->last_fell_back = ch->fell_back;
     }
   }
+  monitor_events_end_run (ch->events);
   g_mutex_unlock (&ch->lock);
   if (stats)
     gst_structure_free (stats);
@@ -245,6 +254,52 @@ end_run (MonitorChannel * ch)
   }
 }
 
+/* A time in nanoseconds of @s, whatever integer type the element gives it
+ * (a double is taken as nanoseconds too). */
+static gboolean
+field_ns (const GstStructure * s, const gchar * field, gint64 * ns)
+{
+  const GValue *v = gst_structure_get_value (s, field);
+
+  if (!v)
+    return FALSE;
+  if (G_VALUE_HOLDS_UINT64 (v))
+    *ns = (gint64) MIN (g_value_get_uint64 (v), (guint64) G_MAXINT64);
+  else if (G_VALUE_HOLDS_INT64 (v))
+    *ns = g_value_get_int64 (v);
+  else if (G_VALUE_HOLDS_INT (v))
+    *ns = g_value_get_int (v);
+  else if (G_VALUE_HOLDS_UINT (v))
+    *ns = g_value_get_uint (v);
+  else if (G_VALUE_HOLDS_DOUBLE (v) && isfinite (g_value_get_double (v)))
+    *ns = (gint64) g_value_get_double (v);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* Without the element's own "lag": how far the pipeline clock's running
+ * time is past the frame's, when it is scored. A file scored faster than
+ * real time is ahead, never behind: 0. */
+static gboolean
+clock_lag (GstElement * compare, const GstStructure * frame, gint64 * ns)
+{
+  GstClock *clock = gst_element_get_clock (compare);
+  guint64 frame_time;
+  GstClockTime now;
+
+  if (!clock)
+    return FALSE;
+  now = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  if (!gst_structure_get_uint64 (frame, "running-time", &frame_time) ||
+      !GST_CLOCK_TIME_IS_VALID (frame_time) || !GST_CLOCK_TIME_IS_VALID (now))
+    return FALSE;
+  now = GST_CLOCK_DIFF (gst_element_get_base_time (compare), now);
+  *ns = MAX ((gint64) now - (gint64) frame_time, 0);
+  return TRUE;
+}
+
 /* Any thread: the per-frame values, and the GPU shared between channels,
  * handled where they are posted; everything else goes to on_bus_message. */
 static GstBusSyncReply
@@ -257,13 +312,20 @@ on_sync_message (GstBus * bus, GstMessage * msg, gpointer user_data)
       gst_message_has_name (msg, "vmaf")) {
     GstStructure *latest =
         gst_structure_copy (gst_message_get_structure (msg));
+    gint64 now_us = g_get_monotonic_time ();
+    gint64 lag_ns;
+    gboolean has_lag = field_ns (latest, "lag", &lag_ns) ||
+        clock_lag (GST_ELEMENT (GST_MESSAGE_SRC (msg)), latest, &lag_ns);
 
     g_mutex_lock (&ch->lock);
     if (ch->latest)
       gst_structure_free (ch->latest);
     ch->latest = latest;
     ch->latest_time = g_get_real_time () / 1e6;
-    ch->latest_us = g_get_monotonic_time ();
+    ch->latest_us = now_us;
+    monitor_scores_add_frame (ch->scores, latest, now_us);
+    ch->has_lag = has_lag;
+    ch->lag = has_lag ? lag_ns / 1e9 : 0;
     g_mutex_unlock (&ch->lock);
     /* A dropped message is the handler's to free. */
     gst_message_unref (msg);
@@ -291,6 +353,50 @@ is_cpu_fallback (GstMessage * msg, const GError * err)
     return strcmp (backend, "cpu") == 0;
   return g_error_matches (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED)
       && g_str_has_prefix (err->message, "Scoring goes on on the CPU");
+}
+
+/* The element's events (black, frozen, low score: counted and logged)
+ * and its alignment's lock (align = content). */
+static void
+on_element_message (MonitorChannel * ch, const GstStructure * s)
+{
+  if (gst_structure_has_name (s, "vmaf-event")) {
+    gboolean counted;
+    const gchar *state = gst_structure_get_string (s, "state");
+    guint64 start = GST_CLOCK_TIME_NONE, duration = GST_CLOCK_TIME_NONE;
+
+    g_mutex_lock (&ch->lock);
+    counted = monitor_events_add (ch->events, s);
+    g_mutex_unlock (&ch->lock);
+    if (!counted)
+      return;
+    gst_structure_get_uint64 (s, "start", &start);
+    gst_structure_get_uint64 (s, "duration", &duration);
+    if (!g_strcmp0 (state, "end"))
+      g_message ("channel %s: %s on %s ended: %.3f s from %" GST_TIME_FORMAT,
+          ch->config->name, gst_structure_get_string (s, "type"),
+          GST_STR_NULL (gst_structure_get_string (s, "input")),
+          GST_CLOCK_TIME_IS_VALID (duration) ? duration / 1e9 : 0.0,
+          GST_TIME_ARGS (start));
+    else
+      g_message ("channel %s: %s on %s from %" GST_TIME_FORMAT,
+          ch->config->name, gst_structure_get_string (s, "type"),
+          GST_STR_NULL (gst_structure_get_string (s, "input")),
+          GST_TIME_ARGS (start));
+  } else if (gst_structure_has_name (s, "vmaf-align")) {
+    gboolean locked;
+    const gchar *state = gst_structure_get_string (s, "state");
+    gint value = -1;
+
+    if (gst_structure_get_boolean (s, "locked", &locked))
+      value = locked;
+    else if (state)
+      value = !strcmp (state, "locked") || !strcmp (state, "changed");
+    g_mutex_lock (&ch->lock);
+    if (value >= 0)
+      ch->align_locked = value;
+    g_mutex_unlock (&ch->lock);
+  }
 }
 
 static gboolean
@@ -334,6 +440,10 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
     case GST_MESSAGE_EOS:
       end_run (ch);
       break;
+    case GST_MESSAGE_ELEMENT:
+      if (GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare))
+        on_element_message (ch, gst_message_get_structure (msg));
+      break;
     case GST_MESSAGE_STATE_CHANGED:{
       GstState old, new;
 
@@ -363,6 +473,8 @@ start_run (MonitorChannel * ch)
   ch->run_started_us = g_get_monotonic_time ();
   g_mutex_lock (&ch->lock);
   ch->fell_back = FALSE;
+  ch->has_lag = FALSE;
+  ch->align_locked = -1;
   g_mutex_unlock (&ch->lock);
   ch->pipeline = monitor_channel_build (ch->config, &err);
   if (!ch->pipeline) {
@@ -465,6 +577,8 @@ monitor_channel_free (MonitorChannel * channel)
     gst_structure_free (channel->last_stats);
   if (channel->latest)
     gst_structure_free (channel->latest);
+  monitor_scores_free (channel->scores);
+  monitor_events_free (channel->events);
   g_mutex_clear (&channel->lock);
   g_free (channel);
 }
@@ -525,6 +639,20 @@ monitor_channel_snapshot (MonitorChannel * channel,
       stats_count (now, "dropped-distorted");
   snap->latest = channel->latest ? gst_structure_copy (channel->latest) : NULL;
   snap->latest_time = channel->latest_time;
+  snap->scores = monitor_scores_snapshot (channel->scores,
+      g_get_monotonic_time ());
+  snap->events = monitor_events_snapshot (channel->events);
+  snap->has_lag = channel->has_lag;
+  snap->lag = channel->lag;
+  snap->align_locked = channel->align_locked;
+  if (snap->latest) {
+    gint64 ns;
+
+    snap->has_offset = field_ns (snap->latest, "align-offset", &ns);
+    snap->offset = snap->has_offset ? ns / 1e9 : 0;
+    snap->has_offset_frames = field_ns (snap->latest, "align-offset-frames",
+        &snap->offset_frames);
+  }
   if (stats_count (now, "scored") > 0) {
     snap->pooled = g_steal_pointer (&now);
     fell_back = channel->fell_back;
@@ -546,4 +674,6 @@ monitor_channel_snapshot_clear (MonitorChannelSnapshot * snap)
   g_clear_pointer (&snap->latest, gst_structure_free);
   g_clear_pointer (&snap->pooled, gst_structure_free);
   g_clear_pointer (&snap->dispatch, g_free);
+  g_clear_pointer (&snap->scores, g_ptr_array_unref);
+  g_clear_pointer (&snap->events, g_ptr_array_unref);
 }
