@@ -48,6 +48,7 @@ struct _MonitorChannel
   gboolean has_lag;             /* of the current run */
   gdouble lag;
   gint align_locked;            /* of the current run; -1: unknown */
+  GHashTable *windows;          /* pad name -> its last vmaf-window */
 };
 
 static const gchar *const state_names[] = {
@@ -71,6 +72,8 @@ monitor_channel_new (const MonitorChannelConfig * config,
   ch->scores = monitor_scores_new (config);
   ch->events = monitor_events_new ();
   ch->align_locked = -1;
+  ch->windows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      (GDestroyNotify) gst_structure_free);
   g_mutex_init (&ch->lock);
   return ch;
 }
@@ -383,6 +386,15 @@ on_element_message (MonitorChannel * ch, const GstStructure * s)
           ch->config->name, gst_structure_get_string (s, "type"),
           GST_STR_NULL (gst_structure_get_string (s, "input")),
           GST_TIME_ARGS (start));
+  } else if (gst_structure_has_name (s, "vmaf-window")) {
+    const gchar *pad = gst_structure_get_string (s, "pad");
+
+    if (pad && !g_utf8_validate (pad, -1, NULL))
+      return;
+    g_mutex_lock (&ch->lock);
+    g_hash_table_replace (ch->windows, g_strdup (pad ? pad : ""),
+        gst_structure_copy (s));
+    g_mutex_unlock (&ch->lock);
   } else if (gst_structure_has_name (s, "vmaf-align")) {
     gboolean locked;
     const gchar *state = gst_structure_get_string (s, "state");
@@ -579,6 +591,7 @@ monitor_channel_free (MonitorChannel * channel)
     gst_structure_free (channel->latest);
   monitor_scores_free (channel->scores);
   monitor_events_free (channel->events);
+  g_hash_table_unref (channel->windows);
   g_mutex_clear (&channel->lock);
   g_free (channel);
 }
@@ -645,6 +658,16 @@ monitor_channel_snapshot (MonitorChannel * channel,
   snap->has_lag = channel->has_lag;
   snap->lag = channel->lag;
   snap->align_locked = channel->align_locked;
+  snap->windows = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
+  {
+    GHashTableIter iter;
+    gpointer window;
+
+    g_hash_table_iter_init (&iter, channel->windows);
+    while (g_hash_table_iter_next (&iter, NULL, &window))
+      g_ptr_array_add (snap->windows, gst_structure_copy (window));
+  }
   if (snap->latest) {
     gint64 ns;
 
@@ -676,4 +699,5 @@ monitor_channel_snapshot_clear (MonitorChannelSnapshot * snap)
   g_clear_pointer (&snap->dispatch, g_free);
   g_clear_pointer (&snap->scores, g_ptr_array_unref);
   g_clear_pointer (&snap->events, g_ptr_array_unref);
+  g_clear_pointer (&snap->windows, g_ptr_array_unref);
 }

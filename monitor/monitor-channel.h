@@ -72,6 +72,8 @@ typedef struct
   gint64 offset_frames;         /* the same in frames */
   gint align_locked;            /* the last vmaf-align: 1 locked, 0 not,
                                  * -1 none seen */
+  GPtrArray *windows;           /* GstStructure*: the last vmaf-window of
+                                 * each distorted pad */
 } MonitorChannelSnapshot;
 
 MonitorChannel *monitor_channel_new            (const MonitorChannelConfig * config,

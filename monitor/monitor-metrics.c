@@ -261,6 +261,59 @@ events (GString * out, const Row * row, const gchar * name, gint what)
   }
 }
 
+/* The element's last vmaf-window of each pad: every double of each
+ * metric's statistics (min, max, mean, harmonic-mean, p1, p5, p50, ...),
+ * and its frames below each threshold. */
+static void
+window_scores (GString * out, const Row * row, gboolean below)
+{
+  for (guint w = 0; row->snap.windows && w < row->snap.windows->len; w++) {
+    const GstStructure *win = g_ptr_array_index (row->snap.windows, w);
+    gchar *pad = monitor_metrics_escape_label (gst_structure_get_string (win,
+            "pad"));
+
+    for (gint i = 0; i < gst_structure_n_fields (win); i++) {
+      const gchar *name = gst_structure_nth_field_name (win, i);
+      const GValue *v = gst_structure_get_value (win, name);
+      const GstStructure *stats;
+      gchar *metric;
+
+      if (!GST_VALUE_HOLDS_STRUCTURE (v))
+        continue;
+      stats = gst_value_get_structure (v);
+      metric = monitor_metrics_escape_label (name);
+      for (gint j = 0; j < gst_structure_n_fields (stats); j++) {
+        const gchar *stat = gst_structure_nth_field_name (stats, j);
+        const GValue *sv = gst_structure_get_value (stats, stat);
+        gchar *label, *extra;
+
+        if (below && G_VALUE_HOLDS_UINT (sv) &&
+            g_str_has_prefix (stat, "below-")) {
+          label = monitor_metrics_escape_label (stat + strlen ("below-"));
+          extra = g_strdup_printf ("pad=\"%s\",metric=\"%s\","
+              "threshold=\"%s\"", pad, metric, label);
+          sample (out, "vmafhip_channel_window_frames_below", row, extra,
+              g_value_get_uint (sv));
+        } else if (!below && G_VALUE_HOLDS_DOUBLE (sv)) {
+          /* harmonic-mean: harmonic_mean, as the pooled values say. */
+          label = g_strdelimit (monitor_metrics_escape_label (stat), "-",
+              '_');
+          extra = g_strdup_printf ("pad=\"%s\",metric=\"%s\","
+              "stat=\"%s\"", pad, metric, label);
+          sample (out, "vmafhip_channel_window_score", row, extra,
+              g_value_get_double (sv));
+        } else {
+          continue;
+        }
+        g_free (extra);
+        g_free (label);
+      }
+      g_free (metric);
+    }
+    g_free (pad);
+  }
+}
+
 /* "adm: hip, vif: hip, cambi: cpu": the element's, after a fall-back to
  * the CPU as it goes on. */
 static void
@@ -421,6 +474,15 @@ monitor_metrics_render (GPtrArray * channels, MonitorDevices * devices)
   family (out, "vmafhip_channel_event_active", "gauge",
       "1 while an event of that type and input goes on.");
   FOR_ROWS events (out, ROW, "vmafhip_channel_event_active", 2);
+
+  family (out, "vmafhip_channel_window_score", "gauge",
+      "The element's last window (vmaf-window) of each distorted pad: each "
+      "metric's min, max, mean, harmonic mean and percentiles.");
+  FOR_ROWS window_scores (out, ROW, FALSE);
+
+  family (out, "vmafhip_channel_window_frames_below", "gauge",
+      "Frames of the element's last window below each of its thresholds.");
+  FOR_ROWS window_scores (out, ROW, TRUE);
 
   family (out, "vmafhip_channel_lag_seconds", "gauge",
       "How far behind the pipeline clock the latest frame was scored.");

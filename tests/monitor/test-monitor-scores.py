@@ -112,6 +112,7 @@ def main():
                     "min-window = 600\n"
                     "low-score-threshold = 50\nlow-score-min-frames = 3\n"
                     "black-min-duration = 2\nfreeze-min-duration = 0.5\n"
+                    "window-frames = 16\n"
                     f"[channel a]\nreference = {ref}\ndistorted = {dist}\n")
 
         check = subprocess.run([monitor, "--check", "-c", path],
@@ -174,6 +175,21 @@ def main():
                 failures.append(f"{k}: {below.get(k)} below, not {want}")
         print(f"{metric}: {len(values)} frames, min {min(values):.3f}; "
               f"buckets, sum, count, thresholds and minimum checked")
+    # The element's windows (when it has them): the last one is frames
+    # 32 to 47.
+    if element_has("window-frames"):
+        last = [fr["vmaf"] for fr in frames[32:48]]
+        got = {mm.group(1): float(mm.group(2)) for mm in re.finditer(
+            r'^vmafhip_channel_window_score\{channel="a",pad="[^"]*",'
+            r'metric="vmaf",stat="([a-z_0-9]+)"\} (\S+)$', m, re.M)}
+        for stat, want in (("min", min(last)), ("max", max(last)),
+                           ("mean", sum(last) / len(last))):
+            if got.get(stat) is None or abs(got[stat] - want) > 1e-9:
+                failures.append(f"window {stat}: {got.get(stat)}, the "
+                                f"frames give {want}")
+        print(f"the element's last window: {got}")
+    else:
+        print("SKIP (part): the element has no windows yet")
     if 'metric="nosuchmetric"' in m:
         failures.append("a metric the element never gave is shown")
     events = samples(m, "vmafhip_channel_events_total")
