@@ -136,6 +136,12 @@ def main():
         if unpaced_fps < 2 * paced_fps:
             failures.append(f"the unpaced channel ({unpaced_fps:.1f} "
                             "frames/s) is not faster than real time")
+        # Paced, each frame is scored soon after its time on the clock.
+        lag = value(m, "vmafhip_channel_lag_seconds", "paced")
+        print(f"paced: lag {lag} s")
+        if lag is None or not 0 <= lag < 1:
+            failures.append(f"the paced channel's lag is {lag}, not a "
+                            "fraction of a second")
         # 0.5, 1, 2, 4 s of back-off: at most 4 restarts in 6 s.
         empty = v("vmafhip_channel_restarts_total", "empty")
         if not 1 <= empty <= 4 or \
