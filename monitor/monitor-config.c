@@ -24,7 +24,7 @@ static const gchar *const channel_keys[] = {
   "restart-on-eos", "stall-timeout", "pace", "histogram-metrics",
   "histogram-buckets", "thresholds", "min-window", "low-score-threshold",
   "low-score-min-frames", "black-min-duration", "freeze-min-duration",
-  "window-frames", NULL
+  "window-frames", "align", "align-window", NULL
 };
 
 static const gchar *const monitor_only_keys[] = {
@@ -46,6 +46,7 @@ monitor_channel_config_free (MonitorChannelConfig * c)
   g_strfreev (c->histogram_metrics);
   g_free (c->histogram_buckets);
   g_free (c->thresholds);
+  g_free (c->align);
   g_free (c);
 }
 
@@ -360,6 +361,13 @@ read_channel_keys (Reader * r, MonitorChannelConfig * c)
   read_seconds (r, "black-min-duration", 0, &c->black_min_duration);
   read_seconds (r, "freeze-min-duration", 0, &c->freeze_min_duration);
   read_int (r, "window-frames", 1, G_MAXUINT, &c->window_frames);
+  read_string (r, "align", &c->align);
+  if (c->align && strcmp (c->align, "timestamps") && strcmp (c->align,
+          "content"))
+    fail (r, "align", "must be timestamps or content");
+  read_seconds (r, "align-window", 0.04, &c->align_window);
+  if (c->align_window > 600)
+    fail (r, "align-window", "more than 600 seconds (the element's limit)");
 }
 
 static MonitorChannelConfig *
@@ -379,6 +387,7 @@ channel_config_copy (const MonitorChannelConfig * src, const gchar * name)
       src->n_histogram_buckets * sizeof (gdouble));
   c->thresholds = g_memdup2 (src->thresholds,
       src->n_thresholds * sizeof (gdouble));
+  c->align = g_strdup (src->align);
   return c;
 }
 
@@ -461,6 +470,7 @@ monitor_config_load (const gchar * path, GError ** error)
     .low_score_threshold = -1,
     .black_min_duration = -1,
     .freeze_min_duration = -1,
+    .align_window = -1,
   };
   static const gdouble default_buckets[] = {
     10, 20, 30, 40, 50, 60, 70, 80, 90, 100
@@ -560,6 +570,7 @@ monitor_config_load (const gchar * path, GError ** error)
   g_strfreev (defaults.histogram_metrics);
   g_free (defaults.histogram_buckets);
   g_free (defaults.thresholds);
+  g_free (defaults.align);
 
   if (!r.error && config->channels->len == 0)
     g_set_error (&r.error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND,
@@ -650,5 +661,6 @@ monitor_channel_config_equal (const MonitorChannelConfig * a,
       a->low_score_min_frames == b->low_score_min_frames &&
       a->black_min_duration == b->black_min_duration &&
       a->freeze_min_duration == b->freeze_min_duration &&
-      a->window_frames == b->window_frames;
+      a->window_frames == b->window_frames &&
+      !g_strcmp0 (a->align, b->align) && a->align_window == b->align_window;
 }

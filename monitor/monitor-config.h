@@ -61,6 +61,8 @@ typedef struct
   gdouble black_min_duration;   /* seconds; < 0: not given */
   gdouble freeze_min_duration;  /* seconds; < 0: not given */
   gint64 window_frames;         /* 0: not given */
+  gchar *align;                 /* timestamps or content; NULL: not given */
+  gdouble align_window;         /* seconds; < 0: not given */
 } MonitorChannelConfig;
 
 typedef struct

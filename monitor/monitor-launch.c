@@ -28,7 +28,8 @@ source_fragment (const gchar * value, gboolean realtime)
   return g_strdup_printf ("%s%s", value, pace);
 }
 
-/* The element's window and event properties the channel gives, as
+/* The element's window, event and alignment properties the channel
+ * gives, as
  * name and value strings (name, value, name, value, ..., NULL), those the
  * element has only: an element without windows and events (an older
  * build) is left as it is. */
@@ -66,6 +67,11 @@ event_properties (const MonitorChannelConfig * config)
   if (config->window_frames > 0)
     ADD ("window-frames", g_strdup_printf ("%" G_GINT64_FORMAT,
             config->window_frames));
+  if (config->align)
+    ADD ("align", g_strdup (config->align));
+  if (config->align_window >= 0)
+    ADD ("align-window", g_strdup_printf ("%" G_GUINT64_FORMAT,
+            (guint64) (config->align_window * GST_SECOND)));
 #undef ADD
   if (klass)
     g_type_class_unref (klass);

@@ -49,6 +49,8 @@ CASES = [
      "min-window: \"0\" is not a number of seconds from 0.1"),
     (GOOD + "low-score-threshold = -5\n", 2,
      "low-score-threshold: \"-5\" is not a score from 0 to 1000"),
+    (GOOD + "align = frames\n", 2, "align: must be timestamps or content"),
+    (GOOD + "align-window = 700\n", 2, "align-window: more than 600 seconds"),
     (GOOD + "low-score-min-frames = 0\n", 2,
      "low-score-min-frames: \"0\" is not a whole number from 1"),
     ("[channel b]\nreference = %s\n" % SOURCE, 2, "distorted: missing"),
