@@ -40,6 +40,7 @@ struct _MonitorChannel
   gboolean fell_back;           /* the current run went over to the CPU */
   gboolean last_fell_back;      /* the run of last_stats did */
   guint64 fallbacks;            /* runs that went over to the CPU */
+  guint64 lag_warnings;         /* the element's "behind real time" */
   GstStructure *latest;
   gdouble latest_time;
   gint64 latest_us;             /* monotonic */
@@ -411,6 +412,17 @@ on_element_message (MonitorChannel * ch, const GstStructure * s)
   }
 }
 
+/* The element's warning that scoring fell behind real time (once an
+ * episode): its details carry the "lag". */
+static gboolean
+is_lag_warning (GstMessage * msg)
+{
+  const GstStructure *details = NULL;
+
+  gst_message_parse_warning_details (msg, &details);
+  return details && gst_structure_has_field (details, "lag");
+}
+
 static gboolean
 on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
@@ -439,6 +451,12 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
       gst_message_parse_warning (msg, &err, &debug);
       g_message ("channel %s: warning from %s: %s", name,
           GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
+      if (GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare) &&
+          is_lag_warning (msg)) {
+        g_mutex_lock (&ch->lock);
+        ch->lag_warnings++;
+        g_mutex_unlock (&ch->lock);
+      }
       if (GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare) &&
           is_cpu_fallback (msg, err)) {
         g_mutex_lock (&ch->lock);
@@ -655,6 +673,7 @@ monitor_channel_snapshot (MonitorChannel * channel,
   snap->scores = monitor_scores_snapshot (channel->scores,
       g_get_monotonic_time ());
   snap->events = monitor_events_snapshot (channel->events);
+  snap->lag_warnings = channel->lag_warnings;
   snap->has_lag = channel->has_lag;
   snap->lag = channel->lag;
   snap->align_locked = channel->align_locked;

@@ -62,6 +62,8 @@ typedef struct
                                  * histograms, below-threshold counts and
                                  * the sliding minimum */
   GPtrArray *events;            /* MonitorEventCount* (vmaf-event) */
+  guint64 lag_warnings;         /* the element's warnings that scoring fell
+                                 * behind real time (its lag-warning) */
   gboolean has_lag;
   gdouble lag;                  /* seconds the latest frame was scored
                                  * behind the pipeline clock (the element's

@@ -491,6 +491,12 @@ monitor_metrics_render (GPtrArray * channels, MonitorDevices * devices)
       sample (out, "vmafhip_channel_lag_seconds", ROW, NULL, ROW->snap.lag);
   }
 
+  family (out, "vmafhip_channel_lag_warnings_total", "counter",
+      "The element's warnings that scoring fell behind real time (one an "
+      "episode, past its lag-warning).");
+  FOR_ROWS sample (out, "vmafhip_channel_lag_warnings_total", ROW, NULL,
+      ROW->snap.lag_warnings);
+
   family (out, "vmafhip_channel_offset_seconds", "gauge",
       "The element's alignment offset of the distorted input (align = "
       "content).");
