@@ -162,6 +162,21 @@ vh_cli_parse_pix_fmt (const gchar * s, VhPixFmt * fmt)
   return TRUE;
 }
 
+/* "-" and the names of the standard input's descriptor. */
+static gboolean
+names_stdin (const gchar * path)
+{
+  static const gchar *const names[] = {
+    "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
+    if (!g_strcmp0 (path, names[i]))
+      return TRUE;
+  }
+  return FALSE;
+}
+
 static void
 print_usage (FILE * out, const gchar * app)
 {
@@ -172,7 +187,8 @@ print_usage (FILE * out, const gchar * app)
   fprintf (out, "Usage: %s [options]\n\n"
       "Scores a distorted video against its reference with VMAF.\n\n"
       "  -r, --reference PATH     reference: raw YUV, or Y4M (told by its\n"
-      "                           header: a pipe or /dev/stdin works too)\n"
+      "                           header: a pipe, /dev/stdin or - for the\n"
+      "                           standard input works too)\n"
       "  -d, --distorted PATH     distorted, likewise\n"
       "  -w, --width N            width of raw .yuv input\n"
       "  -h, --height N           height of raw .yuv input\n"
@@ -224,6 +240,12 @@ vh_cli_settings_check (const VhCliSettings * s, VhPictureInfo * raw_info,
   if (!s->dist_path) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "a distorted video (-d/--distorted) is required");
+    return FALSE;
+  }
+  if (names_stdin (s->ref_path) && names_stdin (s->dist_path)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "-r %s and -d %s both read the standard input, which can feed only "
+        "one of them", s->ref_path, s->dist_path);
     return FALSE;
   }
   if (s->frame_skip_ref < 0 || s->frame_skip_dist < 0) {
