@@ -360,6 +360,10 @@ print_usage (FILE * out, const gchar * app)
       "      --scale S            bicubic (default), bilinear, lanczos or\n"
       "                           none: how a distorted of another size is\n"
       "                           resampled to the reference's size\n"
+      "      --convert C          none (default) or reference-format: a\n"
+      "                           distorted of another bit depth converted\n"
+      "                           to the reference's, as the element's\n"
+      "                           convert=reference-format does\n"
       "  -m, --model SPEC         version=NAME or path=FILE, then optional\n"
       "                           :name=X :enable_transform :disable_clip\n"
       "                           :EXTRACTOR.OPTION=VALUE (e.g.\n"
@@ -466,6 +470,13 @@ vh_cli_settings_check (const VhCliSettings * s, VhPictureInfo * raw_info,
     }
     *have_raw = TRUE;
   }
+  if (s->convert && strcmp (s->convert, "none") &&
+      strcmp (s->convert, "reference-format")) {
+    g_autofree gchar *shown = g_utf8_make_valid (s->convert, -1);
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--convert '%s': expected none or reference-format", shown);
+    return FALSE;
+  }
   if (s->json + s->xml + s->csv + s->sub > 1) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "choose one of --json, --xml, --csv and --sub");
@@ -514,6 +525,7 @@ vh_cli_settings_parse (VhCliSettings * s, gint argc, gchar ** argv,
         NULL},
     {"scale", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &s->scales, NULL, NULL},
     {"label", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &s->labels, NULL, NULL},
+    {"convert", 0, 0, G_OPTION_ARG_FILENAME, &s->convert, NULL, NULL},
     {"model", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &s->models, NULL, NULL},
     {"feature", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &s->features, NULL, NULL},
     {"output", 'o', 0, G_OPTION_ARG_FILENAME_ARRAY, &s->outputs, NULL, NULL},
@@ -653,6 +665,7 @@ vh_cli_settings_clear (VhCliSettings * s)
   g_strfreev (s->dist_heights);
   g_strfreev (s->scales);
   g_strfreev (s->labels);
+  g_free (s->convert);
   g_strfreev (s->models);
   g_strfreev (s->features);
   g_strfreev (s->outputs);

@@ -37,6 +37,9 @@ typedef struct
   gchar **dist_heights;
   gchar **scales;
   gchar **labels;
+  /* --convert: none, or reference-format (the distorted to the
+   * reference's bit depth, as the element's convert property does) */
+  gchar *convert;
   gchar **models;
   gchar **features;
   gchar **outputs;

@@ -96,10 +96,36 @@ check_compatible (const VhPictureInfo * ref, const VhPictureInfo * dist,
     return TRUE;
   g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
       "reference and distorted differ: reference is %ux%u %s %u-bit, "
-      "distorted is %ux%u %s %u-bit", ref->width, ref->height,
+      "distorted is %ux%u %s %u-bit%s", ref->width, ref->height,
       vh_pix_fmt_to_string (ref->pix_fmt), ref->bpc, dist->width,
-      dist->height, vh_pix_fmt_to_string (dist->pix_fmt), dist->bpc);
+      dist->height, vh_pix_fmt_to_string (dist->pix_fmt), dist->bpc,
+      ref->bpc != dist->bpc && ref->pix_fmt == dist->pix_fmt ?
+      " (--convert reference-format converts the distorted's bit depth)" :
+      "");
   return FALSE;
+}
+
+/* --convert reference-format: a converter when the bit depths differ.
+ * A change of chroma layout is not made here. */
+static gboolean
+make_converter (const VhCliSettings * s, const VhPictureInfo * ref,
+    const VhPictureInfo * dist, VhDepthConverter ** converter,
+    GError ** error)
+{
+  *converter = NULL;
+  if (g_strcmp0 (s->convert, "reference-format") || ref->bpc == dist->bpc)
+    return TRUE;
+  if (ref->pix_fmt != dist->pix_fmt) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--convert reference-format converts the bit depth only: the "
+        "distorted is %s and the reference %s (convert the distorted's "
+        "chroma first, e.g. with ffmpeg -pix_fmt)",
+        vh_pix_fmt_to_string (dist->pix_fmt),
+        vh_pix_fmt_to_string (ref->pix_fmt));
+    return FALSE;
+  }
+  *converter = vh_depth_converter_new (dist, ref->bpc, error);
+  return *converter != NULL;
 }
 
 VhCliRendition *
@@ -122,6 +148,10 @@ vh_cli_rendition_open (const VhCliSettings * s, guint index,
   if (!r->reader)
     goto fail;
   dist_info = vh_video_reader_get_info (r->reader);
+  if (!make_converter (s, ref_info, dist_info, &r->converter, &err))
+    goto fail;
+  if (r->converter)
+    dist_info = vh_depth_converter_get_output_info (r->converter);
   /* A distorted of another size is resampled to the reference's. */
   if (!vh_cli_settings_make_scaler (&r->settings, ref_info, dist_info,
           &r->scaler, &r->scaled_from, &err))
@@ -188,6 +218,15 @@ vh_cli_rendition_submit (VhCliRendition * r, VhPicture * ref,
 {
   gboolean ok;
 
+  if (r->converter) {
+    VhPicture *converted = vh_depth_converter_convert (r->converter, dist,
+        error);
+
+    vh_picture_unref (dist);
+    if (!converted)
+      return FALSE;
+    dist = converted;
+  }
   if (r->scaler) {
     VhPicture *scaled = vh_scaler_scale (r->scaler, dist, error);
 
@@ -229,6 +268,7 @@ vh_cli_rendition_free (VhCliRendition * r)
     vh_context_free (r->ctx);
   vh_run_report_free (r->report);
   vh_video_reader_free (r->reader);
+  vh_depth_converter_free (r->converter);
   vh_scaler_free (r->scaler);
   g_free (r->scaled_from);
   g_strfreev (r->model_labels);
