@@ -32,8 +32,10 @@
  *   scalar start up to column 7, groups of four, a scalar end; see
  *   ssimu2_blur_row()), then columns by o = fma (n2, in[n - N - 1] +
  *   in[n + N - 1], fma (-d1, o', -o'')); output o1 + (o3 + o5);
- * - the maps per pixel as libjxl writes them, summed in double along each
- *   row, the rows' sums then added in row order. */
+ * - the maps per pixel as libjxl writes them, each row summed in double as
+ *   VH_SSIMU2_LANES interleaved partial sums (column x into sum x mod 32,
+ *   left to right) combined pairwise (16 apart, 8, 4, 2, 1), the rows'
+ *   sums then added in row order. */
 
 #ifndef __VH_SSIMULACRA2_H__
 #define __VH_SSIMULACRA2_H__
@@ -48,6 +50,8 @@ G_BEGIN_DECLS
  * map's artifact, artifact^4, detail lost, detail lost^4. */
 #define VH_SSIMU2_SUMS_PER_CHANNEL 6
 #define VH_SSIMU2_SUMS_PER_SCALE (3 * VH_SSIMU2_SUMS_PER_CHANNEL)
+/* Partial sums per row: a warp on the GPU. */
+#define VH_SSIMU2_LANES 32
 
 typedef enum
 {
