@@ -24,7 +24,9 @@
 #define VH_SSIMU2_INLINE __attribute__ ((always_inline))
 #define VH_SSIMU2_FMA(a, b, c) __builtin_fmaf ((a), (b), (c))
 
-/* vh_ssimu2_cbrt_add(), inlined into each version. */
+/* cbrt (@x) + @add for @x >= 0 in libjxl's steps: an inverse cube root
+ * guessed from the exponent (times -1/3), three Newton steps on it, a
+ * fourth on the root, then x r^2 + add, fused where libjxl fuses. */
 static inline VH_SSIMU2_INLINE gfloat
 ssimu2_cbrt_add (gfloat x, gfloat add)
 {

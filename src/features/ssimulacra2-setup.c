@@ -283,35 +283,6 @@ vh_ssimu2_scale_size (guint width, guint height, guint scale, guint * sw,
   *sh = height;
 }
 
-/* An inverse cube root guessed from the exponent (x's exponent times
- * -1/3), three Newton steps on it, a fourth on the root, then x r^2 + add:
- * the steps of libjxl's vector code, fused where it fuses. */
-gfloat
-vh_ssimu2_cbrt_add (gfloat x, gfloat add)
-{
-  const gfloat third = 1.0f / 3, four_thirds = 4.0f / 3;
-  const gfloat x_3 = third * x;
-  union
-  {
-    gfloat f;
-    gint32 i;
-  } v;
-  gfloat r, r2;
-
-  v.f = x;
-  v.i = v.i == 0 ? 0 : (gint32) (0x54800000u - (guint32) (v.i >> 23) *
-      0x002AAAAAu);
-  r = v.f;
-  for (guint i = 0; i < 3; i++) {
-    r2 = r * r;
-    r = fmaf (-x_3, r2 * r2, four_thirds * r);
-  }
-  r2 = r * r;
-  r = fmaf (third, fmaf (-x, r2 * r2, r), r);
-  r2 = r * r;
-  return fmaf (r2, x, add);
-}
-
 static gdouble
 ssimu2_root4 (gdouble x)
 {

@@ -224,7 +224,7 @@ vh_ssimu2_downsample (struct vh_ssimu2_args a, double *out)
               r1[x0]), r1[x1]), 0.25f);
 }
 
-/* cbrt (x) + add, vh_ssimu2_cbrt_add()'s steps. */
+/* cbrt (x) + add, the CPU twin's ssimu2_cbrt_add() step by step. */
 static __device__ float
 ssimu2_cbrt_add (float x, float add)
 {
