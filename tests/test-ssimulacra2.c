@@ -182,6 +182,18 @@ test_refusals (void)
     g_assert_nonnull (error);
     g_assert_nonnull (strstr (error->message, "at least 8x8"));
   }
+  {
+    /* A dump folder that cannot be made fails at init, naming it. */
+    static const gchar *const opts[] = { "dump_rgb", "/dev/null/ssimu2",
+      NULL
+    };
+    g_autoptr (GError) error = NULL;
+
+    g_assert_false (vh_check_init_size ("ssimulacra2", opts, 8, 64, 64,
+            &error));
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "/dev/null/ssimu2"));
+  }
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
     g_autoptr (GError) error = NULL;
     const VhFeatureExtractorClass *klass =

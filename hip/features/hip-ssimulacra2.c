@@ -27,6 +27,8 @@ extern const VhHipKernelSource vh_hip_kernel_ssimulacra2;
 #define SSIMU2_BLOCK_X 32
 #define SSIMU2_BLOCK_Y 8
 #define SSIMU2_LINE_THREADS 64
+/* vh_ssimu2_rows: rows of VH_SSIMU2_LANES threads (kernel's value). */
+#define SSIMU2_ROWS_PER_BLOCK 8
 
 /* Must match struct vh_ssimu2_pic and vh_ssimu2_args in the kernel. */
 typedef struct
@@ -275,8 +277,8 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
             vh_hip_div_up (a.width, SSIMU2_LINE_THREADS), 15,
             SSIMU2_LINE_THREADS, 1, 0, args, error) ||
         !vh_hip_fex_launch (&s->hip, s->k[K_ROWS],
-            vh_hip_div_up (a.height, SSIMU2_LINE_THREADS), 3,
-            SSIMU2_LINE_THREADS, 1, 0, args, error) ||
+            vh_hip_div_up (a.height, SSIMU2_ROWS_PER_BLOCK), 3,
+            VH_SSIMU2_LANES, SSIMU2_ROWS_PER_BLOCK, 0, args, error) ||
         !vh_hip_fex_launch (&s->hip, s->k[K_TOTAL], 1, 1,
             3 * VH_SSIMU2_SUMS_PER_CHANNEL, 1, 0, args, error))
       return FALSE;

@@ -24,7 +24,9 @@
 #define VH_SSIMU2_INLINE __attribute__ ((always_inline))
 #define VH_SSIMU2_FMA(a, b, c) __builtin_fmaf ((a), (b), (c))
 
-/* vh_ssimu2_cbrt_add(), inlined into each version. */
+/* cbrt (@x) + @add for @x >= 0 in libjxl's steps: an inverse cube root
+ * guessed from the exponent (times -1/3), three Newton steps on it, a
+ * fourth on the root, then x r^2 + add, fused where libjxl fuses. */
 static inline VH_SSIMU2_INLINE gfloat
 ssimu2_cbrt_add (gfloat x, gfloat add)
 {
@@ -268,7 +270,10 @@ ssimu2_multiply (const gfloat * a, const gfloat * b, gsize n, gfloat * out)
     out[i] = a[i] * b[i];
 }
 
-/* One channel's six sums: per row in double, rows added in order. */
+/* One channel's six sums. Each row's in 32 interleaved partial sums in
+ * double (column x goes to sum x mod 32, left to right), combined pairwise
+ * (16 apart, then 8, 4, 2, 1), then the rows' in order: the GPU's order,
+ * a warp per row. */
 static inline VH_SSIMU2_INLINE void
 ssimu2_channel_sums (const gfloat * x1, const gfloat * x2, gfloat * const t[7],
     guint w, guint h, gdouble sums[VH_SSIMU2_SUMS_PER_CHANNEL])
@@ -278,9 +283,11 @@ ssimu2_channel_sums (const gfloat * x1, const gfloat * x2, gfloat * const t[7],
   for (guint k = 0; k < VH_SSIMU2_SUMS_PER_CHANNEL; k++)
     sums[k] = 0.0;
   for (guint y = 0; y < h; y++) {
-    gdouble row[VH_SSIMU2_SUMS_PER_CHANNEL] = { 0 };
+    gdouble acc[VH_SSIMU2_LANES][VH_SSIMU2_SUMS_PER_CHANNEL] = { {0} };
 
-    for (gsize i = (gsize) y * w; i < (gsize) (y + 1) * w; i++) {
+    for (guint x = 0; x < w; x++) {
+      const gsize i = (gsize) y * w + x;
+      gdouble *row = acc[x % VH_SSIMU2_LANES];
       const gfloat mu1 = m1[i], mu2 = m2[i];
       const gfloat mu11 = mu1 * mu1, mu22 = mu2 * mu2, mu12 = mu1 * mu2;
       const gfloat diff = mu1 - mu2;
@@ -305,8 +312,12 @@ ssimu2_channel_sums (const gfloat * x1, const gfloat * x2, gfloat * const t[7],
       v *= v;
       row[5] += v * v;
     }
+    for (guint off = VH_SSIMU2_LANES / 2; off > 0; off /= 2)
+      for (guint j = 0; j < off; j++)
+        for (guint k = 0; k < VH_SSIMU2_SUMS_PER_CHANNEL; k++)
+          acc[j][k] += acc[j + off][k];
     for (guint k = 0; k < VH_SSIMU2_SUMS_PER_CHANNEL; k++)
-      sums[k] += row[k];
+      sums[k] += acc[0][k];
   }
 }
 

@@ -128,9 +128,13 @@ ssimu2_gauss_setup (VhSsimu2Gauss * g, gdouble sigma)
     const gdouble d51 = p[2] * rr[0] - rr[2] * p[0];
     const gdouble z15 = d35 / d13, z35 = d51 / d13;
 
-    a[0] = p[0]; a[1] = p[1]; a[2] = p[2];
-    a[3] = rr[0]; a[4] = rr[1]; a[5] = rr[2];
-    a[6] = z15; a[7] = z35; a[8] = 1.0;
+    for (guint i = 0; i < 3; i++) {
+      a[i] = p[i];
+      a[3 + i] = rr[i];
+    }
+    a[6] = z15;
+    a[7] = z35;
+    a[8] = 1.0;
     gam[0] = 1.0;
     gam[1] = radius * radius - sigma * sigma;
     gam[2] = z15 * rho[0] + z35 * rho[1] + rho[2];
@@ -156,7 +160,7 @@ ssimu2_gauss_setup (VhSsimu2Gauss * g, gdouble sigma)
     g->d1[i] = (gfloat) d1;
     /* o[n] = n2 i[n] - d1 o[n-1] - o[n-2], expanded for n .. n + 3 in
      * terms of the inputs and of o[n-1], o[n-2]. */
-    g->mul_prev[i][0] = (gfloat) - d1;
+    g->mul_prev[i][0] = (gfloat) (-d1);
     g->mul_prev[i][1] = (gfloat) (d2 - 1.0);
     g->mul_prev[i][2] = (gfloat) (-d2 * d1 + 2.0 * d1);
     g->mul_prev[i][3] = (gfloat) (d2 * d2 - 3.0 * d2 + 1.0);
@@ -277,35 +281,6 @@ vh_ssimu2_scale_size (guint width, guint height, guint scale, guint * sw,
   }
   *sw = width;
   *sh = height;
-}
-
-/* An inverse cube root guessed from the exponent (x's exponent times
- * -1/3), three Newton steps on it, a fourth on the root, then x r^2 + add:
- * the steps of libjxl's vector code, fused where it fuses. */
-gfloat
-vh_ssimu2_cbrt_add (gfloat x, gfloat add)
-{
-  const gfloat third = 1.0f / 3, four_thirds = 4.0f / 3;
-  const gfloat x_3 = third * x;
-  union
-  {
-    gfloat f;
-    gint32 i;
-  } v;
-  gfloat r, r2;
-
-  v.f = x;
-  v.i = v.i == 0 ? 0 : (gint32) (0x54800000u - (guint32) (v.i >> 23) *
-      0x002AAAAAu);
-  r = v.f;
-  for (guint i = 0; i < 3; i++) {
-    r2 = r * r;
-    r = fmaf (-x_3, r2 * r2, four_thirds * r);
-  }
-  r2 = r * r;
-  r = fmaf (third, fmaf (-x, r2 * r2, r), r);
-  r2 = r * r;
-  return fmaf (r2, x, add);
 }
 
 static gdouble

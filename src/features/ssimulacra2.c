@@ -47,6 +47,7 @@ ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "ssimulacra2: cannot create dump_rgb folder '%s': %s", st->dump_dir,
         g_strerror (errno));
+    vh_ssimu2_clear (&st->s);
     return FALSE;
   }
   vh_ssimu2_planes_init (&st->planes, info->width, info->height);

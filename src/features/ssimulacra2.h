@@ -20,20 +20,22 @@
  *   coff) * cscale, R = y + crr * cr, G = (y - cbg * cb) - crg * cr,
  *   B = y + cbb * cb, each clamped to [0, 1] and rounded to 16 bits
  *   (v * 65535 + 0.5, truncated): the R'G'B' written by the dump;
- * - linear light from a 65536-entry table of the sRGB EOTF (computed in
- *   double, stored as float);
+ * - linear light from a 65536-entry table of the sRGB EOTF (libjxl's
+ *   rational fit of it, in float);
  * - 2x2 downsampling: ((a + b) + c) + d, times 0.25, edges clamped;
  * - XYB: m = fma (m0, r, fma (m1, g, fma (m2, b, bias))) per mix, clamped
  *   at 0; its cube root plus the bias's negated cube root by
- *   vh_ssimu2_cbrt_add() (an inverse cube root from the exponent, four
- *   Newton steps); X = 0.5 (r - g), Y = 0.5 (r + g), B = b; then
+ *   ssimu2_cbrt_add() (ssimulacra2-maps.c: an inverse cube root from the
+ *   exponent, four Newton steps); X = 0.5 (r - g), Y = 0.5 (r + g), B = b; then
  *   B = (B - Y) + 0.55, X = X * 14 + 0.42, Y = Y + 0.01;
  * - the blur, per pole: rows by libjxl's four-at-a-time recursion (a
  *   scalar start up to column 7, groups of four, a scalar end; see
  *   ssimu2_blur_row()), then columns by o = fma (n2, in[n - N - 1] +
  *   in[n + N - 1], fma (-d1, o', -o'')); output o1 + (o3 + o5);
- * - the maps per pixel as libjxl writes them, summed in double along each
- *   row, the rows' sums then added in row order. */
+ * - the maps per pixel as libjxl writes them, each row summed in double as
+ *   VH_SSIMU2_LANES interleaved partial sums (column x into sum x mod 32,
+ *   left to right) combined pairwise (16 apart, 8, 4, 2, 1), the rows'
+ *   sums then added in row order. */
 
 #ifndef __VH_SSIMULACRA2_H__
 #define __VH_SSIMULACRA2_H__
@@ -48,6 +50,8 @@ G_BEGIN_DECLS
  * map's artifact, artifact^4, detail lost, detail lost^4. */
 #define VH_SSIMU2_SUMS_PER_CHANNEL 6
 #define VH_SSIMU2_SUMS_PER_SCALE (3 * VH_SSIMU2_SUMS_PER_CHANNEL)
+/* Partial sums per row: a warp on the GPU. */
+#define VH_SSIMU2_LANES 32
 
 typedef enum
 {
@@ -115,9 +119,6 @@ guint        vh_ssimu2_n_scales          (guint width, guint height);
 void         vh_ssimu2_scale_size        (guint width, guint height,
                                           guint scale, guint * sw,
                                           guint * sh);
-
-/* cbrt (@x) + @add as the XYB conversion computes it, for @x >= 0. */
-gfloat       vh_ssimu2_cbrt_add          (gfloat x, gfloat add);
 
 /* The score from each scale's sums (VH_SSIMU2_SUMS_PER_SCALE each, in
  * channel order X, Y, B) over @n_scales scales of a @width x @height

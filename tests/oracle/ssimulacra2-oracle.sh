@@ -11,9 +11,11 @@
 #    The largest |ours - libjxl| is printed per case and overall; the exit
 #    status is 1 when it exceeds 1e-4.
 # 2. The whole path: ffmpeg converts the same YUV frames to rgb48le
-#    (-vf scale, BT.709 limited range, its default chroma upsampling) and
-#    the tool scores those PNGs; the difference to our value is printed (it
-#    measures the Y'CbCr conversion, not the metric, and gates nothing).
+#    (-vf scale, BT.709 limited range) with its default scaler flags, and
+#    with -sws_flags bilinear+full_chroma_int+accurate_rnd (chroma
+#    interpolated at full resolution), and the tool scores those PNGs; the
+#    largest difference to our value is printed for each (it measures the
+#    Y'CbCr conversion, not the metric, and gates nothing).
 #
 # The cases: the golden clips (../shared/golden, or $VH_GOLDEN_DIR) and an
 # extended set made here by ffmpeg from them: 8/10/12/16 bit, 4:2:0, 4:2:2,
@@ -34,7 +36,7 @@ larger() { awk -v a="$1" -v b="$2" 'BEGIN { print (a > b) ? a : b }'; }
 # case NAME REF DIS W H PIXFMT(420|422|444) BPC
 run_case() {
   local name=$1 ref=$2 dis=$3 w=$4 h=$5 pf=$6 bpc=$7
-  local dir=$work/$name case_worst=0 path_worst=0
+  local dir=$work/$name case_worst=0 path_worst=0 acc_worst=0
   local ffpf=yuv${pf}p
   [ "$bpc" != 8 ] && ffpf=${ffpf}${bpc}le
   rm -rf "$dir"; mkdir -p "$dir"
@@ -49,6 +51,10 @@ run_case() {
       -i "$src" -frames:v "$n" \
       -vf "scale=in_color_matrix=bt709:in_range=tv,format=rgb48le" \
       -f image2 "$dir/ff-$side-%d.png"
+    ffmpeg -nostdin -loglevel error -y -f rawvideo -pix_fmt "$ffpf" -s "${w}x${h}" \
+      -i "$src" -frames:v "$n" -sws_flags bilinear+full_chroma_int+accurate_rnd \
+      -vf "scale=in_color_matrix=bt709:in_range=tv,format=rgb48le" \
+      -f image2 "$dir/fa-$side-%d.png"
   done
   for ((i = 0; i < n; i++)); do
     local ours theirs whole
@@ -59,12 +65,14 @@ run_case() {
     done
     theirs=$("$tool" "$dir/ref-$i.png" "$dir/dis-$i.png")
     whole=$("$tool" "$dir/ff-ref-$((i + 1)).png" "$dir/ff-dis-$((i + 1)).png")
+    accurate=$("$tool" "$dir/fa-ref-$((i + 1)).png" "$dir/fa-dis-$((i + 1)).png")
     case_worst=$(larger "$case_worst" "$(absdiff "$ours" "$theirs")")
     path_worst=$(larger "$path_worst" "$(absdiff "$ours" "$whole")")
+    acc_worst=$(larger "$acc_worst" "$(absdiff "$ours" "$accurate")")
     rm -f "$dir/$side-$i.rgb48"
   done
-  printf '%-34s %3d frames  metric max|diff| %.9f  ffmpeg rgb48le path max|diff| %.6f\n' \
-    "$name" "$n" "$case_worst" "$path_worst"
+  printf '%-32s %2d frames  metric %.9f  ffmpeg default %.6f  bilinear+full_chroma_int %.6f\n' \
+    "$name" "$n" "$case_worst" "$path_worst" "$acc_worst"
   worst=$(larger "$worst" "$case_worst")
   rm -f "$dir"/*.png "$dir"/*.rgb48
 }

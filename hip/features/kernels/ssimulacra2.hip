@@ -18,7 +18,7 @@
  *     vh_ssimu2_products (the squares and the product per channel);
  *     vh_ssimu2_blur_rows, a thread per row of each of the 15 planes to
  *     blur, and vh_ssimu2_blur_cols, a thread per column; vh_ssimu2_rows,
- *     a thread per row and channel, the row's six sums in double; and
+ *     32 threads per row and channel, the row's six sums in double; and
  *     vh_ssimu2_total, the rows' sums in row order into the frame's slot.
  *
  * Single precision where the C has it, fused multiply-adds (fmaf) exactly
@@ -52,6 +52,8 @@
 typedef unsigned long long vh_u64;
 
 #define VH_SSIMU2_SUMS 6
+#define VH_SSIMU2_LANES 32
+#define VH_SSIMU2_ROWS_PER_BLOCK 8
 #define VH_SSIMU2_C2 0.0009f
 
 /* Plane slots. */
@@ -222,7 +224,7 @@ vh_ssimu2_downsample (struct vh_ssimu2_args a, double *out)
               r1[x0]), r1[x1]), 0.25f);
 }
 
-/* cbrt (x) + add, vh_ssimu2_cbrt_add()'s steps. */
+/* cbrt (x) + add, the CPU twin's ssimu2_cbrt_add() step by step. */
 static __device__ float
 ssimu2_cbrt_add (float x, float add)
 {
@@ -403,57 +405,72 @@ vh_ssimu2_blur_cols (struct vh_ssimu2_args a, double *out)
   }
 }
 
-/* A thread per row and channel (grid.y): the row's six sums. */
+/* A row of 32 threads per row (VH_SSIMU2_ROWS_PER_BLOCK rows a block) and
+ * channel (grid.y): thread j sums columns j, j + 32, ... in double, then
+ * the 32 partial sums are combined pairwise (16 apart, 8, 4, 2, 1): the
+ * CPU twin's order. */
 extern "C" __global__ void
 vh_ssimu2_rows (struct vh_ssimu2_args a, double *out)
 {
-  const unsigned int y = blockIdx.x * blockDim.x + threadIdx.x;
+  __shared__ double part[VH_SSIMU2_ROWS_PER_BLOCK][VH_SSIMU2_LANES]
+      [VH_SSIMU2_SUMS];
+  const unsigned int lane = threadIdx.x, r = threadIdx.y;
+  const unsigned int y = blockIdx.x * blockDim.y + r;
   const unsigned int c = blockIdx.y;
-  const vh_u64 base = (vh_u64) y * a.width;
-  const float *x1, *x2, *m1, *m2, *s11, *s22, *s12;
-  double row[VH_SSIMU2_SUMS] = { 0, 0, 0, 0, 0, 0 };
-  double *dst;
+  double acc[VH_SSIMU2_SUMS] = { 0, 0, 0, 0, 0, 0 };
 
-  if (y >= a.height)
-    return;
-  x1 = ssimu2_plane (a, VH_SSIMU2_XYB (0, c)) + base;
-  x2 = ssimu2_plane (a, VH_SSIMU2_XYB (1, c)) + base;
-  m1 = ssimu2_plane (a, VH_SSIMU2_MU (0, c)) + base;
-  m2 = ssimu2_plane (a, VH_SSIMU2_MU (1, c)) + base;
-  s11 = ssimu2_plane (a, VH_SSIMU2_PROD (c, 0)) + base;
-  s22 = ssimu2_plane (a, VH_SSIMU2_PROD (c, 1)) + base;
-  s12 = ssimu2_plane (a, VH_SSIMU2_PROD (c, 2)) + base;
-  for (unsigned int i = 0; i < a.width; i++) {
-    const float mu1 = m1[i], mu2 = m2[i];
-    const float mu11 = FMUL (mu1, mu1), mu22 = FMUL (mu2, mu2);
-    const float mu12 = FMUL (mu1, mu2);
-    const float diff = FSUB (mu1, mu2);
-    const float num_m = FSUB (1.0f, FMUL (diff, diff));
-    const float num_s = FADD (FMUL (2.0f, FSUB (s12[i], mu12)),
-        VH_SSIMU2_C2);
-    const float denom_s = FADD (FADD (FSUB (s11[i], mu11), FSUB (s22[i],
-                mu22)), VH_SSIMU2_C2);
-    double d = DSUB (1.0, (double) FDIV (FMUL (num_m, num_s), denom_s));
-    double edge, v;
+  if (y < a.height) {
+    const vh_u64 base = (vh_u64) y * a.width;
+    const float *x1 = ssimu2_plane (a, VH_SSIMU2_XYB (0, c)) + base;
+    const float *x2 = ssimu2_plane (a, VH_SSIMU2_XYB (1, c)) + base;
+    const float *m1 = ssimu2_plane (a, VH_SSIMU2_MU (0, c)) + base;
+    const float *m2 = ssimu2_plane (a, VH_SSIMU2_MU (1, c)) + base;
+    const float *s11 = ssimu2_plane (a, VH_SSIMU2_PROD (c, 0)) + base;
+    const float *s22 = ssimu2_plane (a, VH_SSIMU2_PROD (c, 1)) + base;
+    const float *s12 = ssimu2_plane (a, VH_SSIMU2_PROD (c, 2)) + base;
 
-    d = d > 0.0 ? d : 0.0;
-    row[0] = DADD (row[0], d);
-    d = DMUL (d, d);
-    row[1] = DADD (row[1], DMUL (d, d));
-    edge = DSUB (DDIV (DADD (1.0, (double) fabsf (FSUB (x2[i], mu2))),
-            DADD (1.0, (double) fabsf (FSUB (x1[i], mu1)))), 1.0);
-    v = edge > 0.0 ? edge : 0.0;
-    row[2] = DADD (row[2], v);
-    v = DMUL (v, v);
-    row[3] = DADD (row[3], DMUL (v, v));
-    v = edge < 0.0 ? -edge : 0.0;
-    row[4] = DADD (row[4], v);
-    v = DMUL (v, v);
-    row[5] = DADD (row[5], DMUL (v, v));
+    for (unsigned int i = lane; i < a.width; i += VH_SSIMU2_LANES) {
+      const float mu1 = m1[i], mu2 = m2[i];
+      const float mu11 = FMUL (mu1, mu1), mu22 = FMUL (mu2, mu2);
+      const float mu12 = FMUL (mu1, mu2);
+      const float diff = FSUB (mu1, mu2);
+      const float num_m = FSUB (1.0f, FMUL (diff, diff));
+      const float num_s = FADD (FMUL (2.0f, FSUB (s12[i], mu12)),
+          VH_SSIMU2_C2);
+      const float denom_s = FADD (FADD (FSUB (s11[i], mu11), FSUB (s22[i],
+                  mu22)), VH_SSIMU2_C2);
+      double d = DSUB (1.0, (double) FDIV (FMUL (num_m, num_s), denom_s));
+      double edge, v;
+
+      d = d > 0.0 ? d : 0.0;
+      acc[0] = DADD (acc[0], d);
+      d = DMUL (d, d);
+      acc[1] = DADD (acc[1], DMUL (d, d));
+      edge = DSUB (DDIV (DADD (1.0, (double) fabsf (FSUB (x2[i], mu2))),
+              DADD (1.0, (double) fabsf (FSUB (x1[i], mu1)))), 1.0);
+      v = edge > 0.0 ? edge : 0.0;
+      acc[2] = DADD (acc[2], v);
+      v = DMUL (v, v);
+      acc[3] = DADD (acc[3], DMUL (v, v));
+      v = edge < 0.0 ? -edge : 0.0;
+      acc[4] = DADD (acc[4], v);
+      v = DMUL (v, v);
+      acc[5] = DADD (acc[5], DMUL (v, v));
+    }
   }
-  dst = a.row_sums + ((vh_u64) c * a.height + y) * VH_SSIMU2_SUMS;
   for (unsigned int k = 0; k < VH_SSIMU2_SUMS; k++)
-    dst[k] = row[k];
+    part[r][lane][k] = acc[k];
+  __syncthreads ();
+  for (unsigned int off = VH_SSIMU2_LANES / 2; off > 0; off /= 2) {
+    if (lane < off)
+      for (unsigned int k = 0; k < VH_SSIMU2_SUMS; k++)
+        part[r][lane][k] = DADD (part[r][lane][k], part[r][lane + off][k]);
+    __syncthreads ();
+  }
+  if (lane == 0 && y < a.height)
+    for (unsigned int k = 0; k < VH_SSIMU2_SUMS; k++)
+      a.row_sums[((vh_u64) c * a.height + y) * VH_SSIMU2_SUMS + k] =
+          part[r][0][k];
 }
 
 /* 18 threads (channel x sum): the rows' sums in row order, into @out,
