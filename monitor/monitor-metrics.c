@@ -289,7 +289,9 @@ window_scores (GString * out, const Row * row, gboolean below)
 
         if (below && G_VALUE_HOLDS_UINT (sv) &&
             g_str_has_prefix (stat, "below-")) {
-          label = monitor_metrics_escape_label (stat + strlen ("below-"));
+          /* below-37_5: the element writes a threshold's '.' as '_'. */
+          label = g_strdelimit (monitor_metrics_escape_label (stat +
+                  strlen ("below-")), "_", '.');
           extra = g_strdup_printf ("pad=\"%s\",metric=\"%s\","
               "threshold=\"%s\"", pad, metric, label);
           sample (out, "vmafhip_channel_window_frames_below", row, extra,

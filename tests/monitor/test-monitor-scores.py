@@ -187,7 +187,16 @@ def main():
             if got.get(stat) is None or abs(got[stat] - want) > 1e-9:
                 failures.append(f"window {stat}: {got.get(stat)}, the "
                                 f"frames give {want}")
-        print(f"the element's last window: {got}")
+        # The monitor gives the element its thresholds.
+        below = {mm.group(1): float(mm.group(2)) for mm in re.finditer(
+            r'^vmafhip_channel_window_frames_below\{channel="a",pad="[^"]*",'
+            r'metric="vmaf",threshold="([^"]+)"\} (\S+)$', m, re.M)}
+        want = {label_number(t): sum(1 for v in last if v < t)
+                for t in THRESHOLDS}
+        if below != want:
+            failures.append(f"window frames below {below}, the frames give "
+                            f"{want}")
+        print(f"the element's last window: {got}; below {below}")
     else:
         print("SKIP (part): the element has no windows yet")
     if 'metric="nosuchmetric"' in m:
