@@ -202,9 +202,9 @@ def main():
     if 'metric="nosuchmetric"' in m:
         failures.append("a metric the element never gave is shown")
     events = samples(m, "vmafhip_channel_events_total")
-    for ev in ('type="black",input="distorted"',
-               'type="freeze",input="reference"',
-               'type="low-score",input="distorted"'):
+    for ev in ('type="black",input="distorted",pad="dist_sink"',
+               'type="freeze",input="reference",pad="ref_sink"',
+               'type="low-score",input="distorted",pad="dist_sink"'):
         if f'channel="a",{ev}' not in events:
             failures.append(f"no events_total for {ev}")
     if not samples(m, "vmafhip_channel_lag_seconds"):
