@@ -27,27 +27,38 @@ static const struct
   {"low-score", "distorted"},
 };
 
+/* The pad of an input when the event does not say. */
+static const gchar *
+input_pad (const gchar * input)
+{
+  return !strcmp (input, "reference") ? "ref_sink" : "dist_sink";
+}
+
 static void
 count_free (MonitorEventCount * c)
 {
   g_free (c->type);
   g_free (c->input);
+  g_free (c->pad);
   g_free (c);
 }
 
 static MonitorEventCount *
-find_count (MonitorEvents * events, const gchar * type, const gchar * input)
+find_count (MonitorEvents * events, const gchar * type, const gchar * input,
+    const gchar * pad)
 {
   MonitorEventCount *c;
 
   for (guint i = 0; i < events->counts->len; i++) {
     c = g_ptr_array_index (events->counts, i);
-    if (!strcmp (c->type, type) && !strcmp (c->input, input))
+    if (!strcmp (c->type, type) && !strcmp (c->input, input) &&
+        !strcmp (c->pad, pad))
       return c;
   }
   c = g_new0 (MonitorEventCount, 1);
   c->type = g_strdup (type);
   c->input = g_strdup (input);
+  c->pad = g_strdup (pad);
   g_ptr_array_add (events->counts, c);
   return c;
 }
@@ -60,7 +71,8 @@ monitor_events_new (void)
   events->counts = g_ptr_array_new_with_free_func ((GDestroyNotify)
       count_free);
   for (guint i = 0; i < G_N_ELEMENTS (known); i++)
-    find_count (events, known[i].type, known[i].input);
+    find_count (events, known[i].type, known[i].input,
+        input_pad (known[i].input));
   return events;
 }
 
@@ -79,13 +91,17 @@ monitor_events_add (MonitorEvents * events, const GstStructure * event)
   const gchar *type = gst_structure_get_string (event, "type");
   const gchar *state = gst_structure_get_string (event, "state");
   const gchar *input = gst_structure_get_string (event, "input");
+  const gchar *pad = gst_structure_get_string (event, "pad");
   MonitorEventCount *c;
   guint64 duration;
 
   if (!type || !state || !g_utf8_validate (type, -1, NULL) ||
-      (input && !g_utf8_validate (input, -1, NULL)))
+      (input && !g_utf8_validate (input, -1, NULL)) ||
+      (pad && !g_utf8_validate (pad, -1, NULL)))
     return FALSE;
-  c = find_count (events, type, input ? input : "distorted");
+  if (!input)
+    input = "distorted";
+  c = find_count (events, type, input, pad ? pad : input_pad (input));
   if (!strcmp (state, "start")) {
     c->count++;
     c->active = TRUE;
@@ -123,6 +139,7 @@ monitor_events_snapshot (MonitorEvents * events)
 
     copy->type = g_strdup (c->type);
     copy->input = g_strdup (c->input);
+    copy->pad = g_strdup (c->pad);
     g_ptr_array_add (out, copy);
   }
   return out;

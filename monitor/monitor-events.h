@@ -8,7 +8,7 @@
  */
 
 /* The element's "vmaf-event" messages (black, frozen, low score) counted
- * per type and input: how many began, how long the finished ones lasted,
+ * per type, input and pad (each rendition of a ladder has its own): how many began, how long the finished ones lasted,
  * which are going on. Not thread-safe: the channel holds its lock. */
 
 #ifndef __MONITOR_EVENTS_H__
@@ -22,6 +22,8 @@ typedef struct
 {
   gchar *type;                  /* black, freeze, low-score */
   gchar *input;                 /* reference, distorted */
+  gchar *pad;                   /* the element's pad: ref_sink, dist_sink,
+                                 * dist_sink_1, ... */
   guint64 count;                /* events begun (or ended unseen begun) */
   gdouble seconds;              /* durations of the finished ones */
   gboolean active;              /* one has begun and not ended */
@@ -34,7 +36,8 @@ MonitorEvents *monitor_events_new       (void);
 void           monitor_events_free      (MonitorEvents * events);
 
 /* A "vmaf-event" structure; FALSE (and nothing counted) when it lacks a
- * type or a state. */
+ * type or a state. Without an input, the distorted one; without a pad,
+ * the input's first (ref_sink, dist_sink). */
 gboolean       monitor_events_add       (MonitorEvents * events,
                                          const GstStructure * event);
 

@@ -28,6 +28,28 @@ source_fragment (const gchar * value, gboolean realtime)
   return g_strdup_printf ("%s%s", value, pace);
 }
 
+static gboolean
+thresholds_are_scores (const MonitorChannelConfig * config)
+{
+  for (guint i = 0; i < config->n_thresholds; i++)
+    if (!(config->thresholds[i] >= 0 && config->thresholds[i] <= 100))
+      return FALSE;
+  return TRUE;
+}
+
+/* "40,60,80" */
+static gchar *
+join_numbers (const gdouble * values, guint n)
+{
+  GString *out = g_string_new (NULL);
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (out, "%s%s", i ? "," : "",
+        g_ascii_dtostr (buf, sizeof (buf), values[i]));
+  return g_string_free (out, FALSE);
+}
+
 /* The element's window, event and alignment properties the channel
  * gives, as
  * name and value strings (name, value, name, value, ..., NULL), those the
@@ -67,6 +89,12 @@ event_properties (const MonitorChannelConfig * config)
   if (config->window_frames > 0)
     ADD ("window-frames", g_strdup_printf ("%" G_GINT64_FORMAT,
             config->window_frames));
+  /* The element's windows count the frames of its model scores below the
+   * same thresholds as the monitor (scores from 0 to 100 only: other
+   * thresholds are for other metrics). */
+  if (thresholds_are_scores (config))
+    ADD ("thresholds", join_numbers (config->thresholds,
+            config->n_thresholds));
   if (config->align)
     ADD ("align", g_strdup (config->align));
   if (config->align_window >= 0)
@@ -99,8 +127,10 @@ compare_properties (const MonitorChannelConfig * config)
   gchar **events = event_properties (config);
 
   for (guint i = 0; events[i] && events[i + 1]; i += 2) {
-    gchar *more = g_strdup_printf ("%s %s=%s", props, events[i],
-        events[i + 1]);
+    /* A list ("40,60,80") or nothing, quoted as a launch line needs. */
+    gboolean quote = !*events[i + 1] || strchr (events[i + 1], ',');
+    gchar *more = g_strdup_printf ("%s %s=%s%s%s", props, events[i],
+        quote ? "\"" : "", events[i + 1], quote ? "\"" : "");
 
     g_free (props);
     props = more;

@@ -242,7 +242,8 @@ frames_below (GString * out, const Row * row)
   }
 }
 
-/* name{type,input} for each event kind, from @field of its count. */
+/* name{type,input,pad} for each event kind: its count (@what 0), its
+ * seconds (1) or whether one goes on (2). */
 static void
 events (GString * out, const Row * row, const gchar * name, gint what)
 {
@@ -250,14 +251,16 @@ events (GString * out, const Row * row, const gchar * name, gint what)
     const MonitorEventCount *ev = g_ptr_array_index (row->snap.events, i);
     gchar *type = monitor_metrics_escape_label (ev->type);
     gchar *input = monitor_metrics_escape_label (ev->input);
-    gchar *extra = g_strdup_printf ("type=\"%s\",input=\"%s\"", type,
-        input);
+    gchar *pad = monitor_metrics_escape_label (ev->pad);
+    gchar *extra = g_strdup_printf ("type=\"%s\",input=\"%s\",pad=\"%s\"",
+        type, input, pad);
 
     sample (out, name, row, extra, what == 0 ? (gdouble) ev->count :
         what == 1 ? ev->seconds : (gdouble) ev->active);
     g_free (extra);
     g_free (type);
     g_free (input);
+    g_free (pad);
   }
 }
 
@@ -289,7 +292,9 @@ window_scores (GString * out, const Row * row, gboolean below)
 
         if (below && G_VALUE_HOLDS_UINT (sv) &&
             g_str_has_prefix (stat, "below-")) {
-          label = monitor_metrics_escape_label (stat + strlen ("below-"));
+          /* below-37_5: the element writes a threshold's '.' as '_'. */
+          label = g_strdelimit (monitor_metrics_escape_label (stat +
+                  strlen ("below-")), "_", '.');
           extra = g_strdup_printf ("pad=\"%s\",metric=\"%s\","
               "threshold=\"%s\"", pad, metric, label);
           sample (out, "vmafhip_channel_window_frames_below", row, extra,

@@ -73,7 +73,8 @@ def scrape(url):
 
 def events(metrics, name, channel):
     return {(m.group(1), m.group(2)): float(m.group(3)) for m in re.finditer(
-        r'^%s\{channel="%s",type="([^"]+)",input="([^"]+)"\} (\S+)$' %
+        r'^%s\{channel="%s",type="([^"]+)",input="([^"]+)",pad="[^"]*"\} '
+        r'(\S+)$' %
         (name, channel), metrics, re.M)}
 
 

@@ -187,15 +187,24 @@ def main():
             if got.get(stat) is None or abs(got[stat] - want) > 1e-9:
                 failures.append(f"window {stat}: {got.get(stat)}, the "
                                 f"frames give {want}")
-        print(f"the element's last window: {got}")
+        # The monitor gives the element its thresholds.
+        below = {mm.group(1): float(mm.group(2)) for mm in re.finditer(
+            r'^vmafhip_channel_window_frames_below\{channel="a",pad="[^"]*",'
+            r'metric="vmaf",threshold="([^"]+)"\} (\S+)$', m, re.M)}
+        want = {label_number(t): sum(1 for v in last if v < t)
+                for t in THRESHOLDS}
+        if below != want:
+            failures.append(f"window frames below {below}, the frames give "
+                            f"{want}")
+        print(f"the element's last window: {got}; below {below}")
     else:
         print("SKIP (part): the element has no windows yet")
     if 'metric="nosuchmetric"' in m:
         failures.append("a metric the element never gave is shown")
     events = samples(m, "vmafhip_channel_events_total")
-    for ev in ('type="black",input="distorted"',
-               'type="freeze",input="reference"',
-               'type="low-score",input="distorted"'):
+    for ev in ('type="black",input="distorted",pad="dist_sink"',
+               'type="freeze",input="reference",pad="ref_sink"',
+               'type="low-score",input="distorted",pad="dist_sink"'):
         if f'channel="a",{ev}' not in events:
             failures.append(f"no events_total for {ev}")
     if not samples(m, "vmafhip_channel_lag_seconds"):

@@ -181,15 +181,25 @@ event (const gchar * type, const gchar * input, const gchar * state,
 }
 
 static const MonitorEventCount *
-find_event (GPtrArray * snap, const gchar * type, const gchar * input)
+find_event_on (GPtrArray * snap, const gchar * type, const gchar * input,
+    const gchar * pad)
 {
   for (guint i = 0; i < snap->len; i++) {
     const MonitorEventCount *c = g_ptr_array_index (snap, i);
 
-    if (!g_strcmp0 (c->type, type) && !g_strcmp0 (c->input, input))
+    if (!g_strcmp0 (c->type, type) && !g_strcmp0 (c->input, input) &&
+        !g_strcmp0 (c->pad, pad))
       return c;
   }
   return NULL;
+}
+
+/* On the input's first pad. */
+static const MonitorEventCount *
+find_event (GPtrArray * snap, const gchar * type, const gchar * input)
+{
+  return find_event_on (snap, type, input, !g_strcmp0 (input, "reference") ?
+      "ref_sink" : "dist_sink");
 }
 
 static gboolean
@@ -245,6 +255,19 @@ test_events (void)
   c = find_event (snap, "low-score", "distorted");
   g_assert_cmpuint (c->count, ==, 1);
   g_assert_cmpfloat_with_epsilon (c->seconds, 1.04, 1e-12);
+  g_ptr_array_unref (snap);
+
+  /* Two renditions of a ladder: counted apart, by their pads. */
+  {
+    GstStructure *ev = event ("black", "distorted", "start", 0);
+
+    gst_structure_set (ev, "pad", G_TYPE_STRING, "dist_sink_1", NULL);
+    g_assert_true (feed (events, ev));
+  }
+  snap = monitor_events_snapshot (events);
+  g_assert_cmpuint (find_event_on (snap, "black", "distorted",
+          "dist_sink_1")->count, ==, 1);
+  g_assert_cmpuint (find_event (snap, "black", "distorted")->count, ==, 1);
   g_ptr_array_unref (snap);
 
   /* The run ends: the freeze with it, counted, unmeasured. */
