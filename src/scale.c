@@ -261,6 +261,7 @@ filter_build (VhScaleFilter * f, VhScaleMethod method, guint n_in,
 
   f->n_in = n_in;
   f->n_out = n_out;
+  f->rounded_from = n_out;
   f->taps = kept;
   f->bits = bits;
   f->first = first;
@@ -335,6 +336,16 @@ vh_scaler_new (VhScaleMethod method, const VhPictureInfo * src,
         >> ssx, (dst->width + (1 << ssx) - 1) >> ssx, H_COEFF_BITS);
     filter_build (&s->filters[1][1], method, (src->height + (1 << ssy) - 1)
         >> ssy, (dst->height + (1 << ssy) - 1) >> ssy, V_COEFF_BITS);
+  }
+  /* 8-bit: ffmpeg's x86 code leaves the rows it draws with the last two
+   * luma rows to its C code, which rounds each sum once (a chroma row is
+   * drawn with luma row cy << ssy). */
+  if (src->bpc == 8) {
+    guint last_two = dst->height > 2 ? dst->height - 2 : 0;
+
+    s->filters[0][1].rounded_from = last_two;
+    if (s->n_planes > 1)
+      s->filters[1][1].rounded_from = (last_two + (1 << ssy) - 1) >> ssy;
   }
   /* the luma's intermediate is the largest */
   s->mid = g_new (gint32, (gsize) dst->width * src->height);
@@ -417,15 +428,16 @@ vertical_pass (VhScaler * s, const VhScaleFilter * h,
 
   for (guint y = 0; y < v->n_out; y++) {
     const gint16 *c = v->coeff + (gsize) y * v->taps;
+    const gboolean rounded = wide || y >= v->rounded_from;
 
     for (guint x = 0; x < width; x++)
-      acc[x] = wide ? (gint64) 1 << (sh->v_shift - 1) : bias;
+      acc[x] = rounded ? (gint64) 1 << (sh->v_shift - 1) : bias;
     for (guint j = 0; j < v->taps; j++) {
       gint32 at = CLAMP (v->first[y] + (gint32) j, 0, last_in);
       const gint32 *row = s->mid + (gsize) at * width;
       const gint64 cj = c[j];
 
-      if (wide) {
+      if (rounded) {
         for (guint x = 0; x < width; x++)
           acc[x] += cj * row[x];
       } else {
@@ -442,7 +454,8 @@ vertical_pass (VhScaler * s, const VhScaleFilter * h,
     } else {
       guint8 *out = vh_picture_row (dst, p, y);
       for (guint x = 0; x < width; x++)
-        out[x] = (guint8) CLAMP (acc[x] >> 3, 0, 255);
+        out[x] = (guint8) CLAMP (acc[x] >> (rounded ? sh->v_shift : 3), 0,
+            255);
     }
   }
 }
