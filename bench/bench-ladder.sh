@@ -31,6 +31,12 @@
 #     --build DIR       build directory (GST_PLUGIN_PATH=DIR/gst)
 #     --source FILE     the 1080p source, encoded (H.264 for nvh264dec)
 #     --rung FILE       a rendition, encoded; repeat, in ladder order
+#     --raw             the files are raw 8-bit 4:2:0 instead, each given
+#                       as FILE:WxH (page-cache them first): read by
+#                       rawvideoparse and brought to HIP memory by
+#                       vmafhipupload before the element, the issue's
+#                       "from HIP memory" figure; the first row is then
+#                       the sources and uploads alone
 #     --frames N        the source's frame count (default: ffprobe's, if
 #                       ffprobe is found; else required)
 #     --size WxH        the source's size (default: ffprobe's, else
@@ -62,6 +68,7 @@ videoscale=catrom
 rows="decoders element tee pipelines-element pipelines-videoscale"
 runs=2
 print_only=0
+raw=0
 
 while [ $# -gt 0 ]; do
   case $1 in
@@ -76,6 +83,7 @@ while [ $# -gt 0 ]; do
     --rows) rows=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --print) print_only=1; shift ;;
+    --raw) raw=1; shift ;;
     *) echo "bench-ladder.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -85,11 +93,18 @@ if [ -z "$source" ] || [ ${#rungs[@]} -eq 0 ]; then
   exit 2
 fi
 for f in "$source" "${rungs[@]}"; do
+  [ "$raw" = 1 ] && f=${f%:*}
   if [ ! -r "$f" ]; then
     echo "bench-ladder.sh: cannot read $f" >&2
     exit 2
   fi
 done
+if [ -z "$frames" ] && [ "$raw" = 1 ]; then
+  geometry=${source##*:}
+  frames=$(($(stat -c %s "${source%:*}") / (${geometry%x*} * ${geometry#*x} *
+    3 / 2)))
+  size=${size:-$geometry}
+fi
 if [ -z "$frames" ]; then
   if command -v ffprobe > /dev/null; then
     frames=$(ffprobe -v error -select_streams v:0 -count_packets \
@@ -111,7 +126,31 @@ size=${size:-1920x1080}
 width=${size%x*}
 height=${size#*x}
 
-decode() { echo "filesrc location=$1 ! parsebin ! $decoder"; }
+# A branch's frames as the CPU takes them (decoded, or raw), and as the
+# element takes them best (the decoder's own memory, or uploaded to HIP
+# memory by vmafhipupload).
+src_cpu() {
+  local f=$1 g
+  if [ "$raw" = 1 ]; then
+    g=${f##*:}
+    echo "filesrc location=${f%:*} ! rawvideoparse width=${g%x*}" \
+      "height=${g#*x} format=i420 framerate=30/1"
+  else
+    echo "filesrc location=$f ! parsebin ! $decoder"
+  fi
+}
+src_gpu() {
+  if [ "$raw" = 1 ]; then
+    echo "$(src_cpu "$1") ! vmafhipupload"
+  else
+    src_cpu "$1"
+  fi
+}
+# A rung scaled on the CPU by videoscale, then as the element takes it.
+scaled_cpu() {
+  echo "$(src_cpu "$1") ! $cpu_scale"
+  [ "$raw" = 1 ] && echo "! vmafhipupload"
+}
 element="vmafhipcompare backend=$backend model=vmaf_v0.6.1"
 # Into the CPU: decoded frames to system memory, scaled by videoscale.
 cpu_scale="videoconvert ! videoscale method=$videoscale !
@@ -119,9 +158,9 @@ cpu_scale="videoconvert ! videoscale method=$videoscale !
 
 line_decoders() {
   local l
-  l="$(decode "$source") ! fakesink sync=false"
+  l="$(src_gpu "$source") ! fakesink sync=false"
   for r in "${rungs[@]}"; do
-    l="$l $(decode "$r") ! fakesink sync=false"
+    l="$l $(src_gpu "$r") ! fakesink sync=false"
   done
   echo "$l"
 }
@@ -129,21 +168,21 @@ line_decoders() {
 line_element() {
   local l pad
   l="$element scale=bicubic name=c ! fakesink sync=false"
-  l="$l $(decode "$source") ! c.ref_sink"
+  l="$l $(src_gpu "$source") ! c.ref_sink"
   for i in "${!rungs[@]}"; do
     pad=dist_sink
     [ "$i" -gt 0 ] && pad=dist_sink_$i
-    l="$l $(decode "${rungs[$i]}") ! c.$pad"
+    l="$l $(src_gpu "${rungs[$i]}") ! c.$pad"
   done
   echo "$l"
 }
 
 line_tee() {
   local l
-  l="$(decode "$source") ! tee name=t"
+  l="$(src_gpu "$source") ! tee name=t"
   for i in "${!rungs[@]}"; do
     l="$l t. ! queue ! c$i.ref_sink $element name=c$i ! fakesink sync=false"
-    l="$l $(decode "${rungs[$i]}") ! $cpu_scale ! c$i.dist_sink"
+    l="$l $(scaled_cpu "${rungs[$i]}") ! c$i.dist_sink"
   done
   echo "$l"
 }
@@ -152,16 +191,18 @@ line_one_rung() {
   local rung=$1 how=$2
   if [ "$how" = element ]; then
     echo "$element scale=bicubic name=c ! fakesink sync=false" \
-      "$(decode "$source") ! c.ref_sink $(decode "$rung") ! c.dist_sink"
+      "$(src_gpu "$source") ! c.ref_sink $(src_gpu "$rung") ! c.dist_sink"
   else
     echo "$element name=c ! fakesink sync=false" \
-      "$(decode "$source") ! c.ref_sink $(decode "$rung") ! $cpu_scale !" \
+      "$(src_gpu "$source") ! c.ref_sink $(scaled_cpu "$rung") !" \
       "c.dist_sink"
   fi
 }
 
+first_row=decoders
+[ "$raw" = 1 ] && first_row=sources
 if [ "$print_only" = 1 ]; then
-  echo "# decoders alone"; echo "gst-launch-1.0 -q $(line_decoders)"
+  echo "# $first_row alone"; echo "gst-launch-1.0 -q $(line_decoders)"
   echo "# one element"; echo "gst-launch-1.0 -q $(line_element)"
   echo "# tee + videoscale"; echo "gst-launch-1.0 -q $(line_tee)"
   for r in "${rungs[@]}"; do
@@ -200,7 +241,7 @@ log=$(mktemp)
 trap 'rm -f "$log"*' EXIT
 decoders_fps=
 printf '%-22s %8s %10s %10s %10s %8s\n' row "wall s" "source/s" "pairs/s" \
-  "of decode" "CPU s"
+  "of $first_row" "CPU s"
 for row in $rows; do
   best=
   for ((k = 0; k < runs; k++)); do
@@ -223,8 +264,10 @@ for row in $rows; do
       best=$out
     fi
   done
+  label=$row
+  [ "$row" = decoders ] && label=$first_row
   if [ -z "$best" ]; then
-    printf '%-22s failed: %s\n' "$row" "$(cat "$log".* 2> /dev/null |
+    printf '%-22s failed: %s\n' "$label" "$(cat "$log".* 2> /dev/null |
       grep -m1 -i -E 'error|erroneous|no such|could not' || echo '?')"
     rm -f "$log".*
     continue
@@ -239,6 +282,6 @@ for row in $rows; do
   share=-
   [ -n "$decoders_fps" ] && share=$(printf '%.0f%%' \
     "$(echo "100 * $fps / $decoders_fps" | bc -l)")
-  printf '%-22s %8.2f %10.1f %10.1f %10s %8.1f\n' "$row" "$wall" "$fps" \
+  printf '%-22s %8.2f %10.1f %10.1f %10s %8.1f\n' "$label" "$wall" "$fps" \
     "$pairs" "$share" "$cpu"
 done

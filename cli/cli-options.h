@@ -38,7 +38,8 @@ typedef struct
   gchar **scales;
   gchar **labels;
   /* --convert: none, or reference-format (the distorted to the
-   * reference's bit depth, as the element's convert property does) */
+   * reference's bit depth and chroma layout, as the element's convert
+   * property does) */
   gchar *convert;
   gchar **models;
   gchar **features;

@@ -99,32 +99,26 @@ check_compatible (const VhPictureInfo * ref, const VhPictureInfo * dist,
       "distorted is %ux%u %s %u-bit%s", ref->width, ref->height,
       vh_pix_fmt_to_string (ref->pix_fmt), ref->bpc, dist->width,
       dist->height, vh_pix_fmt_to_string (dist->pix_fmt), dist->bpc,
-      ref->bpc != dist->bpc && ref->pix_fmt == dist->pix_fmt ?
-      " (--convert reference-format converts the distorted's bit depth)" :
-      "");
+      ref->bpc != dist->bpc || ref->pix_fmt != dist->pix_fmt ?
+      " (--convert reference-format converts the distorted to the "
+      "reference's format)" : "");
   return FALSE;
 }
 
-/* --convert reference-format: a converter when the bit depths differ.
- * A change of chroma layout is not made here. */
+/* --convert reference-format: a converter when the bit depth or the
+ * chroma layout differs. */
 static gboolean
 make_converter (const VhCliSettings * s, const VhPictureInfo * ref,
-    const VhPictureInfo * dist, VhDepthConverter ** converter,
+    const VhPictureInfo * dist, VhFormatConverter ** converter,
     GError ** error)
 {
   *converter = NULL;
-  if (g_strcmp0 (s->convert, "reference-format") || ref->bpc == dist->bpc)
+  if (g_strcmp0 (s->convert, "reference-format") ||
+      (ref->bpc == dist->bpc && ref->pix_fmt == dist->pix_fmt))
     return TRUE;
-  if (ref->pix_fmt != dist->pix_fmt) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "--convert reference-format converts the bit depth only: the "
-        "distorted is %s and the reference %s (convert the distorted's "
-        "chroma first, e.g. with ffmpeg -pix_fmt)",
-        vh_pix_fmt_to_string (dist->pix_fmt),
-        vh_pix_fmt_to_string (ref->pix_fmt));
-    return FALSE;
-  }
-  *converter = vh_depth_converter_new (dist, ref->bpc, error);
+  *converter = vh_format_converter_new (dist, ref->pix_fmt, ref->bpc, error);
+  if (!*converter)
+    g_prefix_error (error, "--convert reference-format: ");
   return *converter != NULL;
 }
 
@@ -151,7 +145,7 @@ vh_cli_rendition_open (const VhCliSettings * s, guint index,
   if (!make_converter (s, ref_info, dist_info, &r->converter, &err))
     goto fail;
   if (r->converter)
-    dist_info = vh_depth_converter_get_output_info (r->converter);
+    dist_info = vh_format_converter_get_output_info (r->converter);
   /* A distorted of another size is resampled to the reference's. */
   if (!vh_cli_settings_make_scaler (&r->settings, ref_info, dist_info,
           &r->scaler, &r->scaled_from, &err))
@@ -219,7 +213,7 @@ vh_cli_rendition_submit (VhCliRendition * r, VhPicture * ref,
   gboolean ok;
 
   if (r->converter) {
-    VhPicture *converted = vh_depth_converter_convert (r->converter, dist,
+    VhPicture *converted = vh_format_converter_convert (r->converter, dist,
         error);
 
     vh_picture_unref (dist);
@@ -268,7 +262,7 @@ vh_cli_rendition_free (VhCliRendition * r)
     vh_context_free (r->ctx);
   vh_run_report_free (r->report);
   vh_video_reader_free (r->reader);
-  vh_depth_converter_free (r->converter);
+  vh_format_converter_free (r->converter);
   vh_scaler_free (r->scaler);
   g_free (r->scaled_from);
   g_strfreev (r->model_labels);

@@ -29,8 +29,8 @@ typedef struct
   VhCliRenditionSettings settings;
   VhVideoReader *reader;
   /* --convert reference-format: the distorted to the reference's bit
-   * depth, NULL when it has it */
-  VhDepthConverter *converter;
+   * depth and chroma layout, NULL when it has them */
+  VhFormatConverter *converter;
   /* the distorted's pictures to the reference's size (--scale), NULL
    * when they have it; how, for the results file */
   VhScaler *scaler;
@@ -63,7 +63,7 @@ gboolean     vh_cli_rendition_prepare    (VhCliRendition * r,
                                           GError ** error);
 
 /* Scores @ref against @dist (the distorted's next picture, taken): brought
- * to the reference's bit depth (--convert) and size (--scale) first. */
+ * to the reference's format (--convert) and size (--scale) first. */
 gboolean     vh_cli_rendition_submit     (VhCliRendition * r, VhPicture * ref,
                                           VhPicture * dist, GError ** error);
 

@@ -6,10 +6,11 @@
  * License as published by the Free Software Foundation; either
  * version 2.1 of the License, or (at your option) any later version.
  */
-/* Bit depth normalisation (src/convert.c, vmafhip-score --convert
+/* Format normalisation (src/convert.c, vmafhip-score --convert
  * reference-format): the arithmetic's bounds, and the CLI scoring exactly
- * what the element's convert=reference-format scores, 8-bit distorted
- * against a 10-bit reference and the other way round. */
+ * what the element's convert=reference-format scores: 8-bit distorted
+ * against a 10-bit reference and the other way round, 4:4:4 against
+ * 4:2:0. */
 
 #include "cli-test.h"
 #include "convert.h"
@@ -34,23 +35,25 @@ pattern (guint p, guint x, guint y, guint t, guint bpc, gboolean blur)
   return (guint) CLAMP (v * ((1 << bpc) - 1), 0, (1 << bpc) - 1);
 }
 
-/* Raw frames (for rawvideoparse) and the same as Y4M. */
+/* Raw frames (for rawvideoparse) and the same as Y4M, 4:2:0 or (@y444)
+ * 4:4:4. */
 static void
-write_clip (const gchar * name, guint bpc, gboolean blur, gchar ** raw_path,
-    gchar ** y4m_path)
+write_clip_layout (const gchar * name, guint bpc, gboolean blur,
+    gboolean y444, gchar ** raw_path, gchar ** y4m_path)
 {
   GString *raw = g_string_new (NULL);
   GString *y4m = g_string_new (NULL);
   g_autofree gchar *raw_name = g_strdup_printf ("%s.yuv", name);
   g_autofree gchar *y4m_name = g_strdup_printf ("%s.y4m", name);
 
-  g_string_append_printf (y4m, "YUV4MPEG2 W%u H%u F25:1 Ip A1:1 C420%s\n",
-      W, H, bpc == 8 ? "jpeg" : bpc == 10 ? "p10" : "p12");
+  g_string_append_printf (y4m, "YUV4MPEG2 W%u H%u F25:1 Ip A1:1 C%s%s\n",
+      W, H, y444 ? "444" : "420", bpc == 8 ? (y444 ? "" : "jpeg") :
+      bpc == 10 ? "p10" : "p12");
   for (guint t = 0; t < N_FRAMES; t++) {
     gsize at = raw->len;
 
     for (guint p = 0; p < 3; p++) {
-      guint w = p ? W / 2 : W, h = p ? H / 2 : H;
+      guint w = p && !y444 ? W / 2 : W, h = p && !y444 ? H / 2 : H;
 
       for (guint y = 0; y < h; y++)
         for (guint x = 0; x < w; x++) {
@@ -72,6 +75,13 @@ write_clip (const gchar * name, guint bpc, gboolean blur, gchar ** raw_path,
   g_string_free (y4m, TRUE);
 }
 
+static void
+write_clip (const gchar * name, guint bpc, gboolean blur, gchar ** raw_path,
+    gchar ** y4m_path)
+{
+  write_clip_layout (name, bpc, blur, FALSE, raw_path, y4m_path);
+}
+
 /* Every 8-bit value at every place of the 16x16 dither: to 10 bits it
  * lands on v * 257 / 64 or the step above (the dither adds less than one
  * step), 0 and 255 go to 0 and 1023; over the 256 places the dither
@@ -86,8 +96,8 @@ test_depth_arithmetic (void)
   g_autoptr (VhPicture) in = NULL;
   g_autoptr (VhPicture) up = NULL;
   g_autoptr (VhPicture) back = NULL;
-  g_autoptr (VhDepthConverter) to10 = NULL;
-  g_autoptr (VhDepthConverter) to8 = NULL;
+  g_autoptr (VhFormatConverter) to10 = NULL;
+  g_autoptr (VhFormatConverter) to8 = NULL;
   gdouble excess = 0.0;
 
   g_assert_true (vh_picture_info_init (&info8, VH_PIX_FMT_YUV420, 8, 256 *
@@ -97,10 +107,10 @@ test_depth_arithmetic (void)
     for (guint y = 0; y < in->height[p]; y++)
       for (guint x = 0; x < in->width[p]; x++)
         ((guint8 *) vh_picture_row (in, p, y))[x] = (guint8) (x / 16);
-  to10 = vh_depth_converter_new (&info8, 10, NULL);
-  up = vh_depth_converter_convert (to10, in, NULL);
+  to10 = vh_format_converter_new (&info8, VH_PIX_FMT_YUV420, 10, NULL);
+  up = vh_format_converter_convert (to10, in, NULL);
   g_assert_nonnull (up);
-  info10 = *vh_depth_converter_get_output_info (to10);
+  info10 = *vh_format_converter_get_output_info (to10);
   g_assert_cmpuint (info10.bpc, ==, 10);
   g_assert_cmpuint (up->info.bpc, ==, 10);
   for (guint y = 0; y < 16; y++)
@@ -118,8 +128,8 @@ test_depth_arithmetic (void)
   excess /= 16.0 * up->width[0];
   g_assert_cmpfloat (fabs (excess), <, 1.0);
 
-  to8 = vh_depth_converter_new (&info10, 8, NULL);
-  back = vh_depth_converter_convert (to8, up, NULL);
+  to8 = vh_format_converter_new (&info10, VH_PIX_FMT_YUV420, 8, NULL);
+  back = vh_format_converter_convert (to8, up, NULL);
   for (guint p = 0; p < 3; p++)
     for (guint y = 0; y < back->height[p]; y++)
       for (guint x = 0; x < back->width[p]; x++)
@@ -130,7 +140,7 @@ test_depth_arithmetic (void)
     for (guint x = 0; x < up->width[0]; x++)
       ((guint16 *) vh_picture_row (up, 0, y))[x] = (guint16) ((x + y) % 1024);
   g_clear_pointer (&back, vh_picture_unref);
-  back = vh_depth_converter_convert (to8, up, NULL);
+  back = vh_format_converter_convert (to8, up, NULL);
   for (guint y = 0; y < back->height[0]; y++)
     for (guint x = 0; x < back->width[0]; x++)
       g_assert_cmpuint (((const guint8 *) vh_picture_row (back, 0, y))[x],
@@ -139,7 +149,7 @@ test_depth_arithmetic (void)
   /* A luma-only picture gives a luma-only one. */
   vh_picture_drop_chroma (in);
   g_clear_pointer (&up, vh_picture_unref);
-  up = vh_depth_converter_convert (to10, in, NULL);
+  up = vh_format_converter_convert (to10, in, NULL);
   g_assert_true (vh_picture_is_luma_only (up));
 }
 
@@ -182,15 +192,19 @@ assert_same_values (const gchar * a, const gchar * b)
 static void
 test_cli_equals_element (void)
 {
-  static const guint depths[][2] = { {10, 8}, {8, 10}, {12, 10} };
+  /* reference depth, distorted depth, distorted 4:4:4 */
+  static const guint cases[][3] = {
+    {10, 8, 0}, {8, 10, 0}, {12, 10, 0}, {8, 8, 1}, {10, 8, 1}, {10, 10, 1},
+  };
   g_autofree gchar *launch = g_find_program_in_path ("gst-launch-1.0");
 
   if (!launch || !g_getenv ("GST_PLUGIN_PATH_1_0")) {
     g_test_skip ("no gst-launch-1.0 or no plugin directory");
     return;
   }
-  for (guint c = 0; c < G_N_ELEMENTS (depths); c++) {
-    guint ref_bpc = depths[c][0], dist_bpc = depths[c][1];
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+    guint ref_bpc = cases[c][0], dist_bpc = cases[c][1];
+    gboolean y444 = cases[c][2];
     g_autofree gchar *ref_raw = NULL, *ref_y4m = NULL;
     g_autofree gchar *dist_raw = NULL, *dist_y4m = NULL;
     g_autofree gchar *element_log = g_build_filename (tmpdir, "element.json",
@@ -202,18 +216,21 @@ test_cli_equals_element (void)
     const gchar *formats[] = { [8] = "i420",[10] = "i420-10le",
       [12] = "i420-12le"
     };
+    const gchar *formats444[] = { [8] = "y444",[10] = "y444-10le",
+      [12] = "y444-12le"
+    };
     gint status;
     Result r;
 
     write_clip ("ref", ref_bpc, FALSE, &ref_raw, &ref_y4m);
-    write_clip ("dist", dist_bpc, TRUE, &dist_raw, &dist_y4m);
+    write_clip_layout ("dist", dist_bpc, TRUE, y444, &dist_raw, &dist_y4m);
     pipeline = g_strdup_printf ("%s -q filesrc location=%s ! rawvideoparse "
         "width=%u height=%u format=%s framerate=25/1 ! c.ref_sink "
         "filesrc location=%s ! rawvideoparse width=%u height=%u format=%s "
         "framerate=25/1 ! c.dist_sink vmafhipcompare name=c "
         "convert=reference-format features=psnr results-filename=%s ! "
         "fakesink", launch, ref_raw, W, H, formats[ref_bpc], dist_raw, W, H,
-        formats[dist_bpc], element_log);
+        y444 ? formats444[dist_bpc] : formats[dist_bpc], element_log);
     g_assert_true (g_shell_parse_argv (pipeline, NULL, &argv, NULL));
     g_assert_true (g_spawn_sync (NULL, argv, NULL, 0, NULL, NULL, &out,
             &err, &status, NULL));
@@ -241,21 +258,19 @@ test_refusals (void)
 {
   g_autofree gchar *ref_raw = NULL, *ref_y4m = NULL;
   g_autofree gchar *dist_raw = NULL, *dist_y4m = NULL;
-  g_autofree gchar *y444 = g_build_filename (tmpdir, "444.y4m", NULL);
+  g_autofree gchar *ref444_raw = NULL, *ref444_y4m = NULL;
   const gchar *hint[] = { "differ", "--convert reference-format", NULL };
-  const gchar *layout[] = { "bit depth only", "4:4:4", "4:2:0", NULL };
+  const gchar *layout[] = { "no conversion of 4:2:0 8-bit to 4:4:4 10-bit",
+    "never to more samples", NULL
+  };
   const gchar *bad[] = { "--convert 'yes'", "reference-format", NULL };
-  GString *s = g_string_new ("YUV4MPEG2 W16 H16 F25:1 C444\nFRAME\n");
 
   write_clip ("ref", 10, FALSE, &ref_raw, &ref_y4m);
   write_clip ("dist", 8, TRUE, &dist_raw, &dist_y4m);
-  for (guint i = 0; i < 16 * 16 * 3; i++)
-    g_string_append_c (s, (gchar) i);
-  g_assert_true (g_file_set_contents (y444, s->str, s->len, NULL));
-  g_string_free (s, TRUE);
+  write_clip_layout ("ref444", 10, FALSE, TRUE, &ref444_raw, &ref444_y4m);
 
   expect_error (run_score ("-r", ref_y4m, "-d", dist_y4m, "-q", NULL), hint);
-  expect_error (run_score ("-r", ref_y4m, "-d", y444, "--convert",
+  expect_error (run_score ("-r", ref444_y4m, "-d", dist_y4m, "--convert",
           "reference-format", "-q", NULL), layout);
   expect_error (run_score ("-r", ref_y4m, "-d", dist_y4m, "--convert", "yes",
           "-q", NULL), bad);
@@ -276,7 +291,7 @@ main (int argc, char **argv)
   ret = g_test_run ();
   {
     const gchar *names[] = { "ref.yuv", "ref.y4m", "dist.yuv", "dist.y4m",
-      "444.y4m", "element.json", "cli.json", NULL
+      "ref444.yuv", "ref444.y4m", "element.json", "cli.json", NULL
     };
     for (guint i = 0; names[i]; i++) {
       g_autofree gchar *path = g_build_filename (tmpdir, names[i], NULL);
