@@ -501,6 +501,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   gst_vmaf_hip_scoring_configure (self->scoring, &self->settings, features,
       self->results_filename, self->results_format, self->results_interval,
       self->passthrough);
+  gst_vmaf_hip_scoring_set_scale (self->scoring, self->scale_method);
   input_timeout = self->input_timeout;
   self->converting = self->convert_mode != GST_VMAF_HIP_CONVERT_NONE;
   GST_OBJECT_UNLOCK (self);
@@ -596,6 +597,7 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->log_level = DEFAULT_LOG_LEVEL;
   self->input_timeout = DEFAULT_INPUT_TIMEOUT;
   self->convert_mode = DEFAULT_CONVERT;
+  self->scale_method = DEFAULT_SCALE;
   self->convert = gst_vmaf_hip_convert_new ();
 
   self->gpu = gst_vmaf_hip_gpu_new (GST_ELEMENT (self));
@@ -675,4 +677,5 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_PASSTHROUGH, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_BACKEND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_CONVERT_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_SCALE_METHOD, 0);
 }

@@ -45,6 +45,7 @@ GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define DEFAULT_DEVICE_ID         -1
 #define DEFAULT_INPUT_TIMEOUT     (10 * GST_SECOND)
 #define DEFAULT_CONVERT           GST_VMAF_HIP_CONVERT_NONE
+#define DEFAULT_SCALE             GST_VMAF_HIP_SCALE_BICUBIC
 
 struct _GstVmafHipCompare
 {
@@ -61,6 +62,7 @@ struct _GstVmafHipCompare
   GstDebugLevel log_level;      /* kept for compatibility, no effect */
   GstClockTime input_timeout;   /* ns, 0: none */
   GstVmafHipConvertMode convert_mode;
+  GstVmafHipScaleMethod scale_method;
 
   /* The parts, from init to finalize; each owns its state. */
   GstVmafHipInputs *inputs;     /* pads, accounting, pairing */

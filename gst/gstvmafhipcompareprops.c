@@ -49,6 +49,7 @@ enum
   PROP_RESULTS_INTERVAL,
   PROP_INPUT_TIMEOUT,
   PROP_CONVERT,
+  PROP_SCALE,
 };
 
 /* The model property's blurb, with the built-in model names from the
@@ -256,6 +257,25 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
           DEFAULT_CONVERT, ready));
 
   /**
+   * GstVmafHipCompare:scale:
+   *
+   * A distorted video of another size than the reference (a rendition of
+   * an encoding ladder) is resampled to the reference's size before it is
+   * scored: bicubic (the default) as ffmpeg's scale=flags=bicubic, the
+   * convention VMAF scores are compared with; lanczos; bilinear (what
+   * videoscale does by default; it reads lower). On the GPU when the
+   * frame is in device memory, on the CPU otherwise, equal bit for bit.
+   * none: both inputs need the same size.
+   */
+  g_object_class_install_property (gobject_class, PROP_SCALE,
+      g_param_spec_enum ("scale", "Scale",
+          "How a distorted video of another size is resampled to the "
+          "reference's size before scoring: bicubic (ffmpeg's "
+          "scale=flags=bicubic, the convention), lanczos, bilinear, or none "
+          "(sizes must match)", GST_TYPE_VMAF_HIP_SCALE_METHOD,
+          DEFAULT_SCALE, ready));
+
+  /**
    * GstVmafHipCompare:stats:
    *
    * The run so far, as the vmaf-summary message gives it at end of stream
@@ -370,6 +390,9 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
     case PROP_CONVERT:
       self->convert_mode = g_value_get_enum (value);
       break;
+    case PROP_SCALE:
+      self->scale_method = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -453,6 +476,9 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       break;
     case PROP_INPUT_TIMEOUT:
       g_value_set_uint64 (value, self->input_timeout);
+      break;
+    case PROP_SCALE:
+      g_value_set_enum (value, self->scale_method);
       break;
     case PROP_CONVERT:
       g_value_set_enum (value, self->convert_mode);

@@ -83,6 +83,17 @@ gst_vmaf_hip_gpu_backends (GstVmafHipGpu * gpu)
   return is_lost (gpu) ? VH_BACKEND_CPU : gpu->backends;
 }
 
+gpointer
+gst_vmaf_hip_gpu_device_handle (GstVmafHipGpu * gpu)
+{
+#ifdef VH_HAVE_HIP
+  if (gpu->hip_device && gpu->transfer && !is_lost (gpu))
+    return gst_vmaf_hip_device_get_handle (GST_VMAF_HIP_DEVICE
+        (gpu->hip_device));
+#endif
+  return NULL;
+}
+
 VhPictureTransfer *
 gst_vmaf_hip_gpu_transfer (GstVmafHipGpu * gpu)
 {

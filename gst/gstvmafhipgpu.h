@@ -51,6 +51,10 @@ gboolean     gst_vmaf_hip_gpu_open        (GstVmafHipGpu * gpu,
 
 void         gst_vmaf_hip_gpu_close       (GstVmafHipGpu * gpu);
 
+/* The open device's VhHipDevice, for work of the element's own on it (the
+ * scale property's GPU twin); NULL on the CPU and after a fall-back. */
+gpointer     gst_vmaf_hip_gpu_device_handle (GstVmafHipGpu * gpu);
+
 /* What gst_vmaf_hip_gpu_open() decided, for the scoring context. */
 VhBackend    gst_vmaf_hip_gpu_backends    (GstVmafHipGpu * gpu);
 

@@ -19,6 +19,7 @@
 #include "gstvmafhippicture.h"
 #include "gstvmafhipreport.h"
 #include "gstvmafhipresults.h"
+#include "gstvmafhipscale.h"
 
 #include "errors.h"
 #include "model.h"
@@ -56,6 +57,10 @@ struct _GstVmafHipScoring
                                  * under the object lock */
   /* Tags for the next output buffer, under the object lock. */
   GstTagList *pending_tags;
+  /* The distorted frames to the reference's size (scale property). */
+  GstVmafHipScale *scale;
+  gchar *scaler;                /* "bicubic from 1280x720 on the gpu", set
+                                 * under the object lock */
 };
 
 GstVmafHipScoring *
@@ -66,6 +71,7 @@ gst_vmaf_hip_scoring_new (GstElement * element, GstVmafHipGpu * gpu)
   scoring->element = element;
   scoring->gpu = gpu;
   scoring->results = gst_vmaf_hip_results_new (element);
+  scoring->scale = gst_vmaf_hip_scale_new ();
   return scoring;
 }
 
@@ -79,6 +85,8 @@ gst_vmaf_hip_scoring_free (GstVmafHipScoring * scoring)
   gst_vmaf_hip_report_free (scoring->report);
   gst_vmaf_hip_results_free (scoring->results);
   g_free (scoring->dispatch);
+  gst_vmaf_hip_scale_free (scoring->scale);
+  g_free (scoring->scaler);
   if (scoring->pending_tags)
     gst_tag_list_unref (scoring->pending_tags);
   g_free (scoring);
@@ -105,6 +113,13 @@ gst_vmaf_hip_scoring_configure (GstVmafHipScoring * scoring,
   gst_vmaf_hip_results_configure (scoring->results, results_filename, format,
       results_interval_ms);
   scoring->passthrough = passthrough;
+}
+
+void
+gst_vmaf_hip_scoring_set_scale (GstVmafHipScoring * scoring,
+    GstVmafHipScaleMethod method)
+{
+  gst_vmaf_hip_scale_start (scoring->scale, (VhScaleMethod) method);
 }
 
 const GstVmafHipSettings *
@@ -235,7 +250,9 @@ log_dispatch (GstVmafHipScoring * scoring)
   gchar *dispatch = vh_context_describe_dispatch (scoring->ctx);
 
   if (g_strcmp0 (dispatch, scoring->dispatch) != 0)
-    GST_INFO_OBJECT (scoring->element, "features: %s", dispatch);
+    GST_INFO_OBJECT (scoring->element, "features: %s%s%s", dispatch,
+        scoring->scaler ? "; scale: " : "", scoring->scaler ? scoring->scaler :
+        "");
   GST_OBJECT_LOCK (scoring->element);
   g_free (scoring->dispatch);
   scoring->dispatch = dispatch;
@@ -395,6 +412,7 @@ gst_vmaf_hip_scoring_stop (GstVmafHipScoring * scoring, gboolean eos_done)
     vh_run_report_detach (gst_vmaf_hip_report_run (scoring->report), FALSE);
   g_clear_pointer (&scoring->ctx, vh_context_free);
   scoring->ctx_started = FALSE;
+  gst_vmaf_hip_scale_stop (scoring->scale);
 }
 
 /* The run's report and dispatch go; stats reads them from other threads. */
@@ -407,6 +425,7 @@ gst_vmaf_hip_scoring_clear (GstVmafHipScoring * scoring)
   report = scoring->report;
   scoring->report = NULL;
   g_clear_pointer (&scoring->dispatch, g_free);
+  g_clear_pointer (&scoring->scaler, g_free);
   g_clear_pointer (&scoring->pending_tags, gst_tag_list_unref);
   GST_OBJECT_UNLOCK (scoring->element);
   gst_vmaf_hip_report_free (report);
@@ -429,23 +448,48 @@ gst_vmaf_hip_scoring_flush (GstVmafHipScoring * scoring)
 
 static void
 post_mismatch (GstVmafHipScoring * scoring, const GstVideoInfo * ref,
-    const GstVideoInfo * dist)
+    const GstVideoInfo * dist, gboolean same_format)
 {
   GstElement *self = scoring->element;
   gchar *r = gst_vmaf_hip_describe_video (ref);
   gchar *d = gst_vmaf_hip_describe_video (dist);
 
-  /* VMAF compares at the reference's size and format: say how to get there */
-  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-      ("The reference (ref_sink: %s) and the distorted video (dist_sink: %s) "
-          "differ: both need the same width, height, bit depth and chroma "
-          "subsampling. Convert the distorted video (convert=reference-format"
-          " does the format alone) before its pad: ... ! videoconvert ! "
-          "videoscale ! video/x-raw,format=%s,width=%d,height=%d ! "
-          "%s.dist_sink", r, d,
-          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
-          GST_VIDEO_INFO_WIDTH (ref), GST_VIDEO_INFO_HEIGHT (ref),
-          GST_OBJECT_NAME (self)), (NULL));
+  gboolean same_size = GST_VIDEO_INFO_WIDTH (ref) ==
+      GST_VIDEO_INFO_WIDTH (dist) && GST_VIDEO_INFO_HEIGHT (ref) ==
+      GST_VIDEO_INFO_HEIGHT (dist);
+
+  /* VMAF compares at the reference's size and format: say how to get
+   * there. The scale property resamples a size alone. */
+  if (same_format && !same_size &&
+      gst_vmaf_hip_scale_method (scoring->scale) == VH_SCALE_NONE)
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The reference (ref_sink: %s) and the distorted video (dist_sink: "
+            "%s) differ in size and scale=none: set scale=bicubic (the "
+            "default, as ffmpeg's scale=flags=bicubic) to resample the "
+            "distorted video to the reference's size, or scale it before "
+            "its pad.", r, d), (NULL));
+  else if (same_size || gst_vmaf_hip_scale_method (scoring->scale) !=
+      VH_SCALE_NONE)
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The reference (ref_sink: %s) and the distorted video (dist_sink: "
+            "%s) differ: both need the same bit depth and chroma "
+            "subsampling (a size alone is resampled by the scale property). "
+            "Convert the distorted video (convert=reference-format does it "
+            "in the element) or before its pad: ... ! videoconvert ! "
+            "video/x-raw,format=%s ! %s.dist_sink", r, d,
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
+            GST_OBJECT_NAME (self)), (NULL));
+  else
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The reference (ref_sink: %s) and the distorted video (dist_sink: "
+            "%s) differ: both need the same width, height, bit depth and "
+            "chroma subsampling (scale=none). Convert the distorted video "
+            "before its pad: ... ! videoconvert ! videoscale ! "
+            "video/x-raw,format=%s,width=%d,height=%d ! %s.dist_sink, or "
+            "set scale=bicubic and convert=reference-format", r, d,
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
+            GST_VIDEO_INFO_WIDTH (ref), GST_VIDEO_INFO_HEIGHT (ref),
+            GST_OBJECT_NAME (self)), (NULL));
   g_free (r);
   g_free (d);
 }
@@ -478,6 +522,45 @@ follow_geometry (GstVmafHipScoring * scoring, const VhPictureInfo * rpi,
   return TRUE;
 }
 
+/* Replaces *@dist by its copy at @ref's size; says what ran (the
+ * dispatch line, the results file) when that changes. */
+static gboolean
+scale_distorted (GstVmafHipScoring * scoring, const VhPictureInfo * ref,
+    VhPicture ** dist)
+{
+  GError *err = NULL;
+  VhPicture *scaled = gst_vmaf_hip_scale_picture (scoring->scale,
+      gst_vmaf_hip_gpu_device_handle (scoring->gpu), ref, *dist, &err);
+  gchar *scaler;
+
+  if (!scaled) {
+    GST_ELEMENT_ERROR (scoring->element, STREAM, FAILED,
+        ("Could not resample a distorted frame to the reference's size: %s",
+            err->message), ("scale=%s", vh_scale_method_to_string
+            (gst_vmaf_hip_scale_method (scoring->scale))));
+    g_error_free (err);
+    vh_picture_unref (*dist);
+    *dist = NULL;
+    return FALSE;
+  }
+  vh_picture_unref (*dist);
+  *dist = scaled;
+  scaler = g_strdup_printf ("%s on the %s", gst_vmaf_hip_scale_describe
+      (scoring->scale), gst_vmaf_hip_scale_where (scoring->scale));
+  if (g_strcmp0 (scaler, scoring->scaler) != 0) {
+    GST_OBJECT_LOCK (scoring->element);
+    g_free (scoring->scaler);
+    scoring->scaler = g_strdup (scaler);
+    GST_OBJECT_UNLOCK (scoring->element);
+    vh_run_report_set_scaler (gst_vmaf_hip_report_run (scoring->report),
+        gst_vmaf_hip_scale_describe (scoring->scale));
+    GST_INFO_OBJECT (scoring->element, "features: %s; scale: %s",
+        GST_STR_NULL (scoring->dispatch), scaler);
+  }
+  g_free (scaler);
+  return TRUE;
+}
+
 GstFlowReturn
 gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
     const GstVmafHipFrame * ref_frame, const GstVmafHipFrame * dist_frame)
@@ -494,12 +577,15 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   guint64 number;
   GstClockTime pts;
   GError *err = NULL;
-  gboolean ok;
+  gboolean ok, known, scaling = FALSE;
 
-  if (!gst_vmaf_hip_picture_info_from_video (rinfo, &rpi) ||
-      !gst_vmaf_hip_picture_info_from_video (dinfo, &dpi) ||
-      !vh_picture_info_equal (&rpi, &dpi)) {
-    post_mismatch (scoring, rinfo, dinfo);
+  known = gst_vmaf_hip_picture_info_from_video (rinfo, &rpi) &&
+      gst_vmaf_hip_picture_info_from_video (dinfo, &dpi);
+  if (known && !vh_picture_info_equal (&rpi, &dpi))
+    scaling = gst_vmaf_hip_scale_applies (scoring->scale, &rpi, &dpi);
+  if (!known || (!scaling && !vh_picture_info_equal (&rpi, &dpi))) {
+    post_mismatch (scoring, rinfo, dinfo, known && rpi.pix_fmt ==
+        dpi.pix_fmt && rpi.bpc == dpi.bpc);
     return GST_FLOW_NOT_NEGOTIATED;
   }
   if (!follow_geometry (scoring, &rpi, rinfo, dinfo))
@@ -518,6 +604,10 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
             err->message), (NULL));
     g_clear_pointer (&ref_pic, vh_picture_unref);
     g_error_free (err);
+    return GST_FLOW_ERROR;
+  }
+  if (scaling && !scale_distorted (scoring, &rpi, &dist_pic)) {
+    vh_picture_unref (ref_pic);
     return GST_FLOW_ERROR;
   }
 
@@ -649,4 +739,6 @@ gst_vmaf_hip_scoring_add_dispatch (GstVmafHipScoring * scoring,
 {
   if (scoring->dispatch)
     gst_structure_set (s, "dispatch", G_TYPE_STRING, scoring->dispatch, NULL);
+  if (scoring->scaler)
+    gst_structure_set (s, "scaler", G_TYPE_STRING, scoring->scaler, NULL);
 }

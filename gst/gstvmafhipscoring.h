@@ -66,6 +66,10 @@ void         gst_vmaf_hip_scoring_configure (GstVmafHipScoring * scoring,
                                            guint results_interval_ms,
                                            GstVmafHipPassthrough passthrough);
 
+/* The scale property, for the next run; at start, after configure. */
+void         gst_vmaf_hip_scoring_set_scale (GstVmafHipScoring * scoring,
+                                           GstVmafHipScaleMethod method);
+
 /* The run's settings (backend, device, ...). */
 const GstVmafHipSettings *gst_vmaf_hip_scoring_settings (GstVmafHipScoring * scoring);
 
