@@ -120,6 +120,97 @@ test_hip_caps_cpu_backend (void)
   compare ("I420", 320, 240, "cpu");
 }
 
+/* Runs @launch to EOS and returns the element c's "scaler" stat (NULL
+ * when nothing was resampled); the frames scored in @n_frames. */
+static gchar *
+run_for_scaler (const gchar * launch, guint64 * n_frames)
+{
+  GstElement *p = gst_parse_launch (launch, NULL);
+  GstElement *c = gst_bin_get_by_name (GST_BIN (p), "c");
+  GstBus *bus = gst_element_get_bus (p);
+  GstStructure *stats = NULL;
+  VhFakeCudaCounters left;
+  GstMessage *m;
+  gchar *scaler;
+
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  m = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS |
+      GST_MESSAGE_ERROR);
+  g_assert_nonnull (m);
+  if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+    GError *err;
+
+    gst_message_parse_error (m, &err, NULL);
+    g_error ("%s: %s", launch, err->message);
+  }
+  gst_message_unref (m);
+  g_object_get (c, "stats", &stats, NULL);
+  g_assert_nonnull (stats);
+  g_assert_true (gst_structure_get_uint64 (stats, "scored", n_frames));
+  scaler = g_strdup (gst_structure_get_string (stats, "scaler"));
+  gst_structure_free (stats);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (c);
+  gst_object_unref (p);
+  /* the scaler's kernel module stays loaded for the process, holding its
+   * device: no memory may stay */
+  if (vh_fake_cuda_counters (&left))
+    g_assert_cmpuint (left.n_allocations, ==, 0);
+  return scaler;
+}
+
+#define SCALED(mem, backend) \
+  "videotestsrc num-buffers=6 pattern=ball ! video/x-raw,format=I420," \
+  "width=320,height=240 " mem " ! c.ref_sink " \
+  "videotestsrc num-buffers=6 pattern=ball horizontal-speed=3 ! " \
+  "video/x-raw,format=I420,width=176,height=144 " mem " ! c.dist_sink " \
+  "vmafhipcompare name=c features=psnr backend=" backend " ! fakesink"
+
+/* A distorted video of another size is resampled where its frames are:
+ * from HIP memory on the device, from system memory on the CPU. On a GPU
+ * the two give the same values (the twins, the scaler's and the integer
+ * features', are equal bit for bit); on the fake driver, whose kernels do
+ * not run the scaler, the frames go through the device path and no
+ * device memory stays allocated. */
+static void
+test_scaled_on_device (void)
+{
+  const gchar *on_gpu = SCALED ("! vmafhipupload", "hip");
+  const gchar *on_cpu = SCALED ("", "cpu");
+  gboolean fake = vh_fake_cuda_library () != NULL;
+  g_autofree gchar *err = NULL;
+  gchar *scaler;
+  guint64 n = 0;
+
+  if (fake)
+    g_setenv ("VH_FAKE_CUDA_KERNELS", "noop", TRUE);
+  scaler = run_for_scaler (on_gpu, &n);
+  g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the gpu");
+  g_assert_cmpuint (n, ==, 6);
+  g_free (scaler);
+  scaler = run_for_scaler (on_cpu, &n);
+  g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the cpu");
+  g_assert_cmpuint (n, ==, 6);
+  g_free (scaler);
+  if (fake) {
+    g_unsetenv ("VH_FAKE_CUDA_KERNELS");
+    return;
+  }
+  {
+    GPtrArray *a = run (on_cpu, &err), *b;
+
+    g_assert_null (err);
+    b = run (on_gpu, &err);
+    g_assert_null (err);
+    g_assert_cmpuint (a->len, ==, 6);
+    g_assert_cmpuint (vh_gst_test_assert_same_values (a, "CPU scaler", b,
+            "GPU scaler", "I420 176x144 to 320x240"), >, 6 * 3);
+    g_ptr_array_unref (a);
+    g_ptr_array_unref (b);
+  }
+}
+
 /* The pool's minimum in the answer an allocation query got downstream of
  * the pad the probe sits on (0 before any). */
 static GstPadProbeReturn
@@ -264,6 +355,8 @@ main (int argc, char **argv)
       test_hip_caps_equal_system);
   g_test_add_func ("/gst-hip/compare/hip-caps-cpu-backend",
       test_hip_caps_cpu_backend);
+  g_test_add_func ("/gst-hip/compare/scaled-on-device",
+      test_scaled_on_device);
   g_test_add_func ("/gst-hip/compare/proposes-buffers-held",
       test_proposes_buffers_held);
   g_test_add_func ("/gst-hip/compare/uploads-waited-on-device",
