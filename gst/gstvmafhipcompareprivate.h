@@ -19,6 +19,7 @@
 #include "gstvmafhipenums.h"
 #include "gstvmafhipgpu.h"
 #include "gstvmafhipinputs.h"
+#include "gstvmafhiprenditions.h"
 #include "gstvmafhipscoring.h"
 
 G_BEGIN_DECLS
@@ -66,7 +67,11 @@ struct _GstVmafHipCompare
 
   /* The parts, from init to finalize; each owns its state. */
   GstVmafHipInputs *inputs;     /* pads, accounting, pairing */
-  GstVmafHipScoring *scoring;   /* context, run settings, report, file */
+  GstVmafHipScoring *scoring;   /* dist_sink's: context, run settings,
+                                 * report, file */
+  GstVmafHipRenditions *renditions;     /* every distorted pad's scoring,
+                                         * dist_sink's first */
+  guint next_pad_serial;        /* dist_sink_%u, under the object lock */
   GstVmafHipGpu *gpu;           /* device, memory offered upstream */
   GstVmafHipConvert *convert;   /* distorted frames to the reference's format */
 

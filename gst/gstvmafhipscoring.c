@@ -31,7 +31,13 @@ struct _GstVmafHipScoring
 {
   GstElement *element;          /* not owned */
   GstVmafHipGpu *gpu;           /* not owned */
-  GstVmafHipLiveSettings live;
+  GstVmafHipLiveSettings *live;        /* own_live, or another's */
+  GstVmafHipLiveSettings own_live;
+  /* Which distorted pad this scores (messages, summary, tags); NULL
+   * names: none said. */
+  gchar *pad_name;
+  gchar *label;
+  GstObject *tag_source;        /* posts the tags; NULL: the element */
 
   /* One run, from start to stop; streaming thread. */
   GstVmafHipSettings run;
@@ -70,6 +76,7 @@ gst_vmaf_hip_scoring_new (GstElement * element, GstVmafHipGpu * gpu)
 
   scoring->element = element;
   scoring->gpu = gpu;
+  scoring->live = &scoring->own_live;
   scoring->results = gst_vmaf_hip_results_new (element);
   scoring->scale = gst_vmaf_hip_scale_new ();
   return scoring;
@@ -87,15 +94,51 @@ gst_vmaf_hip_scoring_free (GstVmafHipScoring * scoring)
   g_free (scoring->dispatch);
   gst_vmaf_hip_scale_free (scoring->scale);
   g_free (scoring->scaler);
+  g_free (scoring->pad_name);
+  g_free (scoring->label);
+  if (scoring->tag_source)
+    gst_object_unref (scoring->tag_source);
   if (scoring->pending_tags)
     gst_tag_list_unref (scoring->pending_tags);
   g_free (scoring);
 }
 
+GstVmafHipScoring *
+gst_vmaf_hip_scoring_new_sharing (GstElement * element, GstVmafHipGpu * gpu,
+    GstVmafHipScoring * first)
+{
+  GstVmafHipScoring *scoring = gst_vmaf_hip_scoring_new (element, gpu);
+
+  scoring->live = first->live;
+  return scoring;
+}
+
+void
+gst_vmaf_hip_scoring_set_rendition (GstVmafHipScoring * scoring,
+    const gchar * pad_name, const gchar * label, GstObject * tag_source)
+{
+  g_free (scoring->pad_name);
+  scoring->pad_name = g_strdup (pad_name);
+  g_free (scoring->label);
+  scoring->label = g_strdup (label);
+  if (scoring->tag_source)
+    gst_object_unref (scoring->tag_source);
+  scoring->tag_source = tag_source ? gst_object_ref (tag_source) : NULL;
+}
+
+/* The pad and label fields of a message of the vmafhip layout. */
+static void
+name_rendition (GstVmafHipScoring * scoring, GstStructure * s)
+{
+  if (scoring->pad_name)
+    gst_structure_set (s, "pad", G_TYPE_STRING, scoring->pad_name,
+        "label", G_TYPE_STRING, scoring->label, NULL);
+}
+
 GstVmafHipLiveSettings *
 gst_vmaf_hip_scoring_live (GstVmafHipScoring * scoring)
 {
-  return &scoring->live;
+  return scoring->live;
 }
 
 void
@@ -122,6 +165,12 @@ gst_vmaf_hip_scoring_set_scale (GstVmafHipScoring * scoring,
   gst_vmaf_hip_scale_start (scoring->scale, (VhScaleMethod) method);
 }
 
+const gchar *
+gst_vmaf_hip_scoring_results_filename (GstVmafHipScoring * scoring)
+{
+  return gst_vmaf_hip_results_filename (scoring->results);
+}
+
 const GstVmafHipSettings *
 gst_vmaf_hip_scoring_settings (GstVmafHipScoring * scoring)
 {
@@ -144,8 +193,8 @@ static void
 post_tags (GstVmafHipScoring * scoring, GstTagList * tags)
 {
   gst_element_post_message (scoring->element,
-      gst_message_new_tag (GST_OBJECT_CAST (scoring->element),
-          gst_tag_list_copy (tags)));
+      gst_message_new_tag (scoring->tag_source ? scoring->tag_source :
+          GST_OBJECT_CAST (scoring->element), gst_tag_list_copy (tags)));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -177,8 +226,8 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
 {
   GstVmafHipScoring *scoring = user_data;
   GstElement *self = scoring->element;
-  gboolean want_message = g_atomic_int_get (&scoring->live.frame_message);
-  guint tag_interval = (guint) g_atomic_int_get (&scoring->live.tag_interval);
+  gboolean want_message = g_atomic_int_get (&scoring->live->frame_message);
+  guint tag_interval = (guint) g_atomic_int_get (&scoring->live->tag_interval);
   GstStructure *s;
   guint64 n_scored = 0;
 
@@ -186,11 +235,13 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
    * that a live run without one does not grow. */
   s = gst_vmaf_hip_report_frame_ready (scoring->report, ctx, index, scored,
       want_message, &n_scored);
-  if (s && g_atomic_int_get (&scoring->live.message_layout) ==
+  if (s && g_atomic_int_get (&scoring->live->message_layout) ==
       GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
     GstStructure *vmaf = gst_vmaf_hip_compat_frame (s);
     gst_structure_free (s);
     s = vmaf;
+  } else if (s) {
+    name_rendition (scoring, s);
   }
   if (s) {
     gst_element_post_message (self,
@@ -200,7 +251,7 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
     update_results (scoring, FALSE);
   if (scored && tag_interval > 0 && n_scored % tag_interval == 0) {
     GstVmafHipPoolMethod method =
-        g_atomic_int_get (&scoring->live.pool_method);
+        g_atomic_int_get (&scoring->live->pool_method);
     GstTagList *tags = gst_vmaf_hip_report_make_tags (scoring->report,
         method);
 
@@ -594,8 +645,10 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   /* Both copies in flight before either mapping waits for its own. */
   gst_vmaf_hip_gpu_start_upload (scoring->gpu, ref);
   gst_vmaf_hip_gpu_start_upload (scoring->gpu, dist);
-  ref_pic = gst_vmaf_hip_gpu_wrap_input (scoring->gpu, scoring->ctx, backend,
-      rinfo, ref, &err);
+  /* The reference's picture is shared by every rendition scored against
+   * it: made, and uploaded, once. */
+  ref_pic = gst_vmaf_hip_gpu_wrap_reference (scoring->gpu, scoring->ctx,
+      backend, rinfo, ref, &err);
   dist_pic = ref_pic ? gst_vmaf_hip_gpu_wrap_input (scoring->gpu,
       scoring->ctx, backend, dinfo, dist, &err) : NULL;
   if (!dist_pic) {
@@ -662,7 +715,7 @@ gst_vmaf_hip_scoring_end (GstVmafHipScoring * scoring, gboolean * wrote)
     *wrote = TRUE;
   }
   return gst_vmaf_hip_report_make_summary (scoring->report,
-      g_atomic_int_get (&scoring->live.pool_method));
+      g_atomic_int_get (&scoring->live->pool_method));
 }
 
 GstTagList *
@@ -670,17 +723,19 @@ gst_vmaf_hip_scoring_post_summary (GstVmafHipScoring * scoring,
     GstStructure * summary, gboolean wrote)
 {
   GstElement *self = scoring->element;
-  GstVmafHipPoolMethod method = g_atomic_int_get (&scoring->live.pool_method);
+  GstVmafHipPoolMethod method = g_atomic_int_get (&scoring->live->pool_method);
   GstTagList *tags;
 
   if (wrote)
     gst_structure_set (summary, "results-filename", G_TYPE_STRING,
         results_path (scoring), NULL);
-  if (g_atomic_int_get (&scoring->live.message_layout) ==
+  if (g_atomic_int_get (&scoring->live->message_layout) ==
       GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
     GstStructure *pooled = gst_vmaf_hip_compat_pooled (summary, method);
     gst_structure_free (summary);
     summary = pooled;
+  } else {
+    name_rendition (scoring, summary);
   }
   gst_element_post_message (self,
       gst_message_new_element (GST_OBJECT_CAST (self), summary));
@@ -728,9 +783,16 @@ gst_vmaf_hip_scoring_stats (GstVmafHipScoring * scoring)
   if (!scoring->report)
     return NULL;
   s = gst_vmaf_hip_report_make_summary (scoring->report,
-      g_atomic_int_get (&scoring->live.pool_method));
+      g_atomic_int_get (&scoring->live->pool_method));
   gst_structure_set_name (s, "vmaf-stats");
   return s;
+}
+
+void
+gst_vmaf_hip_scoring_add_rendition (GstVmafHipScoring * scoring,
+    GstStructure * s)
+{
+  name_rendition (scoring, s);
 }
 
 void
