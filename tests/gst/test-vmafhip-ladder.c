@@ -59,6 +59,38 @@ rung_branch (guint r)
 
 #define PROPS "threads=2 features=psnr"
 
+/* Sets @prop of @element's pad @pad_name. gst-launch's c.dist_sink::label=
+ * works too, but GStreamer 1.22's parser keeps a reference to a pad that
+ * exists when it sets the property (seen under valgrind; the delayed set
+ * of a request pad, and gst_child_proxy_set (), keep none). */
+static void
+set_pad_property (GstElement * pipeline, const gchar * pad_name,
+    const gchar * prop, const gchar * value)
+{
+  GstElement *c = gst_bin_get_by_name (GST_BIN (pipeline), "c");
+  GstPad *pad = gst_element_get_static_pad (c, pad_name);
+
+  g_assert_nonnull (pad);
+  g_object_set (pad, prop, value, NULL);
+  gst_object_unref (pad);
+  gst_object_unref (c);
+}
+
+static GList *
+run_pipeline (const gchar * desc, const gchar * pad_name, const gchar * prop,
+    const gchar * value)
+{
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GList *msgs;
+
+  g_assert_nonnull (pipeline);
+  if (pad_name)
+    set_pad_property (pipeline, pad_name, prop, value);
+  msgs = vh_gst_run (pipeline, 300 * GST_SECOND);
+  gst_object_unref (pipeline);
+  return msgs;
+}
+
 static GList *
 run_ladder (const VhGoldenPair * pair, const gchar * results)
 {
@@ -76,12 +108,12 @@ run_ladder (const VhGoldenPair * pair, const gchar * results)
     g_free (branch);
   }
   g_string_append (desc, "vmafhipcompare name=c " PROPS);
-  for (guint r = 0; r < G_N_ELEMENTS (rungs); r++)
+  for (guint r = 1; r < G_N_ELEMENTS (rungs); r++)
     g_string_append_printf (desc, " %s::label=%s", rungs[r].pad,
         rungs[r].label);
   g_string_append_printf (desc, " results-filename=\"%s\" ! fakesink",
       results);
-  msgs = vh_gst_run_launch (desc->str, 300 * GST_SECOND);
+  msgs = run_pipeline (desc->str, rungs[0].pad, "label", rungs[0].label);
   g_string_free (desc, TRUE);
   g_free (ref);
   g_free (dist);
@@ -270,10 +302,9 @@ test_results_file_per_pad (void)
 
   /* the pads' own files win over the element's */
   props = g_strdup_printf ("results-filename=\"%s\" "
-      "dist_sink::results-filename=\"%s\" "
-      "dist_sink_0::results-filename=\"%s\"", one, a, b);
+      "dist_sink_0::results-filename=\"%s\"", one, b);
   desc = three_sources (6, props);
-  msgs = vh_gst_run_launch (desc, 60 * GST_SECOND);
+  msgs = run_pipeline (desc, "dist_sink", "results-filename", a);
   g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
   g_assert_cmpuint (vh_gst_count (msgs, "vmaf-summary"), ==, 2);
   g_assert_true (g_file_test (a, G_FILE_TEST_IS_REGULAR));
