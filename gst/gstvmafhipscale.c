@@ -34,6 +34,7 @@ struct _GstVmafHipScale
   VhHipScaler *gpu;             /* for cpu's geometry, on device */
   VhHipStream *stream;
   VhHipDevice *device;
+  struct _OutputPool *outputs;  /* resampled pictures' planes */
 #endif
 };
 
@@ -42,6 +43,10 @@ gst_vmaf_hip_scale_new (void)
 {
   return g_new0 (GstVmafHipScale, 1);
 }
+
+#ifdef VH_HAVE_HIP
+static void output_pool_close (struct _OutputPool *pool);
+#endif
 
 static void
 drop_gpu (GstVmafHipScale * scale)
@@ -53,6 +58,7 @@ drop_gpu (GstVmafHipScale * scale)
   g_clear_pointer (&scale->gpu, vh_hip_scaler_free);
   g_clear_pointer (&scale->stream, vh_hip_stream_free);
   g_clear_pointer (&scale->device, vh_hip_device_unref);
+  g_clear_pointer (&scale->outputs, output_pool_close);
 #endif
 }
 
@@ -122,32 +128,136 @@ prepare (GstVmafHipScale * scale, const VhPictureInfo * ref,
 }
 
 #ifdef VH_HAVE_HIP
-/* A resampled device picture: its planes, the event its samples are
- * ready at (the engine's GPU work waits on it), and the input, which the
- * kernels read until then. */
+/* Resampled device pictures are recycled: allocating device memory is
+ * slow and freeing it waits for the whole device, at every frame. The
+ * pool goes with its scaler's geometry; pictures still out then free
+ * their planes when released. */
+typedef struct _OutputPool
+{
+  gint ref_count;
+  VhHipDevice *device;
+  GMutex lock;
+  gboolean open;
+  GQueue idle;                  /* DeviceOutput */
+} OutputPool;
+
+#define OUTPUT_POOL_MAX 16
+
+/* A resampled device picture's memory: its planes, the event its samples
+ * are ready at (the engine's GPU work waits on it), and the input, which
+ * the kernels read until then. */
 typedef struct
 {
-  VhHipDevice *device;
+  OutputPool *pool;
   gpointer planes[3];
+  gsize stride[3];
   VhHipEvent *ready;
   VhPicture *src;
 } DeviceOutput;
 
-static void
-device_output_free (gpointer data)
+static OutputPool *
+output_pool_new (VhHipDevice * device)
 {
-  DeviceOutput *o = data;
+  OutputPool *pool = g_new0 (OutputPool, 1);
 
-  if (o->ready) {
-    vh_hip_event_synchronize (o->ready, NULL);
+  pool->ref_count = 1;
+  pool->device = vh_hip_device_ref (device);
+  pool->open = TRUE;
+  g_mutex_init (&pool->lock);
+  g_queue_init (&pool->idle);
+  return pool;
+}
+
+static void
+output_pool_unref (OutputPool * pool)
+{
+  if (!g_atomic_int_dec_and_test (&pool->ref_count))
+    return;
+  vh_hip_device_unref (pool->device);
+  g_mutex_clear (&pool->lock);
+  g_free (pool);
+}
+
+static void
+device_output_destroy (DeviceOutput * o)
+{
+  if (o->ready)
     vh_hip_event_free (o->ready);
-  }
   for (guint p = 0; p < 3; p++)
     if (o->planes[p])
-      vh_hip_free (o->device, o->planes[p]);
-  g_clear_pointer (&o->src, vh_picture_unref);
-  vh_hip_device_unref (o->device);
+      vh_hip_free (o->pool->device, o->planes[p]);
+  output_pool_unref (o->pool);
   g_free (o);
+}
+
+/* The picture was released: its planes go back to the pool. */
+static void
+device_output_release (gpointer data)
+{
+  DeviceOutput *o = data;
+  OutputPool *pool = o->pool;
+  gboolean kept = FALSE;
+
+  if (o->ready)
+    vh_hip_event_synchronize (o->ready, NULL);
+  g_clear_pointer (&o->src, vh_picture_unref);
+  g_mutex_lock (&pool->lock);
+  if (pool->open && pool->idle.length < OUTPUT_POOL_MAX) {
+    g_queue_push_tail (&pool->idle, o);
+    kept = TRUE;
+  }
+  g_mutex_unlock (&pool->lock);
+  if (!kept)
+    device_output_destroy (o);
+}
+
+static void
+output_pool_close (OutputPool * pool)
+{
+  GQueue idle;
+
+  g_mutex_lock (&pool->lock);
+  pool->open = FALSE;
+  idle = pool->idle;
+  g_queue_init (&pool->idle);
+  g_mutex_unlock (&pool->lock);
+  g_queue_clear_full (&idle, (GDestroyNotify) device_output_destroy);
+  output_pool_unref (pool);
+}
+
+/* Planes for one picture of @info: recycled, or allocated. */
+static DeviceOutput *
+output_take (OutputPool * pool, const VhPictureInfo * info, GError ** error)
+{
+  DeviceOutput *o;
+  guint ssx, ssy, n_planes = vh_pix_fmt_n_planes (info->pix_fmt);
+  gsize bps = info->bpc > 8 ? 2 : 1;
+
+  g_mutex_lock (&pool->lock);
+  o = g_queue_pop_head (&pool->idle);
+  g_mutex_unlock (&pool->lock);
+  if (o)
+    return o;
+  o = g_new0 (DeviceOutput, 1);
+  g_atomic_int_inc (&pool->ref_count);
+  o->pool = pool;
+  vh_pix_fmt_subsampling (info->pix_fmt, &ssx, &ssy);
+  for (guint p = 0; p < n_planes; p++) {
+    guint w = p ? (info->width + ssx) >> ssx : info->width;
+    guint h = p ? (info->height + ssy) >> ssy : info->height;
+
+    if (!vh_hip_malloc_pitch (pool->device, w * bps, h, &o->planes[p],
+            &o->stride[p], error)) {
+      device_output_destroy (o);
+      return NULL;
+    }
+  }
+  o->ready = vh_hip_event_new (pool->device, FALSE, error);
+  if (!o->ready) {
+    device_output_destroy (o);
+    return NULL;
+  }
+  return o;
 }
 
 static VhPicture *
@@ -156,10 +266,6 @@ scale_on_device (GstVmafHipScale * scale, VhHipDevice * device,
 {
   DeviceOutput *o;
   VhPicture *out;
-  gpointer data[3] = { NULL, NULL, NULL };
-  gsize stride[3] = { 0, 0, 0 };
-  guint ssx, ssy, n_planes = vh_pix_fmt_n_planes (scale->out.pix_fmt);
-  gsize bps = scale->out.bpc > 8 ? 2 : 1;
 
   if (scale->device != device)
     drop_gpu (scale);
@@ -171,28 +277,16 @@ scale_on_device (GstVmafHipScale * scale, VhHipDevice * device,
       return NULL;
     }
     scale->device = vh_hip_device_ref (device);
+    scale->outputs = output_pool_new (device);
   }
 
-  o = g_new0 (DeviceOutput, 1);
-  o->device = vh_hip_device_ref (device);
-  vh_pix_fmt_subsampling (scale->out.pix_fmt, &ssx, &ssy);
-  for (guint p = 0; p < n_planes; p++) {
-    guint w = p ? (scale->out.width + ssx) >> ssx : scale->out.width;
-    guint h = p ? (scale->out.height + ssy) >> ssy : scale->out.height;
-
-    if (!vh_hip_malloc_pitch (device, w * bps, h, &o->planes[p], &stride[p],
-            error)) {
-      device_output_free (o);
-      return NULL;
-    }
-    data[p] = o->planes[p];
-  }
-  out = vh_picture_new_wrapped (&scale->out, data, stride, NULL,
-      VH_MEMORY_HIP_DEVICE, o, device_output_free);
+  o = output_take (scale->outputs, &scale->out, error);
+  if (!o)
+    return NULL;
+  out = vh_picture_new_wrapped (&scale->out, o->planes, o->stride, NULL,
+      VH_MEMORY_HIP_DEVICE, o, device_output_release);
   o->src = vh_picture_ref (dist);
-  o->ready = vh_hip_event_new (device, FALSE, error);
-  if (!o->ready ||
-      (dist->ready && !vh_hip_stream_wait_event (scale->stream, dist->ready,
+  if ((dist->ready && !vh_hip_stream_wait_event (scale->stream, dist->ready,
               error)) ||
       !vh_hip_scaler_scale_async (scale->gpu, scale->stream, dist, out,
           error) || !vh_hip_event_record (o->ready, scale->stream, error)) {
