@@ -19,6 +19,7 @@
 #include "gstvmafhipenums.h"
 #include "gstvmafhipgpu.h"
 #include "gstvmafhipinputs.h"
+#include "gstvmafhiprenditions.h"
 #include "gstvmafhipscoring.h"
 
 G_BEGIN_DECLS
@@ -45,6 +46,7 @@ GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define DEFAULT_DEVICE_ID         -1
 #define DEFAULT_INPUT_TIMEOUT     (10 * GST_SECOND)
 #define DEFAULT_CONVERT           GST_VMAF_HIP_CONVERT_NONE
+#define DEFAULT_SCALE             GST_VMAF_HIP_SCALE_BICUBIC
 
 struct _GstVmafHipCompare
 {
@@ -61,10 +63,15 @@ struct _GstVmafHipCompare
   GstDebugLevel log_level;      /* kept for compatibility, no effect */
   GstClockTime input_timeout;   /* ns, 0: none */
   GstVmafHipConvertMode convert_mode;
+  GstVmafHipScaleMethod scale_method;
 
   /* The parts, from init to finalize; each owns its state. */
   GstVmafHipInputs *inputs;     /* pads, accounting, pairing */
-  GstVmafHipScoring *scoring;   /* context, run settings, report, file */
+  GstVmafHipScoring *scoring;   /* dist_sink's: context, run settings,
+                                 * report, file */
+  GstVmafHipRenditions *renditions;     /* every distorted pad's scoring,
+                                         * dist_sink's first */
+  guint next_pad_serial;        /* dist_sink_%u, under the object lock */
   GstVmafHipGpu *gpu;           /* device, memory offered upstream */
   GstVmafHipConvert *convert;   /* distorted frames to the reference's format */
 

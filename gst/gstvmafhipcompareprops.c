@@ -49,6 +49,7 @@ enum
   PROP_RESULTS_INTERVAL,
   PROP_INPUT_TIMEOUT,
   PROP_CONVERT,
+  PROP_SCALE,
 };
 
 /* The model property's blurb, with the built-in model names from the
@@ -256,12 +257,35 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
           DEFAULT_CONVERT, ready));
 
   /**
+   * GstVmafHipCompare:scale:
+   *
+   * A distorted video of another size than the reference (a rendition of
+   * an encoding ladder) is resampled to the reference's size before it is
+   * scored: bicubic (the default) as ffmpeg's scale=flags=bicubic, the
+   * convention VMAF scores are compared with; lanczos; bilinear (what
+   * videoscale does by default; it reads lower). On the GPU when the
+   * frame is in device memory, on the CPU otherwise, equal bit for bit.
+   * none: both inputs need the same size.
+   */
+  g_object_class_install_property (gobject_class, PROP_SCALE,
+      g_param_spec_enum ("scale", "Scale",
+          "How a distorted video of another size is resampled to the "
+          "reference's size before scoring: bicubic (ffmpeg's "
+          "scale=flags=bicubic, the convention), lanczos, bilinear, or none "
+          "(sizes must match)", GST_TYPE_VMAF_HIP_SCALE_METHOD,
+          DEFAULT_SCALE, ready));
+
+  /**
    * GstVmafHipCompare:stats:
    *
    * The run so far, as the vmaf-summary message gives it at end of stream
    * (structure "vmaf-stats": scored, skipped, unpaired and dropped frames,
    * pooled values per output), plus "dispatch" (which feature runs where,
-   * "adm: hip, cambi: cpu, ..."). NULL while the element is not running.
+   * "adm: hip, cambi: cpu, ..."), "scaler" when the distorted video is
+   * resampled, "pad" and "label", and "reference-frames" (reference frames
+   * prepared for scoring: each once, whatever the number of distorted
+   * pads). With request pads, "renditions": each distorted pad's stats,
+   * dist_sink's first. NULL while the element is not running.
    * Lets an application watch a live run that never ends.
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
@@ -274,14 +298,46 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
 /* The summary so far, for applications that watch a live run; NULL
  * unless running. Called with the object lock held. */
 static GstStructure *
-make_stats (GstVmafHipCompare * self)
+rendition_stats (GstVmafHipCompare * self, guint i)
 {
-  GstStructure *s = gst_vmaf_hip_scoring_stats (self->scoring);
+  GstVmafHipScoring *scoring = gst_vmaf_hip_renditions_get (self->renditions,
+      i);
+  GstStructure *s = gst_vmaf_hip_scoring_stats (scoring);
 
   if (!s)
     return NULL;
-  gst_vmaf_hip_inputs_add_counts (self->inputs, s);
-  gst_vmaf_hip_scoring_add_dispatch (self->scoring, s);
+  gst_vmaf_hip_inputs_add_match_counts (self->inputs, i, s);
+  gst_vmaf_hip_scoring_add_dispatch (scoring, s);
+  gst_vmaf_hip_scoring_add_rendition (scoring, s);
+  return s;
+}
+
+static GstStructure *
+make_stats (GstVmafHipCompare * self)
+{
+  GstStructure *s = rendition_stats (self, 0);
+  guint n = gst_vmaf_hip_renditions_n (self->renditions);
+  GValue list = G_VALUE_INIT;
+
+  if (!s)
+    return NULL;
+  gst_structure_set (s, "reference-frames", G_TYPE_UINT64,
+      gst_vmaf_hip_gpu_references_made (self->gpu), NULL);
+  if (n < 2)
+    return s;
+  /* every distorted pad's, dist_sink's first */
+  gst_value_array_init (&list, n);
+  for (guint i = 0; i < n; i++) {
+    GstStructure *one = rendition_stats (self, i);
+    GValue v = G_VALUE_INIT;
+
+    if (!one)
+      continue;
+    g_value_init (&v, GST_TYPE_STRUCTURE);
+    g_value_take_boxed (&v, one);
+    gst_value_array_append_and_take_value (&list, &v);
+  }
+  gst_structure_take_value (s, "renditions", &list);
   return s;
 }
 
@@ -370,6 +426,9 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
     case PROP_CONVERT:
       self->convert_mode = g_value_get_enum (value);
       break;
+    case PROP_SCALE:
+      self->scale_method = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -453,6 +512,9 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       break;
     case PROP_INPUT_TIMEOUT:
       g_value_set_uint64 (value, self->input_timeout);
+      break;
+    case PROP_SCALE:
+      g_value_set_enum (value, self->scale_method);
       break;
     case PROP_CONVERT:
       g_value_set_enum (value, self->convert_mode);

@@ -27,6 +27,8 @@
   VH_DOC_INDENT \
   "  index (guint64): frame number since start (subsample=N: multiples of N);" \
   VH_DOC_INDENT \
+  "  pad, label (string): the distorted pad scored and its label property;" \
+  VH_DOC_INDENT \
   "  score (double): the first model's score (no model: absent);" \
   VH_DOC_INDENT \
   "  one double per model score (vmaf, NAME_bagging, NAME_ci_p95_lo, ...)" \
@@ -55,7 +57,9 @@
   VH_DOC_INDENT \
   "  per output name, a \"pooled\" GstStructure: frames (guint64), mean," \
   VH_DOC_INDENT \
-  "  harmonic-mean, min, max (double)." \
+  "  harmonic-mean, min, max (double); pad, label (string): one summary per" \
+  VH_DOC_INDENT \
+  "  distorted pad (dist_sink, dist_sink_%u)." \
   VH_DOC_INDENT \
   "message-layout=vmaf posts GStreamer's vmaf element's \"VMAF\" messages" \
   VH_DOC_INDENT \
@@ -68,7 +72,9 @@
 #define GST_VMAF_HIP_DOC_TAGS \
   "pooled by pool-method over the frames scored so far, posted on the bus" \
   VH_DOC_INDENT \
-  "and pushed downstream every tag-interval frames and at end of stream:" \
+  "and pushed downstream every tag-interval frames and at end of stream" \
+  VH_DOC_INDENT \
+  "(dist_sink's; each dist_sink_%u's posted from that pad):" \
   VH_DOC_INDENT \
   "vmafhip-score (double): the first model's score;" \
   VH_DOC_INDENT \

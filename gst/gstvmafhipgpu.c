@@ -49,7 +49,20 @@ struct _GstVmafHipGpu
    * later contexts run on the CPU. Set on the worker that saw the
    * failure; read by the streaming and upstream threads. */
   gint lost;
+  /* The reference's pictures lately made, shared by the renditions scored
+   * against them (RefEntry, oldest first; streaming thread), how many
+   * renditions take each, and how many were made (atomic). */
+  GQueue references;
+  guint reference_users;
+  gsize references_made;
 };
+
+typedef struct
+{
+  GstBuffer *buffer;            /* a reference held by @picture */
+  VhPicture *picture;
+  guint uses;
+} RefEntry;
 
 GstVmafHipGpu *
 gst_vmaf_hip_gpu_new (GstElement * element)
@@ -61,11 +74,29 @@ gst_vmaf_hip_gpu_new (GstElement * element)
   return gpu;
 }
 
+static void
+ref_entry_free (gpointer data)
+{
+  RefEntry *e = data;
+
+  vh_picture_unref (e->picture);
+  g_free (e);
+}
+
+void
+gst_vmaf_hip_gpu_forget_references (GstVmafHipGpu * gpu, gboolean recount)
+{
+  g_queue_clear_full (&gpu->references, ref_entry_free);
+  if (recount)
+    g_atomic_pointer_set ((gpointer *) & gpu->references_made, NULL);
+}
+
 void
 gst_vmaf_hip_gpu_free (GstVmafHipGpu * gpu)
 {
   if (!gpu)
     return;
+  gst_vmaf_hip_gpu_forget_references (gpu, FALSE);
   gst_clear_object (&gpu->hip_device);
   g_clear_pointer (&gpu->transfer, vh_picture_transfer_unref);
   g_free (gpu);
@@ -81,6 +112,17 @@ VhBackend
 gst_vmaf_hip_gpu_backends (GstVmafHipGpu * gpu)
 {
   return is_lost (gpu) ? VH_BACKEND_CPU : gpu->backends;
+}
+
+gpointer
+gst_vmaf_hip_gpu_device_handle (GstVmafHipGpu * gpu)
+{
+#ifdef VH_HAVE_HIP
+  if (gpu->hip_device && gpu->transfer && !is_lost (gpu))
+    return gst_vmaf_hip_device_get_handle (GST_VMAF_HIP_DEVICE
+        (gpu->hip_device));
+#endif
+  return NULL;
 }
 
 VhPictureTransfer *
@@ -326,6 +368,60 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
     return NULL;
 #endif
   return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
+}
+
+void
+gst_vmaf_hip_gpu_set_reference_users (GstVmafHipGpu * gpu, guint users)
+{
+  gpu->reference_users = users;
+}
+
+/* Kept until every rendition took it, or until this many newer ones came
+ * (a rendition that ended, or runs behind). */
+#define MAX_REFERENCES_KEPT(users) (4 + 4 * (users))
+
+VhPicture *
+gst_vmaf_hip_gpu_wrap_reference (GstVmafHipGpu * gpu, VhContext * ctx,
+    GstVmafHipBackend backend, const GstVideoInfo * vinfo, GstBuffer * buf,
+    GError ** error)
+{
+  RefEntry *e;
+  VhPicture *pic;
+
+  /* The buffer is held by its entry's picture: no other frame takes its
+   * address meanwhile. */
+  for (GList * l = gpu->references.head; l; l = l->next) {
+    e = l->data;
+    if (e->buffer != buf)
+      continue;
+    pic = vh_picture_ref (e->picture);
+    if (++e->uses >= gpu->reference_users) {
+      g_queue_delete_link (&gpu->references, l);
+      ref_entry_free (e);
+    }
+    return pic;
+  }
+  pic = gst_vmaf_hip_gpu_wrap_input (gpu, ctx, backend, vinfo, buf, error);
+  if (!pic)
+    return NULL;
+  g_atomic_pointer_add (&gpu->references_made, 1);
+  if (gpu->reference_users > 1) {
+    e = g_new0 (RefEntry, 1);
+    e->buffer = buf;
+    e->picture = vh_picture_ref (pic);
+    e->uses = 1;
+    g_queue_push_tail (&gpu->references, e);
+    while (gpu->references.length > MAX_REFERENCES_KEPT
+        (gpu->reference_users))
+      ref_entry_free (g_queue_pop_head (&gpu->references));
+  }
+  return pic;
+}
+
+guint64
+gst_vmaf_hip_gpu_references_made (GstVmafHipGpu * gpu)
+{
+  return (guint64) g_atomic_pointer_get (&gpu->references_made);
 }
 
 /* Offers upstream a pool of HIP memory when features run on the GPU:

@@ -51,6 +51,10 @@ gboolean     gst_vmaf_hip_gpu_open        (GstVmafHipGpu * gpu,
 
 void         gst_vmaf_hip_gpu_close       (GstVmafHipGpu * gpu);
 
+/* The open device's VhHipDevice, for work of the element's own on it (the
+ * scale property's GPU twin); NULL on the CPU and after a fall-back. */
+gpointer     gst_vmaf_hip_gpu_device_handle (GstVmafHipGpu * gpu);
+
 /* What gst_vmaf_hip_gpu_open() decided, for the scoring context. */
 VhBackend    gst_vmaf_hip_gpu_backends    (GstVmafHipGpu * gpu);
 
@@ -84,6 +88,28 @@ VhPicture   *gst_vmaf_hip_gpu_wrap_input  (GstVmafHipGpu * gpu,
                                            GstVmafHipBackend backend,
                                            const GstVideoInfo * vinfo,
                                            GstBuffer * buf, GError ** error);
+
+/* gst_vmaf_hip_gpu_wrap_input() for a reference frame that @users
+ * renditions are scored against (gst_vmaf_hip_gpu_set_reference_users()):
+ * its picture is made once and handed to each, so that it is prepared and
+ * uploaded once for all of them. Streaming thread. */
+VhPicture   *gst_vmaf_hip_gpu_wrap_reference (GstVmafHipGpu * gpu,
+                                           VhContext * ctx,
+                                           GstVmafHipBackend backend,
+                                           const GstVideoInfo * vinfo,
+                                           GstBuffer * buf, GError ** error);
+
+void         gst_vmaf_hip_gpu_set_reference_users (GstVmafHipGpu * gpu,
+                                           guint users);
+
+/* Drops the reference pictures kept (start, flush, stop); @recount: the
+ * count of pictures made starts again. */
+void         gst_vmaf_hip_gpu_forget_references (GstVmafHipGpu * gpu,
+                                           gboolean recount);
+
+/* Reference pictures made since start: one per reference frame scored,
+ * whatever the number of renditions (any thread). */
+guint64      gst_vmaf_hip_gpu_references_made (GstVmafHipGpu * gpu);
 
 /* Answers an allocation query from upstream: a HIP pool of @held buffers
  * when features read device pictures (or, for CUDA producers, @held), and

@@ -19,6 +19,7 @@
 #include "gstvmafhippicture.h"
 #include "gstvmafhipreport.h"
 #include "gstvmafhipresults.h"
+#include "gstvmafhipscale.h"
 
 #include "errors.h"
 #include "model.h"
@@ -30,7 +31,13 @@ struct _GstVmafHipScoring
 {
   GstElement *element;          /* not owned */
   GstVmafHipGpu *gpu;           /* not owned */
-  GstVmafHipLiveSettings live;
+  GstVmafHipLiveSettings *live;        /* own_live, or another's */
+  GstVmafHipLiveSettings own_live;
+  /* Which distorted pad this scores (messages, summary, tags); NULL
+   * names: none said. */
+  gchar *pad_name;
+  gchar *label;
+  GstObject *tag_source;        /* posts the tags; NULL: the element */
 
   /* One run, from start to stop; streaming thread. */
   GstVmafHipSettings run;
@@ -56,6 +63,10 @@ struct _GstVmafHipScoring
                                  * under the object lock */
   /* Tags for the next output buffer, under the object lock. */
   GstTagList *pending_tags;
+  /* The distorted frames to the reference's size (scale property). */
+  GstVmafHipScale *scale;
+  gchar *scaler;                /* "bicubic from 1280x720 on the gpu", set
+                                 * under the object lock */
 };
 
 GstVmafHipScoring *
@@ -65,7 +76,9 @@ gst_vmaf_hip_scoring_new (GstElement * element, GstVmafHipGpu * gpu)
 
   scoring->element = element;
   scoring->gpu = gpu;
+  scoring->live = &scoring->own_live;
   scoring->results = gst_vmaf_hip_results_new (element);
+  scoring->scale = gst_vmaf_hip_scale_new ();
   return scoring;
 }
 
@@ -79,15 +92,53 @@ gst_vmaf_hip_scoring_free (GstVmafHipScoring * scoring)
   gst_vmaf_hip_report_free (scoring->report);
   gst_vmaf_hip_results_free (scoring->results);
   g_free (scoring->dispatch);
+  gst_vmaf_hip_scale_free (scoring->scale);
+  g_free (scoring->scaler);
+  g_free (scoring->pad_name);
+  g_free (scoring->label);
+  if (scoring->tag_source)
+    gst_object_unref (scoring->tag_source);
   if (scoring->pending_tags)
     gst_tag_list_unref (scoring->pending_tags);
   g_free (scoring);
 }
 
+GstVmafHipScoring *
+gst_vmaf_hip_scoring_new_sharing (GstElement * element, GstVmafHipGpu * gpu,
+    GstVmafHipScoring * first)
+{
+  GstVmafHipScoring *scoring = gst_vmaf_hip_scoring_new (element, gpu);
+
+  scoring->live = first->live;
+  return scoring;
+}
+
+void
+gst_vmaf_hip_scoring_set_rendition (GstVmafHipScoring * scoring,
+    const gchar * pad_name, const gchar * label, GstObject * tag_source)
+{
+  g_free (scoring->pad_name);
+  scoring->pad_name = g_strdup (pad_name);
+  g_free (scoring->label);
+  scoring->label = g_strdup (label);
+  if (scoring->tag_source)
+    gst_object_unref (scoring->tag_source);
+  scoring->tag_source = tag_source ? gst_object_ref (tag_source) : NULL;
+}
+
+/* The pad and label fields of a message of the vmafhip layout. */
+static void
+name_rendition (GstVmafHipScoring * scoring, GstStructure * s)
+{
+  if (scoring->pad_name)
+    gst_structure_set (s, "pad", G_TYPE_STRING, scoring->pad_name,
+        "label", G_TYPE_STRING, scoring->label, NULL);
+}
+
 GstVmafHipLiveSettings *
 gst_vmaf_hip_scoring_live (GstVmafHipScoring * scoring)
 {
-  return &scoring->live;
+  return scoring->live;
 }
 
 void
@@ -105,6 +156,19 @@ gst_vmaf_hip_scoring_configure (GstVmafHipScoring * scoring,
   gst_vmaf_hip_results_configure (scoring->results, results_filename, format,
       results_interval_ms);
   scoring->passthrough = passthrough;
+}
+
+void
+gst_vmaf_hip_scoring_set_scale (GstVmafHipScoring * scoring,
+    GstVmafHipScaleMethod method)
+{
+  gst_vmaf_hip_scale_start (scoring->scale, (VhScaleMethod) method);
+}
+
+const gchar *
+gst_vmaf_hip_scoring_results_filename (GstVmafHipScoring * scoring)
+{
+  return gst_vmaf_hip_results_filename (scoring->results);
 }
 
 const GstVmafHipSettings *
@@ -129,8 +193,8 @@ static void
 post_tags (GstVmafHipScoring * scoring, GstTagList * tags)
 {
   gst_element_post_message (scoring->element,
-      gst_message_new_tag (GST_OBJECT_CAST (scoring->element),
-          gst_tag_list_copy (tags)));
+      gst_message_new_tag (scoring->tag_source ? scoring->tag_source :
+          GST_OBJECT_CAST (scoring->element), gst_tag_list_copy (tags)));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -162,8 +226,8 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
 {
   GstVmafHipScoring *scoring = user_data;
   GstElement *self = scoring->element;
-  gboolean want_message = g_atomic_int_get (&scoring->live.frame_message);
-  guint tag_interval = (guint) g_atomic_int_get (&scoring->live.tag_interval);
+  gboolean want_message = g_atomic_int_get (&scoring->live->frame_message);
+  guint tag_interval = (guint) g_atomic_int_get (&scoring->live->tag_interval);
   GstStructure *s;
   guint64 n_scored = 0;
 
@@ -171,11 +235,13 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
    * that a live run without one does not grow. */
   s = gst_vmaf_hip_report_frame_ready (scoring->report, ctx, index, scored,
       want_message, &n_scored);
-  if (s && g_atomic_int_get (&scoring->live.message_layout) ==
+  if (s && g_atomic_int_get (&scoring->live->message_layout) ==
       GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
     GstStructure *vmaf = gst_vmaf_hip_compat_frame (s);
     gst_structure_free (s);
     s = vmaf;
+  } else if (s) {
+    name_rendition (scoring, s);
   }
   if (s) {
     gst_element_post_message (self,
@@ -185,7 +251,7 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
     update_results (scoring, FALSE);
   if (scored && tag_interval > 0 && n_scored % tag_interval == 0) {
     GstVmafHipPoolMethod method =
-        g_atomic_int_get (&scoring->live.pool_method);
+        g_atomic_int_get (&scoring->live->pool_method);
     GstTagList *tags = gst_vmaf_hip_report_make_tags (scoring->report,
         method);
 
@@ -235,7 +301,9 @@ log_dispatch (GstVmafHipScoring * scoring)
   gchar *dispatch = vh_context_describe_dispatch (scoring->ctx);
 
   if (g_strcmp0 (dispatch, scoring->dispatch) != 0)
-    GST_INFO_OBJECT (scoring->element, "features: %s", dispatch);
+    GST_INFO_OBJECT (scoring->element, "features: %s%s%s", dispatch,
+        scoring->scaler ? "; scale: " : "", scoring->scaler ? scoring->scaler :
+        "");
   GST_OBJECT_LOCK (scoring->element);
   g_free (scoring->dispatch);
   scoring->dispatch = dispatch;
@@ -395,6 +463,7 @@ gst_vmaf_hip_scoring_stop (GstVmafHipScoring * scoring, gboolean eos_done)
     vh_run_report_detach (gst_vmaf_hip_report_run (scoring->report), FALSE);
   g_clear_pointer (&scoring->ctx, vh_context_free);
   scoring->ctx_started = FALSE;
+  gst_vmaf_hip_scale_stop (scoring->scale);
 }
 
 /* The run's report and dispatch go; stats reads them from other threads. */
@@ -407,6 +476,7 @@ gst_vmaf_hip_scoring_clear (GstVmafHipScoring * scoring)
   report = scoring->report;
   scoring->report = NULL;
   g_clear_pointer (&scoring->dispatch, g_free);
+  g_clear_pointer (&scoring->scaler, g_free);
   g_clear_pointer (&scoring->pending_tags, gst_tag_list_unref);
   GST_OBJECT_UNLOCK (scoring->element);
   gst_vmaf_hip_report_free (report);
@@ -429,23 +499,48 @@ gst_vmaf_hip_scoring_flush (GstVmafHipScoring * scoring)
 
 static void
 post_mismatch (GstVmafHipScoring * scoring, const GstVideoInfo * ref,
-    const GstVideoInfo * dist)
+    const GstVideoInfo * dist, gboolean same_format)
 {
   GstElement *self = scoring->element;
   gchar *r = gst_vmaf_hip_describe_video (ref);
   gchar *d = gst_vmaf_hip_describe_video (dist);
 
-  /* VMAF compares at the reference's size and format: say how to get there */
-  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-      ("The reference (ref_sink: %s) and the distorted video (dist_sink: %s) "
-          "differ: both need the same width, height, bit depth and chroma "
-          "subsampling. Convert the distorted video (convert=reference-format"
-          " does the format alone) before its pad: ... ! videoconvert ! "
-          "videoscale ! video/x-raw,format=%s,width=%d,height=%d ! "
-          "%s.dist_sink", r, d,
-          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
-          GST_VIDEO_INFO_WIDTH (ref), GST_VIDEO_INFO_HEIGHT (ref),
-          GST_OBJECT_NAME (self)), (NULL));
+  gboolean same_size = GST_VIDEO_INFO_WIDTH (ref) ==
+      GST_VIDEO_INFO_WIDTH (dist) && GST_VIDEO_INFO_HEIGHT (ref) ==
+      GST_VIDEO_INFO_HEIGHT (dist);
+
+  /* VMAF compares at the reference's size and format: say how to get
+   * there. The scale property resamples a size alone. */
+  if (same_format && !same_size &&
+      gst_vmaf_hip_scale_method (scoring->scale) == VH_SCALE_NONE)
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The reference (ref_sink: %s) and the distorted video (dist_sink: "
+            "%s) differ in size and scale=none: set scale=bicubic (the "
+            "default, as ffmpeg's scale=flags=bicubic) to resample the "
+            "distorted video to the reference's size, or scale it before "
+            "its pad.", r, d), (NULL));
+  else if (same_size || gst_vmaf_hip_scale_method (scoring->scale) !=
+      VH_SCALE_NONE)
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The reference (ref_sink: %s) and the distorted video (dist_sink: "
+            "%s) differ: both need the same bit depth and chroma "
+            "subsampling (a size alone is resampled by the scale property). "
+            "Convert the distorted video (convert=reference-format does it "
+            "in the element) or before its pad: ... ! videoconvert ! "
+            "video/x-raw,format=%s ! %s.dist_sink", r, d,
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
+            GST_OBJECT_NAME (self)), (NULL));
+  else
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The reference (ref_sink: %s) and the distorted video (dist_sink: "
+            "%s) differ: both need the same width, height, bit depth and "
+            "chroma subsampling (scale=none). Convert the distorted video "
+            "before its pad: ... ! videoconvert ! videoscale ! "
+            "video/x-raw,format=%s,width=%d,height=%d ! %s.dist_sink, or "
+            "set scale=bicubic and convert=reference-format", r, d,
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
+            GST_VIDEO_INFO_WIDTH (ref), GST_VIDEO_INFO_HEIGHT (ref),
+            GST_OBJECT_NAME (self)), (NULL));
   g_free (r);
   g_free (d);
 }
@@ -478,6 +573,45 @@ follow_geometry (GstVmafHipScoring * scoring, const VhPictureInfo * rpi,
   return TRUE;
 }
 
+/* Replaces *@dist by its copy at @ref's size; says what ran (the
+ * dispatch line, the results file) when that changes. */
+static gboolean
+scale_distorted (GstVmafHipScoring * scoring, const VhPictureInfo * ref,
+    VhPicture ** dist)
+{
+  GError *err = NULL;
+  VhPicture *scaled = gst_vmaf_hip_scale_picture (scoring->scale,
+      gst_vmaf_hip_gpu_device_handle (scoring->gpu), ref, *dist, &err);
+  gchar *scaler;
+
+  if (!scaled) {
+    GST_ELEMENT_ERROR (scoring->element, STREAM, FAILED,
+        ("Could not resample a distorted frame to the reference's size: %s",
+            err->message), ("scale=%s", vh_scale_method_to_string
+            (gst_vmaf_hip_scale_method (scoring->scale))));
+    g_error_free (err);
+    vh_picture_unref (*dist);
+    *dist = NULL;
+    return FALSE;
+  }
+  vh_picture_unref (*dist);
+  *dist = scaled;
+  scaler = g_strdup_printf ("%s on the %s", gst_vmaf_hip_scale_describe
+      (scoring->scale), gst_vmaf_hip_scale_where (scoring->scale));
+  if (g_strcmp0 (scaler, scoring->scaler) != 0) {
+    GST_OBJECT_LOCK (scoring->element);
+    g_free (scoring->scaler);
+    scoring->scaler = g_strdup (scaler);
+    GST_OBJECT_UNLOCK (scoring->element);
+    vh_run_report_set_scaler (gst_vmaf_hip_report_run (scoring->report),
+        gst_vmaf_hip_scale_describe (scoring->scale));
+    GST_INFO_OBJECT (scoring->element, "features: %s; scale: %s",
+        GST_STR_NULL (scoring->dispatch), scaler);
+  }
+  g_free (scaler);
+  return TRUE;
+}
+
 GstFlowReturn
 gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
     const GstVmafHipFrame * ref_frame, const GstVmafHipFrame * dist_frame)
@@ -494,12 +628,15 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   guint64 number;
   GstClockTime pts;
   GError *err = NULL;
-  gboolean ok;
+  gboolean ok, known, scaling = FALSE;
 
-  if (!gst_vmaf_hip_picture_info_from_video (rinfo, &rpi) ||
-      !gst_vmaf_hip_picture_info_from_video (dinfo, &dpi) ||
-      !vh_picture_info_equal (&rpi, &dpi)) {
-    post_mismatch (scoring, rinfo, dinfo);
+  known = gst_vmaf_hip_picture_info_from_video (rinfo, &rpi) &&
+      gst_vmaf_hip_picture_info_from_video (dinfo, &dpi);
+  if (known && !vh_picture_info_equal (&rpi, &dpi))
+    scaling = gst_vmaf_hip_scale_applies (scoring->scale, &rpi, &dpi);
+  if (!known || (!scaling && !vh_picture_info_equal (&rpi, &dpi))) {
+    post_mismatch (scoring, rinfo, dinfo, known && rpi.pix_fmt ==
+        dpi.pix_fmt && rpi.bpc == dpi.bpc);
     return GST_FLOW_NOT_NEGOTIATED;
   }
   if (!follow_geometry (scoring, &rpi, rinfo, dinfo))
@@ -508,8 +645,10 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   /* Both copies in flight before either mapping waits for its own. */
   gst_vmaf_hip_gpu_start_upload (scoring->gpu, ref);
   gst_vmaf_hip_gpu_start_upload (scoring->gpu, dist);
-  ref_pic = gst_vmaf_hip_gpu_wrap_input (scoring->gpu, scoring->ctx, backend,
-      rinfo, ref, &err);
+  /* The reference's picture is shared by every rendition scored against
+   * it: made, and uploaded, once. */
+  ref_pic = gst_vmaf_hip_gpu_wrap_reference (scoring->gpu, scoring->ctx,
+      backend, rinfo, ref, &err);
   dist_pic = ref_pic ? gst_vmaf_hip_gpu_wrap_input (scoring->gpu,
       scoring->ctx, backend, dinfo, dist, &err) : NULL;
   if (!dist_pic) {
@@ -518,6 +657,10 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
             err->message), (NULL));
     g_clear_pointer (&ref_pic, vh_picture_unref);
     g_error_free (err);
+    return GST_FLOW_ERROR;
+  }
+  if (scaling && !scale_distorted (scoring, &rpi, &dist_pic)) {
+    vh_picture_unref (ref_pic);
     return GST_FLOW_ERROR;
   }
 
@@ -572,7 +715,7 @@ gst_vmaf_hip_scoring_end (GstVmafHipScoring * scoring, gboolean * wrote)
     *wrote = TRUE;
   }
   return gst_vmaf_hip_report_make_summary (scoring->report,
-      g_atomic_int_get (&scoring->live.pool_method));
+      g_atomic_int_get (&scoring->live->pool_method));
 }
 
 GstTagList *
@@ -580,17 +723,19 @@ gst_vmaf_hip_scoring_post_summary (GstVmafHipScoring * scoring,
     GstStructure * summary, gboolean wrote)
 {
   GstElement *self = scoring->element;
-  GstVmafHipPoolMethod method = g_atomic_int_get (&scoring->live.pool_method);
+  GstVmafHipPoolMethod method = g_atomic_int_get (&scoring->live->pool_method);
   GstTagList *tags;
 
   if (wrote)
     gst_structure_set (summary, "results-filename", G_TYPE_STRING,
         results_path (scoring), NULL);
-  if (g_atomic_int_get (&scoring->live.message_layout) ==
+  if (g_atomic_int_get (&scoring->live->message_layout) ==
       GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
     GstStructure *pooled = gst_vmaf_hip_compat_pooled (summary, method);
     gst_structure_free (summary);
     summary = pooled;
+  } else {
+    name_rendition (scoring, summary);
   }
   gst_element_post_message (self,
       gst_message_new_element (GST_OBJECT_CAST (self), summary));
@@ -638,9 +783,16 @@ gst_vmaf_hip_scoring_stats (GstVmafHipScoring * scoring)
   if (!scoring->report)
     return NULL;
   s = gst_vmaf_hip_report_make_summary (scoring->report,
-      g_atomic_int_get (&scoring->live.pool_method));
+      g_atomic_int_get (&scoring->live->pool_method));
   gst_structure_set_name (s, "vmaf-stats");
   return s;
+}
+
+void
+gst_vmaf_hip_scoring_add_rendition (GstVmafHipScoring * scoring,
+    GstStructure * s)
+{
+  name_rendition (scoring, s);
 }
 
 void
@@ -649,4 +801,6 @@ gst_vmaf_hip_scoring_add_dispatch (GstVmafHipScoring * scoring,
 {
   if (scoring->dispatch)
     gst_structure_set (s, "dispatch", G_TYPE_STRING, scoring->dispatch, NULL);
+  if (scoring->scaler)
+    gst_structure_set (s, "scaler", G_TYPE_STRING, scoring->scaler, NULL);
 }

@@ -120,6 +120,179 @@ test_hip_caps_cpu_backend (void)
   compare ("I420", 320, 240, "cpu");
 }
 
+/* Runs @launch to EOS and returns the element c's stats at the end. */
+static GstStructure *
+run_for_stats (const gchar * launch)
+{
+  GstElement *p = gst_parse_launch (launch, NULL);
+  GstElement *c = gst_bin_get_by_name (GST_BIN (p), "c");
+  GstBus *bus = gst_element_get_bus (p);
+  GstStructure *stats = NULL;
+  VhFakeCudaCounters left;
+  GstMessage *m;
+
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  m = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS |
+      GST_MESSAGE_ERROR);
+  g_assert_nonnull (m);
+  if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+    GError *err;
+
+    gst_message_parse_error (m, &err, NULL);
+    g_error ("%s: %s", launch, err->message);
+  }
+  gst_message_unref (m);
+  g_object_get (c, "stats", &stats, NULL);
+  g_assert_nonnull (stats);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (c);
+  gst_object_unref (p);
+  /* kernel modules stay loaded for the process, holding their device:
+   * no memory may stay */
+  if (vh_fake_cuda_counters (&left))
+    g_assert_cmpuint (left.n_allocations, ==, 0);
+  return stats;
+}
+
+/* The "scaler" stat of @launch's run (NULL when nothing was resampled)
+ * and the frames scored in @n_frames. */
+static gchar *
+run_for_scaler (const gchar * launch, guint64 * n_frames)
+{
+  GstStructure *stats = run_for_stats (launch);
+  gchar *scaler;
+
+  g_assert_true (gst_structure_get_uint64 (stats, "scored", n_frames));
+  scaler = g_strdup (gst_structure_get_string (stats, "scaler"));
+  gst_structure_free (stats);
+  return scaler;
+}
+
+#define SCALED(mem, backend) \
+  "videotestsrc num-buffers=6 pattern=ball ! video/x-raw,format=I420," \
+  "width=320,height=240 " mem " ! c.ref_sink " \
+  "videotestsrc num-buffers=6 pattern=ball horizontal-speed=3 ! " \
+  "video/x-raw,format=I420,width=176,height=144 " mem " ! c.dist_sink " \
+  "vmafhipcompare name=c features=psnr backend=" backend " ! fakesink"
+
+/* A distorted video of another size is resampled where its frames are:
+ * from HIP memory on the device, from system memory on the CPU. On a GPU
+ * the two give the same values (the twins, the scaler's and the integer
+ * features', are equal bit for bit); on the fake driver, whose kernels do
+ * not run the scaler, the frames go through the device path and no
+ * device memory stays allocated. */
+static void
+test_scaled_on_device (void)
+{
+  const gchar *on_gpu = SCALED ("! vmafhipupload", "hip");
+  const gchar *on_cpu = SCALED ("", "cpu");
+  gboolean fake = vh_fake_cuda_library () != NULL;
+  g_autofree gchar *err = NULL;
+  gchar *scaler;
+  guint64 n = 0;
+
+  if (fake)
+    g_setenv ("VH_FAKE_CUDA_KERNELS", "noop", TRUE);
+  scaler = run_for_scaler (on_gpu, &n);
+  g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the gpu");
+  g_assert_cmpuint (n, ==, 6);
+  g_free (scaler);
+  scaler = run_for_scaler (on_cpu, &n);
+  g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the cpu");
+  g_assert_cmpuint (n, ==, 6);
+  g_free (scaler);
+  if (fake) {
+    g_unsetenv ("VH_FAKE_CUDA_KERNELS");
+    return;
+  }
+  {
+    GPtrArray *a = run (on_cpu, &err), *b;
+
+    g_assert_null (err);
+    b = run (on_gpu, &err);
+    g_assert_null (err);
+    g_assert_cmpuint (a->len, ==, 6);
+    g_assert_cmpuint (vh_gst_test_assert_same_values (a, "CPU scaler", b,
+            "GPU scaler", "I420 176x144 to 320x240"), >, 6 * 3);
+    g_ptr_array_unref (a);
+    g_ptr_array_unref (b);
+  }
+}
+
+/* A reference and @n renditions of its size, 8 frames each, in system
+ * memory of their own (not the element's HIP pool, which uploads each
+ * buffer once whoever asks) to features on the GPU: each picture is
+ * uploaded by the scoring. */
+static gchar *
+ladder_launch (guint n)
+{
+  GString *s = g_string_new ("videotestsrc num-buffers=8 ! " SMALL " ! "
+      "identity drop-allocation=true ! c.ref_sink ");
+
+  for (guint i = 0; i < n; i++) {
+    g_autofree gchar *pad = i ? g_strdup_printf ("dist_sink_%u", i - 1) :
+        g_strdup ("dist_sink");
+
+    g_string_append_printf (s, "videotestsrc num-buffers=8 pattern=ball "
+        "horizontal-speed=%u ! " SMALL " ! identity drop-allocation=true ! "
+        "c.%s ", i + 1, pad);
+  }
+  g_string_append (s, "vmafhipcompare name=c features=psnr model=\"\" "
+      "backend=hip ! fakesink");
+  return g_string_free (s, FALSE);
+}
+
+/* With 3 renditions the reference is uploaded once per frame, not once
+ * per rendition: the element prepares each reference frame once (its
+ * reference-frames stat); on the fake driver the copies to the device
+ * grow by the same count with each rendition, and with one rendition
+ * exceed that count by the reference's own, which does not repeat. */
+static void
+test_reference_uploaded_once (void)
+{
+  gboolean fake = vh_fake_cuda_library () != NULL;
+  guint uploads[4] = { 0 };
+
+  if (fake)
+    g_setenv ("VH_FAKE_CUDA_KERNELS", "noop", TRUE);
+  for (guint n = 1; n <= 3; n++) {
+    g_autofree gchar *launch = ladder_launch (n);
+    VhFakeCudaCalls before, after;
+    GstStructure *stats;
+    guint64 made = 0, scored = 0;
+    const GValue *renditions;
+
+    if (fake)
+      g_assert_true (vh_fake_cuda_calls (&before));
+    stats = run_for_stats (launch);
+    if (fake) {
+      g_assert_true (vh_fake_cuda_calls (&after));
+      uploads[n] = after.uploads - before.uploads;
+    }
+    g_assert_true (gst_structure_get_uint64 (stats, "reference-frames",
+            &made));
+    g_assert_true (gst_structure_get_uint64 (stats, "scored", &scored));
+    g_assert_cmpuint (made, ==, 8);
+    g_assert_cmpuint (scored, ==, 8);
+    renditions = gst_structure_get_value (stats, "renditions");
+    g_assert_cmpuint (n > 1 ? gst_value_array_get_size (renditions) : 0, ==,
+        n > 1 ? n : 0);
+    g_test_message ("%u renditions: %" G_GUINT64_FORMAT " reference frames "
+        "prepared, %u copies to the device", n, made, uploads[n]);
+    gst_structure_free (stats);
+  }
+  if (fake) {
+    guint per_rendition = uploads[2] - uploads[1];
+
+    g_unsetenv ("VH_FAKE_CUDA_KERNELS");
+    g_assert_cmpuint (per_rendition, >, 0);
+    g_assert_cmpuint (uploads[3] - uploads[2], ==, per_rendition);
+    /* the reference's share: as large as one rendition's, once */
+    g_assert_cmpuint (uploads[1], ==, 2 * per_rendition);
+  }
+}
+
 /* The pool's minimum in the answer an allocation query got downstream of
  * the pad the probe sits on (0 before any). */
 static GstPadProbeReturn
@@ -264,6 +437,10 @@ main (int argc, char **argv)
       test_hip_caps_equal_system);
   g_test_add_func ("/gst-hip/compare/hip-caps-cpu-backend",
       test_hip_caps_cpu_backend);
+  g_test_add_func ("/gst-hip/compare/scaled-on-device",
+      test_scaled_on_device);
+  g_test_add_func ("/gst-hip/compare/reference-uploaded-once",
+      test_reference_uploaded_once);
   g_test_add_func ("/gst-hip/compare/proposes-buffers-held",
       test_proposes_buffers_held);
   g_test_add_func ("/gst-hip/compare/uploads-waited-on-device",
