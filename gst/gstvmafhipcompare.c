@@ -501,6 +501,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   gst_vmaf_hip_scoring_configure (self->scoring, &self->settings, features,
       self->results_filename, self->results_format, self->results_interval,
       self->passthrough);
+  gst_vmaf_hip_scoring_configure_watch (self->scoring, &self->watch);
   input_timeout = self->input_timeout;
   self->converting = self->convert_mode != GST_VMAF_HIP_CONVERT_NONE;
   GST_OBJECT_UNLOCK (self);
@@ -568,6 +569,7 @@ gst_vmaf_hip_compare_finalize (GObject * object)
 
   gst_vmaf_hip_settings_clear (&self->settings);
   g_free (self->results_filename);
+  gst_vmaf_hip_watch_settings_clear (&self->watch);
   gst_vmaf_hip_scoring_free (self->scoring);
   gst_vmaf_hip_gpu_free (self->gpu);
   gst_vmaf_hip_inputs_free (self->inputs);
@@ -596,6 +598,7 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->log_level = DEFAULT_LOG_LEVEL;
   self->input_timeout = DEFAULT_INPUT_TIMEOUT;
   self->convert_mode = DEFAULT_CONVERT;
+  gst_vmaf_hip_watch_settings_init (&self->watch);
   self->convert = gst_vmaf_hip_convert_new ();
 
   self->gpu = gst_vmaf_hip_gpu_new (GST_ELEMENT (self));

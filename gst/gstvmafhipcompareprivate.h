@@ -20,6 +20,7 @@
 #include "gstvmafhipgpu.h"
 #include "gstvmafhipinputs.h"
 #include "gstvmafhipscoring.h"
+#include "gstvmafhipwatch.h"
 
 G_BEGIN_DECLS
 
@@ -61,6 +62,7 @@ struct _GstVmafHipCompare
   GstDebugLevel log_level;      /* kept for compatibility, no effect */
   GstClockTime input_timeout;   /* ns, 0: none */
   GstVmafHipConvertMode convert_mode;
+  GstVmafHipWatchSettings watch;  /* windows, events, lag */
 
   /* The parts, from init to finalize; each owns its state. */
   GstVmafHipInputs *inputs;     /* pads, accounting, pairing */

@@ -17,6 +17,7 @@
 #include "gstvmafhipenums.h"
 #include "gstvmafhipgpu.h"
 #include "gstvmafhippairing.h"
+#include "gstvmafhipwatch.h"
 
 G_BEGIN_DECLS
 
@@ -65,6 +66,11 @@ void         gst_vmaf_hip_scoring_configure (GstVmafHipScoring * scoring,
                                            GstVmafHipResultsFormat format,
                                            guint results_interval_ms,
                                            GstVmafHipPassthrough passthrough);
+
+/* The monitoring settings (windows, events, lag), copied; with the
+ * element's object lock held, before start. */
+void         gst_vmaf_hip_scoring_configure_watch (GstVmafHipScoring * scoring,
+                                           const GstVmafHipWatchSettings * settings);
 
 /* The run's settings (backend, device, ...). */
 const GstVmafHipSettings *gst_vmaf_hip_scoring_settings (GstVmafHipScoring * scoring);
