@@ -286,6 +286,7 @@ gst_vmaf_hip_events_picture (GstVmafHipEvents * ev, gboolean reference,
   gboolean want_freeze = ev->s.freeze_threshold > 0.0;
   const VhPicture *host;
   gdouble mean, stddev;
+  gboolean black;
   GArray *swap;
 
   if ((!want_black && !want_freeze) || !GST_CLOCK_TIME_IS_VALID (t))
@@ -303,8 +304,10 @@ gst_vmaf_hip_events_picture (GstVmafHipEvents * ev, gboolean reference,
 
   gst_vmaf_hip_luma_stats (host, &mean, &stddev,
       want_freeze ? in->current : NULL);
+  black = want_black && mean < ev->s.black_threshold &&
+      stddev < ev->s.black_spread;
   if (want_black) {
-    if (mean < ev->s.black_threshold && stddev < ev->s.black_spread)
+    if (black)
       stretch_add (ev, &in->black, t, 0, t, duration, mean,
           ev->s.black_min_duration, 1);
     else
@@ -314,7 +317,8 @@ gst_vmaf_hip_events_picture (GstVmafHipEvents * ev, gboolean reference,
     gboolean same_grid = in->width == host->width[0] &&
         in->height == host->height[0] && in->previous->len == in->current->len;
 
-    if (same_grid && GST_CLOCK_TIME_IS_VALID (in->previous_time) &&
+    /* a black stretch is black, not also frozen */
+    if (!black && same_grid && GST_CLOCK_TIME_IS_VALID (in->previous_time) &&
         mean_abs_diff (in->current, in->previous, host->info.bpc) <
         ev->s.freeze_threshold)
       /* the picture froze when the previous frame was shown */

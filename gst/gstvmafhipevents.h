@@ -30,7 +30,8 @@ G_BEGIN_DECLS
  * the sample's mean is below black-threshold and its standard deviation
  * below black-spread (8-bit code values; deeper video is scaled down),
  * and it repeats the one before when the mean absolute difference of the
- * two samples is below freeze-threshold. Frames held only in GPU memory
+ * two samples is below freeze-threshold (a black frame is reported as
+ * black only, never as frozen). Frames held only in GPU memory
  * (no host copy) are not looked at: said once on the bus.
  *
  * Black and freeze run on the streaming thread, low-score on the
