@@ -7,7 +7,7 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The percentiles and thresholds properties' lists, and the percentile. */
+/* The percentiles and thresholds properties' lists. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -56,15 +56,4 @@ gst_vmaf_hip_parse_levels (const gchar * list, const gchar * what,
   }
   g_strfreev (items);
   return ok;
-}
-
-gdouble
-gst_vmaf_hip_percentile (const gdouble * sorted, guint n, gdouble p)
-{
-  gdouble h = (n - 1) * p / 100.0;
-  guint lo = (guint) floor (h);
-
-  if (lo + 1 >= n)
-    return sorted[n - 1];
-  return sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo]);
 }

@@ -12,6 +12,8 @@
 
 #include <glib.h>
 
+#include "pool.h"
+
 G_BEGIN_DECLS
 
 /* A list of levels between 0 and 100, comma-separated ("1,5,50"): the
@@ -19,20 +21,14 @@ G_BEGIN_DECLS
  * field name of each ("p" + the item as written, '.' as '_', with
  * @prefix in place of "p"). An empty string is an empty list. Fails on
  * an empty item, a value that is not a finite number, or one outside
- * 0..100, naming @what and the item. */
+ * 0..100, naming @what and the item. The percentile itself is
+ * vh_pool_percentile() (pool.h). */
 gboolean     gst_vmaf_hip_parse_levels         (const gchar * list,
                                                 const gchar * what,
                                                 const gchar * prefix,
                                                 GArray * values,
                                                 GPtrArray * names,
                                                 GError ** error);
-
-/* The @p-th percentile (0..100) of @sorted (@n values, ascending, n > 0),
- * by linear interpolation between the closest ranks, as numpy's
- * percentile() by default: rank h = (n - 1) p / 100, value
- * x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h]). */
-gdouble      gst_vmaf_hip_percentile           (const gdouble * sorted,
-                                                guint n, gdouble p);
 
 G_END_DECLS
 

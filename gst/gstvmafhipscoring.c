@@ -275,10 +275,14 @@ log_dispatch (GstVmafHipScoring * scoring)
 gboolean
 gst_vmaf_hip_scoring_prepare (GstVmafHipScoring * scoring)
 {
-  GstVmafHipReport *report = gst_vmaf_hip_results_make_report
-      (scoring->results);
+  GstVmafHipReport *report;
   GstVmafHipWatch *watch = NULL;
   GError *err = NULL;
+
+  gst_vmaf_hip_results_set_percentiles (scoring->results,
+      scoring->watch_settings.results_percentiles ?
+      scoring->watch_settings.percentiles : NULL);
+  report = gst_vmaf_hip_results_make_report (scoring->results);
 
   if (report) {
     watch = gst_vmaf_hip_watch_new (scoring->element,

@@ -33,6 +33,7 @@ gst_vmaf_hip_watch_settings_init (GstVmafHipWatchSettings * s)
   s->low_score_threshold = DEFAULT_LOW_SCORE_THRESHOLD;
   s->low_score_min_frames = DEFAULT_LOW_SCORE_MIN_FRAMES;
   s->lag_warning = DEFAULT_LAG_WARNING;
+  s->results_percentiles = DEFAULT_RESULTS_PERCENTILES;
 }
 
 void

@@ -28,6 +28,7 @@ G_BEGIN_DECLS
 #define DEFAULT_LOW_SCORE_THRESHOLD   0.0
 #define DEFAULT_LOW_SCORE_MIN_FRAMES  1
 #define DEFAULT_LAG_WARNING           (2 * GST_SECOND)
+#define DEFAULT_RESULTS_PERCENTILES   FALSE
 
 /* What the monitoring properties say (windows, percentiles, events, lag);
  * copied when the element starts, as GstVmafHipSettings is. */
@@ -45,6 +46,7 @@ typedef struct
   gdouble low_score_threshold;  /* first model's score; 0: off */
   guint low_score_min_frames;
   guint64 lag_warning;          /* ns, 0: no warning */
+  gboolean results_percentiles; /* the results file gets the percentiles */
 } GstVmafHipWatchSettings;
 
 void         gst_vmaf_hip_watch_settings_init  (GstVmafHipWatchSettings * s);

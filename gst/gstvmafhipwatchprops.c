@@ -29,6 +29,7 @@ enum
   PROP_LOW_SCORE_THRESHOLD,
   PROP_LOW_SCORE_MIN_FRAMES,
   PROP_LAG_WARNING,
+  PROP_RESULTS_PERCENTILES,
 };
 
 void
@@ -95,6 +96,11 @@ gst_vmaf_hip_watch_install_properties (GObjectClass * klass, guint first)
           "Live pipelines: warn when scoring falls this many nanoseconds "
           "behind real time, once per episode (0: never)", 0, G_MAXUINT64,
           DEFAULT_LAG_WARNING, ready));
+  g_object_class_install_property (klass, first + PROP_RESULTS_PERCENTILES,
+      g_param_spec_boolean ("results-percentiles", "Results percentiles",
+          "Add the percentiles (property percentiles) to each metric's "
+          "pooled values in the results file (JSON, XML); off: libvmaf's "
+          "layout", DEFAULT_RESULTS_PERCENTILES, ready));
 }
 
 gboolean
@@ -141,6 +147,9 @@ gst_vmaf_hip_watch_set_property (GstVmafHipWatchSettings * s, guint first,
       break;
     case PROP_LAG_WARNING:
       s->lag_warning = g_value_get_uint64 (value);
+      break;
+    case PROP_RESULTS_PERCENTILES:
+      s->results_percentiles = g_value_get_boolean (value);
       break;
     default:
       return FALSE;
@@ -190,6 +199,9 @@ gst_vmaf_hip_watch_get_property (const GstVmafHipWatchSettings * s,
       break;
     case PROP_LAG_WARNING:
       g_value_set_uint64 (value, s->lag_warning);
+      break;
+    case PROP_RESULTS_PERCENTILES:
+      g_value_set_boolean (value, s->results_percentiles);
       break;
     default:
       return FALSE;

@@ -182,7 +182,7 @@ set_percentiles (GstVmafHipWindows * w, GstStructure * s, GArray * values)
   qsort (sorted, values->len, sizeof (gdouble), compare_doubles);
   for (guint i = 0; i < w->percentiles->len; i++)
     gst_structure_set (s, g_ptr_array_index (w->percentile_names, i),
-        G_TYPE_DOUBLE, gst_vmaf_hip_percentile (sorted, values->len,
+        G_TYPE_DOUBLE, vh_pool_percentile (sorted, values->len,
             g_array_index (w->percentiles, gdouble, i)), NULL);
   g_free (sorted);
 }

@@ -25,7 +25,7 @@ meson test -C build-test --print-errorlogs --num-processes 2 \
 # The element and HIP-memory tests (fake GPU driver) under valgrind too.
 meson test -C build-test --print-errorlogs --num-processes 2 \
   --setup gstvalgrind gst-element gst-timing gst-flow gst-results gst-caps \
-  gst-formats gst-home gst-inspect \
+  gst-formats gst-home gst-inspect gst-windows gst-events \
   gst-hip-nogpu gst-hip-fake gst-hip-compare-fake \
   gst-hip-foreign-nogpu gst-hip-foreign-fake gst-two-devices-fake \
   gst-gpu-lost-fake || status=1

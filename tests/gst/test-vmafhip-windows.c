@@ -12,6 +12,7 @@
  * per-frame messages, from files and from a live source; bad lists are
  * refused with a reason. */
 
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 
@@ -232,6 +233,65 @@ test_bad_lists (void)
   }
 }
 
+/* The results file: libvmaf's layout by default, the percentiles in each
+ * pooled metric with results-percentiles=true, equal to the summary's
+ * (to the file's six decimals). */
+static void
+test_results_file (void)
+{
+  const VhGoldenPair *pair = vh_gst_golden_pair (SMALL_PAIR);
+  gchar *path = vh_gst_tmp_path ("windows.json");
+
+  VH_SKIP_WITHOUT (pair);
+  for (guint with = 0; with < 2; with++) {
+    gchar *props = g_strdup_printf ("threads=2 percentiles=1,5,50,99.5 "
+        "results-filename=\"%s\" results-percentiles=%s", path,
+        with ? "true" : "false");
+    gchar *desc = vh_gst_pair_pipeline (pair, props, "fakesink");
+    GList *msgs = vh_gst_run_launch (desc, 120 * GST_SECOND);
+    GPtrArray *sums = vh_gst_structures (msgs, "vmaf-summary");
+    const GstStructure *sum;
+    JsonParser *parser = json_parser_new ();
+    JsonObject *pooled;
+    GList *names;
+    guint checked = 0;
+
+    g_assert_true (vh_gst_first_error (msgs, GST_MESSAGE_ERROR) == NULL);
+    g_assert_cmpuint (sums->len, ==, 1);
+    sum = g_ptr_array_index (sums, 0);
+    g_assert_true (json_parser_load_from_file (parser, path, NULL));
+    pooled = json_object_get_object_member (json_node_get_object
+        (json_parser_get_root (parser)), "pooled_metrics");
+    names = json_object_get_members (pooled);
+    for (GList * l = names; l; l = l->next) {
+      JsonObject *m = json_object_get_object_member (pooled, l->data);
+      const GstStructure *ps = NULL;
+
+      /* libvmaf's four, then the percentiles when asked for */
+      g_assert_cmpuint (json_object_get_size (m), ==,
+          with ? 4 + G_N_ELEMENTS (percentiles) : 4);
+      if (!with || !gst_structure_get (sum, l->data, GST_TYPE_STRUCTURE, &ps,
+              NULL))
+        continue;
+      for (guint p = 0; p < G_N_ELEMENTS (percentiles); p++)
+        vh_assert_msg (fabs (json_object_get_double_member (m, pnames[p]) -
+                vh_gst_get_double (ps, pnames[p])) <= 5e-7 + 1e-12,
+            "%s %s", (const gchar *) l->data, pnames[p]);
+      gst_structure_free ((GstStructure *) ps);
+      checked++;
+    }
+    if (with)
+      g_assert_cmpuint (checked, >, 5);
+    g_list_free (names);
+    g_object_unref (parser);
+    g_ptr_array_unref (sums);
+    vh_gst_free_messages (msgs);
+    g_free (desc);
+    g_free (props);
+  }
+  g_free (path);
+}
+
 /* The percentile is numpy's default (linear); checked against values
  * numpy gives. */
 static void
@@ -256,5 +316,7 @@ main (int argc, char **argv)
   g_test_add_func ("/vmafhipcompare/windows/live-duration",
       test_live_duration_windows);
   g_test_add_func ("/vmafhipcompare/windows/bad-lists", test_bad_lists);
+  g_test_add_func ("/vmafhipcompare/windows/results-file",
+      test_results_file);
   return g_test_run ();
 }
