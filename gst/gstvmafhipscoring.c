@@ -64,6 +64,7 @@ struct _GstVmafHipScoring
    * at start, and the run's watch, set under the object lock (stats). */
   GstVmafHipWatchSettings watch_settings;
   GstVmafHipWatch *watch;
+  gchar *ref_pad, *dist_pad;    /* named in the watch's messages */
 };
 
 GstVmafHipScoring *
@@ -75,6 +76,8 @@ gst_vmaf_hip_scoring_new (GstElement * element, GstVmafHipGpu * gpu)
   scoring->gpu = gpu;
   scoring->results = gst_vmaf_hip_results_new (element);
   gst_vmaf_hip_watch_settings_init (&scoring->watch_settings);
+  scoring->ref_pad = g_strdup ("ref_sink");
+  scoring->dist_pad = g_strdup ("dist_sink");
   return scoring;
 }
 
@@ -88,6 +91,8 @@ gst_vmaf_hip_scoring_free (GstVmafHipScoring * scoring)
   gst_vmaf_hip_report_free (scoring->report);
   gst_vmaf_hip_watch_free (scoring->watch);
   gst_vmaf_hip_watch_settings_clear (&scoring->watch_settings);
+  g_free (scoring->ref_pad);
+  g_free (scoring->dist_pad);
   gst_vmaf_hip_results_free (scoring->results);
   g_free (scoring->dispatch);
   if (scoring->pending_tags)
@@ -124,6 +129,16 @@ gst_vmaf_hip_scoring_configure_watch (GstVmafHipScoring * scoring,
 {
   gst_vmaf_hip_watch_settings_clear (&scoring->watch_settings);
   gst_vmaf_hip_watch_settings_copy (&scoring->watch_settings, settings);
+}
+
+void
+gst_vmaf_hip_scoring_set_pads (GstVmafHipScoring * scoring,
+    const gchar * ref_pad, const gchar * dist_pad)
+{
+  g_free (scoring->ref_pad);
+  g_free (scoring->dist_pad);
+  scoring->ref_pad = g_strdup (ref_pad);
+  scoring->dist_pad = g_strdup (dist_pad);
 }
 
 const GstVmafHipSettings *
@@ -292,6 +307,9 @@ gst_vmaf_hip_scoring_prepare (GstVmafHipScoring * scoring)
           ("Invalid %s", err->message), (NULL));
       g_error_free (err);
       g_clear_pointer (&report, gst_vmaf_hip_report_free);
+    } else {
+      gst_vmaf_hip_watch_set_pads (watch, scoring->ref_pad,
+          scoring->dist_pad);
     }
   }
   GST_OBJECT_LOCK (scoring->element);

@@ -72,6 +72,13 @@ void         gst_vmaf_hip_scoring_configure (GstVmafHipScoring * scoring,
 void         gst_vmaf_hip_scoring_configure_watch (GstVmafHipScoring * scoring,
                                            const GstVmafHipWatchSettings * settings);
 
+/* The pads this scoring's messages name (windows, events): by default
+ * "ref_sink" and "dist_sink"; an element with several distorted pads
+ * gives each scoring its own. Before start. */
+void         gst_vmaf_hip_scoring_set_pads (GstVmafHipScoring * scoring,
+                                           const gchar * ref_pad,
+                                           const gchar * dist_pad);
+
 /* The run's settings (backend, device, ...). */
 const GstVmafHipSettings *gst_vmaf_hip_scoring_settings (GstVmafHipScoring * scoring);
 

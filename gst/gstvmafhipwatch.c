@@ -102,6 +102,14 @@ gst_vmaf_hip_watch_set_outputs (GstVmafHipWatch * watch,
 }
 
 void
+gst_vmaf_hip_watch_set_pads (GstVmafHipWatch * watch, const gchar * ref_pad,
+    const gchar * dist_pad)
+{
+  gst_vmaf_hip_windows_set_pad (watch->windows, dist_pad);
+  gst_vmaf_hip_events_set_pads (watch->events, ref_pad, dist_pad);
+}
+
+void
 gst_vmaf_hip_watch_pictures (GstVmafHipWatch * watch, const VhPicture * ref,
     GstClockTime ref_time, GstClockTime ref_duration, const VhPicture * dist,
     GstClockTime dist_time, GstClockTime dist_duration)

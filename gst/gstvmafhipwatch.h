@@ -84,6 +84,12 @@ void         gst_vmaf_hip_watch_set_outputs (GstVmafHipWatch * watch,
                                              const gchar * score_name,
                                              const gchar * const *model_outputs);
 
+/* The pads named in the messages ("ref_sink", "dist_sink" unless
+ * told): windows name the distorted one, events their input's. */
+void         gst_vmaf_hip_watch_set_pads    (GstVmafHipWatch * watch,
+                                             const gchar * ref_pad,
+                                             const gchar * dist_pad);
+
 /* Both sides of a pair, before it is submitted: black and freeze
  * detection. Streaming thread. */
 void         gst_vmaf_hip_watch_pictures    (GstVmafHipWatch * watch,
