@@ -124,6 +124,8 @@ void
 gst_vmaf_hip_watch_set_latency (GstVmafHipWatch * watch, GstClockTime latency)
 {
   gst_vmaf_hip_lag_set_latency (watch->lag, latency);
+  gst_vmaf_hip_windows_set_live (watch->windows,
+      GST_CLOCK_TIME_IS_VALID (latency));
 }
 
 static void

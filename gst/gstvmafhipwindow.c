@@ -45,6 +45,7 @@ struct _GstVmafHipWindows
   GArray *thresholds;           /* gdouble */
   GPtrArray *threshold_names;   /* "below-40", ... */
   gchar *pad;
+  gboolean live;                /* no run percentiles */
   GHashTable *models;           /* names of model outputs */
   GPtrArray *metrics;           /* Metric*, in the order first seen */
   GHashTable *by_name;          /* name -> Metric* */
@@ -132,6 +133,20 @@ gst_vmaf_hip_windows_set_models (GstVmafHipWindows * w,
     Metric *m = g_ptr_array_index (w->metrics, i);
     m->is_model = g_hash_table_contains (w->models, m->name);
   }
+  g_mutex_unlock (&w->lock);
+}
+
+void
+gst_vmaf_hip_windows_set_live (GstVmafHipWindows * w, gboolean live)
+{
+  g_mutex_lock (&w->lock);
+  if (live && !w->live) {
+    for (guint i = 0; i < w->metrics->len; i++) {
+      Metric *m = g_ptr_array_index (w->metrics, i);
+      g_array_set_size (m->all, 0);
+    }
+  }
+  w->live = live;
   g_mutex_unlock (&w->lock);
 }
 
@@ -271,7 +286,7 @@ add_value (GstVmafHipWindows * w, const gchar * name, gdouble v,
   vh_pool_accumulator_add (&m->acc, v);
   if (gst_vmaf_hip_windows_enabled (w))
     g_array_append_val (m->values, v);
-  if (w->percentiles->len > 0)
+  if (w->percentiles->len > 0 && !w->live)
     g_array_append_val (m->all, v);
   if (worst)
     m->worst_time = t;
@@ -365,7 +380,8 @@ gst_vmaf_hip_windows_add_to_summary (GstVmafHipWindows * w,
     if (!v || G_VALUE_TYPE (v) != GST_TYPE_STRUCTURE)
       continue;
     pooled = gst_structure_copy (gst_value_get_structure (v));
-    set_percentiles (w, pooled, m->all);
+    if (!w->live)
+      set_percentiles (w, pooled, m->all);
     for (guint j = 0; m->is_model && j < w->thresholds->len; j++)
       gst_structure_set (pooled, g_ptr_array_index (w->threshold_names, j),
           G_TYPE_UINT64, m->all_below[j], NULL);

@@ -28,7 +28,9 @@ G_BEGIN_DECLS
  * model's, under its own name as well).
  *
  * The whole run's values are kept for its percentiles: 8 bytes per frame
- * and metric (none when the percentile list is empty). Fed in frame
+ * and metric (none when the percentile list is empty), but not in a live
+ * pipeline, which may run for ever: there the summary has the threshold
+ * counts and no percentiles (the windows have theirs). Fed in frame
  * order; thread-safe.
  */
 typedef struct _GstVmafHipWindows GstVmafHipWindows;
@@ -47,6 +49,11 @@ void         gst_vmaf_hip_windows_set_pad (GstVmafHipWindows * windows,
  * counts and the worst frame's time. */
 void         gst_vmaf_hip_windows_set_models (GstVmafHipWindows * windows,
                                            const gchar * const *names);
+
+/* The pipeline is live (its values stop being kept for the run's
+ * percentiles, and those kept so far go). */
+void         gst_vmaf_hip_windows_set_live (GstVmafHipWindows * windows,
+                                           gboolean live);
 
 /* Whether any window is asked for (else only the summary's statistics). */
 gboolean     gst_vmaf_hip_windows_enabled (GstVmafHipWindows * windows);

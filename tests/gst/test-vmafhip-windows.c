@@ -193,6 +193,20 @@ test_live_duration_windows (void)
   g_assert_cmpuint (sums->len, ==, 1);
   g_assert_true (gst_structure_has_field (g_ptr_array_index (sums, 0),
           "max-lag"));
+  /* live: the summary counts, but keeps no values for percentiles */
+  {
+    const GstStructure *pooled = NULL;
+    guint64 below = 0, want = 0;
+
+    g_assert_true (gst_structure_get (g_ptr_array_index (sums, 0), "vmaf",
+            GST_TYPE_STRUCTURE, &pooled, NULL));
+    g_assert_false (gst_structure_has_field (pooled, "p1"));
+    g_assert_true (gst_structure_get_uint64 (pooled, "below-80", &below));
+    for (guint f = 0; f < frames->len; f++)
+      want += vh_gst_get_double (g_ptr_array_index (frames, f), "vmaf") < 80;
+    g_assert_cmpuint (below, ==, want);
+    gst_structure_free ((GstStructure *) pooled);
+  }
   g_ptr_array_unref (sums);
   g_ptr_array_unref (windows);
   g_ptr_array_unref (frames);
