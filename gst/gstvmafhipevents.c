@@ -47,7 +47,6 @@ typedef struct
   GArray *current;
   guint width, height;          /* of the last frame */
   GstClockTime previous_time;
-  GstClockTime previous_duration;
   gboolean warned_device;
 } InputState;
 
@@ -182,7 +181,7 @@ stretch_close (GstVmafHipEvents * ev, Stretch * st)
 
 /* One more frame in the state; the stretch, when new, starts at @start
  * with @frames frames already (a freeze's first picture). "start" is
- * posted once it lasted @min_duration, or @min_frames frames. */
+ * posted once it lasted @min_duration and @min_frames frames. */
 static void
 stretch_add (GstVmafHipEvents * ev, Stretch * st, GstClockTime start,
     guint frames, GstClockTime t, GstClockTime duration, gdouble value,
@@ -241,7 +240,7 @@ gst_vmaf_hip_luma_stats (const VhPicture * pic, gdouble * mean,
       guint16 v16 = (guint16) v;
 
       sum += v;
-      sum_sq += (guint64) v *v;
+      sum_sq += (guint64) v * v;
       n++;
       if (samples)
         g_array_append_val (samples, v16);
@@ -332,7 +331,6 @@ gst_vmaf_hip_events_picture (GstVmafHipEvents * ev, gboolean reference,
     in->width = host->width[0];
     in->height = host->height[0];
     in->previous_time = t;
-    in->previous_duration = duration;
   }
 }
 

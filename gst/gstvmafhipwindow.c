@@ -184,8 +184,7 @@ compare_doubles (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
-/* min, max, ... of @m's window (@acc, @values), into a new structure
- * named after the metric. */
+/* The percentiles of @values into @s. */
 static void
 set_percentiles (GstVmafHipWindows * w, GstStructure * s, GArray * values)
 {
@@ -202,6 +201,7 @@ set_percentiles (GstVmafHipWindows * w, GstStructure * s, GArray * values)
   g_free (sorted);
 }
 
+/* @m's statistics over the window, in a structure named after it. */
 static GstStructure *
 window_metric (GstVmafHipWindows * w, Metric * m)
 {
