@@ -213,6 +213,45 @@ test_live_duration_windows (void)
   vh_gst_free_messages (msgs);
 }
 
+/* Time windows lie on a grid from the first frame: a gap in the stream
+ * leaves no empty window, and the next window starts on the grid. */
+static void
+test_duration_windows_with_gap (void)
+{
+  static const gchar *props[] = { "threads", "2", "window-duration",
+    "1000000000", NULL
+  };
+  const gdouble thresholds[] = { 40, 60, 80 };
+  const gchar *const tnames[] = { "below-40", "below-60", "below-80" };
+  /* frames at 25 fps: 0..1.16 s, then 3.2..4.16 s */
+  const guint expect[] = { 25, 5, 20, 5 };
+  VhGstPads t;
+  GList *msgs;
+  GPtrArray *frames, *windows;
+  guint first = 0;
+
+  vh_gst_pads_setup (&t, props);
+  vh_gst_pads_caps (&t, GST_VIDEO_FORMAT_I420, 64, 48);
+  for (guint f = 0; f < 30; f++)
+    vh_gst_pads_push_synth (&t, GST_VIDEO_FORMAT_I420, 64, 48, f, f);
+  for (guint f = 80; f < 105; f++)
+    vh_gst_pads_push_synth (&t, GST_VIDEO_FORMAT_I420, 64, 48, f, f);
+  msgs = vh_gst_pads_finish (&t);
+  frames = vh_gst_structures (msgs, "vmaf");
+  windows = vh_gst_structures (msgs, "vmaf-window");
+  g_assert_cmpuint (frames->len, ==, 55);
+  g_assert_cmpuint (windows->len, ==, G_N_ELEMENTS (expect));
+  for (guint w = 0; w < windows->len; w++) {
+    vh_gst_check_window (g_ptr_array_index (windows, w), frames, first,
+        expect[w], percentiles, pnames, 3, thresholds, tnames, 3, models);
+    first += expect[w];
+  }
+  g_ptr_array_unref (windows);
+  g_ptr_array_unref (frames);
+  vh_gst_free_messages (msgs);
+  vh_gst_pads_teardown (&t);
+}
+
 /* Bad lists fail the start, naming the property and the item. */
 static void
 test_bad_lists (void)
@@ -330,6 +369,8 @@ main (int argc, char **argv)
   g_test_add_func ("/vmafhipcompare/windows/live-duration",
       test_live_duration_windows);
   g_test_add_func ("/vmafhipcompare/windows/bad-lists", test_bad_lists);
+  g_test_add_func ("/vmafhipcompare/windows/duration-gap",
+      test_duration_windows_with_gap);
   g_test_add_func ("/vmafhipcompare/windows/results-file",
       test_results_file);
   return g_test_run ();
