@@ -551,6 +551,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   config.scale = self->scale_method;
   backend = self->settings.backend;
   device_id = self->settings.device_id;
+  gst_vmaf_hip_watch_settings_copy (&config.watch, &self->watch);
   input_timeout = self->input_timeout;
   self->converting = self->convert_mode != GST_VMAF_HIP_CONVERT_NONE;
   GST_OBJECT_UNLOCK (self);
@@ -763,6 +764,7 @@ gst_vmaf_hip_compare_finalize (GObject * object)
   g_free (self->results_filename);
   /* dist_sink's scoring with the others */
   gst_vmaf_hip_renditions_free (self->renditions);
+  gst_vmaf_hip_watch_settings_clear (&self->watch);
   gst_vmaf_hip_gpu_free (self->gpu);
   gst_vmaf_hip_inputs_free (self->inputs);
   gst_vmaf_hip_convert_free (self->convert);
@@ -792,6 +794,7 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->input_timeout = DEFAULT_INPUT_TIMEOUT;
   self->convert_mode = DEFAULT_CONVERT;
   self->scale_method = DEFAULT_SCALE;
+  gst_vmaf_hip_watch_settings_init (&self->watch);
   self->convert = gst_vmaf_hip_convert_new ();
 
   self->gpu = gst_vmaf_hip_gpu_new (GST_ELEMENT (self));

@@ -21,6 +21,7 @@
 #include "gstvmafhipinputs.h"
 #include "gstvmafhiprenditions.h"
 #include "gstvmafhipscoring.h"
+#include "gstvmafhipwatch.h"
 
 G_BEGIN_DECLS
 
@@ -64,6 +65,7 @@ struct _GstVmafHipCompare
   GstClockTime input_timeout;   /* ns, 0: none */
   GstVmafHipConvertMode convert_mode;
   GstVmafHipScaleMethod scale_method;
+  GstVmafHipWatchSettings watch;  /* windows, events, lag */
 
   /* The parts, from init to finalize; each owns its state. */
   GstVmafHipInputs *inputs;     /* pads, accounting, pairing */

@@ -17,6 +17,7 @@
 #include "gstvmafhipcompat.h"
 #include "gstvmafhipenums.h"
 #include "gstvmafhipreport.h"
+#include "gstvmafhipwatchprops.h"
 #include "model.h"
 
 enum
@@ -50,6 +51,8 @@ enum
   PROP_INPUT_TIMEOUT,
   PROP_CONVERT,
   PROP_SCALE,
+  /* windows, events, lag: gstvmafhipwatchprops.c; last */
+  PROP_WATCH_FIRST,
 };
 
 /* The model property's blurb, with the built-in model names from the
@@ -293,6 +296,8 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
           "Frames scored, unpaired and dropped, pooled values and feature "
           "dispatch of the run so far (as the vmaf-summary message)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_vmaf_hip_watch_install_properties (gobject_class, PROP_WATCH_FIRST);
 }
 
 /* The summary so far, for applications that watch a live run; NULL
@@ -430,7 +435,9 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
       self->scale_method = g_value_get_enum (value);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!gst_vmaf_hip_watch_set_property (&self->watch, PROP_WATCH_FIRST,
+              prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -523,7 +530,9 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       g_value_take_boxed (value, make_stats (self));
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!gst_vmaf_hip_watch_get_property (&self->watch, PROP_WATCH_FIRST,
+              prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);

@@ -46,6 +46,7 @@ gst_vmaf_hip_run_config_clear (GstVmafHipRunConfig * config)
   gst_vmaf_hip_settings_clear (&config->settings);
   g_clear_pointer (&config->features, g_free);
   g_clear_pointer (&config->results_filename, g_free);
+  gst_vmaf_hip_watch_settings_clear (&config->watch);
 }
 
 static void
@@ -212,6 +213,9 @@ prepare (GstVmafHipRenditions * r, Rendition * rd)
         r->config.features, path, r->config.results_format,
         r->config.results_interval, r->config.passthrough);
     gst_vmaf_hip_scoring_set_scale (rd->scoring, r->config.scale);
+    gst_vmaf_hip_scoring_configure_watch (rd->scoring, &r->config.watch);
+    gst_vmaf_hip_scoring_set_pads (rd->scoring, "ref_sink",
+        GST_PAD_NAME (rd->pad));
     gst_vmaf_hip_scoring_set_rendition (rd->scoring, GST_PAD_NAME (rd->pad),
         label, rd == rendition (r, 0) ? NULL :
         GST_OBJECT (rd->pad));

@@ -44,6 +44,7 @@ typedef struct
   guint results_interval;
   GstVmafHipPassthrough passthrough;
   GstVmafHipScaleMethod scale;
+  GstVmafHipWatchSettings watch;  /* windows, events, lag */
 } GstVmafHipRunConfig;
 
 void         gst_vmaf_hip_run_config_clear (GstVmafHipRunConfig * config);

@@ -14,14 +14,18 @@
 #include "config.h"
 #endif
 
+#include <gst/base/gstaggregator.h>
+
 #include "gstvmafhipscoring.h"
 #include "gstvmafhipcompat.h"
 #include "gstvmafhippicture.h"
 #include "gstvmafhipreport.h"
 #include "gstvmafhipresults.h"
 #include "gstvmafhipscale.h"
+#include "gstvmafhipwatch.h"
 
 #include "errors.h"
+#include "feature-alias.h"
 #include "model.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
@@ -67,6 +71,11 @@ struct _GstVmafHipScoring
   GstVmafHipScale *scale;
   gchar *scaler;                /* "bicubic from 1280x720 on the gpu", set
                                  * under the object lock */
+  /* Windows, events and lag (gstvmafhipwatch.c): its settings, copied
+   * at start, and the run's watch, set under the object lock (stats). */
+  GstVmafHipWatchSettings watch_settings;
+  GstVmafHipWatch *watch;
+  gchar *ref_pad, *dist_pad;    /* named in the watch's messages */
 };
 
 GstVmafHipScoring *
@@ -79,6 +88,9 @@ gst_vmaf_hip_scoring_new (GstElement * element, GstVmafHipGpu * gpu)
   scoring->live = &scoring->own_live;
   scoring->results = gst_vmaf_hip_results_new (element);
   scoring->scale = gst_vmaf_hip_scale_new ();
+  gst_vmaf_hip_watch_settings_init (&scoring->watch_settings);
+  scoring->ref_pad = g_strdup ("ref_sink");
+  scoring->dist_pad = g_strdup ("dist_sink");
   return scoring;
 }
 
@@ -90,6 +102,10 @@ gst_vmaf_hip_scoring_free (GstVmafHipScoring * scoring)
   gst_vmaf_hip_settings_clear (&scoring->run);
   g_clear_pointer (&scoring->ctx, vh_context_free);
   gst_vmaf_hip_report_free (scoring->report);
+  gst_vmaf_hip_watch_free (scoring->watch);
+  gst_vmaf_hip_watch_settings_clear (&scoring->watch_settings);
+  g_free (scoring->ref_pad);
+  g_free (scoring->dist_pad);
   gst_vmaf_hip_results_free (scoring->results);
   g_free (scoring->dispatch);
   gst_vmaf_hip_scale_free (scoring->scale);
@@ -171,6 +187,24 @@ gst_vmaf_hip_scoring_results_filename (GstVmafHipScoring * scoring)
   return gst_vmaf_hip_results_filename (scoring->results);
 }
 
+void
+gst_vmaf_hip_scoring_configure_watch (GstVmafHipScoring * scoring,
+    const GstVmafHipWatchSettings * settings)
+{
+  gst_vmaf_hip_watch_settings_clear (&scoring->watch_settings);
+  gst_vmaf_hip_watch_settings_copy (&scoring->watch_settings, settings);
+}
+
+void
+gst_vmaf_hip_scoring_set_pads (GstVmafHipScoring * scoring,
+    const gchar * ref_pad, const gchar * dist_pad)
+{
+  g_free (scoring->ref_pad);
+  g_free (scoring->dist_pad);
+  scoring->ref_pad = g_strdup (ref_pad);
+  scoring->dist_pad = g_strdup (dist_pad);
+}
+
 const GstVmafHipSettings *
 gst_vmaf_hip_scoring_settings (GstVmafHipScoring * scoring)
 {
@@ -232,9 +266,14 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
   guint64 n_scored = 0;
 
   /* The run report keeps a frame's values only for the results file, so
-   * that a live run without one does not grow. */
+   * that a live run without one does not grow. The watch reads every
+   * scored frame's structure, posted or not. */
   s = gst_vmaf_hip_report_frame_ready (scoring->report, ctx, index, scored,
-      want_message, &n_scored);
+      want_message || scoring->watch, &n_scored);
+  if (s && scoring->watch)
+    gst_vmaf_hip_watch_frame (scoring->watch, s);
+  if (s && !want_message)
+    g_clear_pointer (&s, gst_structure_free);
   if (s && g_atomic_int_get (&scoring->live->message_layout) ==
       GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
     GstStructure *vmaf = gst_vmaf_hip_compat_frame (s);
@@ -319,17 +358,58 @@ log_dispatch (GstVmafHipScoring * scoring)
 gboolean
 gst_vmaf_hip_scoring_prepare (GstVmafHipScoring * scoring)
 {
-  GstVmafHipReport *report = gst_vmaf_hip_results_make_report
-      (scoring->results);
+  GstVmafHipReport *report;
+  GstVmafHipWatch *watch = NULL;
+  GError *err = NULL;
 
+  gst_vmaf_hip_results_set_percentiles (scoring->results,
+      scoring->watch_settings.results_percentiles ?
+      scoring->watch_settings.percentiles : NULL);
+  report = gst_vmaf_hip_results_make_report (scoring->results);
+
+  if (report) {
+    watch = gst_vmaf_hip_watch_new (scoring->element,
+        &scoring->watch_settings, &err);
+    if (!watch) {
+      GST_ELEMENT_ERROR (scoring->element, LIBRARY, SETTINGS,
+          ("Invalid %s", err->message), (NULL));
+      g_error_free (err);
+      g_clear_pointer (&report, gst_vmaf_hip_report_free);
+    } else {
+      gst_vmaf_hip_watch_set_pads (watch, scoring->ref_pad,
+          scoring->dist_pad);
+    }
+  }
   GST_OBJECT_LOCK (scoring->element);
   scoring->report = report;
+  scoring->watch = watch;
   GST_OBJECT_UNLOCK (scoring->element);
   scoring->ctx_started = FALSE;
   scoring->ctx_base = 0;
   scoring->n_pairs = 0;
   scoring->have_info_used = FALSE;
   return report != NULL;
+}
+
+/* The watch's low-score follows the first model; every model's outputs
+ * get threshold counts. */
+static void
+watch_outputs (GstVmafHipScoring * scoring, VhModel * first)
+{
+  GPtrArray *outputs = g_ptr_array_new ();
+
+  for (guint m = 0; m < vh_context_n_models (scoring->ctx); m++) {
+    const gchar *const *out =
+        vh_model_output_names (vh_context_get_model (scoring->ctx, m));
+
+    for (guint j = 0; out && out[j]; j++)
+      g_ptr_array_add (outputs, (gpointer) vh_feature_name_alias (out[j]));
+  }
+  g_ptr_array_add (outputs, NULL);
+  gst_vmaf_hip_watch_set_outputs (scoring->watch,
+      first ? vh_model_get_name (first) : NULL,
+      (const gchar * const *) outputs->pdata);
+  g_ptr_array_unref (outputs);
 }
 
 gboolean
@@ -368,6 +448,7 @@ gst_vmaf_hip_scoring_build (GstVmafHipScoring * scoring)
   first = vh_context_get_model (scoring->ctx, 0);
   gst_vmaf_hip_report_set_score_name (scoring->report,
       first ? vh_model_get_name (first) : NULL);
+  watch_outputs (scoring, first);
   return TRUE;
 }
 
@@ -472,14 +553,19 @@ gst_vmaf_hip_scoring_clear (GstVmafHipScoring * scoring)
 {
   GstVmafHipReport *report;
 
+  GstVmafHipWatch *watch;
+
   GST_OBJECT_LOCK (scoring->element);
   report = scoring->report;
   scoring->report = NULL;
+  watch = scoring->watch;
+  scoring->watch = NULL;
   g_clear_pointer (&scoring->dispatch, g_free);
   g_clear_pointer (&scoring->scaler, g_free);
   g_clear_pointer (&scoring->pending_tags, gst_tag_list_unref);
   GST_OBJECT_UNLOCK (scoring->element);
   gst_vmaf_hip_report_free (report);
+  gst_vmaf_hip_watch_free (watch);
 }
 
 /* Frames scored before the seek are still reported. */
@@ -488,6 +574,8 @@ gst_vmaf_hip_scoring_flush (GstVmafHipScoring * scoring)
 {
   gboolean ok = gst_vmaf_hip_scoring_finish (scoring);
 
+  if (scoring->watch)
+    gst_vmaf_hip_watch_flush (scoring->watch);
   GST_OBJECT_LOCK (scoring->element);
   g_clear_pointer (&scoring->pending_tags, gst_tag_list_unref);
   GST_OBJECT_UNLOCK (scoring->element);
@@ -612,6 +700,22 @@ scale_distorted (GstVmafHipScoring * scoring, const VhPictureInfo * ref,
   return TRUE;
 }
 
+/* Black and freeze look at both pictures; the latency tells the lag
+ * whether the pipeline is live. */
+static void
+watch_pair (GstVmafHipScoring * scoring, const GstVmafHipFrame * ref_frame,
+    const VhPicture * ref_pic, const GstVmafHipFrame * dist_frame,
+    const VhPicture * dist_pic)
+{
+  if (!scoring->watch)
+    return;
+  gst_vmaf_hip_watch_set_latency (scoring->watch,
+      gst_aggregator_get_latency (GST_AGGREGATOR (scoring->element)));
+  gst_vmaf_hip_watch_pictures (scoring->watch, ref_pic,
+      ref_frame->stream_time, ref_frame->duration, dist_pic,
+      dist_frame->stream_time, dist_frame->duration);
+}
+
 GstFlowReturn
 gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
     const GstVmafHipFrame * ref_frame, const GstVmafHipFrame * dist_frame)
@@ -675,6 +779,7 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   stamp->stream_time = pass->stream_time;
   stamp->running_time = pass->running_time;
   vh_run_report_start_clock (gst_vmaf_hip_report_run (scoring->report));
+  watch_pair (scoring, ref_frame, ref_pic, dist_frame, dist_pic);
 
   /* The stamp travels with the frame and comes back in its frame-ready
    * callback (freed by the engine, also when the submission fails). */
@@ -698,6 +803,18 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
 /* ---------------------------------------------------------------------- */
 /* End of stream, and the run so far                                       */
 
+/* The pooled values, with the watch's percentiles, counts and lag. */
+static GstStructure *
+summarize (GstVmafHipScoring * scoring)
+{
+  GstStructure *s = gst_vmaf_hip_report_make_summary (scoring->report,
+      g_atomic_int_get (&scoring->live->pool_method));
+
+  if (scoring->watch)
+    gst_vmaf_hip_watch_add_to_summary (scoring->watch, s);
+  return s;
+}
+
 GstStructure *
 gst_vmaf_hip_scoring_end (GstVmafHipScoring * scoring, gboolean * wrote)
 {
@@ -706,6 +823,9 @@ gst_vmaf_hip_scoring_end (GstVmafHipScoring * scoring, gboolean * wrote)
     return NULL;
   /* A fall-back to the CPU shows in the results file. */
   log_dispatch (scoring);
+  /* every frame reported: the last window, open events */
+  if (scoring->watch)
+    gst_vmaf_hip_watch_end (scoring->watch);
   if (gst_vmaf_hip_report_n_scored (scoring->report) == 0) {
     GST_ELEMENT_WARNING (scoring->element, STREAM, FAILED,
         ("No frame pair was scored."), (NULL));
@@ -714,8 +834,7 @@ gst_vmaf_hip_scoring_end (GstVmafHipScoring * scoring, gboolean * wrote)
       return NULL;
     *wrote = TRUE;
   }
-  return gst_vmaf_hip_report_make_summary (scoring->report,
-      g_atomic_int_get (&scoring->live->pool_method));
+  return summarize (scoring);
 }
 
 GstTagList *
@@ -782,8 +901,7 @@ gst_vmaf_hip_scoring_stats (GstVmafHipScoring * scoring)
 
   if (!scoring->report)
     return NULL;
-  s = gst_vmaf_hip_report_make_summary (scoring->report,
-      g_atomic_int_get (&scoring->live->pool_method));
+  s = summarize (scoring);
   gst_structure_set_name (s, "vmaf-stats");
   return s;
 }

@@ -17,6 +17,7 @@
 #include "gstvmafhipenums.h"
 #include "gstvmafhipgpu.h"
 #include "gstvmafhippairing.h"
+#include "gstvmafhipwatch.h"
 
 G_BEGIN_DECLS
 
@@ -86,6 +87,17 @@ void         gst_vmaf_hip_scoring_set_scale (GstVmafHipScoring * scoring,
 
 /* The results file configured, or NULL. */
 const gchar *gst_vmaf_hip_scoring_results_filename (GstVmafHipScoring * scoring);
+/* The monitoring settings (windows, events, lag), copied; with the
+ * element's object lock held, before start. */
+void         gst_vmaf_hip_scoring_configure_watch (GstVmafHipScoring * scoring,
+                                           const GstVmafHipWatchSettings * settings);
+
+/* The pads this scoring's messages name (windows, events): by default
+ * "ref_sink" and "dist_sink"; an element with several distorted pads
+ * gives each scoring its own. Before start. */
+void         gst_vmaf_hip_scoring_set_pads (GstVmafHipScoring * scoring,
+                                           const gchar * ref_pad,
+                                           const gchar * dist_pad);
 
 /* The run's settings (backend, device, ...). */
 const GstVmafHipSettings *gst_vmaf_hip_scoring_settings (GstVmafHipScoring * scoring);
