@@ -269,9 +269,10 @@ mean_abs_diff (GArray * a, GArray * b, guint bpc)
 static const VhPicture *
 host_picture (const VhPicture * pic)
 {
-  if (pic->mem_type == VH_MEMORY_HOST)
+  if (pic->mem_type == VH_MEMORY_HOST && pic->data[0])
     return pic;
-  if (pic->twin && pic->twin->mem_type == VH_MEMORY_HOST)
+  if (pic->twin && pic->twin->mem_type == VH_MEMORY_HOST &&
+      pic->twin->data[0])
     return pic->twin;
   return NULL;
 }
@@ -288,7 +289,7 @@ gst_vmaf_hip_events_picture (GstVmafHipEvents * ev, gboolean reference,
   gboolean black;
   GArray *swap;
 
-  if ((!want_black && !want_freeze) || !GST_CLOCK_TIME_IS_VALID (t))
+  if (!pic || (!want_black && !want_freeze) || !GST_CLOCK_TIME_IS_VALID (t))
     return;
   host = host_picture (pic);
   if (!host) {

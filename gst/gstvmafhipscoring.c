@@ -732,7 +732,8 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   guint64 number;
   GstClockTime pts;
   GError *err = NULL;
-  gboolean ok, known, scaling = FALSE;
+  gboolean ok, known, scaling = FALSE, ref_made_here;
+  guint64 made;
 
   known = gst_vmaf_hip_picture_info_from_video (rinfo, &rpi) &&
       gst_vmaf_hip_picture_info_from_video (dinfo, &dpi);
@@ -751,8 +752,10 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   gst_vmaf_hip_gpu_start_upload (scoring->gpu, dist);
   /* The reference's picture is shared by every rendition scored against
    * it: made, and uploaded, once. */
+  made = gst_vmaf_hip_gpu_references_made (scoring->gpu);
   ref_pic = gst_vmaf_hip_gpu_wrap_reference (scoring->gpu, scoring->ctx,
       backend, rinfo, ref, &err);
+  ref_made_here = gst_vmaf_hip_gpu_references_made (scoring->gpu) != made;
   dist_pic = ref_pic ? gst_vmaf_hip_gpu_wrap_input (scoring->gpu,
       scoring->ctx, backend, dinfo, dist, &err) : NULL;
   if (!dist_pic) {
@@ -779,7 +782,11 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   stamp->stream_time = pass->stream_time;
   stamp->running_time = pass->running_time;
   vh_run_report_start_clock (gst_vmaf_hip_report_run (scoring->report));
-  watch_pair (scoring, ref_frame, ref_pic, dist_frame, dist_pic);
+  /* Only the rendition that made the reference's picture looks at it: the
+   * others get it already submitted, its host memory possibly going back
+   * (and its events would be posted once per rendition). */
+  watch_pair (scoring, ref_frame, ref_made_here ? ref_pic : NULL, dist_frame,
+      dist_pic);
 
   /* The stamp travels with the frame and comes back in its frame-ready
    * callback (freed by the engine, also when the submission fails). */
