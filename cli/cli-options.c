@@ -239,9 +239,9 @@ check_per_dist (const VhCliSettings * s, GError ** error)
     if (n == 0 || n == n_dist || (n == 1 && !options[i].once_each))
       continue;
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "%s is given %u times for %u distorted inputs (-d): give it %s once "
-        "per -d, in the order of the -d", options[i].name, n, n_dist,
-        options[i].once_each ? "" : "once for all of them, or");
+        "%s is given %u time%s for %u distorted inputs (-d): give it %sonce "
+        "per -d, in the order of the -d", options[i].name, n, n > 1 ? "s" :
+        "", n_dist, options[i].once_each ? "" : "once for all of them, or ");
     return FALSE;
   }
   if (n_dist > 1 && s->outputs && g_strv_length (s->outputs) == 1 &&

@@ -222,6 +222,73 @@ read_dist (const VhCliSettings * s, VhCliRendition * r, gboolean ref_ended,
   return dist;
 }
 
+/* One rendition's part of a frame: its next picture read, brought to the
+ * reference's format and size and submitted with @ref. */
+typedef struct
+{
+  const VhCliSettings *s;
+  VhCliRendition *r;
+  VhPicture *ref;
+  guint n_frames;
+  gboolean submitted;
+  gboolean stopped;
+  GError *error;
+} RenditionStep;
+
+static void
+rendition_step (RenditionStep * step)
+{
+  VhPicture *dist = read_dist (step->s, step->r, step->ref == NULL,
+      step->n_frames, &step->stopped, &step->error);
+
+  if (dist)
+    step->submitted = vh_cli_rendition_submit (step->r, step->ref, dist,
+        &step->error);
+}
+
+/* The renditions' steps of one frame at once, on a pool's threads (the
+ * scaling of each is the CLI's own work, one core a rendition), waited
+ * for together. */
+typedef struct
+{
+  GThreadPool *pool;
+  GMutex lock;
+  GCond done;
+  guint pending;
+} StepBatch;
+
+static void
+batch_run_step (gpointer data, gpointer user_data)
+{
+  StepBatch *batch = user_data;
+
+  rendition_step (data);
+  g_mutex_lock (&batch->lock);
+  if (--batch->pending == 0)
+    g_cond_signal (&batch->done);
+  g_mutex_unlock (&batch->lock);
+}
+
+/* Runs @steps (@n of them), on @batch's threads when it has some. */
+static void
+run_steps (StepBatch * batch, RenditionStep * steps, guint n)
+{
+  if (!batch->pool) {
+    for (guint i = 0; i < n; i++)
+      rendition_step (&steps[i]);
+    return;
+  }
+  g_mutex_lock (&batch->lock);
+  batch->pending = n;
+  g_mutex_unlock (&batch->lock);
+  for (guint i = 0; i < n; i++)
+    g_thread_pool_push (batch->pool, &steps[i], NULL);
+  g_mutex_lock (&batch->lock);
+  while (batch->pending > 0)
+    g_cond_wait (&batch->done, &batch->lock);
+  g_mutex_unlock (&batch->lock);
+}
+
 static gboolean
 run (VhCliSettings * s, GError ** error)
 {
@@ -238,6 +305,7 @@ run (VhCliSettings * s, GError ** error)
   guint n_frames = 0, n_held = 0, n_active;
   gint64 start;
   guint cpumask = 0, gpumask = 0;
+  StepBatch batch = { NULL };
 
   if (!vh_cli_settings_check (s, &raw_info, &have_raw, &format, error))
     return FALSE;
@@ -325,6 +393,13 @@ run (VhCliSettings * s, GError ** error)
   for (guint i = 0; i < renditions->len; i++)
     vh_run_report_start_clock (((VhCliRendition *)
             g_ptr_array_index (renditions, i))->report);
+  /* Several renditions are read, converted and scaled at once. */
+  if (renditions->len > 1) {
+    g_mutex_init (&batch.lock);
+    g_cond_init (&batch.done);
+    batch.pool = g_thread_pool_new (batch_run_step, &batch,
+        (gint) renditions->len, TRUE, NULL);
+  }
   n_active = renditions->len;
   while ((s->frame_cnt <= 0 || n_frames < (guint) s->frame_cnt) &&
       !stop_signal && n_active > 0) {
@@ -339,20 +414,33 @@ run (VhCliSettings * s, GError ** error)
     if (!ref && error && *error)
       goto out;
     n_active = 0;
-    for (guint i = 0; i < renditions->len && !stopped; i++) {
-      VhCliRendition *r = g_ptr_array_index (renditions, i);
-      VhPicture *dist;
+    {
+      g_autofree RenditionStep *steps = g_new0 (RenditionStep,
+          renditions->len);
+      guint n_steps = 0;
+      GError *first_error = NULL;
 
-      if (!r->active)
-        continue;
-      dist = read_dist (s, r, ref == NULL, n_frames, &stopped, error);
-      if (!dist && error && *error)
+      for (guint i = 0; i < renditions->len; i++) {
+        VhCliRendition *r = g_ptr_array_index (renditions, i);
+
+        if (r->active)
+          steps[n_steps++] = (RenditionStep) {
+          s, r, ref, n_frames, FALSE, FALSE, NULL};
+      }
+      run_steps (&batch, steps, n_steps);
+      /* The first error in the order of the -d; a stop signal's cut is
+       * no error. */
+      for (guint i = 0; i < n_steps; i++) {
+        stopped |= steps[i].stopped;
+        n_active += steps[i].submitted;
+        if (steps[i].error && !first_error)
+          first_error = g_steal_pointer (&steps[i].error);
+        g_clear_error (&steps[i].error);
+      }
+      if (first_error) {
+        g_propagate_error (error, first_error);
         goto out;
-      if (!dist)
-        continue;
-      if (!vh_cli_rendition_submit (r, ref, dist, error))
-        goto out;
-      n_active++;
+      }
     }
     if (stopped || !ref || n_active == 0)
       break;
@@ -407,6 +495,11 @@ run (VhCliSettings * s, GError ** error)
   }
   ok = TRUE;
 out:
+  if (batch.pool) {
+    g_thread_pool_free (batch.pool, FALSE, TRUE);
+    g_mutex_clear (&batch.lock);
+    g_cond_clear (&batch.done);
+  }
   /* On an error, what was scored before it stays on disk. */
   if (!ok && !stop_signal) {
     for (guint i = 0; i < renditions->len; i++) {

@@ -165,10 +165,12 @@ assert_same_values (const gchar * a, const gchar * b)
   g_assert_cmpuint (json_array_get_length (fa), ==, N_FRAMES);
   g_assert_cmpuint (json_array_get_length (fb), ==, N_FRAMES);
   for (guint f = 0; f < N_FRAMES; f++) {
-    JsonObject *ma = json_object_get_object_member (json_array_get_object_element
-        (fa, f), "metrics");
-    JsonObject *mb = json_object_get_object_member (json_array_get_object_element
-        (fb, f), "metrics");
+    JsonObject *ma =
+        json_object_get_object_member (json_array_get_object_element (fa, f),
+        "metrics");
+    JsonObject *mb =
+        json_object_get_object_member (json_array_get_object_element (fb, f),
+        "metrics");
     g_autoptr (GList) names = json_object_get_members (ma);
 
     g_assert_nonnull (names);

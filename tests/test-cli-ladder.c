@@ -247,7 +247,7 @@ test_ambiguous_refused (void)
   g_autofree gchar *pattern = tmp_path ("x-%s.json");
   const gchar *no_pattern[] = { "one -o", "without %s", "once per -d", NULL };
   const gchar *counts[] = { "-o/--output is given 2 times for 3", NULL };
-  const gchar *labels[] = { "--label is given 1 times for 2", NULL };
+  const gchar *labels[] = { "--label is given 1 time for 2", NULL };
   const gchar *same_log[] = { "would both write their log to", "--label",
     NULL
   };
