@@ -514,7 +514,8 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   /* Build the models now so that bad settings fail the state change. */
   run = gst_vmaf_hip_scoring_settings (self->scoring);
   if (!gst_vmaf_hip_scoring_prepare (self->scoring) ||
-      !gst_vmaf_hip_gpu_open (self->gpu, run->backend, run->device_id) ||
+      !gst_vmaf_hip_gpu_open (self->gpu, run->backend, run->device_id,
+          run->self_test) ||
       !gst_vmaf_hip_scoring_build (self->scoring)) {
     gst_vmaf_hip_scoring_clear (self->scoring);
     gst_vmaf_hip_gpu_close (self->gpu);
@@ -589,6 +590,7 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->settings.threads = DEFAULT_THREADS;
   self->settings.backend = DEFAULT_BACKEND;
   self->settings.device_id = DEFAULT_DEVICE_ID;
+  self->settings.self_test = DEFAULT_SELF_TEST;
   self->results_interval = DEFAULT_RESULTS_INTERVAL;
   self->results_filename = DEFAULT_RESULTS_FILENAME;
   self->results_format = DEFAULT_RESULTS_FORMAT;

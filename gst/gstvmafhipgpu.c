@@ -24,6 +24,7 @@
 #include "gstvmafhipcuda.h"
 #include "gstvmafhipdevice.h"
 #include "gstvmafhipmemory.h"
+#include "gstvmafhipselftest.h"
 #include "gstvmafhiputils.h"
 #include "hip-features.h"
 #endif
@@ -44,6 +45,9 @@ struct _GstVmafHipGpu
   VhPictureTransfer *transfer;
   gboolean hip_input;           /* some feature reads device pictures */
   gboolean warned_upload;       /* a failed upload was said (auto) */
+  /* The twins and CPU classes contexts run: NULL for every twin, else a
+   * set without those the self-test failed (self-test=true). */
+  VhExtractorSet *extractors;
   /* Atomic: the GPU failed and scoring went over to the CPU (backend
    * auto): nothing more goes to the device, no HIP memory is offered,
    * later contexts run on the CPU. Set on the worker that saw the
@@ -68,6 +72,7 @@ gst_vmaf_hip_gpu_free (GstVmafHipGpu * gpu)
     return;
   gst_clear_object (&gpu->hip_device);
   g_clear_pointer (&gpu->transfer, vh_picture_transfer_unref);
+  g_clear_pointer (&gpu->extractors, vh_extractor_set_unref);
   g_free (gpu);
 }
 
@@ -87,6 +92,12 @@ VhPictureTransfer *
 gst_vmaf_hip_gpu_transfer (GstVmafHipGpu * gpu)
 {
   return is_lost (gpu) ? NULL : gpu->transfer;
+}
+
+VhExtractorSet *
+gst_vmaf_hip_gpu_extractors (GstVmafHipGpu * gpu)
+{
+  return gpu->extractors;
 }
 
 void
@@ -127,15 +138,20 @@ gst_vmaf_hip_gpu_reset_warnings (GstVmafHipGpu * gpu)
  * without one goes on with the CPU, saying why; hip without one fails. */
 gboolean
 gst_vmaf_hip_gpu_open (GstVmafHipGpu * gpu, GstVmafHipBackend backend,
-    gint device_id)
+    gint device_id, gboolean self_test)
 {
   GstElement *self = gpu->element;
   GError *err = NULL;
 
   gpu->backends = VH_BACKEND_CPU;
   g_atomic_int_set (&gpu->lost, 0);
-  if (backend == GST_VMAF_HIP_BACKEND_CPU)
+  if (backend == GST_VMAF_HIP_BACKEND_CPU) {
+#ifdef VH_HAVE_HIP
+    if (self_test)
+      gst_vmaf_hip_self_test_no_gpu (self, "backend=cpu");
+#endif
     return TRUE;
+  }
 #ifdef VH_HAVE_HIP
   {
     /* Our own field: a neighbour's or the application's answer arrives
@@ -144,8 +160,11 @@ gst_vmaf_hip_gpu_open (GstVmafHipGpu * gpu, GstVmafHipBackend backend,
             GST_VMAF_HIP_VENDOR_UNKNOWN, device_id,
             (GstVmafHipDevice **) & gpu->hip_device, &err) &&
         vh_hip_use_device (gst_vmaf_hip_device_get_handle (GST_VMAF_HIP_DEVICE
-                (gpu->hip_device)), &gpu->backends, &gpu->transfer, &err))
+                (gpu->hip_device)), &gpu->backends, &gpu->transfer, &err)) {
+      if (self_test)
+        gpu->extractors = gst_vmaf_hip_self_test (self, gpu->transfer);
       return TRUE;
+    }
     gst_vmaf_hip_gpu_close (gpu);
   }
 #else
@@ -160,6 +179,10 @@ gst_vmaf_hip_gpu_open (GstVmafHipGpu * gpu, GstVmafHipBackend backend,
   }
   GST_INFO_OBJECT (self, "backend auto: no usable GPU, features run on the "
       "CPU: %s", err->message);
+#ifdef VH_HAVE_HIP
+  if (self_test)
+    gst_vmaf_hip_self_test_no_gpu (self, err->message);
+#endif
   g_error_free (err);
   return TRUE;
 }
@@ -171,6 +194,7 @@ gst_vmaf_hip_gpu_close (GstVmafHipGpu * gpu)
   gst_clear_object (&gpu->hip_device);
   GST_OBJECT_UNLOCK (gpu->element);
   g_clear_pointer (&gpu->transfer, vh_picture_transfer_unref);
+  g_clear_pointer (&gpu->extractors, vh_extractor_set_unref);
   gpu->backends = VH_BACKEND_CPU;
   gpu->hip_input = FALSE;
 }

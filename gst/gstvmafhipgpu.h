@@ -14,6 +14,7 @@
 #include <gst/video/video.h>
 
 #include "context.h"
+#include "extractor-set.h"
 #include "picture.h"
 #include "picture-transfer.h"
 #include "gstvmafhipenums.h"
@@ -47,7 +48,8 @@ void         gst_vmaf_hip_gpu_free        (GstVmafHipGpu * gpu);
  * hip without one fails with an element error. */
 gboolean     gst_vmaf_hip_gpu_open        (GstVmafHipGpu * gpu,
                                            GstVmafHipBackend backend,
-                                           gint device_id);
+                                           gint device_id,
+                                           gboolean self_test);
 
 void         gst_vmaf_hip_gpu_close       (GstVmafHipGpu * gpu);
 
@@ -55,6 +57,10 @@ void         gst_vmaf_hip_gpu_close       (GstVmafHipGpu * gpu);
 VhBackend    gst_vmaf_hip_gpu_backends    (GstVmafHipGpu * gpu);
 
 VhPictureTransfer *gst_vmaf_hip_gpu_transfer (GstVmafHipGpu * gpu);
+
+/* The classes contexts may run: NULL (every twin) unless the self-test
+ * failed some, which then run on the CPU. */
+VhExtractorSet *gst_vmaf_hip_gpu_extractors (GstVmafHipGpu * gpu);
 
 /* Whether some feature of @ctx reads device pictures: then HIP memory is
  * offered upstream and read in place. Again after a fall-back to the CPU. */

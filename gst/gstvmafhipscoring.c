@@ -274,7 +274,8 @@ gst_vmaf_hip_scoring_build (GstVmafHipScoring * scoring)
 
   scoring->ctx = gst_vmaf_hip_context_new (&scoring->run,
       gst_vmaf_hip_gpu_backends (scoring->gpu),
-      gst_vmaf_hip_gpu_transfer (scoring->gpu), &err);
+      gst_vmaf_hip_gpu_transfer (scoring->gpu),
+      gst_vmaf_hip_gpu_extractors (scoring->gpu), &err);
   if (!scoring->ctx) {
     if (g_error_matches (err, VH_ERROR, VH_ERROR_BACKEND)) {
       GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
