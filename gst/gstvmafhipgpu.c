@@ -22,6 +22,7 @@
 #ifdef VH_HAVE_HIP
 #include "gstvmafhipbufferpool.h"
 #include "gstvmafhipcuda.h"
+#include "gstvmafhipgsthip.h"
 #include "gstvmafhipdevice.h"
 #include "gstvmafhipmemory.h"
 #include "gstvmafhipselftest.h"
@@ -45,6 +46,11 @@ struct _GstVmafHipGpu
   VhPictureTransfer *transfer;
   gboolean hip_input;           /* some feature reads device pictures */
   gboolean warned_upload;       /* a failed upload was said (auto) */
+  /* Frames in GStreamer's own HIP memory (libgsthip): read by device
+   * address, and read through a CPU mapping (atomic; the stats). */
+  gint gsthip_on_device;
+  gint gsthip_mapped;
+  gboolean warned_gsthip;       /* why they are mapped was said */
   /* The twins and CPU classes contexts run: NULL for every twin, else a
    * set without those the self-test failed (self-test=true). */
   VhExtractorSet *extractors;
@@ -131,6 +137,19 @@ void
 gst_vmaf_hip_gpu_reset_warnings (GstVmafHipGpu * gpu)
 {
   gpu->warned_upload = FALSE;
+  gpu->warned_gsthip = FALSE;
+  g_atomic_int_set (&gpu->gsthip_on_device, 0);
+  g_atomic_int_set (&gpu->gsthip_mapped, 0);
+}
+
+void
+gst_vmaf_hip_gpu_add_counts (GstVmafHipGpu * gpu, GstStructure * s)
+{
+  gst_structure_set (s,
+      "gst-hip-frames-on-device", G_TYPE_UINT,
+      (guint) g_atomic_int_get (&gpu->gsthip_on_device),
+      "gst-hip-frames-mapped", G_TYPE_UINT,
+      (guint) g_atomic_int_get (&gpu->gsthip_mapped), NULL);
 }
 
 /* backend auto or hip: the device the pipeline shares (asked of the
@@ -331,6 +350,29 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
       return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
     }
   }
+  /* GStreamer's own HIP memory on our device: its device address, after
+   * its producer's work on it (libgsthip's sync). */
+  if (gpu->hip_input && !is_lost (gpu) && !vh_context_on_cpu (ctx)) {
+    const gchar *why_not = NULL;
+
+    if (gst_vmaf_hip_gsthip_buffer_is_ours (buf, hip_device (gpu),
+            &why_not)) {
+      VhPicture *pic = gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buf,
+          gst_vmaf_hip_gsthip_map_flags (), NULL);
+
+      if (pic) {
+        gst_vmaf_hip_gsthip_buffer_sync (buf);
+        g_atomic_int_inc (&gpu->gsthip_on_device);
+        return pic;
+      }
+      why_not = "a layout the GPU features cannot read in place";
+    }
+    if (why_not && !gpu->warned_gsthip) {
+      GST_INFO_OBJECT (gpu->element, "frames in GStreamer's HIP memory are "
+          "read through their CPU mapping: %s", why_not);
+      gpu->warned_gsthip = TRUE;
+    }
+  }
   /* CUDA memory: its device address, never a copy in system memory. */
   if (gst_vmaf_hip_cuda_buffer_is_ours (buf, hip_device (gpu), error)) {
     VhPicture *pic = gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buf,
@@ -348,6 +390,8 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
   }
   if (error && *error)
     return NULL;
+  if (gst_vmaf_hip_gsthip_buffer_is_gsthip (buf))
+    g_atomic_int_inc (&gpu->gsthip_mapped);
 #endif
   return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
 }

@@ -53,6 +53,12 @@ gboolean     gst_vmaf_hip_gpu_open        (GstVmafHipGpu * gpu,
 
 void         gst_vmaf_hip_gpu_close       (GstVmafHipGpu * gpu);
 
+/* Adds to @s (the stats) how many frames in GStreamer's own HIP memory
+ * (libgsthip) were read by device address ("gst-hip-frames-on-device")
+ * and through a CPU mapping ("gst-hip-frames-mapped"), since start. */
+void         gst_vmaf_hip_gpu_add_counts  (GstVmafHipGpu * gpu,
+                                           GstStructure * s);
+
 /* What gst_vmaf_hip_gpu_open() decided, for the scoring context. */
 VhBackend    gst_vmaf_hip_gpu_backends    (GstVmafHipGpu * gpu);
 

@@ -641,6 +641,7 @@ gst_vmaf_hip_scoring_stats (GstVmafHipScoring * scoring)
   s = gst_vmaf_hip_report_make_summary (scoring->report,
       g_atomic_int_get (&scoring->live.pool_method));
   gst_structure_set_name (s, "vmaf-stats");
+  gst_vmaf_hip_gpu_add_counts (scoring->gpu, s);
   return s;
 }
 
