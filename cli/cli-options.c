@@ -386,6 +386,11 @@ print_usage (FILE * out, const gchar * app)
       "      --cpumask M          libvmaf's CPU bits to forbid (8: AVX2)\n"
       "      --gpumask M          non-zero keeps every feature on the CPU\n"
       "      --backend B          auto, cpu or hip\n"
+      "      --device N           the GPU to use (default 0)\n"
+      "      --self-test          no scoring: check every GPU feature against\n"
+      "                           its CPU twin on built-in frames, one line\n"
+      "                           each (only those of --feature if given);\n"
+      "                           exit 0 all pass, 1 one failed, 77 no GPU\n"
       "  -n, --no_prediction      features only, no model\n"
       "  -q, --quiet              no progress or scores on a terminal\n"
       "  -v, --version            print the version\n"
@@ -496,6 +501,11 @@ vh_cli_settings_check (const VhCliSettings * s, VhPictureInfo * raw_info,
         "--threads %d: expected 0 to %d", s->threads, MAX_THREADS);
     return FALSE;
   }
+  if (s->device < 0) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--device %d: expected a GPU index from 0", s->device);
+    return FALSE;
+  }
   if (s->subsample < 0 || s->frame_cnt < 0) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "--%s %d: expected a positive number", s->subsample < 0 ?
@@ -538,6 +548,8 @@ vh_cli_settings_parse (VhCliSettings * s, gint argc, gchar ** argv,
     {"subsample", 0, 0, G_OPTION_ARG_INT, &s->subsample, NULL, NULL},
     {"frame_cnt", 0, 0, G_OPTION_ARG_INT, &s->frame_cnt, NULL, NULL},
     {"backend", 0, 0, G_OPTION_ARG_FILENAME, &s->backend, NULL, NULL},
+    {"device", 0, 0, G_OPTION_ARG_INT, &s->device, NULL, NULL},
+    {"self-test", 0, 0, G_OPTION_ARG_NONE, &s->self_test, NULL, NULL},
     {"no_prediction", 'n', 0, G_OPTION_ARG_NONE, &s->no_prediction, NULL, NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &s->quiet, NULL, NULL},
     {"version", 'v', 0, G_OPTION_ARG_NONE, &s->version, NULL, NULL},

@@ -52,6 +52,9 @@ typedef struct
   gboolean quiet;
   gboolean version;
   gchar *backend;
+  /* --device N: the GPU's index; --self-test: the twins checked there */
+  gint device;
+  gboolean self_test;
   gboolean help;
   gint frame_skip_ref;
   gint frame_skip_dist;

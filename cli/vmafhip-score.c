@@ -11,6 +11,7 @@
 
 #include "cli-options.h"
 #include "cli-rendition.h"
+#include "cli-self-test.h"
 #include "backend-choice.h"
 #include "context.h"
 #include "errors.h"
@@ -71,7 +72,8 @@ select_backend (const VhCliSettings * s, VhContextConfig * config,
   {
     gchar *reason = NULL;
 
-    if (!vh_hip_select_backend (choice, VH_HIP_VENDOR_UNKNOWN, 0, config,
+    if (!vh_hip_select_backend (choice, VH_HIP_VENDOR_UNKNOWN,
+            (guint) s->device, config,
             &reason, error))
       return FALSE;
     /* auto on a machine without a usable GPU is a normal CPU run: why is
@@ -541,7 +543,11 @@ main (int argc, char **argv)
    * kept, and AMD's runtime ignores it. */
   g_setenv ("CUDA_DEVICE_MAX_CONNECTIONS", "1", FALSE);
   s.tty = isatty (fileno (stderr));
-  if (vh_cli_settings_parse (&s, argc, argv, &ret) && !run (&s, &error)) {
+  if (!vh_cli_settings_parse (&s, argc, argv, &ret)) {
+    /* usage, version or a bad option: said */
+  } else if (s.self_test) {
+    ret = vh_cli_self_test (&s);
+  } else if (!run (&s, &error)) {
     g_printerr ("vmafhip-score: error: %s\n", error->message);
     ret = 1;
   }

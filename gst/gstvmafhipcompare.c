@@ -535,6 +535,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   GstClockTime input_timeout;
   GstVmafHipBackend backend;
   gint device_id;
+  gboolean self_test;
 
   if (!GST_AGGREGATOR_CLASS (parent_class)->start (agg))
     return FALSE;
@@ -551,6 +552,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   config.scale = self->scale_method;
   backend = self->settings.backend;
   device_id = self->settings.device_id;
+  self_test = self->settings.self_test;
   gst_vmaf_hip_watch_settings_copy (&config.watch, &self->watch);
   input_timeout = self->input_timeout;
   self->converting = self->convert_mode != GST_VMAF_HIP_CONVERT_NONE;
@@ -565,7 +567,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   /* Build the models now so that bad settings fail the state change:
    * every distorted pad's (their results files checked first). */
   if (!gst_vmaf_hip_renditions_start (self->renditions, &config) ||
-      !gst_vmaf_hip_gpu_open (self->gpu, backend, device_id) ||
+      !gst_vmaf_hip_gpu_open (self->gpu, backend, device_id, self_test) ||
       !gst_vmaf_hip_renditions_build (self->renditions)) {
     guint n = gst_vmaf_hip_renditions_n (self->renditions);
 
@@ -786,6 +788,7 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->settings.threads = DEFAULT_THREADS;
   self->settings.backend = DEFAULT_BACKEND;
   self->settings.device_id = DEFAULT_DEVICE_ID;
+  self->settings.self_test = DEFAULT_SELF_TEST;
   self->results_interval = DEFAULT_RESULTS_INTERVAL;
   self->results_filename = DEFAULT_RESULTS_FILENAME;
   self->results_format = DEFAULT_RESULTS_FORMAT;

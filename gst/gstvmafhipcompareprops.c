@@ -46,6 +46,7 @@ enum
   PROP_LOG_LEVEL,
   PROP_MESSAGE_LAYOUT,
   PROP_DEVICE_ID,
+  PROP_SELF_TEST,
   PROP_STATS,
   PROP_RESULTS_INTERVAL,
   PROP_INPUT_TIMEOUT,
@@ -224,6 +225,20 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
       g_param_spec_int ("device-id", "Device ID",
           "GPU for backend auto or hip (-1: the pipeline's shared device, "
           "else the first)", -1, G_MAXINT, DEFAULT_DEVICE_ID, ready));
+
+  /**
+   * GstVmafHipCompare:self-test:
+   *
+   * At start, on the GPU: every GPU feature scores built-in frames and is
+   * compared with its CPU twin (as vmafhip-score --self-test). The verdict
+   * is a "vmaf-self-test" element message; a failing feature runs on the
+   * CPU, with a warning naming it.
+   */
+  g_object_class_install_property (gobject_class, PROP_SELF_TEST,
+      g_param_spec_boolean ("self-test", "Self-test",
+          "At start, check every GPU feature against its CPU twin on "
+          "built-in frames (a vmaf-self-test message); a failing one runs "
+          "on the CPU", DEFAULT_SELF_TEST, ready));
 
   /**
    * GstVmafHipCompare:input-timeout:
@@ -425,6 +440,9 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
     case PROP_DEVICE_ID:
       self->settings.device_id = g_value_get_int (value);
       break;
+    case PROP_SELF_TEST:
+      self->settings.self_test = g_value_get_boolean (value);
+      break;
     case PROP_INPUT_TIMEOUT:
       self->input_timeout = g_value_get_uint64 (value);
       break;
@@ -516,6 +534,9 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       break;
     case PROP_DEVICE_ID:
       g_value_set_int (value, self->settings.device_id);
+      break;
+    case PROP_SELF_TEST:
+      g_value_set_boolean (value, self->settings.self_test);
       break;
     case PROP_INPUT_TIMEOUT:
       g_value_set_uint64 (value, self->input_timeout);

@@ -14,6 +14,7 @@
 #include <gst/video/video.h>
 
 #include "context.h"
+#include "extractor-set.h"
 #include "picture.h"
 #include "picture-transfer.h"
 #include "gstvmafhipenums.h"
@@ -47,18 +48,28 @@ void         gst_vmaf_hip_gpu_free        (GstVmafHipGpu * gpu);
  * hip without one fails with an element error. */
 gboolean     gst_vmaf_hip_gpu_open        (GstVmafHipGpu * gpu,
                                            GstVmafHipBackend backend,
-                                           gint device_id);
+                                           gint device_id,
+                                           gboolean self_test);
 
 void         gst_vmaf_hip_gpu_close       (GstVmafHipGpu * gpu);
 
 /* The open device's VhHipDevice, for work of the element's own on it (the
  * scale property's GPU twin); NULL on the CPU and after a fall-back. */
 gpointer     gst_vmaf_hip_gpu_device_handle (GstVmafHipGpu * gpu);
+/* Adds to @s (the stats) how many frames in GStreamer's own HIP memory
+ * (libgsthip) were read by device address ("gst-hip-frames-on-device")
+ * and through a CPU mapping ("gst-hip-frames-mapped"), since start. */
+void         gst_vmaf_hip_gpu_add_counts  (GstVmafHipGpu * gpu,
+                                           GstStructure * s);
 
 /* What gst_vmaf_hip_gpu_open() decided, for the scoring context. */
 VhBackend    gst_vmaf_hip_gpu_backends    (GstVmafHipGpu * gpu);
 
 VhPictureTransfer *gst_vmaf_hip_gpu_transfer (GstVmafHipGpu * gpu);
+
+/* The classes contexts may run: NULL (every twin) unless the self-test
+ * failed some, which then run on the CPU. */
+VhExtractorSet *gst_vmaf_hip_gpu_extractors (GstVmafHipGpu * gpu);
 
 /* Whether some feature of @ctx reads device pictures: then HIP memory is
  * offered upstream and read in place. Again after a fall-back to the CPU. */

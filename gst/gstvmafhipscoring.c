@@ -422,7 +422,8 @@ gst_vmaf_hip_scoring_build (GstVmafHipScoring * scoring)
 
   scoring->ctx = gst_vmaf_hip_context_new (&scoring->run,
       gst_vmaf_hip_gpu_backends (scoring->gpu),
-      gst_vmaf_hip_gpu_transfer (scoring->gpu), &err);
+      gst_vmaf_hip_gpu_transfer (scoring->gpu),
+      gst_vmaf_hip_gpu_extractors (scoring->gpu), &err);
   if (!scoring->ctx) {
     if (g_error_matches (err, VH_ERROR, VH_ERROR_BACKEND)) {
       GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
@@ -910,6 +911,7 @@ gst_vmaf_hip_scoring_stats (GstVmafHipScoring * scoring)
     return NULL;
   s = summarize (scoring);
   gst_structure_set_name (s, "vmaf-stats");
+  gst_vmaf_hip_gpu_add_counts (scoring->gpu, s);
   return s;
 }
 
