@@ -286,6 +286,8 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
     gst_element_post_message (self,
         gst_message_new_element (GST_OBJECT_CAST (self), s));
   }
+  if (scoring->watch)
+    gst_vmaf_hip_watch_post_windows (scoring->watch);
   if (results_path (scoring))
     update_results (scoring, FALSE);
   if (scored && tag_interval > 0 && n_scored % tag_interval == 0) {

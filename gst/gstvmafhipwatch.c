@@ -59,6 +59,7 @@ struct _GstVmafHipWatch
   GstVmafHipEvents *events;
   GstVmafHipLag *lag;
   gchar *score_name;            /* set before the first frame */
+  GPtrArray *finished;          /* windows to post; frame-ready callback */
 };
 
 GstVmafHipWatch *
@@ -75,6 +76,8 @@ gst_vmaf_hip_watch_new (GstElement * element,
   watch->windows = windows;
   watch->events = gst_vmaf_hip_events_new (element, s);
   watch->lag = gst_vmaf_hip_lag_new (element, s->lag_warning);
+  watch->finished = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
   return watch;
 }
 
@@ -87,6 +90,7 @@ gst_vmaf_hip_watch_free (GstVmafHipWatch * watch)
   gst_vmaf_hip_events_free (watch->events);
   gst_vmaf_hip_lag_free (watch->lag);
   g_free (watch->score_name);
+  g_ptr_array_unref (watch->finished);
   g_free (watch);
 }
 
@@ -138,16 +142,12 @@ post_window (GstVmafHipWatch * watch, GstStructure * s)
 void
 gst_vmaf_hip_watch_frame (GstVmafHipWatch * watch, GstStructure * frame)
 {
-  GPtrArray *finished = g_ptr_array_new ();
   guint64 running_time = GST_CLOCK_TIME_NONE, t = GST_CLOCK_TIME_NONE;
   guint64 duration = GST_CLOCK_TIME_NONE;
   GstClockTime lag;
   gdouble score;
 
-  gst_vmaf_hip_windows_add (watch->windows, frame, finished);
-  for (guint i = 0; i < finished->len; i++)
-    post_window (watch, g_ptr_array_index (finished, i));
-  g_ptr_array_unref (finished);
+  gst_vmaf_hip_windows_add (watch->windows, frame, watch->finished);
 
   gst_structure_get_uint64 (frame, "stream-time", &t);
   gst_structure_get_uint64 (frame, "duration", &duration);
@@ -158,6 +158,13 @@ gst_vmaf_hip_watch_frame (GstVmafHipWatch * watch, GstStructure * frame)
   gst_structure_get_uint64 (frame, "running-time", &running_time);
   if (gst_vmaf_hip_lag_measure (watch->lag, running_time, &lag))
     gst_structure_set (frame, "lag", G_TYPE_UINT64, lag, NULL);
+}
+
+void
+gst_vmaf_hip_watch_post_windows (GstVmafHipWatch * watch)
+{
+  for (guint i = 0; i < watch->finished->len; i++)
+    post_window (watch, g_ptr_array_steal_index (watch->finished, i--));
 }
 
 void

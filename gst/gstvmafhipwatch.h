@@ -105,10 +105,15 @@ void         gst_vmaf_hip_watch_set_latency (GstVmafHipWatch * watch,
                                              GstClockTime latency);
 
 /* A scored frame's "vmaf" structure (the element's own layout): its
- * "lag" field added when live, the windows it completes posted,
- * low-score followed. Frame-ready callback. */
+ * "lag" field added when live, low-score followed, the windows it
+ * completes kept for gst_vmaf_hip_watch_post_windows(). Frame-ready
+ * callback. */
 void         gst_vmaf_hip_watch_frame       (GstVmafHipWatch * watch,
                                              GstStructure * frame);
+
+/* Posts the windows the last frame completed: after that frame's own
+ * message, so that a window follows the messages of its frames. */
+void         gst_vmaf_hip_watch_post_windows (GstVmafHipWatch * watch);
 
 /* End of stream, every frame reported: the partial window posted, open
  * events ended. */

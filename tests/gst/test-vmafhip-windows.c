@@ -84,9 +84,25 @@ test_frame_windows (void)
         percentiles, pnames, G_N_ELEMENTS (percentiles), thresholds, tnames,
         3, models);
   }
-  /* Each window is posted before the summary. */
-  g_assert_cmpint (vh_gst_find_element_message (msgs, "vmaf-window"), <,
-      vh_gst_find_element_message (msgs, "vmaf-summary"));
+  /* Each window is posted after its last frame's message and before the
+   * next frame's, the last one before the summary. */
+  {
+    guint frame = 0, window = 0;
+
+    for (GList * l = msgs; l; l = l->next) {
+      const GstStructure *s = GST_MESSAGE_TYPE (l->data) ==
+          GST_MESSAGE_ELEMENT ? gst_message_get_structure (l->data) : NULL;
+
+      if (s && gst_structure_has_name (s, "vmaf")) {
+        frame++;
+      } else if (s && gst_structure_has_name (s, "vmaf-window")) {
+        window++;
+        g_assert_cmpuint (frame, ==, MIN (window * window_frames, 48));
+      } else if (s && gst_structure_has_name (s, "vmaf-summary")) {
+        g_assert_cmpuint (window, ==, 7);
+      }
+    }
+  }
 
   /* The summary: the same statistics over the whole run. */
   sums = vh_gst_structures (msgs, "vmaf-summary");
