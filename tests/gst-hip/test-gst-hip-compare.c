@@ -191,9 +191,10 @@ run_for_scaler (const gchar * launch, guint64 * n_frames)
   "video/x-raw,format=I420,width=176,height=144 " mem " ! c.dist_sink " \
   "vmafhipcompare name=c features=psnr backend=" backend " ! fakesink"
 
-/* A distorted video of another size is resampled where its frames are:
- * from HIP memory on the device, from system memory on the CPU. On a GPU
- * the two give the same values (the twins, the scaler's and the integer
+/* A distorted video of another size is resampled on the device when the
+ * features run there: from HIP memory, and from system memory of its own
+ * (uploaded at its size); on the CPU with backend=cpu. On a GPU the three
+ * give the same values (the twins, the scaler's and the integer
  * features', are equal bit for bit); on the fake driver, whose kernels do
  * not run the scaler, the frames go through the device path and no
  * device memory stays allocated. */
@@ -201,6 +202,7 @@ static void
 test_scaled_on_device (void)
 {
   const gchar *on_gpu = SCALED ("! vmafhipupload", "hip");
+  const gchar *uploaded = SCALED ("! identity drop-allocation=true", "hip");
   const gchar *on_cpu = SCALED ("", "cpu");
   gboolean fake = vh_fake_cuda_library () != NULL;
   g_autofree gchar *err = NULL;
@@ -213,6 +215,10 @@ test_scaled_on_device (void)
   g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the gpu");
   g_assert_cmpuint (n, ==, 6);
   g_free (scaler);
+  scaler = run_for_scaler (uploaded, &n);
+  g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the gpu");
+  g_assert_cmpuint (n, ==, 6);
+  g_free (scaler);
   scaler = run_for_scaler (on_cpu, &n);
   g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the cpu");
   g_assert_cmpuint (n, ==, 6);
@@ -222,16 +228,22 @@ test_scaled_on_device (void)
     return;
   }
   {
-    GPtrArray *a = run_checked (on_cpu, &err, FALSE), *b;
+    GPtrArray *a = run_checked (on_cpu, &err, FALSE), *b, *c;
 
     g_assert_null (err);
     b = run_checked (on_gpu, &err, FALSE);
     g_assert_null (err);
+    c = run_checked (uploaded, &err, FALSE);
+    g_assert_null (err);
     g_assert_cmpuint (a->len, ==, 6);
     g_assert_cmpuint (vh_gst_test_assert_same_values (a, "CPU scaler", b,
             "GPU scaler", "I420 176x144 to 320x240"), >, 6 * 3);
+    g_assert_cmpuint (vh_gst_test_assert_same_values (a, "CPU scaler", c,
+            "GPU scaler after an upload", "I420 176x144 to 320x240"), >,
+        6 * 3);
     g_ptr_array_unref (a);
     g_ptr_array_unref (b);
+    g_ptr_array_unref (c);
   }
 }
 
