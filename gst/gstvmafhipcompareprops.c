@@ -282,7 +282,7 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
    * scored: bicubic (the default) as ffmpeg's scale=flags=bicubic, the
    * convention VMAF scores are compared with; lanczos; bilinear (what
    * videoscale does by default; it reads lower). On the GPU when the
-   * frame is in device memory, on the CPU otherwise, equal bit for bit.
+   * features run there, on the CPU otherwise, equal bit for bit.
    * none: both inputs need the same size.
    */
   g_object_class_install_property (gobject_class, PROP_SCALE,

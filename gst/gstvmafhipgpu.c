@@ -125,6 +125,12 @@ gst_vmaf_hip_gpu_backends (GstVmafHipGpu * gpu)
   return is_lost (gpu) ? VH_BACKEND_CPU : gpu->backends;
 }
 
+gboolean
+gst_vmaf_hip_gpu_reads_device (GstVmafHipGpu * gpu)
+{
+  return gpu->hip_input && !is_lost (gpu);
+}
+
 gpointer
 gst_vmaf_hip_gpu_device_handle (GstVmafHipGpu * gpu)
 {

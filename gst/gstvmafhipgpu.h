@@ -62,6 +62,10 @@ gpointer     gst_vmaf_hip_gpu_device_handle (GstVmafHipGpu * gpu);
 void         gst_vmaf_hip_gpu_add_counts  (GstVmafHipGpu * gpu,
                                            GstStructure * s);
 
+/* Whether some feature of the run reads device pictures (and the GPU did
+ * not fail): frames are best brought to the device. */
+gboolean     gst_vmaf_hip_gpu_reads_device (GstVmafHipGpu * gpu);
+
 /* What gst_vmaf_hip_gpu_open() decided, for the scoring context. */
 VhBackend    gst_vmaf_hip_gpu_backends    (GstVmafHipGpu * gpu);
 

@@ -260,9 +260,12 @@ output_take (OutputPool * pool, const VhPictureInfo * info, GError ** error)
   return o;
 }
 
+/* @dist (a device picture) resampled on @device; @keep is held until the
+ * kernels have read @dist (@dist itself, or the host picture it is the
+ * upload of). */
 static VhPicture *
 scale_on_device (GstVmafHipScale * scale, VhHipDevice * device,
-    VhPicture * dist, GError ** error)
+    const VhPicture * dist, VhPicture * keep, GError ** error)
 {
   DeviceOutput *o;
   VhPicture *out;
@@ -285,7 +288,7 @@ scale_on_device (GstVmafHipScale * scale, VhHipDevice * device,
     return NULL;
   out = vh_picture_new_wrapped (&scale->out, o->planes, o->stride, NULL,
       VH_MEMORY_HIP_DEVICE, o, device_output_release);
-  o->src = vh_picture_ref (dist);
+  o->src = vh_picture_ref (keep);
   if ((dist->ready && !vh_hip_stream_wait_event (scale->stream, dist->ready,
               error)) ||
       !vh_hip_scaler_scale_async (scale->gpu, scale->stream, dist, out,
@@ -300,12 +303,27 @@ scale_on_device (GstVmafHipScale * scale, VhHipDevice * device,
 
 VhPicture *
 gst_vmaf_hip_scale_picture (GstVmafHipScale * scale, gpointer device,
-    const VhPictureInfo * ref, VhPicture * dist, GError ** error)
+    const VhPictureTransfer * upload, const VhPictureInfo * ref,
+    VhPicture * dist, GError ** error)
 {
   VhPicture *out;
 
   if (!prepare (scale, ref, &dist->info, error))
     return NULL;
+#ifdef VH_HAVE_HIP
+  /* The GPU features read device memory: the smaller picture goes up,
+   * and the resampling runs there, rather than on the CPU before a larger
+   * upload. The upload is the context's own, kept with @dist. */
+  if (device && upload && dist->mem_type == VH_MEMORY_HOST) {
+    const VhPicture *on_device = vh_picture_get_in_memory (dist,
+        VH_MEMORY_HIP_DEVICE, upload, error);
+
+    out = on_device ? scale_on_device (scale, device, on_device, dist,
+        error) : NULL;
+    scale->where = out ? "gpu" : scale->where;
+    return out;
+  }
+#endif
   if (dist->mem_type == VH_MEMORY_HOST) {
     out = vh_scaler_scale (scale->cpu, dist, error);
     scale->where = out ? "cpu" : scale->where;
@@ -313,7 +331,7 @@ gst_vmaf_hip_scale_picture (GstVmafHipScale * scale, gpointer device,
   }
 #ifdef VH_HAVE_HIP
   if (device && dist->mem_type == VH_MEMORY_HIP_DEVICE) {
-    out = scale_on_device (scale, device, dist, error);
+    out = scale_on_device (scale, device, dist, dist, error);
     scale->where = out ? "gpu" : scale->where;
     return out;
   }

@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "picture.h"
+#include "picture-transfer.h"
 #include "scale.h"
 
 G_BEGIN_DECLS
@@ -49,11 +50,15 @@ gboolean     gst_vmaf_hip_scale_applies   (GstVmafHipScale * scale,
                                            const VhPictureInfo * ref,
                                            const VhPictureInfo * dist);
 
-/* @dist resampled to @ref's size, a new picture in @dist's memory.
- * @device: the VhHipDevice that device pictures live on (NULL without
- * one: device pictures are refused). */
+/* @dist resampled to @ref's size, a new picture. @device: the
+ * VhHipDevice that device pictures live on (NULL without one: device
+ * pictures are refused); a device picture is resampled there. A host
+ * picture is resampled on the CPU, or, with @upload (the scoring
+ * context's transfer, when its features read device memory), uploaded
+ * at its own size through it and resampled on the device. */
 VhPicture   *gst_vmaf_hip_scale_picture   (GstVmafHipScale * scale,
                                            gpointer device,
+                                           const VhPictureTransfer * upload,
                                            const VhPictureInfo * ref,
                                            VhPicture * dist,
                                            GError ** error);

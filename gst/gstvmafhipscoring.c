@@ -672,7 +672,9 @@ scale_distorted (GstVmafHipScoring * scoring, const VhPictureInfo * ref,
 {
   GError *err = NULL;
   VhPicture *scaled = gst_vmaf_hip_scale_picture (scoring->scale,
-      gst_vmaf_hip_gpu_device_handle (scoring->gpu), ref, *dist, &err);
+      gst_vmaf_hip_gpu_device_handle (scoring->gpu),
+      gst_vmaf_hip_gpu_reads_device (scoring->gpu) ?
+      gst_vmaf_hip_gpu_transfer (scoring->gpu) : NULL, ref, *dist, &err);
   gchar *scaler;
 
   if (!scaled) {

@@ -35,7 +35,8 @@
 /* The per-frame "vmaf" structures the element posts; NULL with @error_msg
  * when the pipeline failed. */
 static GPtrArray *
-run (const gchar * launch, gchar ** error_msg)
+run_checked (const gchar * launch, gchar ** error_msg,
+    gboolean context_freed)
 {
   GstElement *p = gst_parse_launch (launch, NULL);
   GstBus *bus = gst_element_get_bus (p);
@@ -74,10 +75,24 @@ run (const gchar * launch, gchar ** error_msg)
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (bus);
   gst_object_unref (p);
-  vh_fake_cuda_assert_all_freed (launch);
+  if (context_freed) {
+    vh_fake_cuda_assert_all_freed (launch);
+  } else {
+    VhFakeCudaCounters left;
+
+    /* a kernel module loaded stays for the process, holding its device */
+    if (vh_fake_cuda_counters (&left))
+      g_assert_cmpuint (left.n_allocations, ==, 0);
+  }
   if (*error_msg)
     g_clear_pointer (&frames, g_ptr_array_unref);
   return frames;
+}
+
+static GPtrArray *
+run (const gchar * launch, gchar ** error_msg)
+{
+  return run_checked (launch, error_msg, TRUE);
 }
 
 static void
@@ -176,9 +191,10 @@ run_for_scaler (const gchar * launch, guint64 * n_frames)
   "video/x-raw,format=I420,width=176,height=144 " mem " ! c.dist_sink " \
   "vmafhipcompare name=c features=psnr backend=" backend " ! fakesink"
 
-/* A distorted video of another size is resampled where its frames are:
- * from HIP memory on the device, from system memory on the CPU. On a GPU
- * the two give the same values (the twins, the scaler's and the integer
+/* A distorted video of another size is resampled on the device when the
+ * features run there: from HIP memory, and from system memory of its own
+ * (uploaded at its size); on the CPU with backend=cpu. On a GPU the three
+ * give the same values (the twins, the scaler's and the integer
  * features', are equal bit for bit); on the fake driver, whose kernels do
  * not run the scaler, the frames go through the device path and no
  * device memory stays allocated. */
@@ -186,6 +202,7 @@ static void
 test_scaled_on_device (void)
 {
   const gchar *on_gpu = SCALED ("! vmafhipupload", "hip");
+  const gchar *uploaded = SCALED ("! identity drop-allocation=true", "hip");
   const gchar *on_cpu = SCALED ("", "cpu");
   gboolean fake = vh_fake_cuda_library () != NULL;
   g_autofree gchar *err = NULL;
@@ -198,6 +215,10 @@ test_scaled_on_device (void)
   g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the gpu");
   g_assert_cmpuint (n, ==, 6);
   g_free (scaler);
+  scaler = run_for_scaler (uploaded, &n);
+  g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the gpu");
+  g_assert_cmpuint (n, ==, 6);
+  g_free (scaler);
   scaler = run_for_scaler (on_cpu, &n);
   g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the cpu");
   g_assert_cmpuint (n, ==, 6);
@@ -207,16 +228,22 @@ test_scaled_on_device (void)
     return;
   }
   {
-    GPtrArray *a = run (on_cpu, &err), *b;
+    GPtrArray *a = run_checked (on_cpu, &err, FALSE), *b, *c;
 
     g_assert_null (err);
-    b = run (on_gpu, &err);
+    b = run_checked (on_gpu, &err, FALSE);
+    g_assert_null (err);
+    c = run_checked (uploaded, &err, FALSE);
     g_assert_null (err);
     g_assert_cmpuint (a->len, ==, 6);
     g_assert_cmpuint (vh_gst_test_assert_same_values (a, "CPU scaler", b,
             "GPU scaler", "I420 176x144 to 320x240"), >, 6 * 3);
+    g_assert_cmpuint (vh_gst_test_assert_same_values (a, "CPU scaler", c,
+            "GPU scaler after an upload", "I420 176x144 to 320x240"), >,
+        6 * 3);
     g_ptr_array_unref (a);
     g_ptr_array_unref (b);
+    g_ptr_array_unref (c);
   }
 }
 
@@ -291,6 +318,75 @@ test_reference_uploaded_once (void)
     /* the reference's share: as large as one rendition's, once */
     g_assert_cmpuint (uploads[1], ==, 2 * per_rendition);
   }
+}
+
+#define RUNG(w, h, speed, pad) \
+  "videotestsrc num-buffers=6 pattern=ball horizontal-speed=" speed " ! " \
+  "video/x-raw,format=I420,width=" w ",height=" h " ! vmafhipupload ! " \
+  "c." pad " "
+#define LADDER_REF \
+  "videotestsrc num-buffers=6 pattern=ball ! video/x-raw,format=I420," \
+  "width=160,height=120 ! vmafhipupload ! c.ref_sink "
+#define LADDER_ELEMENT \
+  "vmafhipcompare name=c features=psnr backend=hip ! fakesink"
+
+/* The "vmaf" structures of pad @pad (taken from @all, which keeps the
+ * others). */
+static GPtrArray *
+frames_of_pad (GPtrArray * all, const gchar * pad)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
+
+  for (guint i = 0; i < all->len; i++)
+    if (!g_strcmp0 (gst_structure_get_string (g_ptr_array_index (all, i),
+                "pad"), pad))
+      g_ptr_array_add (out, gst_structure_copy (g_ptr_array_index (all, i)));
+  return out;
+}
+
+/* A 3-rung ladder in HIP memory, two rungs resampled on the device:
+ * each rung's values through one element equal that rung scored alone
+ * (on a GPU; on the stand-ins, whose kernels compute nothing, the frames
+ * go through every rung and nothing stays allocated). */
+static void
+test_ladder_on_device (void)
+{
+  static const gchar *alone[] = {
+    LADDER_REF RUNG ("160", "120", "1", "dist_sink") LADDER_ELEMENT,
+    LADDER_REF RUNG ("120", "90", "2", "dist_sink") LADDER_ELEMENT,
+    LADDER_REF RUNG ("80", "60", "3", "dist_sink") LADDER_ELEMENT,
+  };
+  static const gchar *pads[] = { "dist_sink", "dist_sink_0", "dist_sink_1" };
+  const gchar *ladder = LADDER_REF RUNG ("160", "120", "1", "dist_sink")
+      RUNG ("120", "90", "2", "dist_sink_0") RUNG ("80", "60", "3",
+      "dist_sink_1") LADDER_ELEMENT;
+  gboolean fake = vh_fake_cuda_library () != NULL;
+  g_autofree gchar *err = NULL;
+  GPtrArray *all;
+
+  if (fake)
+    g_setenv ("VH_FAKE_CUDA_KERNELS", "noop", TRUE);
+  all = run_checked (ladder, &err, FALSE);
+  g_assert_null (err);
+  g_assert_cmpuint (all->len, ==, 3 * 6);
+  for (guint r = 0; r < G_N_ELEMENTS (pads); r++) {
+    GPtrArray *mine = frames_of_pad (all, pads[r]);
+
+    g_assert_cmpuint (mine->len, ==, 6);
+    if (!fake) {
+      GPtrArray *single = run_checked (alone[r], &err, FALSE);
+
+      g_assert_null (err);
+      g_assert_cmpuint (vh_gst_test_assert_same_values (mine, "ladder",
+              single, "alone", pads[r]), >, 6 * 3);
+      g_ptr_array_unref (single);
+    }
+    g_ptr_array_unref (mine);
+  }
+  g_ptr_array_unref (all);
+  if (fake)
+    g_unsetenv ("VH_FAKE_CUDA_KERNELS");
 }
 
 /* The pool's minimum in the answer an allocation query got downstream of
@@ -441,6 +537,8 @@ main (int argc, char **argv)
       test_scaled_on_device);
   g_test_add_func ("/gst-hip/compare/reference-uploaded-once",
       test_reference_uploaded_once);
+  g_test_add_func ("/gst-hip/compare/ladder-on-device",
+      test_ladder_on_device);
   g_test_add_func ("/gst-hip/compare/proposes-buffers-held",
       test_proposes_buffers_held);
   g_test_add_func ("/gst-hip/compare/uploads-waited-on-device",
