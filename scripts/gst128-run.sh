@@ -33,8 +33,9 @@ if [ "${1:-}" = --unpack ]; then
   mkdir -p "$root/vh-plugins"
   for d in "$debs"/*.deb; do dpkg-deb -x "$d" "$root"; done
   for p in $plugins; do
-    f="$root/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgst$p.so"
-    [ -e "$f" ] && ln -sf "$f" "$root/vh-plugins/"
+    f="usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgst$p.so"
+    # relative, so that ROOT may be given relative and moved elsewhere
+    [ -e "$root/$f" ] && ln -sf "../$f" "$root/vh-plugins/"
   done
   exit 0
 fi
