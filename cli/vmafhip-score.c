@@ -10,6 +10,7 @@
  * common subset of libvmaf's `vmaf` command-line options. */
 
 #include "cli-options.h"
+#include "cli-pairing.h"
 #include "backend-choice.h"
 #include "context.h"
 #include "feature-spec.h"
@@ -268,9 +269,25 @@ skip_frames (VhVideoReader * reader, gint n, GError ** error)
   return TRUE;
 }
 
+/* Frame @index of @reader (counted after the @skipped first ones), the
+ * frames before it read and dropped: pairs only go forward. */
+static VhPicture *
+read_frame_at (VhVideoReader * reader, guint skipped, guint64 index,
+    GError ** error)
+{
+  while (vh_video_reader_n_read (reader) - skipped < index) {
+    VhPicture *pic = vh_video_reader_read (reader, error);
+    if (!pic)
+      return NULL;
+    vh_picture_unref (pic);
+  }
+  return vh_video_reader_read (reader, error);
+}
+
 static gboolean
 run (VhCliSettings * s, GError ** error)
 {
+  VhCliPairing pairing = { 0 };
   VhPictureInfo raw_info, dist_raw_info, *raw = NULL;
   g_autoptr (VhScaler) scaler = NULL;
   g_autofree gchar *scaled_from = NULL;
@@ -337,6 +354,12 @@ run (VhCliSettings * s, GError ** error)
     return FALSE;
   ctx = vh_context_new (&config);
   vh_context_set_fallback_func (ctx, on_gpu_fallback, NULL);
+  /* Frame rates, and --align's first pass over both files. */
+  if (!vh_cli_pairing_init (&pairing, s, raw, raw ? &dist_raw_info : NULL,
+          error))
+    goto out;
+  if (pairing.summary && !s->quiet)
+    g_printerr ("vmafhip-score: %s\n", pairing.summary);
   device = vh_picture_transfer_get_device (config.transfer);
 
   if (!s->no_prediction) {
@@ -375,6 +398,7 @@ run (VhCliSettings * s, GError ** error)
       vh_video_reader_get_info (ref_reader));
   /* How the distorted was resampled (--scale), NULL when it was not. */
   vh_run_report_set_scaler (report, scaled_from);
+  vh_run_report_set_alignment (report, pairing.log_text, pairing.log_json);
   vh_context_set_frame_ready_func (ctx, on_frame_ready, report, NULL);
   if (!vh_context_start (ctx, vh_video_reader_get_info (ref_reader), error))
     goto out;
@@ -390,12 +414,24 @@ run (VhCliSettings * s, GError ** error)
       !skip_frames (dist_reader, s->frame_skip_dist, error))
     goto out;
 
+  if (pairing.pairs && pairing.pairs->len == 0) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT, "--align "
+        "paired no frame, so nothing can be scored (%s); a wider "
+        "--align_window helps when the inputs are further apart",
+        pairing.summary);
+    goto out;
+  }
   start = g_get_monotonic_time ();
   vh_run_report_start_clock (report);
   while ((s->frame_cnt <= 0 || n_frames < (guint) s->frame_cnt) &&
       !stop_signal) {
-    g_autoptr (VhPicture) ref = vh_video_reader_read (ref_reader, error);
+    g_autoptr (VhPicture) ref = NULL;
     g_autoptr (VhPicture) dist = NULL;
+    guint64 ref_index, dist_index;
+
+    if (!vh_cli_pairing_next (&pairing, n_frames, &ref_index, &dist_index))
+      break;
+    ref = read_frame_at (ref_reader, s->frame_skip_ref, ref_index, error);
 
     /* A read cut short by the stop signal is the stop, not an error. */
     if (!ref && stop_signal) {
@@ -404,7 +440,7 @@ run (VhCliSettings * s, GError ** error)
     }
     if (!ref && error && *error)
       goto out;
-    dist = vh_video_reader_read (dist_reader, error);
+    dist = read_frame_at (dist_reader, s->frame_skip_dist, dist_index, error);
     if (!dist && stop_signal) {
       g_clear_error (error);
       break;
@@ -412,7 +448,7 @@ run (VhCliSettings * s, GError ** error)
     if (!dist && error && *error)
       goto out;
     if (!ref || !dist) {
-      if (ref || dist)
+      if ((ref || dist) && !pairing.pairs)
         g_printerr ("warning: \"%s\" ended after %u frames, before \"%s\"; "
             "scored the first %u frames\n", ref ? s->dist_path : s->ref_path,
             n_frames, ref ? s->ref_path : s->dist_path, n_frames);
@@ -483,6 +519,7 @@ out:
   /* the last reference to the GPU, usually: its context is released */
   vh_picture_transfer_unref (config.transfer);
   g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "device released");
+  vh_cli_pairing_clear (&pairing);
   return ok;
 }
 

@@ -114,6 +114,12 @@ void         vh_run_report_set_dispatch  (VhRunReport * report,
 void         vh_run_report_set_scaler    (VhRunReport * report,
                                           const gchar * scaler);
 
+/* How frames were paired when not frame by frame, for the results file
+ * (VhOutputInfo's @alignment and @alignment_json); copied. */
+void         vh_run_report_set_alignment (VhRunReport * report,
+                                          const gchar * text,
+                                          const gchar * json);
+
 /* The frame size, for XML results. */
 void         vh_run_report_set_picture_info (VhRunReport * report,
                                           const VhPictureInfo * info);
