@@ -207,20 +207,33 @@ next_signature (VhVideoReader * reader, guint step, VhAlignSignature * sig,
   return TRUE;
 }
 
+gboolean
+vh_cli_pairing_check_inputs (const VhCliSettings * s, GError ** error)
+{
+  const gchar *paths[] = { s->ref_path, s->dist_path };
+
+  if (!s->align)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++) {
+    GStatBuf st;
+
+    if (g_stat (paths[i], &st) != 0 || !S_ISREG (st.st_mode)) {
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "--align reads its inputs twice (once to align them, once to "
+          "score), and \"%s\" is no regular file: write it to a file "
+          "first", paths[i]);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 static VhVideoReader *
 open_for_signatures (const gchar * path, const VhPictureInfo * raw,
     gint n_skip, GError ** error)
 {
   VhVideoReader *reader;
-  GStatBuf st;
 
-  if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode)) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "--align reads its inputs twice (once to align them, once to "
-        "score), and \"%s\" is no regular file: write it to a file first",
-        path);
-    return NULL;
-  }
   reader = vh_video_reader_open (path, raw, error);
   if (!reader)
     return NULL;

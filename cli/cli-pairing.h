@@ -41,6 +41,10 @@ typedef struct
   gchar *log_json;
 } VhCliPairing;
 
+/* Before the files are opened: --align needs regular files. */
+gboolean     vh_cli_pairing_check_inputs (const VhCliSettings * s,
+                                          GError ** error);
+
 /* Decides @p for the inputs of @s (@raw and @dist_raw: their raw
  * geometry, NULL for Y4M). Refuses frame rates that are no integer
  * multiple of one another, saying how to convert. */

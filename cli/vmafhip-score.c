@@ -315,6 +315,8 @@ run (VhCliSettings * s, GError ** error)
   if (!vh_cli_parse_mask (s->cpumask, "cpumask", &cpumask, error) ||
       !vh_cli_parse_mask (s->gpumask, "gpumask", &gpumask, error))
     return FALSE;
+  if (!vh_cli_pairing_check_inputs (s, error))
+    return FALSE;
   ref_reader = vh_video_reader_open (s->ref_path, raw, error);
   if (!ref_reader)
     return FALSE;
