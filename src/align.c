@@ -415,6 +415,23 @@ trim (VhAlign * align)
   }
 }
 
+/* The last reference frame distorted frame @j waits for: the end of its
+ * window, or while locked only a little beyond the offset (a live input
+ * is not held up by the whole window; a jump further than that loses the
+ * lock, and the lock is found again over the whole window). */
+static guint64
+ref_needed (const VhAlign * align, guint64 j)
+{
+  const VhAlignConfig *c = &align->config;
+  guint64 whole = j + c->confirm - 1 + c->window;
+  gint64 near = (gint64) (j + c->confirm - 1) + align->offset +
+      c->confirm + c->hold;
+
+  if (!align->locked)
+    return whole;
+  return MIN (whole, (guint64) MAX (near, 0));
+}
+
 static void
 advance (VhAlign * align)
 {
@@ -425,7 +442,7 @@ advance (VhAlign * align)
 
     if (!align->dist.ended && align->dist.count - j < c->confirm)
       break;
-    if (!align->ref.ended && align->ref.count <= j + c->confirm - 1 + c->window)
+    if (!align->ref.ended && align->ref.count <= ref_needed (align, j))
       break;
     decide (align, j);
     align->next_dist = j + 1;

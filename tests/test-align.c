@@ -334,6 +334,38 @@ test_align_drops_repeats (void)
   chain_clear (&c);
 }
 
+/* A jump further than a lock looks ahead (30 frames dropped at once):
+ * the lock is lost and found again at the new offset, and no pair is
+ * wrong on the way, whichever input runs ahead. */
+static void
+test_align_big_jump (void)
+{
+  Chain c;
+  Outcome o;
+  GRand *noise = g_rand_new_with_seed (12);
+
+  chain_init (&c);
+  make_moving_reference (&c, 300, 6);
+  for (gint64 r = 0; r < 300; r++) {
+    if (r >= 100 && r < 130)
+      continue;
+    append_shown (&c, r, noise);
+  }
+  for (gint lead = -10; lead <= 50; lead += 30) {
+    run_chain (&c, 45, lead, &o);
+    assert_pairs_right (&c, &o);
+    for (guint i = 100; i < 130; i++)
+      g_assert_cmpint (ref_reason (&o, i), !=, VH_ALIGN_REASON_NONE);
+    /* Everything but the few frames the lock took to come back. */
+    g_assert_cmpuint (o.n_pairs, >=, 270 - 15);
+    g_assert_cmpint (g_array_index (o.pairs, gint64, c.dist->len - 1), ==,
+        299);
+    outcome_clear (&o);
+  }
+  g_rand_free (noise);
+  chain_clear (&c);
+}
+
 /* A frozen stretch of 125 frames in the middle (5 s at 25 fps): the lock
  * is lost within the hold, no frame of it paired past that, and found
  * again once the picture moves. */
@@ -529,6 +561,7 @@ main (int argc, char **argv)
   g_test_add_func ("/align/delay", test_align_delay);
   g_test_add_func ("/align/late-reference", test_align_late_reference);
   g_test_add_func ("/align/drops-repeats", test_align_drops_repeats);
+  g_test_add_func ("/align/big-jump", test_align_big_jump);
   g_test_add_func ("/align/still", test_align_still);
   g_test_add_func ("/align/never-locks", test_align_never_locks);
   g_test_add_func ("/align/real-frames", test_align_real_frames);
