@@ -140,9 +140,15 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
 {
   GstVmafHipDecision d;
   GstFlowReturn ret = GST_FLOW_OK;
+  GstStructure *align_event;
 
   while (ret == GST_FLOW_OK &&
       gst_vmaf_hip_inputs_next (self->inputs, at_end, &d)) {
+    /* align=content: the lock found, moved or lost before this frame. */
+    while ((align_event = gst_vmaf_hip_inputs_take_align_event (self->inputs,
+                FALSE)))
+      gst_element_post_message (GST_ELEMENT (self),
+          gst_message_new_element (GST_OBJECT (self), align_event));
     if (d.frames.has_ref && d.frames.has_dist) {
       GError *err = NULL;
 
@@ -165,6 +171,10 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
     }
     gst_vmaf_hip_pairing_result_clear (&d.frames);
   }
+  while ((align_event = gst_vmaf_hip_inputs_take_align_event (self->inputs,
+              at_end)))
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_element (GST_OBJECT (self), align_event));
   return ret;
 }
 
@@ -209,15 +219,23 @@ end_of_stream (GstVmafHipCompare * self)
   GstStructure *summary;
   GstTagList *tags;
   gboolean wrote;
+  gchar *alignment = NULL, *alignment_json = NULL;
 
   if (decide_pairs (self, TRUE) != GST_FLOW_OK ||
       !gst_vmaf_hip_scoring_finish (self->scoring))
     return FALSE;
   gst_vmaf_hip_inputs_warn_unscored (self->inputs);
+  if (gst_vmaf_hip_inputs_add_align_counts (self->inputs, NULL, &alignment,
+          &alignment_json))
+    gst_vmaf_hip_scoring_set_alignment (self->scoring, alignment,
+        alignment_json);
+  g_free (alignment);
+  g_free (alignment_json);
   summary = gst_vmaf_hip_scoring_end (self->scoring, &wrote);
   if (!summary)
     return FALSE;
   gst_vmaf_hip_inputs_add_counts (self->inputs, summary);
+  gst_vmaf_hip_inputs_add_align_counts (self->inputs, summary, NULL, NULL);
   tags = gst_vmaf_hip_scoring_post_summary (self->scoring, summary, wrote);
   if (tags && self->output_started)
     gst_pad_push_event (GST_AGGREGATOR_SRC_PAD (self),
@@ -489,7 +507,8 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
   const GstVmafHipSettings *run;
   gchar *features = NULL;
-  GstClockTime input_timeout;
+  GstClockTime input_timeout, align_window;
+  gboolean align_content;
 
   if (!GST_AGGREGATOR_CLASS (parent_class)->start (agg))
     return FALSE;
@@ -503,9 +522,12 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
       self->passthrough);
   input_timeout = self->input_timeout;
   self->converting = self->convert_mode != GST_VMAF_HIP_CONVERT_NONE;
+  align_content = self->align_mode == GST_VMAF_HIP_ALIGN_CONTENT;
+  align_window = self->align_window;
   GST_OBJECT_UNLOCK (self);
   g_free (features);
 
+  gst_vmaf_hip_inputs_set_align (self->inputs, align_content, align_window);
   gst_vmaf_hip_inputs_start (self->inputs, input_timeout);
   gst_vmaf_hip_gpu_reset_warnings (self->gpu);
   self->eos_done = FALSE;
@@ -596,6 +618,8 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->log_level = DEFAULT_LOG_LEVEL;
   self->input_timeout = DEFAULT_INPUT_TIMEOUT;
   self->convert_mode = DEFAULT_CONVERT;
+  self->align_mode = DEFAULT_ALIGN;
+  self->align_window = DEFAULT_ALIGN_WINDOW;
   self->convert = gst_vmaf_hip_convert_new ();
 
   self->gpu = gst_vmaf_hip_gpu_new (GST_ELEMENT (self));
@@ -675,4 +699,5 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_PASSTHROUGH, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_BACKEND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_CONVERT_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_ALIGN_MODE, 0);
 }

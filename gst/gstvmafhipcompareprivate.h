@@ -15,6 +15,7 @@
 
 #include "gstvmafhipcompare.h"
 #include "gstvmafhipconfig.h"
+#include "gstvmafhipcontentpairing.h"
 #include "gstvmafhipconvert.h"
 #include "gstvmafhipenums.h"
 #include "gstvmafhipgpu.h"
@@ -45,6 +46,8 @@ GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define DEFAULT_DEVICE_ID         -1
 #define DEFAULT_INPUT_TIMEOUT     (10 * GST_SECOND)
 #define DEFAULT_CONVERT           GST_VMAF_HIP_CONVERT_NONE
+#define DEFAULT_ALIGN             GST_VMAF_HIP_ALIGN_TIMESTAMPS
+#define DEFAULT_ALIGN_WINDOW      (5 * GST_SECOND)
 
 struct _GstVmafHipCompare
 {
@@ -61,6 +64,8 @@ struct _GstVmafHipCompare
   GstDebugLevel log_level;      /* kept for compatibility, no effect */
   GstClockTime input_timeout;   /* ns, 0: none */
   GstVmafHipConvertMode convert_mode;
+  GstVmafHipAlignMode align_mode;
+  GstClockTime align_window;    /* ns */
 
   /* The parts, from init to finalize; each owns its state. */
   GstVmafHipInputs *inputs;     /* pads, accounting, pairing */

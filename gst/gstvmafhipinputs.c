@@ -16,6 +16,7 @@
 
 #include "gstvmafhipinputs.h"
 #include "gstvmafhipinputwait.h"
+#include "gstvmafhipcontentpairing.h"
 
 #include <string.h>
 
@@ -64,6 +65,7 @@ typedef struct
 {
   Input *side[2];               /* [0] reference, [1] distorted */
   GstVmafHipPairing *pairing;
+  GstVmafHipContentPairing *content;    /* align=content, else NULL */
   Tally tally[2];
 } Match;
 
@@ -86,7 +88,33 @@ match_free (gpointer data)
   Match *m = data;
 
   gst_vmaf_hip_pairing_free (m->pairing);
+  gst_vmaf_hip_content_pairing_free (m->content);
   g_free (m);
+}
+
+/* The match's pairing: by content (align=content) or by running time. */
+static void
+match_push (Match * m, gboolean ref_side, const GstVmafHipFrame * f)
+{
+  if (m->content)
+    gst_vmaf_hip_content_pairing_push (m->content, ref_side, f);
+  else
+    gst_vmaf_hip_pairing_push (m->pairing, ref_side, f);
+}
+
+static guint
+match_n_waiting (const Match * m, gboolean ref_side)
+{
+  return m->content ? gst_vmaf_hip_content_pairing_n_waiting (m->content,
+      ref_side) : gst_vmaf_hip_pairing_n_waiting (m->pairing, ref_side);
+}
+
+static void
+match_clear_side (Match * m, gboolean ref_side)
+{
+  if (m->content)
+    gst_vmaf_hip_content_pairing_clear_side (m->content, ref_side);
+  gst_vmaf_hip_pairing_clear_side (m->pairing, ref_side);
 }
 
 GstVmafHipInputs *
@@ -229,7 +257,7 @@ input_reset (GstVmafHipInputs * inputs, Input * in)
     if (s < 0)
       continue;
     m->tally[s].decided = 0;
-    gst_vmaf_hip_pairing_clear_side (m->pairing, s == 0);
+    match_clear_side (m, s == 0);
   }
 }
 
@@ -239,7 +267,7 @@ static guint64
 count_dropped (const Match * m, guint s)
 {
   guint64 done = m->tally[s].decided +
-      gst_vmaf_hip_pairing_n_waiting (m->pairing, s == 0);
+      match_n_waiting (m, s == 0);
 
   return m->side[s]->arrived > done ? m->side[s]->arrived - done : 0;
 }
@@ -334,7 +362,7 @@ static void
 push_frame (GstVmafHipInputs * inputs, Input * in, GstBuffer * buf,
     GstClockTime start)
 {
-  GstVmafHipFrame f;
+  GstVmafHipFrame f = { 0 };
 
   f.buffer = buf;
   f.info = in->info;
@@ -349,7 +377,7 @@ push_frame (GstVmafHipInputs * inputs, Input * in, GstBuffer * buf,
     gint s = side_in (m, in);
 
     if (s >= 0)
-      gst_vmaf_hip_pairing_push (m->pairing, s == 0, &f);
+      match_push (m, s == 0, &f);
   }
 }
 
@@ -577,7 +605,9 @@ gst_vmaf_hip_inputs_next (GstVmafHipInputs * inputs, gboolean at_end,
     GstVmafHipPairingResult *r = &d->frames;
 
     gst_vmaf_hip_pairing_set_max_waiting (m->pairing, waiting);
-    if (!gst_vmaf_hip_pairing_next (m->pairing, over[0], over[1], r))
+    if (m->content ? !gst_vmaf_hip_content_pairing_next (m->content, over[0],
+            over[1], r) : !gst_vmaf_hip_pairing_next (m->pairing, over[0],
+            over[1], r))
       continue;
     found = TRUE;
     d->match = i;
@@ -610,7 +640,10 @@ gst_vmaf_hip_inputs_report_unpaired (GstVmafHipInputs * inputs,
       " (running time %" GST_TIME_FORMAT ") has no partner",
       ref_side ? "reference" : "distorted", GST_TIME_ARGS (f->pts),
       GST_TIME_ARGS (f->running_time));
-  if (d->other_over || inputs->warned_out_of_step)
+  /* Aligned by content, a frame alone is the chain's doing (dropped,
+   * repeated) or content not locked on: counted in the summary. */
+  if (d->other_over || inputs->warned_out_of_step ||
+      match (inputs, d->match)->content)
     return;
   inputs->warned_out_of_step = TRUE;
   GST_ELEMENT_WARNING (inputs->agg, STREAM, FAILED,
@@ -691,4 +724,57 @@ gst_vmaf_hip_inputs_add_counts (GstVmafHipInputs * inputs, GstStructure * s)
       "unpaired-distorted", G_TYPE_UINT64, ud,
       "dropped-reference", G_TYPE_UINT64, dr,
       "dropped-distorted", G_TYPE_UINT64, dd, NULL);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Alignment by content (gstvmafhipcontentpairing.c)                       */
+
+void
+gst_vmaf_hip_inputs_set_align (GstVmafHipInputs * inputs, gboolean content,
+    GstClockTime window)
+{
+  g_mutex_lock (&inputs->lock);
+  for (guint i = 0; i < inputs->matches->len; i++) {
+    Match *m = match (inputs, i);
+
+    g_clear_pointer (&m->content, gst_vmaf_hip_content_pairing_free);
+    if (content)
+      m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
+          (inputs->agg), window);
+  }
+  g_mutex_unlock (&inputs->lock);
+}
+
+GstStructure *
+gst_vmaf_hip_inputs_take_align_event (GstVmafHipInputs * inputs,
+    gboolean at_end)
+{
+  GstStructure *s = NULL;
+
+  g_mutex_lock (&inputs->lock);
+  for (guint i = 0; i < inputs->matches->len && !s; i++) {
+    Match *m = match (inputs, i);
+    if (m->content)
+      s = gst_vmaf_hip_content_pairing_take_event (m->content, at_end);
+  }
+  g_mutex_unlock (&inputs->lock);
+  return s;
+}
+
+gboolean
+gst_vmaf_hip_inputs_add_align_counts (GstVmafHipInputs * inputs,
+    GstStructure * s, gchar ** description, gchar ** json)
+{
+  Match *m = match (inputs, 0);
+  gboolean content;
+
+  g_mutex_lock (&inputs->lock);
+  content = m->content != NULL;
+  if (content && s)
+    gst_vmaf_hip_content_pairing_add_counts (m->content, s);
+  if (content && description)
+    *description = gst_vmaf_hip_content_pairing_describe (m->content,
+        json);
+  g_mutex_unlock (&inputs->lock);
+  return content;
 }

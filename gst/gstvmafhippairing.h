@@ -24,6 +24,11 @@ typedef struct
   GstClockTime duration;
   GstClockTime running_time;
   GstClockTime stream_time;
+  /* align=content, on both frames of a pair: the offset they were paired
+   * at (reference minus distorted, in frames and in running time). */
+  gboolean aligned;
+  gint64 align_offset_frames;
+  GstClockTimeDiff align_offset;
 } GstVmafHipFrame;
 
 /* What gst_vmaf_hip_pairing_next() decided: a pair (both set), or a

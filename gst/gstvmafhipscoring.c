@@ -531,6 +531,9 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   stamp->duration = pass->duration;
   stamp->stream_time = pass->stream_time;
   stamp->running_time = pass->running_time;
+  stamp->aligned = dist_frame->aligned;
+  stamp->align_offset_frames = dist_frame->align_offset_frames;
+  stamp->align_offset = dist_frame->align_offset;
   vh_run_report_start_clock (gst_vmaf_hip_report_run (scoring->report));
 
   /* The stamp travels with the frame and comes back in its frame-ready
@@ -573,6 +576,15 @@ gst_vmaf_hip_scoring_end (GstVmafHipScoring * scoring, gboolean * wrote)
   }
   return gst_vmaf_hip_report_make_summary (scoring->report,
       g_atomic_int_get (&scoring->live.pool_method));
+}
+
+void
+gst_vmaf_hip_scoring_set_alignment (GstVmafHipScoring * scoring,
+    const gchar * text, const gchar * json)
+{
+  if (scoring->report)
+    vh_run_report_set_alignment (gst_vmaf_hip_report_run (scoring->report),
+        text, json);
 }
 
 GstTagList *

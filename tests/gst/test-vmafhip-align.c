@@ -1,0 +1,272 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* vmafhipcompare align=content: a distorted input that starts 37 frames
+ * into the reference, drops 3 frames and repeats one twice, with
+ * timestamps unrelated to the reference's: every frame paired with its
+ * own (PSNR at its ceiling on identical pictures), the offset in every
+ * vmaf message, vmaf-align messages at each change, the unmatched frames
+ * in the summary and the results file; still content never locks. */
+
+#include <math.h>
+#include <string.h>
+
+#include "vh-gst-check.h"
+#include "vh-gst-pads.h"
+
+#define W 192
+#define H 108
+#define N_REF 150
+#define FRAME_DURATION (40 * GST_MSECOND)
+
+/* A smooth random texture, larger than a frame: each frame is a window
+ * of it moved along, so that no two frames within a window look alike. */
+static guint8 *
+make_texture (guint tw, guint th)
+{
+  GRand *rand = g_rand_new_with_seed (29);
+  guint8 *tex = g_malloc (tw * th);
+  gfloat *noise = g_new (gfloat, tw * th);
+
+  for (guint i = 0; i < tw * th; i++)
+    noise[i] = (gfloat) g_rand_double_range (rand, 0, 255);
+  /* A box blur of radius 4: edges the block means can see move. */
+  for (guint y = 0; y < th; y++)
+    for (guint x = 0; x < tw; x++) {
+      gfloat sum = 0;
+      guint n = 0;
+      for (gint dy = -4; dy <= 4; dy++)
+        for (gint dx = -4; dx <= 4; dx++) {
+          gint xx = (gint) x + dx, yy = (gint) y + dy;
+          if (xx >= 0 && yy >= 0 && xx < (gint) tw && yy < (gint) th) {
+            sum += noise[yy * tw + xx];
+            n++;
+          }
+        }
+      tex[y * tw + x] = (guint8) CLAMP (128 + (sum / n - 128) * 4, 0, 255);
+    }
+  g_free (noise);
+  g_rand_free (rand);
+  return tex;
+}
+
+/* Reference frame @t (I420; @still: frame 0 whatever @t). */
+static GstBuffer *
+make_frame (const guint8 * tex, guint tw, guint t)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, W * H * 3 / 2, NULL);
+  GstMapInfo map;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (guint y = 0; y < H; y++)
+    memcpy (map.data + y * W, tex + (y + t / 2) * tw + 2 * t, W);
+  memset (map.data + W * H, 128, W * H / 2);
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
+static void
+push (GstElement * src, GstBuffer * frame, guint index)
+{
+  GstBuffer *buf = gst_buffer_copy (frame);
+  GstFlowReturn ret;
+
+  GST_BUFFER_PTS (buf) = index * FRAME_DURATION;
+  GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+  g_signal_emit_by_name (src, "push-buffer", buf, &ret);
+  gst_buffer_unref (buf);
+}
+
+static const gchar *
+launch_line (const gchar * props)
+{
+  static gchar line[1024];
+
+  g_snprintf (line, sizeof (line), "appsrc name=r format=time "
+      "caps=video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 ! "
+      "c.ref_sink appsrc name=d format=time "
+      "caps=video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 ! "
+      "c.dist_sink vmafhipcompare name=c backend=cpu features=psnr "
+      "model=\"\" align=content align-window=2000000000 %s ! "
+      "fakesink", W, H, W, H, props);
+  return line;
+}
+
+/* Runs the chain: reference frames 0..N_REF-1, the distorted showing
+ * @shown (reference frame numbers), each side stamped from 0. */
+static GList *
+run_chain (const GArray * shown, gboolean still, const gchar * props)
+{
+  GstElement *pipeline = gst_parse_launch (launch_line (props), NULL);
+  GstElement *r = gst_bin_get_by_name (GST_BIN (pipeline), "r");
+  GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
+  guint tw = W + 2 * N_REF, th = H + N_REF / 2;
+  guint8 *tex = make_texture (tw, th);
+  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  GstFlowReturn ret;
+  GList *msgs;
+
+  g_assert_nonnull (pipeline);
+  for (guint t = 0; t < N_REF; t++)
+    g_ptr_array_add (frames, make_frame (tex, tw, still ? 0 : t));
+  gst_element_set_state (pipeline, GST_STATE_PAUSED);
+  for (guint t = 0; t < N_REF; t++)
+    push (r, g_ptr_array_index (frames, t), t);
+  for (guint j = 0; j < shown->len; j++)
+    push (d, g_ptr_array_index (frames, g_array_index (shown, guint, j)), j);
+  g_signal_emit_by_name (r, "end-of-stream", &ret);
+  g_signal_emit_by_name (d, "end-of-stream", &ret);
+  msgs = vh_gst_run (pipeline, 120 * GST_SECOND);
+  g_ptr_array_unref (frames);
+  g_free (tex);
+  gst_object_unref (r);
+  gst_object_unref (d);
+  gst_object_unref (pipeline);
+  return msgs;
+}
+
+static gint64
+get_int64 (const GstStructure * s, const gchar * field)
+{
+  gint64 v = 0;
+
+  vh_assert_msg (gst_structure_get_int64 (s, field, &v), "%s lacks %s",
+      gst_structure_get_name (s), field);
+  return v;
+}
+
+static void
+test_align_chain (void)
+{
+  GArray *shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  gchar *results = vh_gst_tmp_path ("align.json");
+  gchar *props = g_strdup_printf ("results-filename=%s", results);
+  gchar *text = NULL;
+  const GstStructure *summary;
+  GPtrArray *scored, *events, *summaries;
+  GList *msgs;
+  gint last_offset = 0;
+
+  for (guint f = 37; f < N_REF; f++) {
+    if (f >= 80 && f <= 82)
+      continue;
+    g_array_append_val (shown, f);
+    if (f == 120) {
+      g_array_append_val (shown, f);
+      g_array_append_val (shown, f);
+    }
+  }
+  msgs = run_chain (shown, FALSE, props);
+  g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+
+  /* Every reference frame shown, scored once against its own picture. */
+  scored = vh_gst_structures (msgs, "vmaf");
+  g_assert_cmpuint (scored->len, ==, N_REF - 37 - 3);
+  for (guint i = 0; i < scored->len; i++) {
+    const GstStructure *s = g_ptr_array_index (scored, i);
+    gint64 frames = get_int64 (s, "align-offset-frames");
+    gint64 ns = get_int64 (s, "align-offset");
+    GstClockTime rt = vh_gst_get_uint64 (s, "running-time");
+    guint dist_index = rt / FRAME_DURATION;
+    guint expected = g_array_index (shown, guint, dist_index);
+
+    vh_assert_msg (vh_gst_get_double (s, "psnr_y") >= 60.0,
+        "frame %u scored against another: psnr_y %f", i,
+        vh_gst_get_double (s, "psnr_y"));
+    /* The offset says which reference frame it was. */
+    g_assert_cmpint (dist_index + frames, ==, expected);
+    g_assert_cmpint (ns, ==, frames * (gint64) FRAME_DURATION);
+    last_offset = frames;
+  }
+  g_assert_cmpint (last_offset, ==, 38);
+
+  events = vh_gst_structures (msgs, "vmaf-align");
+  g_assert_cmpuint (events->len, ==, 3);
+  g_assert_cmpstr (gst_structure_get_string (g_ptr_array_index (events, 0),
+          "state"), ==, "locked");
+  g_assert_cmpint (get_int64 (g_ptr_array_index (events, 0),
+          "align-offset-frames"), ==, 37);
+  g_assert_cmpint (get_int64 (g_ptr_array_index (events, 0),
+          "align-offset"), ==, 37 * (gint64) FRAME_DURATION);
+  g_assert_cmpstr (gst_structure_get_string (g_ptr_array_index (events, 1),
+          "state"), ==, "offset-changed");
+  g_assert_cmpint (get_int64 (g_ptr_array_index (events, 1),
+          "align-offset-frames"), ==, 40);
+  g_assert_cmpint (get_int64 (g_ptr_array_index (events, 2),
+          "align-offset-frames"), ==, 38);
+
+  summaries = vh_gst_structures (msgs, "vmaf-summary");
+  g_assert_cmpuint (summaries->len, ==, 1);
+  summary = g_ptr_array_index (summaries, 0);
+  g_assert_cmpstr (gst_structure_get_string (summary, "align"), ==,
+      "content");
+  g_assert_cmpuint (vh_gst_get_uint64 (summary, "align-reference-dropped"),
+      ==, 3);
+  g_assert_cmpuint (vh_gst_get_uint64 (summary, "align-distorted-repeated"),
+      ==, 2);
+  g_assert_cmpuint (vh_gst_get_uint64 (summary, "align-reference-not-locked"),
+      ==, 37);
+  g_assert_cmpuint (vh_gst_get_uint64 (summary, "align-changes"), ==, 2);
+  g_assert_cmpuint (vh_gst_get_uint64 (summary, "unpaired-reference"), ==,
+      40);
+  g_assert_cmpuint (vh_gst_get_uint64 (summary, "unpaired-distorted"), ==, 2);
+
+  /* The results file's log. */
+  g_assert_true (g_file_get_contents (results, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"alignment\": {\"mode\": \"content\""));
+  g_assert_nonnull (strstr (text, "\"offset_frames\": 38"));
+  g_assert_nonnull (strstr (text, "{\"dropped\": 3"));
+  g_assert_nonnull (strstr (text, "{\"repeated\": 2"));
+
+  g_free (text);
+  g_ptr_array_unref (summaries);
+  g_ptr_array_unref (scored);
+  g_ptr_array_unref (events);
+  vh_gst_free_messages (msgs);
+  g_array_unref (shown);
+  g_free (props);
+  g_free (results);
+}
+
+/* A frozen picture from start to end: never locked, nothing scored
+ * against anything, the frames counted as unpaired. */
+static void
+test_align_still (void)
+{
+  GArray *shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  const GstStructure *summary;
+  GPtrArray *summaries;
+  GList *msgs;
+
+  for (guint f = 10; f < N_REF; f++)
+    g_array_append_val (shown, f);
+  msgs = run_chain (shown, TRUE, "");
+  g_assert_cmpuint (vh_gst_count (msgs, "vmaf"), ==, 0);
+  g_assert_cmpuint (vh_gst_count (msgs, "vmaf-align"), ==, 0);
+  summaries = vh_gst_structures (msgs, "vmaf-summary");
+  g_assert_cmpuint (summaries->len, ==, 1);
+  summary = g_ptr_array_index (summaries, 0);
+  g_assert_false (g_value_get_boolean (gst_structure_get_value (summary,
+              "align-locked")));
+  g_assert_cmpuint (vh_gst_get_uint64 (summary, "unpaired-distorted"), ==,
+      shown->len);
+  g_ptr_array_unref (summaries);
+  vh_gst_free_messages (msgs);
+  g_array_unref (shown);
+}
+
+int
+main (int argc, char **argv)
+{
+  vh_gst_test_init (&argc, &argv);
+  g_test_add_func ("/vmafhipcompare/align/chain", test_align_chain);
+  g_test_add_func ("/vmafhipcompare/align/still", test_align_still);
+  return g_test_run ();
+}
