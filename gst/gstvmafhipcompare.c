@@ -42,6 +42,7 @@
 #endif
 
 #include "gstvmafhipcompareprivate.h"
+#include "gstvmafhipchildproxy.h"
 #include "gstvmafhipcomparepad.h"
 #include "gstvmafhipcompat.h"
 #include "gstvmafhipcaps.h"
@@ -80,8 +81,12 @@ GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (SINK_CAPS));
 
 #define gst_vmaf_hip_compare_parent_class parent_class
-G_DEFINE_TYPE (GstVmafHipCompare, gst_vmaf_hip_compare,
-    GST_TYPE_VIDEO_AGGREGATOR);
+/* A GstChildProxy of its sink pads: "ref_sink::offset=N" on a launch
+ * line (gstvmafhipchildproxy.c). */
+G_DEFINE_TYPE_WITH_CODE (GstVmafHipCompare, gst_vmaf_hip_compare,
+    GST_TYPE_VIDEO_AGGREGATOR,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_CHILD_PROXY,
+        gst_vmaf_hip_child_proxy_init));
 
 static gboolean
 plugin_element_init (GstPlugin * plugin)

@@ -72,12 +72,12 @@ make_frame (const guint8 * tex, guint tw, guint t)
 }
 
 static void
-push (GstElement * src, GstBuffer * frame, guint index)
+push (GstElement * src, GstBuffer * frame, guint index, GstClockTime shift)
 {
   GstBuffer *buf = gst_buffer_copy (frame);
   GstFlowReturn ret;
 
-  GST_BUFFER_PTS (buf) = index * FRAME_DURATION;
+  GST_BUFFER_PTS (buf) = shift + index * FRAME_DURATION;
   GST_BUFFER_DURATION (buf) = FRAME_DURATION;
   g_signal_emit_by_name (src, "push-buffer", buf, &ret);
   gst_buffer_unref (buf);
@@ -93,7 +93,7 @@ launch_line (const gchar * props)
       "c.ref_sink appsrc name=d format=time "
       "caps=video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 ! "
       "c.dist_sink vmafhipcompare name=c backend=cpu features=psnr "
-      "model=\"\" align=content align-window=2000000000 %s ! "
+      "model=\"\" %s ! "
       "fakesink", W, H, W, H, props);
   return line;
 }
@@ -101,7 +101,8 @@ launch_line (const gchar * props)
 /* Runs the chain: reference frames 0..N_REF-1, the distorted showing
  * @shown (reference frame numbers), each side stamped from 0. */
 static GList *
-run_chain (const GArray * shown, gboolean still, const gchar * props)
+run_chain (const GArray * shown, gboolean still, const gchar * props,
+    GstClockTime dist_shift)
 {
   GstElement *pipeline = gst_parse_launch (launch_line (props), NULL);
   GstElement *r = gst_bin_get_by_name (GST_BIN (pipeline), "r");
@@ -118,9 +119,10 @@ run_chain (const GArray * shown, gboolean still, const gchar * props)
     g_ptr_array_add (frames, make_frame (tex, tw, still ? 0 : t));
   gst_element_set_state (pipeline, GST_STATE_PAUSED);
   for (guint t = 0; t < N_REF; t++)
-    push (r, g_ptr_array_index (frames, t), t);
+    push (r, g_ptr_array_index (frames, t), t, 0);
   for (guint j = 0; j < shown->len; j++)
-    push (d, g_ptr_array_index (frames, g_array_index (shown, guint, j)), j);
+    push (d, g_ptr_array_index (frames, g_array_index (shown, guint, j)), j,
+        dist_shift);
   g_signal_emit_by_name (r, "end-of-stream", &ret);
   g_signal_emit_by_name (d, "end-of-stream", &ret);
   msgs = vh_gst_run (pipeline, 120 * GST_SECOND);
@@ -147,7 +149,8 @@ test_align_chain (void)
 {
   GArray *shown = g_array_new (FALSE, FALSE, sizeof (guint));
   gchar *results = vh_gst_tmp_path ("align.json");
-  gchar *props = g_strdup_printf ("results-filename=%s", results);
+  gchar *props = g_strdup_printf ("align=content align-window=2000000000 "
+      "results-filename=%s", results);
   gchar *text = NULL;
   const GstStructure *summary;
   GPtrArray *scored, *events, *summaries;
@@ -163,7 +166,7 @@ test_align_chain (void)
       g_array_append_val (shown, f);
     }
   }
-  msgs = run_chain (shown, FALSE, props);
+  msgs = run_chain (shown, FALSE, props, 0);
   g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
 
   /* Every reference frame shown, scored once against its own picture. */
@@ -247,7 +250,8 @@ test_align_still (void)
 
   for (guint f = 10; f < N_REF; f++)
     g_array_append_val (shown, f);
-  msgs = run_chain (shown, TRUE, "");
+  msgs = run_chain (shown, TRUE, "align=content align-window=2000000000",
+      0);
   g_assert_cmpuint (vh_gst_count (msgs, "vmaf"), ==, 0);
   g_assert_cmpuint (vh_gst_count (msgs, "vmaf-align"), ==, 0);
   summaries = vh_gst_structures (msgs, "vmaf-summary");
@@ -262,11 +266,74 @@ test_align_still (void)
   g_array_unref (shown);
 }
 
+/* The element is a GstChildProxy of its pads: a known offset set by hand
+ * from a launch line (ref_sink::offset: a pad's offset is never negative,
+ * so the earlier input is delayed) pairs by time a distorted stamped
+ * 200 ms late; without it every frame is scored against the one 5 frames
+ * earlier. */
+static void
+test_pad_offset (void)
+{
+  GArray *shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  GPtrArray *scored;
+  GList *msgs;
+  gdouble worst = G_MAXDOUBLE;
+
+  for (guint f = 0; f < 40; f++)
+    g_array_append_val (shown, f);
+  msgs = run_chain (shown, FALSE, "", 5 * FRAME_DURATION);
+  scored = vh_gst_structures (msgs, "vmaf");
+  g_assert_cmpuint (scored->len, >, 0);
+  for (guint i = 0; i < scored->len; i++)
+    worst = MIN (worst, vh_gst_get_double (g_ptr_array_index (scored, i),
+            "psnr_y"));
+  g_assert_cmpfloat (worst, <, 30.0);
+  g_ptr_array_unref (scored);
+  vh_gst_free_messages (msgs);
+
+  msgs = run_chain (shown, FALSE, "ref_sink::offset=200000000",
+      5 * FRAME_DURATION);
+  g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+  scored = vh_gst_structures (msgs, "vmaf");
+  g_assert_cmpuint (scored->len, ==, 40);
+  for (guint i = 0; i < scored->len; i++)
+    g_assert_cmpfloat (vh_gst_get_double (g_ptr_array_index (scored, i),
+            "psnr_y"), >=, 60.0);
+  g_ptr_array_unref (scored);
+  vh_gst_free_messages (msgs);
+  g_array_unref (shown);
+}
+
+/* The children are the sink pads, by name and index. */
+static void
+test_child_proxy (void)
+{
+  GstElement *c = gst_element_factory_make ("vmafhipcompare", NULL);
+  GObject *child;
+
+  g_assert_true (GST_IS_CHILD_PROXY (c));
+  g_assert_cmpuint (gst_child_proxy_get_children_count (GST_CHILD_PROXY (c)),
+      ==, 2);
+  child = gst_child_proxy_get_child_by_name (GST_CHILD_PROXY (c), "ref_sink");
+  g_assert_true (GST_IS_PAD (child));
+  g_object_unref (child);
+  g_assert_null (gst_child_proxy_get_child_by_name (GST_CHILD_PROXY (c),
+          "src"));
+  gst_child_proxy_set (GST_CHILD_PROXY (c), "ref_sink::offset",
+      (gint64) 1300000000, NULL);
+  child = gst_child_proxy_get_child_by_index (GST_CHILD_PROXY (c), 0);
+  g_assert_cmpint (gst_pad_get_offset (GST_PAD (child)), ==, 1300000000);
+  g_object_unref (child);
+  gst_object_unref (c);
+}
+
 int
 main (int argc, char **argv)
 {
   vh_gst_test_init (&argc, &argv);
   g_test_add_func ("/vmafhipcompare/align/chain", test_align_chain);
   g_test_add_func ("/vmafhipcompare/align/still", test_align_still);
+  g_test_add_func ("/vmafhipcompare/align/pad-offset", test_pad_offset);
+  g_test_add_func ("/vmafhipcompare/align/child-proxy", test_child_proxy);
   return g_test_run ();
 }
