@@ -146,6 +146,7 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
   GstVmafHipDecision d;
   GstFlowReturn ret = GST_FLOW_OK;
   GstStructure *align_event;
+  GstVmafHipFrame shown;
 
   while (ret == GST_FLOW_OK &&
       gst_vmaf_hip_inputs_next (self->inputs, at_end, &d)) {
@@ -166,7 +167,16 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
       } else {
         ret = gst_vmaf_hip_scoring_score_pair (self->scoring, &d.frames.ref,
             &d.frames.dist);
+        if (self->repeating)
+          gst_vmaf_hip_repeat_remember (self->repeat, &d.frames.dist);
       }
+    } else if (self->repeating && d.frames.has_ref && d.frames.dropped &&
+        !d.other_over && gst_vmaf_hip_repeat_take (self->repeat, &shown)) {
+      /* unpaired=repeat: what a viewer saw instead of the dropped frame. */
+      gst_vmaf_hip_inputs_report_unpaired (self->inputs, &d);
+      ret = gst_vmaf_hip_scoring_score_pair (self->scoring, &d.frames.ref,
+          &shown);
+      gst_buffer_unref (shown.buffer);
     } else {
       gst_vmaf_hip_inputs_report_unpaired (self->inputs, &d);
       /* The other side is over: let the last pair's values become final
@@ -241,6 +251,9 @@ end_of_stream (GstVmafHipCompare * self)
     return FALSE;
   gst_vmaf_hip_inputs_add_counts (self->inputs, summary);
   gst_vmaf_hip_inputs_add_align_counts (self->inputs, summary, NULL, NULL);
+  if (self->repeating)
+    gst_structure_set (summary, "repeated-distorted", G_TYPE_UINT64,
+        gst_vmaf_hip_repeat_count (self->repeat), NULL);
   tags = gst_vmaf_hip_scoring_post_summary (self->scoring, summary, wrote);
   if (tags && self->output_started)
     gst_pad_push_event (GST_AGGREGATOR_SRC_PAD (self),
@@ -529,7 +542,9 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   self->converting = self->convert_mode != GST_VMAF_HIP_CONVERT_NONE;
   align_content = self->align_mode == GST_VMAF_HIP_ALIGN_CONTENT;
   align_window = self->align_window;
+  self->repeating = self->unpaired_mode == GST_VMAF_HIP_UNPAIRED_REPEAT;
   GST_OBJECT_UNLOCK (self);
+  gst_vmaf_hip_repeat_reset (self->repeat, TRUE);
   g_free (features);
 
   gst_vmaf_hip_inputs_set_align (self->inputs, align_content, align_window);
@@ -562,6 +577,7 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
   gst_vmaf_hip_gpu_close (self->gpu);
   gst_vmaf_hip_scoring_clear (self->scoring);
   gst_vmaf_hip_inputs_stop (self->inputs);
+  gst_vmaf_hip_repeat_reset (self->repeat, FALSE);
 
   return GST_AGGREGATOR_CLASS (parent_class)->stop (agg);
 }
@@ -579,6 +595,7 @@ gst_vmaf_hip_compare_flush (GstAggregator * agg)
   /* Frames still queued were flushed, not lost: the pads forgot them and
    * their counts at their own FLUSH_STOP. */
   gst_vmaf_hip_inputs_flush (self->inputs);
+  gst_vmaf_hip_repeat_reset (self->repeat, FALSE);
   gst_vmaf_hip_gpu_reset_warnings (self->gpu);
   self->eos_done = FALSE;
   self->output_started = FALSE;
@@ -599,6 +616,7 @@ gst_vmaf_hip_compare_finalize (GObject * object)
   gst_vmaf_hip_gpu_free (self->gpu);
   gst_vmaf_hip_inputs_free (self->inputs);
   gst_vmaf_hip_convert_free (self->convert);
+  gst_vmaf_hip_repeat_free (self->repeat);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -625,6 +643,8 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->convert_mode = DEFAULT_CONVERT;
   self->align_mode = DEFAULT_ALIGN;
   self->align_window = DEFAULT_ALIGN_WINDOW;
+  self->unpaired_mode = DEFAULT_UNPAIRED;
+  self->repeat = gst_vmaf_hip_repeat_new ();
   self->convert = gst_vmaf_hip_convert_new ();
 
   self->gpu = gst_vmaf_hip_gpu_new (GST_ELEMENT (self));
@@ -705,4 +725,5 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_BACKEND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_CONVERT_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_ALIGN_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_UNPAIRED_MODE, 0);
 }

@@ -17,6 +17,7 @@
 #include "gstvmafhipconfig.h"
 #include "gstvmafhipcontentpairing.h"
 #include "gstvmafhipconvert.h"
+#include "gstvmafhiprepeat.h"
 #include "gstvmafhipenums.h"
 #include "gstvmafhipgpu.h"
 #include "gstvmafhipinputs.h"
@@ -48,6 +49,7 @@ GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define DEFAULT_CONVERT           GST_VMAF_HIP_CONVERT_NONE
 #define DEFAULT_ALIGN             GST_VMAF_HIP_ALIGN_TIMESTAMPS
 #define DEFAULT_ALIGN_WINDOW      (5 * GST_SECOND)
+#define DEFAULT_UNPAIRED          GST_VMAF_HIP_UNPAIRED_SKIP
 
 struct _GstVmafHipCompare
 {
@@ -66,17 +68,20 @@ struct _GstVmafHipCompare
   GstVmafHipConvertMode convert_mode;
   GstVmafHipAlignMode align_mode;
   GstClockTime align_window;    /* ns */
+  GstVmafHipUnpairedMode unpaired_mode;
 
   /* The parts, from init to finalize; each owns its state. */
   GstVmafHipInputs *inputs;     /* pads, accounting, pairing */
   GstVmafHipScoring *scoring;   /* context, run settings, report, file */
   GstVmafHipGpu *gpu;           /* device, memory offered upstream */
   GstVmafHipConvert *convert;   /* distorted frames to the reference's format */
+  GstVmafHipRepeat *repeat;     /* unpaired=repeat: the last distorted frame */
 
   /* Streaming thread. */
   gboolean eos_done;
   gboolean output_started;      /* a buffer went out since start or flush */
   gboolean converting;          /* convert=reference-format, since start */
+  gboolean repeating;           /* unpaired=repeat, since start */
 };
 
 /* gstvmafhipcompareprops.c */

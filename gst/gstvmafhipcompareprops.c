@@ -51,6 +51,7 @@ enum
   PROP_CONVERT,
   PROP_ALIGN,
   PROP_ALIGN_WINDOW,
+  PROP_UNPAIRED,
 };
 
 /* The model property's blurb, with the built-in model names from the
@@ -293,6 +294,23 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
           GST_SECOND / 25, 600 * GST_SECOND, DEFAULT_ALIGN_WINDOW, ready));
 
   /**
+   * GstVmafHipCompare:unpaired:
+   *
+   * What becomes of a reference frame whose distorted frame the chain
+   * dropped (the distorted input went on with a later frame). skip: it is
+   * not scored (counted in unpaired-reference). repeat: it is scored
+   * against the last distorted frame shown, as a viewer saw the frozen
+   * picture, as QC tools do; its vmaf message has repeated=true and the
+   * summary counts them in repeated-distorted.
+   */
+  g_object_class_install_property (gobject_class, PROP_UNPAIRED,
+      g_param_spec_enum ("unpaired", "Unpaired",
+          "skip: a reference frame whose distorted frame the chain dropped "
+          "is not scored; repeat: it is scored against the last distorted "
+          "frame shown (a freeze counts against the score)",
+          GST_TYPE_VMAF_HIP_UNPAIRED_MODE, DEFAULT_UNPAIRED, ready));
+
+  /**
    * GstVmafHipCompare:stats:
    *
    * The run so far, as the vmaf-summary message gives it at end of stream
@@ -414,6 +432,9 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
     case PROP_ALIGN_WINDOW:
       self->align_window = g_value_get_uint64 (value);
       break;
+    case PROP_UNPAIRED:
+      self->unpaired_mode = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -506,6 +527,9 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       break;
     case PROP_ALIGN_WINDOW:
       g_value_set_uint64 (value, self->align_window);
+      break;
+    case PROP_UNPAIRED:
+      g_value_set_enum (value, self->unpaired_mode);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, make_stats (self));

@@ -276,6 +276,7 @@ gst_vmaf_hip_content_pairing_next (GstVmafHipContentPairing * p,
       case VH_ALIGN_REF_UNMATCHED:
         p->unmatched[0][d.reason]++;
         take (p, TRUE, r);
+        r->dropped = d.reason == VH_ALIGN_REASON_DROPPED;
         return TRUE;
       case VH_ALIGN_DIST_UNMATCHED:
         p->unmatched[1][d.reason]++;

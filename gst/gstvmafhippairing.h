@@ -29,6 +29,9 @@ typedef struct
   gboolean aligned;
   gint64 align_offset_frames;
   GstClockTimeDiff align_offset;
+  /* unpaired=repeat: a distorted frame scored again, for a reference
+   * frame the chain dropped. */
+  gboolean repeated;
 } GstVmafHipFrame;
 
 /* What gst_vmaf_hip_pairing_next() decided: a pair (both set), or a
@@ -40,6 +43,10 @@ typedef struct
   GstVmafHipFrame dist;
   gboolean has_ref;
   gboolean has_dist;
+  /* A reference frame alone that the distorted input skipped (its next
+   * frame shows a later moment, or the content says so): the chain
+   * dropped it. */
+  gboolean dropped;
 } GstVmafHipPairingResult;
 
 /**

@@ -33,6 +33,8 @@ typedef struct
   gboolean aligned;
   gint64 align_offset_frames;
   GstClockTimeDiff align_offset;
+  /* unpaired=repeat: scored against the last distorted frame shown. */
+  gboolean repeated;
 } GstVmafHipStamp;
 
 /**

@@ -531,6 +531,7 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   stamp->duration = pass->duration;
   stamp->stream_time = pass->stream_time;
   stamp->running_time = pass->running_time;
+  stamp->repeated = dist_frame->repeated;
   stamp->aligned = dist_frame->aligned;
   stamp->align_offset_frames = dist_frame->align_offset_frames;
   stamp->align_offset = dist_frame->align_offset;

@@ -120,9 +120,14 @@ run_chain (const GArray * shown, gboolean still, const gchar * props,
   gst_element_set_state (pipeline, GST_STATE_PAUSED);
   for (guint t = 0; t < N_REF; t++)
     push (r, g_ptr_array_index (frames, t), t, 0);
-  for (guint j = 0; j < shown->len; j++)
-    push (d, g_ptr_array_index (frames, g_array_index (shown, guint, j)), j,
-        dist_shift);
+  for (guint j = 0; j < shown->len; j++) {
+    guint f = g_array_index (shown, guint, j);
+    /* dist_shift G_MAXUINT64: stamped as the reference frame it shows */
+    if (dist_shift == G_MAXUINT64)
+      push (d, g_ptr_array_index (frames, f), f, 0);
+    else
+      push (d, g_ptr_array_index (frames, f), j, dist_shift);
+  }
   g_signal_emit_by_name (r, "end-of-stream", &ret);
   g_signal_emit_by_name (d, "end-of-stream", &ret);
   msgs = vh_gst_run (pipeline, 120 * GST_SECOND);
@@ -304,6 +309,65 @@ test_pad_offset (void)
   g_array_unref (shown);
 }
 
+/* unpaired=repeat: the reference frames the chain dropped are scored
+ * against the last distorted frame shown, marked and counted; paired by
+ * content and by time alike. */
+static void
+check_repeats (GList * msgs, guint n_scored, guint first_dropped,
+    guint n_dropped)
+{
+  GPtrArray *scored = vh_gst_structures (msgs, "vmaf");
+  GPtrArray *summaries = vh_gst_structures (msgs, "vmaf-summary");
+  guint repeated = 0;
+
+  g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+  g_assert_cmpuint (scored->len, ==, n_scored);
+  for (guint i = 0; i < scored->len; i++) {
+    const GstStructure *s = g_ptr_array_index (scored, i);
+    gboolean rep = FALSE;
+    gdouble psnr = vh_gst_get_double (s, "psnr_y");
+
+    gst_structure_get_boolean (s, "repeated", &rep);
+    if (rep) {
+      repeated++;
+      vh_assert_msg (psnr < 60.0, "a repeat scored as the frame itself");
+    } else {
+      vh_assert_msg (psnr >= 60.0, "frame %u scored against another", i);
+    }
+  }
+  g_assert_cmpuint (repeated, ==, n_dropped);
+  g_assert_cmpuint (summaries->len, ==, 1);
+  g_assert_cmpuint (vh_gst_get_uint64 (g_ptr_array_index (summaries, 0),
+          "repeated-distorted"), ==, n_dropped);
+  g_ptr_array_unref (scored);
+  g_ptr_array_unref (summaries);
+}
+
+static void
+test_unpaired_repeat (void)
+{
+  GArray *shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  GList *msgs;
+
+  for (guint f = 10; f < 100; f++) {
+    if (f < 50 || f > 56)
+      g_array_append_val (shown, f);
+  }
+  msgs = run_chain (shown, FALSE, "align=content align-window=2000000000 "
+      "unpaired=repeat", 0);
+  /* Reference frames 10..99, seven of them dropped and repeated. */
+  check_repeats (msgs, 90, 50, 7);
+  vh_gst_free_messages (msgs);
+
+  /* By time: the distorted stamped as the frames it shows, with a gap.
+   * Reference frames 0..9 have no distorted frame at all (the distorted
+   * starts later): skipped, not repeated. */
+  msgs = run_chain (shown, FALSE, "unpaired=repeat", G_MAXUINT64);
+  check_repeats (msgs, 90, 50, 7);
+  vh_gst_free_messages (msgs);
+  g_array_unref (shown);
+}
+
 /* The children are the sink pads, by name and index. */
 static void
 test_child_proxy (void)
@@ -334,6 +398,8 @@ main (int argc, char **argv)
   g_test_add_func ("/vmafhipcompare/align/chain", test_align_chain);
   g_test_add_func ("/vmafhipcompare/align/still", test_align_still);
   g_test_add_func ("/vmafhipcompare/align/pad-offset", test_pad_offset);
+  g_test_add_func ("/vmafhipcompare/align/unpaired-repeat",
+      test_unpaired_repeat);
   g_test_add_func ("/vmafhipcompare/align/child-proxy", test_child_proxy);
   return g_test_run ();
 }
