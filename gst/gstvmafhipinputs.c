@@ -17,6 +17,7 @@
 #include "gstvmafhipinputs.h"
 #include "gstvmafhipinputwait.h"
 #include "gstvmafhipcontentpairing.h"
+#include "gstvmafhipcaps.h"
 
 #include <string.h>
 
@@ -50,6 +51,9 @@ typedef struct
   GstSegment segment;           /* the pad's, as the pad's thread saw it */
   gboolean untimed_said;        /* a frame without a timestamp was refused */
   gint caps_refused;            /* atomic */
+  guint rate_step;              /* k: every k-th frame is paired (a rate k
+                                 * times the other pad's), else 1 */
+  guint64 rate_seen;            /* frames counted for rate_step */
 } Input;
 
 /* One side of a match, under the lock. */
@@ -248,6 +252,7 @@ static void
 input_reset (GstVmafHipInputs * inputs, Input * in)
 {
   in->arrived = 0;
+  in->rate_seen = 0;
   in->over = FALSE;
   in->untimed_said = FALSE;
   for (guint i = 0; i < inputs->matches->len; i++) {
@@ -398,6 +403,42 @@ segment_usable (const Input * in)
   return segment_in_time (in) && in->segment.rate > 0;
 }
 
+/* A pad at a rate k times the other's: of every k frames, the first is
+ * paired and the others are left to the base class. */
+static gboolean
+skipped_for_rate (Input * in)
+{
+  gboolean skip = in->rate_step > 1 && in->rate_seen % in->rate_step != 0;
+
+  in->rate_seen++;
+  return skip;
+}
+
+/* After caps: each pad's rate_step against the others' rates. Called with
+ * the lock held. */
+static void
+update_rate_steps (GstVmafHipInputs * inputs)
+{
+  for (guint i = 0; i < inputs->inputs->len; i++) {
+    Input *a = g_ptr_array_index (inputs->inputs, i);
+    guint step = 1;
+
+    for (guint j = 0; j < inputs->inputs->len && a->have_info; j++) {
+      Input *b = g_ptr_array_index (inputs->inputs, j);
+      if (b != a && b->have_info)
+        step = MAX (step, gst_vmaf_hip_rate_step (a->info.fps_n,
+                a->info.fps_d, b->info.fps_n, b->info.fps_d));
+    }
+    if (step != a->rate_step && step > 1)
+      GST_INFO_OBJECT (inputs->agg, "%s runs %u times as fast as the other "
+          "input: every %u-th frame is scored", GST_PAD_NAME (a->pad), step,
+          step);
+    if (step != a->rate_step)
+      a->rate_seen = 0;
+    a->rate_step = step;
+  }
+}
+
 /* A frame: paired, or refused (a segment not in time, said when it came;
  * no timestamp, which the base class cannot place and fails the stream on
  * without a word: said here, once). Called with the lock held, which it
@@ -445,7 +486,7 @@ probe_buffer (Input * in, GstPad * pad, GstPadProbeInfo * info)
   /* Frames before the segment's start (what a parser sends ahead of an
    * accurate seek's position) are clipped by design, not dropped: they do
    * not count. Frames past its stop do. */
-  if (inside || pts >= in->segment.start) {
+  if ((inside || pts >= in->segment.start) && !skipped_for_rate (in)) {
     in->arrived++;
     if (inside && in->have_info)
       push_frame (inputs, in, buf, start);
@@ -522,6 +563,7 @@ pad_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 
       gst_event_parse_caps (ev, &caps);
       in->have_info = gst_video_info_from_caps (&in->info, caps);
+      update_rate_steps (inputs);
       break;
     }
     case GST_EVENT_EOS:

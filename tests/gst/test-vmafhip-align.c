@@ -72,16 +72,20 @@ make_frame (const guint8 * tex, guint tw, guint t)
 }
 
 static void
-push (GstElement * src, GstBuffer * frame, guint index, GstClockTime shift)
+push (GstElement * src, GstBuffer * frame, guint index, GstClockTime shift,
+    guint rate_factor)
 {
   GstBuffer *buf = gst_buffer_copy (frame);
   GstFlowReturn ret;
 
-  GST_BUFFER_PTS (buf) = shift + index * FRAME_DURATION;
-  GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+  GST_BUFFER_PTS (buf) = shift + index * FRAME_DURATION / rate_factor;
+  GST_BUFFER_DURATION (buf) = FRAME_DURATION / rate_factor;
   g_signal_emit_by_name (src, "push-buffer", buf, &ret);
   gst_buffer_unref (buf);
 }
+
+/* The distorted input's frame rate: 25 fps, or a multiple of it. */
+static guint dist_rate_factor = 1;
 
 static const gchar *
 launch_line (const gchar * props)
@@ -91,10 +95,10 @@ launch_line (const gchar * props)
   g_snprintf (line, sizeof (line), "appsrc name=r format=time "
       "caps=video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 ! "
       "c.ref_sink appsrc name=d format=time "
-      "caps=video/x-raw,format=I420,width=%d,height=%d,framerate=25/1 ! "
+      "caps=video/x-raw,format=I420,width=%d,height=%d,framerate=%u/1 ! "
       "c.dist_sink vmafhipcompare name=c backend=cpu features=psnr "
       "model=\"\" %s ! "
-      "fakesink", W, H, W, H, props);
+      "fakesink", W, H, W, H, 25 * dist_rate_factor, props);
   return line;
 }
 
@@ -119,14 +123,15 @@ run_chain (const GArray * shown, gboolean still, const gchar * props,
     g_ptr_array_add (frames, make_frame (tex, tw, still ? 0 : t));
   gst_element_set_state (pipeline, GST_STATE_PAUSED);
   for (guint t = 0; t < N_REF; t++)
-    push (r, g_ptr_array_index (frames, t), t, 0);
+    push (r, g_ptr_array_index (frames, t), t, 0, 1);
   for (guint j = 0; j < shown->len; j++) {
     guint f = g_array_index (shown, guint, j);
     /* dist_shift G_MAXUINT64: stamped as the reference frame it shows */
     if (dist_shift == G_MAXUINT64)
-      push (d, g_ptr_array_index (frames, f), f, 0);
+      push (d, g_ptr_array_index (frames, f), f, 0, 1);
     else
-      push (d, g_ptr_array_index (frames, f), j, dist_shift);
+      push (d, g_ptr_array_index (frames, f), j, dist_shift,
+          dist_rate_factor);
   }
   g_signal_emit_by_name (r, "end-of-stream", &ret);
   g_signal_emit_by_name (d, "end-of-stream", &ret);
@@ -368,6 +373,39 @@ test_unpaired_repeat (void)
   g_array_unref (shown);
 }
 
+/* A distorted input at twice the reference's rate (each frame shown
+ * twice): every second frame is scored, each against its own, by time
+ * and by content. */
+static void
+test_rate_multiple (void)
+{
+  GArray *shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  const gchar *props[] = { "", "align=content align-window=2000000000" };
+
+  for (guint f = 0; f < N_REF; f++) {
+    g_array_append_val (shown, f);
+    g_array_append_val (shown, f);
+  }
+  dist_rate_factor = 2;
+  for (guint i = 0; i < G_N_ELEMENTS (props); i++) {
+    GList *msgs = run_chain (shown, FALSE, props[i], 0);
+    GPtrArray *scored = vh_gst_structures (msgs, "vmaf");
+
+    g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+    /* By content the first frames wait for the lock. */
+    g_assert_cmpuint (scored->len, >=, i ? N_REF - 3 : N_REF);
+    g_assert_cmpuint (scored->len, <=, N_REF);
+    for (guint k = 0; k < scored->len; k++)
+      vh_assert_msg (vh_gst_get_double (g_ptr_array_index (scored, k),
+              "psnr_y") >= 60.0, "case %u, frame %u scored against another",
+          i, k);
+    g_ptr_array_unref (scored);
+    vh_gst_free_messages (msgs);
+  }
+  dist_rate_factor = 1;
+  g_array_unref (shown);
+}
+
 /* The children are the sink pads, by name and index. */
 static void
 test_child_proxy (void)
@@ -401,5 +439,6 @@ main (int argc, char **argv)
   g_test_add_func ("/vmafhipcompare/align/unpaired-repeat",
       test_unpaired_repeat);
   g_test_add_func ("/vmafhipcompare/align/child-proxy", test_child_proxy);
+  g_test_add_func ("/vmafhipcompare/align/rate-multiple", test_rate_multiple);
   return g_test_run ();
 }
