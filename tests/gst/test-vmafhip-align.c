@@ -406,6 +406,110 @@ test_rate_multiple (void)
   g_array_unref (shown);
 }
 
+/* The delayed branch's frames stamped with the time they leave the
+ * queue, as a second capture of a delayed feed would be: nothing in
+ * their timestamps ties them to the reference's. */
+static GstPadProbeReturn
+restamp (GstPad * pad, GstPadProbeInfo * info, gpointer pipeline)
+{
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstClock *clock = gst_element_get_clock (pipeline);
+
+  if (!clock)
+    return GST_PAD_PROBE_OK;
+  buf = gst_buffer_make_writable (buf);
+  GST_BUFFER_PTS (buf) = gst_clock_get_time (clock) -
+      gst_element_get_base_time (pipeline);
+  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
+  GST_PAD_PROBE_INFO_DATA (info) = buf;
+  gst_object_unref (clock);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Two live feeds of one moving source, the distorted one 1.3 s behind
+ * (a queue holding 1.3 s) with timestamps of its own: every frame after
+ * the lock is scored against its own (the branch is identical: PSNR at
+ * its ceiling), the offset in time is the queue's delay. A still source
+ * never locks. VH_ALIGN_LIVE_SECONDS sets the length (bench/align-live.sh
+ * runs 60 s). */
+static GList *
+run_live (const gchar * pattern, guint seconds)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc is-live=true %s "
+      "num-buffers=%u ! video/x-raw,format=I420,width=%d,height=%d,"
+      "framerate=25/1 ! tee name=t t. ! queue ! c.ref_sink t. ! "
+      "queue name=delay min-threshold-time=1300000000 max-size-time=0 "
+      "max-size-buffers=0 max-size-bytes=0 ! c.dist_sink "
+      "vmafhipcompare name=c backend=cpu features=psnr model=\"\" "
+      "align=content align-window=2000000000 ! fakesink", pattern,
+      seconds * 25, W, H);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstElement *delay = gst_bin_get_by_name (GST_BIN (pipeline), "delay");
+  GstPad *src = gst_element_get_static_pad (delay, "src");
+  GList *msgs;
+
+  gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, restamp, pipeline,
+      NULL);
+  gst_object_unref (src);
+  gst_object_unref (delay);
+  msgs = vh_gst_run (pipeline, (seconds + 60) * GST_SECOND);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  return msgs;
+}
+
+static void
+test_live (void)
+{
+  const gchar *env = g_getenv ("VH_ALIGN_LIVE_SECONDS");
+  guint seconds = env ? (guint) g_ascii_strtoull (env, NULL, 10) : 10;
+  GPtrArray *scored, *events, *summaries;
+  gint64 offset;
+  GList *msgs;
+
+  if (vh_gst_skip_live ())
+    return;
+  seconds = MAX (seconds, 5);
+  msgs = run_live ("pattern=smpte horizontal-speed=2", seconds);
+  g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+  scored = vh_gst_structures (msgs, "vmaf");
+  events = vh_gst_structures (msgs, "vmaf-align");
+  /* Locked once, within the window and the confirmation; never lost. */
+  g_assert_cmpuint (events->len, ==, 1);
+  g_assert_cmpstr (gst_structure_get_string (g_ptr_array_index (events, 0),
+          "state"), ==, "locked");
+  offset = get_int64 (g_ptr_array_index (events, 0), "align-offset");
+  /* The queue lets a frame go once 1.3 s of frames are in, measured
+   * from timestamps of whole frames. */
+  vh_assert_msg (offset <= -1200 * GST_MSECOND &&
+      offset > -1600 * GST_MSECOND, "offset %" G_GINT64_FORMAT, offset);
+  g_assert_cmpint (get_int64 (g_ptr_array_index (events, 0),
+          "align-offset-frames"), ==, 0);
+  /* Every frame from the lock on (the last ones may come after the
+   * reference ended). */
+  g_assert_cmpuint (scored->len, >=, seconds * 25 - 2 * 25 - 10);
+  for (guint i = 0; i < scored->len; i++)
+    vh_assert_msg (vh_gst_get_double (g_ptr_array_index (scored, i),
+            "psnr_y") >= 60.0, "frame %u scored against another", i);
+  g_test_message ("live: %u of %u frames scored, offset %.3f s",
+      scored->len, seconds * 25, offset / 1e9);
+  g_ptr_array_unref (scored);
+  g_ptr_array_unref (events);
+  vh_gst_free_messages (msgs);
+
+  /* Still content (a checkerboard: smpte's bars carry a patch of noise):
+   * never locked, nothing scored. */
+  msgs = run_live ("pattern=checkers-8", 4);
+  g_assert_cmpuint (vh_gst_count (msgs, "vmaf"), ==, 0);
+  g_assert_cmpuint (vh_gst_count (msgs, "vmaf-align"), ==, 0);
+  summaries = vh_gst_structures (msgs, "vmaf-summary");
+  g_assert_cmpuint (summaries->len, ==, 1);
+  g_assert_cmpuint (vh_gst_get_uint64 (g_ptr_array_index (summaries, 0),
+          "align-distorted-not-locked"), >, 0);
+  g_ptr_array_unref (summaries);
+  vh_gst_free_messages (msgs);
+}
+
 /* The children are the sink pads, by name and index. */
 static void
 test_child_proxy (void)
@@ -440,5 +544,6 @@ main (int argc, char **argv)
       test_unpaired_repeat);
   g_test_add_func ("/vmafhipcompare/align/child-proxy", test_child_proxy);
   g_test_add_func ("/vmafhipcompare/align/rate-multiple", test_rate_multiple);
+  g_test_add_func ("/vmafhipcompare/align/live", test_live);
   return g_test_run ();
 }
