@@ -237,6 +237,22 @@ test_align_x264_chain (void)
   g_assert_cmpstr (ref_ranges, ==, "0-36:not-locked 80-82:dropped");
   dist_ranges = ranges_of (alignment, "distorted_unmatched");
   g_assert_cmpstr (dist_ranges, ==, "81-82:repeated");
+
+  /* XML says it as a sentence. */
+  {
+    g_autofree gchar *xml = path_of ("aligned.xml");
+    g_autofree gchar *text = NULL;
+
+    r = run_score ("-r", ref, "-d", dist, "--align", "--align_window", "60",
+        "-q", "--xml", "-o", xml, NULL);
+    g_assert_true (exited_with (&r, 0));
+    result_clear (&r);
+    g_assert_true (g_file_get_contents (xml, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, " alignment=\"aligned by content: 110 "
+            "pairs; offset +37 from distorted frame 0; offset +40 from "
+            "distorted frame 43; offset +38 from distorted frame 82; "
+            "reference frames unscored: 37 not-locked, 3 dropped"));
+  }
 }
 
 /* A distorted at twice the reference's rate (each frame twice): every
