@@ -86,6 +86,9 @@ push (GstElement * src, GstBuffer * frame, guint index, GstClockTime shift,
 
 /* The distorted input's frame rate: 25 fps, or a multiple of it. */
 static guint dist_rate_factor = 1;
+/* Reference frames from freeze_first on show frame freeze_first, for
+ * freeze_count frames (a frozen picture in the source). */
+static guint freeze_first, freeze_count;
 
 static const gchar *
 launch_line (const gchar * props)
@@ -138,8 +141,13 @@ run_chain (const GArray * shown, gboolean still, const gchar * props,
   g_assert_nonnull (pipeline);
   if (strstr (props, "ref_sink::"))
     drop_parser_reference (pipeline, "ref_sink");
-  for (guint t = 0; t < N_REF; t++)
-    g_ptr_array_add (frames, make_frame (tex, tw, still ? 0 : t));
+  for (guint t = 0; t < N_REF; t++) {
+    guint shown_t = t;
+
+    if (t >= freeze_first && t < freeze_first + freeze_count)
+      shown_t = freeze_first;
+    g_ptr_array_add (frames, make_frame (tex, tw, still ? 0 : shown_t));
+  }
   gst_element_set_state (pipeline, GST_STATE_PAUSED);
   for (guint t = 0; t < N_REF; t++)
     push (r, g_ptr_array_index (frames, t), t, 0, 1);
@@ -329,6 +337,56 @@ test_pad_offset (void)
     g_assert_cmpfloat (vh_gst_get_double (g_ptr_array_index (scored, i),
             "psnr_y"), >=, 60.0);
   g_ptr_array_unref (scored);
+  vh_gst_free_messages (msgs);
+  g_array_unref (shown);
+}
+
+/* A frozen picture of 40 frames in the middle: the lock is lost (reason
+ * still) within its hold, no frame of the freeze is scored past that,
+ * and the lock comes back at the same offset once the picture moves. */
+static void
+test_align_freeze (void)
+{
+  GArray *shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  GPtrArray *scored, *events;
+  guint in_freeze = 0;
+  GList *msgs;
+
+  for (guint f = 5; f < N_REF; f++)
+    g_array_append_val (shown, f);
+  freeze_first = 60;
+  freeze_count = 40;
+  msgs = run_chain (shown, FALSE, "align=content align-window=2000000000",
+      0);
+  freeze_first = freeze_count = 0;
+  g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+  events = vh_gst_structures (msgs, "vmaf-align");
+  g_assert_cmpuint (events->len, ==, 3);
+  g_assert_cmpstr (gst_structure_get_string (g_ptr_array_index (events, 1),
+          "state"), ==, "lost");
+  g_assert_cmpstr (gst_structure_get_string (g_ptr_array_index (events, 1),
+          "reason"), ==, "still");
+  g_assert_cmpstr (gst_structure_get_string (g_ptr_array_index (events, 2),
+          "state"), ==, "locked");
+  g_assert_cmpint (get_int64 (g_ptr_array_index (events, 2),
+          "align-offset-frames"), ==, 5);
+  scored = vh_gst_structures (msgs, "vmaf");
+  for (guint i = 0; i < scored->len; i++) {
+    const GstStructure *s = g_ptr_array_index (scored, i);
+    guint dist_index = vh_gst_get_uint64 (s, "running-time") / FRAME_DURATION;
+    guint f = g_array_index (shown, guint, dist_index);
+
+    /* Scored frames are the right ones (the same offset throughout). */
+    g_assert_cmpint (get_int64 (s, "align-offset-frames"), ==, 5);
+    g_assert_cmpfloat (vh_gst_get_double (s, "psnr_y"), >=, 60.0);
+    if (f > 60 && f < 100)
+      in_freeze++;
+  }
+  /* The hold's ten frames at most; everything after the freeze. */
+  g_assert_cmpuint (in_freeze, <=, 10);
+  g_assert_cmpuint (scored->len, >=, N_REF - 5 - 40);
+  g_ptr_array_unref (scored);
+  g_ptr_array_unref (events);
   vh_gst_free_messages (msgs);
   g_array_unref (shown);
 }
@@ -558,6 +616,7 @@ main (int argc, char **argv)
   vh_gst_test_init (&argc, &argv);
   g_test_add_func ("/vmafhipcompare/align/chain", test_align_chain);
   g_test_add_func ("/vmafhipcompare/align/still", test_align_still);
+  g_test_add_func ("/vmafhipcompare/align/freeze", test_align_freeze);
   g_test_add_func ("/vmafhipcompare/align/pad-offset", test_pad_offset);
   g_test_add_func ("/vmafhipcompare/align/unpaired-repeat",
       test_unpaired_repeat);
