@@ -391,6 +391,204 @@ test_align_freeze (void)
   g_array_unref (shown);
 }
 
+/* The issue's chain through files: a moving clip (ffmpeg's testsrc2), its
+ * distorted version starting 37 frames late, 3 frames dropped at one point
+ * and one frame repeated twice at another, encoded with x264 and decoded
+ * again, read raw with unrelated timestamps: align=content scores every
+ * frame that exists in both against its own reference frame, with every
+ * value equal to the element's own run on files this test pairs by hand;
+ * the offset is right before and after each change. Needs ffmpeg with
+ * libx264 (skipped without). */
+#define CLIP_W 320
+#define CLIP_H 180
+#define CLIP_FRAME (CLIP_W * CLIP_H * 3 / 2)
+
+static gboolean
+ffmpeg (const gchar * args)
+{
+  gchar *cmd = g_strdup_printf ("ffmpeg -nostdin -v error -y %s", args);
+  gchar *out = NULL;
+  gint status = 0;
+  gboolean ok = g_spawn_command_line_sync (cmd, &out, NULL, &status, NULL)
+      && g_spawn_check_wait_status (status, NULL);
+
+  g_free (out);
+  g_free (cmd);
+  return ok;
+}
+
+static void
+write_frames (const gchar * path, const gchar * frames, const GArray * order)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < order->len; i++)
+    g_string_append_len (s, frames + (gsize) g_array_index (order, guint,
+            i) * CLIP_FRAME, CLIP_FRAME);
+  g_assert_true (g_file_set_contents (path, s->str, s->len, NULL));
+  g_string_free (s, TRUE);
+}
+
+static GList *
+score_files (const gchar * ref, const gchar * dist, const gchar * props)
+{
+  gchar *desc = g_strdup_printf ("filesrc location=%s ! rawvideoparse "
+      "width=%d height=%d format=i420 framerate=25/1 ! c.ref_sink "
+      "filesrc location=%s ! rawvideoparse width=%d height=%d format=i420 "
+      "framerate=25/1 ! c.dist_sink vmafhipcompare name=c backend=cpu "
+      "features=psnr,float_ssim %s ! fakesink", ref, CLIP_W, CLIP_H, dist,
+      CLIP_W, CLIP_H, props);
+  GList *msgs = vh_gst_run_launch (desc, 300 * GST_SECOND);
+
+  g_free (desc);
+  g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+  return msgs;
+}
+
+/* Every double of @b's "vmaf" messages equals @a's, frame by frame. */
+static void
+assert_same_values (GPtrArray * a, GPtrArray * b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++) {
+    const GstStructure *sa = g_ptr_array_index (a, i);
+    const GstStructure *sb = g_ptr_array_index (b, i);
+    guint compared = 0;
+
+    for (gint f = 0; f < gst_structure_n_fields (sb); f++) {
+      const gchar *name = gst_structure_nth_field_name (sb, f);
+      gdouble va, vb;
+
+      if (!gst_structure_get_double (sb, name, &vb))
+        continue;
+      vh_assert_msg (gst_structure_get_double (sa, name, &va) && va == vb,
+          "frame %u, %s: %f by content, %f paired by hand", i, name, va, vb);
+      compared++;
+    }
+    g_assert_cmpuint (compared, >=, 15);
+  }
+}
+
+static void
+test_x264_chain (void)
+{
+  gchar *ref = vh_gst_tmp_path ("ref.yuv");
+  gchar *chain = vh_gst_tmp_path ("chain.yuv");
+  gchar *mkv = vh_gst_tmp_path ("chain.mkv");
+  gchar *dist = vh_gst_tmp_path ("dist.yuv");
+  gchar *ref_paired = vh_gst_tmp_path ("ref-paired.yuv");
+  gchar *dist_paired = vh_gst_tmp_path ("dist-paired.yuv");
+  gchar *args, *ref_data = NULL, *dist_data = NULL;
+  gsize ref_len = 0, dist_len = 0;
+  GArray *shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *pair_ref = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *pair_dist = g_array_new (FALSE, FALSE, sizeof (guint));
+  GPtrArray *aligned, *by_hand, *events, *summaries;
+  GList *msgs, *hand_msgs;
+  const GstStructure *summary;
+
+  args = g_strdup_printf ("-f lavfi -i testsrc2=size=%dx%d:rate=25 "
+      "-frames:v %d -pix_fmt yuv420p -f rawvideo %s", CLIP_W, CLIP_H, N_REF,
+      ref);
+  if (!ffmpeg (args)) {
+    g_free (args);
+    g_test_skip ("needs ffmpeg");
+    goto out;
+  }
+  g_free (args);
+  g_assert_true (g_file_get_contents (ref, &ref_data, &ref_len, NULL));
+  g_assert_cmpuint (ref_len, ==, (gsize) N_REF * CLIP_FRAME);
+
+  for (guint f = 37; f < N_REF; f++) {
+    if (f >= 80 && f <= 82)
+      continue;
+    g_array_append_val (shown, f);
+    if (f == 120) {
+      g_array_append_val (shown, f);
+      g_array_append_val (shown, f);
+    }
+  }
+  write_frames (chain, ref_data, shown);
+  args = g_strdup_printf ("-f rawvideo -pix_fmt yuv420p -s %dx%d -r 25 "
+      "-i %s -c:v libx264 -preset ultrafast -crf 30 %s", CLIP_W, CLIP_H,
+      chain, mkv);
+  if (!ffmpeg (args)) {
+    g_free (args);
+    g_test_skip ("needs ffmpeg with libx264");
+    goto out;
+  }
+  g_free (args);
+  args = g_strdup_printf ("-i %s -fps_mode passthrough -f rawvideo "
+      "-pix_fmt yuv420p %s", mkv, dist);
+  g_assert_true (ffmpeg (args));
+  g_free (args);
+  g_assert_true (g_file_get_contents (dist, &dist_data, &dist_len, NULL));
+  g_assert_cmpuint (dist_len, ==, (gsize) shown->len * CLIP_FRAME);
+
+  /* The right pairs, written by hand: each reference frame shown against
+   * the first distorted frame that shows it. */
+  for (guint j = 0; j < shown->len; j++) {
+    guint f = g_array_index (shown, guint, j);
+    if (j > 0 && g_array_index (shown, guint, j - 1) == f)
+      continue;
+    g_array_append_val (pair_ref, f);
+    g_array_append_val (pair_dist, j);
+  }
+  write_frames (ref_paired, ref_data, pair_ref);
+  write_frames (dist_paired, dist_data, pair_dist);
+
+  msgs = score_files (ref, dist, "align=content align-window=3000000000");
+  hand_msgs = score_files (ref_paired, dist_paired, "");
+  aligned = vh_gst_structures (msgs, "vmaf");
+  by_hand = vh_gst_structures (hand_msgs, "vmaf");
+  assert_same_values (aligned, by_hand);
+
+  /* Each scored frame's offset names its own reference frame. */
+  for (guint i = 0; i < aligned->len; i++) {
+    const GstStructure *s = g_ptr_array_index (aligned, i);
+    guint j = vh_gst_get_uint64 (s, "running-time") / FRAME_DURATION;
+
+    g_assert_cmpint (j + get_int64 (s, "align-offset-frames"), ==,
+        g_array_index (pair_ref, guint, i));
+    g_assert_cmpuint (j, ==, g_array_index (pair_dist, guint, i));
+  }
+  events = vh_gst_structures (msgs, "vmaf-align");
+  g_assert_cmpuint (events->len, ==, 3);
+  g_assert_cmpint (get_int64 (g_ptr_array_index (events, 0),
+          "align-offset-frames"), ==, 37);
+  g_assert_cmpint (get_int64 (g_ptr_array_index (events, 1),
+          "align-offset-frames"), ==, 40);
+  g_assert_cmpuint (vh_gst_get_uint64 (g_ptr_array_index (events, 1),
+          "distorted-index"), ==, 43);
+  g_assert_cmpint (get_int64 (g_ptr_array_index (events, 2),
+          "align-offset-frames"), ==, 38);
+  summaries = vh_gst_structures (msgs, "vmaf-summary");
+  summary = g_ptr_array_index (summaries, 0);
+  g_assert_cmpuint (vh_gst_get_uint64 (summary, "align-reference-dropped"),
+      ==, 3);
+  g_assert_cmpuint (vh_gst_get_uint64 (summary, "align-distorted-repeated"),
+      ==, 2);
+
+  g_ptr_array_unref (aligned);
+  g_ptr_array_unref (by_hand);
+  g_ptr_array_unref (events);
+  g_ptr_array_unref (summaries);
+  vh_gst_free_messages (msgs);
+  vh_gst_free_messages (hand_msgs);
+out:
+  g_free (ref_data);
+  g_free (dist_data);
+  g_array_unref (shown);
+  g_array_unref (pair_ref);
+  g_array_unref (pair_dist);
+  g_free (ref);
+  g_free (chain);
+  g_free (mkv);
+  g_free (dist);
+  g_free (ref_paired);
+  g_free (dist_paired);
+}
+
 /* unpaired=repeat: the reference frames the chain dropped are scored
  * against the last distorted frame shown, marked and counted; paired by
  * content and by time alike. */
@@ -617,6 +815,7 @@ main (int argc, char **argv)
   g_test_add_func ("/vmafhipcompare/align/chain", test_align_chain);
   g_test_add_func ("/vmafhipcompare/align/still", test_align_still);
   g_test_add_func ("/vmafhipcompare/align/freeze", test_align_freeze);
+  g_test_add_func ("/vmafhipcompare/align/x264-chain", test_x264_chain);
   g_test_add_func ("/vmafhipcompare/align/pad-offset", test_pad_offset);
   g_test_add_func ("/vmafhipcompare/align/unpaired-repeat",
       test_unpaired_repeat);
