@@ -36,6 +36,9 @@
 /* A best match below this fraction of the next one, while not clear,
  * still counts for the locked offset. */
 #define LEANING_RATIO 0.95
+/* Distorted frames a decision looks at: a clear run, or a leaning one
+ * twice as long. */
+#define LOOKAHEAD(config) (2 * (config)->confirm)
 /* Spread below which a frame is flat (8-bit levels). */
 #define FLAT_SPREAD 0.5
 /* Motion below which the reference is still (8-bit levels). */
@@ -222,18 +225,20 @@ match (const VhAlign * align, guint64 j, AlignMatch * m)
   return TRUE;
 }
 
-/* Whether distorted frames @j.. (up to @confirm of them, fewer at the end)
- * all match clearly at one offset, and which. */
+/* Whether @n distorted frames from @j all match at one offset (clearly,
+ * or only @leaning: best by a little), and which. */
 static gboolean
-confirmed_offset (const VhAlign * align, guint64 j, gint64 * offset)
+same_offset_run (const VhAlign * align, guint64 j, guint64 n,
+    gboolean leaning, gint64 * offset)
 {
-  guint64 n = MIN ((guint64) align->config.confirm, align->dist.count - j);
-
   for (guint64 t = 0; t < n; t++) {
     AlignMatch m;
     gint64 o;
 
-    if (!match (align, j + t, &m) || !m.clear)
+    if (!match (align, j + t, &m))
+      return FALSE;
+    if (leaning ? !(m.c1 <= MAX_COST && m.c1 < LEANING_RATIO * m.c2) :
+        !m.clear)
       return FALSE;
     o = m.best - (gint64) (j + t);
     if (t > 0 && o != *offset)
@@ -241,6 +246,22 @@ confirmed_offset (const VhAlign * align, guint64 j, gint64 * offset)
     *offset = o;
   }
   return n > 0;
+}
+
+/* Whether distorted frames @j.. match at one offset, and which: @confirm
+ * frames matching clearly, or twice as many whose best match is only a
+ * little better than the next (slow motion under coding noise). Fewer
+ * at the end of the input. */
+static gboolean
+confirmed_offset (const VhAlign * align, guint64 j, gint64 * offset)
+{
+  guint64 left = align->dist.count - j;
+  guint64 n = MIN ((guint64) align->config.confirm, left);
+
+  if (same_offset_run (align, j, n, FALSE, offset))
+    return TRUE;
+  n = 2 * (guint64) align->config.confirm;
+  return left >= n && same_offset_run (align, j, n, TRUE, offset);
 }
 
 static void
@@ -423,8 +444,8 @@ static guint64
 ref_needed (const VhAlign * align, guint64 j)
 {
   const VhAlignConfig *c = &align->config;
-  guint64 whole = j + c->confirm - 1 + c->window;
-  gint64 near = (gint64) (j + c->confirm - 1) + align->offset +
+  guint64 whole = j + LOOKAHEAD (c) - 1 + c->window;
+  gint64 near = (gint64) (j + LOOKAHEAD (c) - 1) + align->offset +
       c->confirm + c->hold;
 
   if (!align->locked)
@@ -440,7 +461,7 @@ advance (VhAlign * align)
   while (align->next_dist < align->dist.count) {
     guint64 j = align->next_dist;
 
-    if (!align->dist.ended && align->dist.count - j < c->confirm)
+    if (!align->dist.ended && align->dist.count - j < LOOKAHEAD (c))
       break;
     if (!align->ref.ended && align->ref.count <= ref_needed (align, j))
       break;

@@ -534,10 +534,11 @@ test_align_real_frames (void)
 
   run_chain (&c, 12, 0, &o);
   assert_pairs_right (&c, &o);
-  /* This clip moves slowly under heavy coding noise: the lock waits for
-   * clear frames, and holds from there. */
+  /* This clip moves slowly under heavy coding noise: few matches are
+   * clear, but the best one leans the same way frame after frame, which
+   * locks from the first frame on. */
   g_assert_cmpint (event (&o, 0)->type, ==, VH_ALIGN_LOCKED);
-  g_assert_cmpuint (event (&o, 0)->dist, <=, 15);
+  g_assert_cmpuint (event (&o, 0)->dist, ==, 0);
   for (guint j = event (&o, 0)->dist; j < n_shown; j++)
     g_assert_true (g_array_index (o.pairs, gint64, j) >= 0 ||
         j == 38 - 5 - 2 + 1);
