@@ -82,6 +82,8 @@ struct _GstVmafHipInputs
   GPtrArray *matches;           /* Match *, one per distorted pad */
   gboolean warned_out_of_step;  /* aggregate thread */
   GstVmafHipInputWait *wait;    /* input-timeout */
+  gboolean align_content;       /* align=content, for matches made later */
+  GstClockTime align_window;
 };
 
 static void inputs_waited (gpointer data, GstClockTime waited);
@@ -172,6 +174,9 @@ gst_vmaf_hip_inputs_add_pad (GstVmafHipInputs * inputs,
     m->side[0] = inputs->reference;
     m->side[1] = in;
     m->pairing = gst_vmaf_hip_pairing_new (MAX_WAITING_FRAMES);
+    if (inputs->align_content)
+      m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
+          (inputs->agg), inputs->align_window);
     g_ptr_array_add (inputs->matches, m);
   }
   gst_pad_add_probe (GST_PAD (in->pad), GST_PAD_PROBE_TYPE_BUFFER |
@@ -776,6 +781,8 @@ gst_vmaf_hip_inputs_set_align (GstVmafHipInputs * inputs, gboolean content,
     GstClockTime window)
 {
   g_mutex_lock (&inputs->lock);
+  inputs->align_content = content;
+  inputs->align_window = window;
   for (guint i = 0; i < inputs->matches->len; i++) {
     Match *m = match (inputs, i);
 
