@@ -138,6 +138,21 @@ gst_vmaf_hip_compare_set_context (GstElement * element, GstContext * context)
 /* ---------------------------------------------------------------------- */
 /* Aggregation: the inputs' decisions go to scoring                        */
 
+/* align=content: a vmaf-align message, or a frame it could not read. */
+static void
+post_align_event (GstVmafHipCompare * self, GstStructure * s)
+{
+  if (gst_structure_has_name (s, "vmaf-align-warning")) {
+    GST_ELEMENT_WARNING (self, STREAM, FAILED,
+        ("A frame cannot be aligned by content: %s. Such frames are not "
+            "scored.", gst_structure_get_string (s, "message")), (NULL));
+    gst_structure_free (s);
+    return;
+  }
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
 /* Scores every pair the frames that arrived make and counts the frames
  * that can have no partner. @at_end: no frame comes any more. */
 static GstFlowReturn
@@ -153,8 +168,7 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
     /* align=content: the lock found, moved or lost before this frame. */
     while ((align_event = gst_vmaf_hip_inputs_take_align_event (self->inputs,
                 FALSE)))
-      gst_element_post_message (GST_ELEMENT (self),
-          gst_message_new_element (GST_OBJECT (self), align_event));
+      post_align_event (self, align_event);
     if (d.frames.has_ref && d.frames.has_dist) {
       GError *err = NULL;
 
@@ -188,8 +202,7 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
   }
   while ((align_event = gst_vmaf_hip_inputs_take_align_event (self->inputs,
               at_end)))
-    gst_element_post_message (GST_ELEMENT (self),
-        gst_message_new_element (GST_OBJECT (self), align_event));
+    post_align_event (self, align_event);
   return ret;
 }
 

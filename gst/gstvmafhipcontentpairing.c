@@ -159,11 +159,13 @@ signature_of (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
   if (pic)
     vh_picture_unref (pic);
   memset (sig, 0, sizeof (*sig));
+  /* Said by the element, outside the locks it holds here (a bus sync
+   * handler may call back into it). */
   if (!p->warned_signature) {
     p->warned_signature = TRUE;
-    GST_ELEMENT_WARNING (p->element, STREAM, FAILED,
-        ("A frame cannot be aligned by content: %s. Such frames are not "
-            "scored.", err ? err->message : "unreadable"), (NULL));
+    g_queue_push_tail (&p->events, gst_structure_new ("vmaf-align-warning",
+            "message", G_TYPE_STRING, err ? err->message : "unreadable",
+            NULL));
   }
   g_clear_error (&err);
 }

@@ -73,7 +73,9 @@ guint        gst_vmaf_hip_content_pairing_n_waiting (GstVmafHipContentPairing * 
 void         gst_vmaf_hip_content_pairing_clear_side (GstVmafHipContentPairing * p,
                                            gboolean ref_side);
 
-/* The next "vmaf-align" structure (lock found, moved or lost), or NULL.
+/* The next "vmaf-align" structure (lock found, moved or lost), or NULL;
+ * or a "vmaf-align-warning" (field message: why a frame could not be
+ * aligned), for the element to post as a warning.
  * A lock's structure waits for its first pair, which gives its offset in
  * time, unless @at_end.
  * Fields: state ("locked", "offset-changed", "lost"), locked, and while

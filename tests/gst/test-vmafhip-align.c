@@ -785,6 +785,27 @@ test_live (void)
   vh_gst_free_messages (msgs);
 }
 
+/* Frames too small for a signature: a warning that says so, nothing
+ * scored, no error. */
+static void
+test_too_small (void)
+{
+  GList *msgs = vh_gst_run_launch ("videotestsrc num-buffers=10 ! "
+      "video/x-raw,format=I420,width=12,height=8,framerate=25/1 ! tee name=t "
+      "t. ! queue ! c.ref_sink t. ! queue ! c.dist_sink vmafhipcompare "
+      "name=c backend=cpu features=psnr model=\"\" align=content ! "
+      "fakesink", 60 * GST_SECOND);
+  GError *warning = vh_gst_first_error (msgs, GST_MESSAGE_WARNING);
+
+  g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+  g_assert_nonnull (warning);
+  vh_assert_msg (strstr (warning->message, "too small to align by content"),
+      "%s", warning->message);
+  g_assert_cmpuint (vh_gst_count (msgs, "vmaf"), ==, 0);
+  g_error_free (warning);
+  vh_gst_free_messages (msgs);
+}
+
 /* The children are the sink pads, by name and index. */
 static void
 test_child_proxy (void)
@@ -820,6 +841,7 @@ main (int argc, char **argv)
   g_test_add_func ("/vmafhipcompare/align/unpaired-repeat",
       test_unpaired_repeat);
   g_test_add_func ("/vmafhipcompare/align/child-proxy", test_child_proxy);
+  g_test_add_func ("/vmafhipcompare/align/too-small", test_too_small);
   g_test_add_func ("/vmafhipcompare/align/rate-multiple", test_rate_multiple);
   g_test_add_func ("/vmafhipcompare/align/live", test_live);
   return g_test_run ();
