@@ -367,6 +367,21 @@ main (int argc, char **argv)
       g_free (m[1].dispatch);
     }
 
+    {
+      /* SSIMULACRA 2 alone (issue 33's targets from HIP memory: 1,000 fps
+       * at 1080p, 250 at 2160p), and on the CPU (few frames: slow). */
+      Result t[2] = { {0} };
+      if (device)
+        t[0] = run (&fr, MODE_HIP_DEVICE, transfer, MIN (nh, 600), 1,
+            "ssimulacra2");
+      if (!no_cpu)
+        t[1] = run (&fr, MODE_CPU, NULL, MIN (nc, 16), 1, "ssimulacra2");
+      g_print ("  ssimulacra2 alone: %.1f fps HIP (HIP mem), %.2f fps CPU\n",
+          t[0].fps, t[1].fps);
+      g_free (t[0].dispatch);
+      g_free (t[1].dispatch);
+    }
+
     if (!device) {
       for (guint i = 0; i < 3; i++)
         g_free (r[i].dispatch);

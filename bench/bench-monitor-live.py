@@ -160,8 +160,16 @@ def main():
     ap.add_argument("--max-growth", type=float, default=32.0,
                     help="MiB of resident memory growth allowed over the "
                     "second half")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a [monitor] key for every channel (repeatable): "
+                    "e.g. --set histogram-metrics= for no statistics, or "
+                    "--set window-frames=30 --set low-score-threshold=40 "
+                    "for the element's windows and events")
     ap.add_argument("--out", default="monitor-live-results")
     args = ap.parse_args()
+    for kv in args.set:
+        if "=" not in kv:
+            ap.error(f"--set {kv}: not KEY=VALUE")
 
     build = find_build_dir(args.build_dir)
     monitor = os.path.join(build, "monitor", "vmafhip-monitor")
@@ -177,6 +185,9 @@ def main():
                 f"features = {args.features}\n"
                 f"latency = {args.latency}\n"
                 "stall-timeout = 10\n")
+        for kv in args.set:
+            key, value = kv.split("=", 1)
+            f.write(f"{key.strip()} = {value.strip()}\n")
         for i in range(args.channels):
             src = (f"videotestsrc is-live=true pattern=smpte "
                    f"horizontal-speed={1 + i % 4} ! {caps}")

@@ -162,6 +162,175 @@ vh_cli_parse_pix_fmt (const gchar * s, VhPixFmt * fmt)
   return TRUE;
 }
 
+/* "-" and the names of the standard input's descriptor. */
+static gboolean
+names_stdin (const gchar * path)
+{
+  static const gchar *const names[] = {
+    "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
+    if (!g_strcmp0 (path, names[i]))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+guint
+vh_cli_settings_n_dist (const VhCliSettings * s)
+{
+  return s->dist_paths ? g_strv_length (s->dist_paths) : 0;
+}
+
+/* An option given per -d: the value for distorted @index (the one value
+ * when given once), NULL when not given. */
+static const gchar *
+per_dist (gchar ** values, guint index)
+{
+  guint n = values ? g_strv_length (values) : 0;
+
+  if (n == 0)
+    return NULL;
+  return n == 1 ? values[0] : values[index];
+}
+
+/* A label from a path: its base name without the extension ("ladder/
+ * 720p.y4m" is "720p"); the standard input is "stdin". */
+static gchar *
+default_label (const gchar * path)
+{
+  g_autofree gchar *base = NULL;
+  gchar *dot;
+
+  if (!strcmp (path, "-") || !strcmp (path, "/dev/stdin"))
+    return g_strdup ("stdin");
+  base = g_path_get_basename (path);
+  dot = strrchr (base, '.');
+  if (dot && dot != base)
+    *dot = '\0';
+  return g_strdup (base);
+}
+
+/* Options given per -d come once (for all) or once per -d; -o once for
+ * several -d needs %s, and no two distorted inputs write one log. */
+static gboolean
+check_per_dist (const VhCliSettings * s, GError ** error)
+{
+  const struct
+  {
+    const gchar *name;
+    gchar **values;
+    gboolean once_each;
+  } options[] = {
+    {"--dist_w", s->dist_widths, FALSE},
+    {"--dist_h", s->dist_heights, FALSE},
+    {"--scale", s->scales, FALSE},
+    {"-o/--output", s->outputs, FALSE},
+    {"--label", s->labels, TRUE},
+  };
+  guint n_dist = vh_cli_settings_n_dist (s);
+  g_autoptr (GHashTable) logs = g_hash_table_new_full (g_str_hash,
+      g_str_equal, g_free, g_free);
+
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++) {
+    guint n = options[i].values ? g_strv_length (options[i].values) : 0;
+
+    if (n == 0 || n == n_dist || (n == 1 && !options[i].once_each))
+      continue;
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "%s is given %u time%s for %u distorted inputs (-d): give it %sonce "
+        "per -d, in the order of the -d", options[i].name, n, n > 1 ? "s" :
+        "", n_dist, options[i].once_each ? "" : "once for all of them, or ");
+    return FALSE;
+  }
+  if (n_dist > 1 && s->outputs && g_strv_length (s->outputs) == 1 &&
+      !strstr (s->outputs[0], "%s")) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "%u distorted inputs (-d) and one -o \"%s\" without %%s would write "
+        "every log to one file: put %%s in it (replaced by each distorted's "
+        "label: --label, else its file name without the extension), or "
+        "give -o once per -d", n_dist, s->outputs[0]);
+    return FALSE;
+  }
+  /* Two logs to one file: two inputs of the same base name, or one -o
+   * given twice. /dev/null takes any number. */
+  for (guint i = 0; i < n_dist; i++) {
+    VhCliRenditionSettings rs;
+    const gchar *other;
+
+    if (!vh_cli_settings_get_rendition (s, i, &rs, error))
+      return FALSE;
+    other = rs.output && strcmp (rs.output, "/dev/null") ?
+        g_hash_table_lookup (logs, rs.output) : NULL;
+    if (other) {
+      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+          "-d %s and -d %s would both write their log to \"%s\": give "
+          "each -d its own --label or -o", other, rs.path, rs.output);
+      vh_cli_rendition_settings_clear (&rs);
+      return FALSE;
+    }
+    if (rs.output)
+      g_hash_table_insert (logs, g_strdup (rs.output), g_strdup (rs.path));
+    vh_cli_rendition_settings_clear (&rs);
+  }
+  return TRUE;
+}
+
+/* --dist_w/--dist_h: a whole number (a negative one is refused with the
+ * sizes later, as before). */
+static gboolean
+parse_size (const gchar * text, const gchar * option, gint * out,
+    GError ** error)
+{
+  gint64 v;
+
+  *out = 0;
+  if (!text)
+    return TRUE;
+  if (!g_ascii_string_to_signed (text, 10, G_MININT, G_MAXINT, &v, NULL)) {
+    g_autofree gchar *shown = g_utf8_make_valid (text, -1);
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "%s '%s': expected a width or height in pixels", option, shown);
+    return FALSE;
+  }
+  *out = (gint) v;
+  return TRUE;
+}
+
+gboolean
+vh_cli_settings_get_rendition (const VhCliSettings * s, guint index,
+    VhCliRenditionSettings * rs, GError ** error)
+{
+  const gchar *output = per_dist (s->outputs, index);
+
+  memset (rs, 0, sizeof (*rs));
+  rs->path = s->dist_paths[index];
+  rs->label = s->labels ? g_strdup (s->labels[index]) :
+      default_label (rs->path);
+  if (output) {
+    g_auto (GStrv) parts = g_strsplit (output, "%s", -1);
+    rs->output = g_strjoinv (rs->label, parts);
+  }
+  rs->scale = per_dist (s->scales, index);
+  if (!parse_size (per_dist (s->dist_widths, index), "--dist_w",
+          &rs->dist_width, error) ||
+      !parse_size (per_dist (s->dist_heights, index), "--dist_h",
+          &rs->dist_height, error)) {
+    vh_cli_rendition_settings_clear (rs);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void
+vh_cli_rendition_settings_clear (VhCliRenditionSettings * rs)
+{
+  g_free (rs->label);
+  g_free (rs->output);
+  memset (rs, 0, sizeof (*rs));
+}
+
 static void
 print_usage (FILE * out, const gchar * app)
 {
@@ -172,23 +341,38 @@ print_usage (FILE * out, const gchar * app)
   fprintf (out, "Usage: %s [options]\n\n"
       "Scores a distorted video against its reference with VMAF.\n\n"
       "  -r, --reference PATH     reference: raw YUV, or Y4M (told by its\n"
-      "                           header: a pipe or /dev/stdin works too)\n"
-      "  -d, --distorted PATH     distorted, likewise\n"
+      "                           header: a pipe, /dev/stdin or - for the\n"
+      "                           standard input works too)\n"
+      "  -d, --distorted PATH     distorted, likewise; repeatable: each\n"
+      "                           scored against the one reference, with\n"
+      "                           its own log (-o once with %%s, or once\n"
+      "                           per -d)\n"
       "  -w, --width N            width of raw .yuv input\n"
       "  -h, --height N           height of raw .yuv input\n"
       "  -p, --pixel_format F     420, 422, 444 or 400 (raw input)\n"
       "  -b, --bitdepth N         8, 10, 12 or 16 (raw input)\n"
       "      --dist_w N, --dist_h N  size of a raw distorted of another size\n"
+      "                           (once for all -d, or once per -d; so is\n"
+      "                           --scale)\n"
+      "      --label NAME         a distorted's name, once per -d: for %%s\n"
+      "                           in -o and the scores printed (default:\n"
+      "                           its file name without the extension)\n"
       "      --scale S            bicubic (default), bilinear, lanczos or\n"
       "                           none: how a distorted of another size is\n"
       "                           resampled to the reference's size\n"
+      "      --convert C          none (default) or reference-format: a\n"
+      "                           distorted of another bit depth or chroma\n"
+      "                           layout converted to the reference's, as\n"
+      "                           the element's convert=reference-format\n"
+      "                           does\n"
       "  -m, --model SPEC         version=NAME or path=FILE, then optional\n"
       "                           :name=X :enable_transform :disable_clip\n"
       "                           :EXTRACTOR.OPTION=VALUE (e.g.\n"
       "                           adm.adm_enhn_gain_limit=1.2);\n"
       "                           repeatable (default version=vmaf_v0.6.1)\n"
       "      --feature SPEC       NAME[=key=value[:key=value]], repeatable\n"
-      "  -o, --output PATH        results file, kept complete while scoring;\n"
+      "  -o, --output PATH        results file, kept complete while scoring\n"
+      "                           (%%s: the distorted's label);\n"
       "                           /dev/stdout, pipes, FIFOs: written at the end\n"
       "      --xml | --json | --csv | --sub   results layout (default xml)\n"
       "      --threads N          worker threads (default 1)\n"
@@ -208,6 +392,11 @@ print_usage (FILE * out, const gchar * app)
       "      --cpumask M          libvmaf's CPU bits to forbid (8: AVX2)\n"
       "      --gpumask M          non-zero keeps every feature on the CPU\n"
       "      --backend B          auto, cpu or hip\n"
+      "      --device N           the GPU to use (default 0)\n"
+      "      --self-test          no scoring: check every GPU feature against\n"
+      "                           its CPU twin on built-in frames, one line\n"
+      "                           each (only those of --feature if given);\n"
+      "                           exit 0 all pass, 1 one failed, 77 no GPU\n"
       "  -n, --no_prediction      features only, no model\n"
       "  -q, --quiet              no progress or scores on a terminal\n"
       "  -v, --version            print the version\n"
@@ -227,7 +416,7 @@ vh_cli_settings_check (const VhCliSettings * s, VhPictureInfo * raw_info,
         "a reference (-r/--reference) is required");
     return FALSE;
   }
-  if (!s->dist_path) {
+  if (!s->dist_paths || !s->dist_paths[0]) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "a distorted video (-d/--distorted) is required");
     return FALSE;
@@ -238,6 +427,23 @@ vh_cli_settings_check (const VhCliSettings * s, VhPictureInfo * raw_info,
         "frames" : "--align_window is for --align, which was not given");
     return FALSE;
   }
+  {
+    const gchar *first_stdin = names_stdin (s->ref_path) ? s->ref_path : NULL;
+
+    for (guint i = 0; s->dist_paths[i]; i++) {
+      if (!names_stdin (s->dist_paths[i]))
+        continue;
+      if (first_stdin) {
+        g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+            "%s and -d %s both read the standard input, which can feed "
+            "only one input", first_stdin, s->dist_paths[i]);
+        return FALSE;
+      }
+      first_stdin = s->dist_paths[i];
+    }
+  }
+  if (!check_per_dist (s, error))
+    return FALSE;
   if (s->frame_skip_ref < 0 || s->frame_skip_dist < 0) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "--frame_skip_ref and --frame_skip_dist take an unsigned count");
@@ -282,6 +488,13 @@ vh_cli_settings_check (const VhCliSettings * s, VhPictureInfo * raw_info,
     }
     *have_raw = TRUE;
   }
+  if (s->convert && strcmp (s->convert, "none") &&
+      strcmp (s->convert, "reference-format")) {
+    g_autofree gchar *shown = g_utf8_make_valid (s->convert, -1);
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--convert '%s': expected none or reference-format", shown);
+    return FALSE;
+  }
   if (s->json + s->xml + s->csv + s->sub > 1) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "choose one of --json, --xml, --csv and --sub");
@@ -290,7 +503,7 @@ vh_cli_settings_check (const VhCliSettings * s, VhPictureInfo * raw_info,
   have_format = s->json || s->xml || s->csv || s->sub;
   *format = s->json ? VH_OUTPUT_JSON : s->csv ? VH_OUTPUT_CSV :
       s->sub ? VH_OUTPUT_SUB : VH_OUTPUT_XML;
-  if (have_format && !s->output) {
+  if (have_format && !s->outputs) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "an output format needs --output FILE");
     return FALSE;
@@ -298,6 +511,11 @@ vh_cli_settings_check (const VhCliSettings * s, VhPictureInfo * raw_info,
   if (s->threads < 0 || s->threads > MAX_THREADS) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "--threads %d: expected 0 to %d", s->threads, MAX_THREADS);
+    return FALSE;
+  }
+  if (s->device < 0) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "--device %d: expected a GPU index from 0", s->device);
     return FALSE;
   }
   if (s->subsample < 0 || s->frame_cnt < 0) {
@@ -316,19 +534,24 @@ vh_cli_settings_parse (VhCliSettings * s, gint argc, gchar ** argv,
 {
   GOptionEntry entries[] = {
     {"reference", 'r', 0, G_OPTION_ARG_FILENAME, &s->ref_path, NULL, NULL},
-    {"distorted", 'd', 0, G_OPTION_ARG_FILENAME, &s->dist_path, NULL, NULL},
+    {"distorted", 'd', 0, G_OPTION_ARG_FILENAME_ARRAY, &s->dist_paths, NULL,
+        NULL},
     {"width", 'w', 0, G_OPTION_ARG_INT, &s->width, NULL, NULL},
     {"height", 'h', 0, G_OPTION_ARG_INT, &s->height, NULL, NULL},
     /* Strings are taken as bytes (no conversion from the locale's
      * charset, whose errors name no option); each is checked by name. */
     {"pixel_format", 'p', 0, G_OPTION_ARG_FILENAME, &s->pix_fmt, NULL, NULL},
     {"bitdepth", 'b', 0, G_OPTION_ARG_INT, &s->bpc, NULL, NULL},
-    {"dist_w", 0, 0, G_OPTION_ARG_INT, &s->dist_width, NULL, NULL},
-    {"dist_h", 0, 0, G_OPTION_ARG_INT, &s->dist_height, NULL, NULL},
-    {"scale", 0, 0, G_OPTION_ARG_FILENAME, &s->scale, NULL, NULL},
+    {"dist_w", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &s->dist_widths, NULL,
+        NULL},
+    {"dist_h", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &s->dist_heights, NULL,
+        NULL},
+    {"scale", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &s->scales, NULL, NULL},
+    {"label", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &s->labels, NULL, NULL},
+    {"convert", 0, 0, G_OPTION_ARG_FILENAME, &s->convert, NULL, NULL},
     {"model", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &s->models, NULL, NULL},
     {"feature", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &s->features, NULL, NULL},
-    {"output", 'o', 0, G_OPTION_ARG_FILENAME, &s->output, NULL, NULL},
+    {"output", 'o', 0, G_OPTION_ARG_FILENAME_ARRAY, &s->outputs, NULL, NULL},
     {"json", 0, 0, G_OPTION_ARG_NONE, &s->json, NULL, NULL},
     {"xml", 0, 0, G_OPTION_ARG_NONE, &s->xml, NULL, NULL},
     {"csv", 0, 0, G_OPTION_ARG_NONE, &s->csv, NULL, NULL},
@@ -337,6 +560,8 @@ vh_cli_settings_parse (VhCliSettings * s, gint argc, gchar ** argv,
     {"subsample", 0, 0, G_OPTION_ARG_INT, &s->subsample, NULL, NULL},
     {"frame_cnt", 0, 0, G_OPTION_ARG_INT, &s->frame_cnt, NULL, NULL},
     {"backend", 0, 0, G_OPTION_ARG_FILENAME, &s->backend, NULL, NULL},
+    {"device", 0, 0, G_OPTION_ARG_INT, &s->device, NULL, NULL},
+    {"self-test", 0, 0, G_OPTION_ARG_NONE, &s->self_test, NULL, NULL},
     {"no_prediction", 'n', 0, G_OPTION_ARG_NONE, &s->no_prediction, NULL, NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &s->quiet, NULL, NULL},
     {"version", 'v', 0, G_OPTION_ARG_NONE, &s->version, NULL, NULL},
@@ -392,7 +617,7 @@ vh_cli_settings_parse (VhCliSettings * s, gint argc, gchar ** argv,
 }
 
 gboolean
-vh_cli_settings_dist_geometry (const VhCliSettings * s,
+vh_cli_settings_dist_geometry (const VhCliRenditionSettings * s,
     const VhPictureInfo * raw_info, gboolean have_raw,
     VhPictureInfo * dist_info, GError ** error)
 {
@@ -423,7 +648,7 @@ vh_cli_settings_dist_geometry (const VhCliSettings * s,
 }
 
 gboolean
-vh_cli_settings_make_scaler (const VhCliSettings * s,
+vh_cli_settings_make_scaler (const VhCliRenditionSettings * s,
     const VhPictureInfo * ref, const VhPictureInfo * dist,
     VhScaler ** scaler, gchar ** description, GError ** error)
 {
@@ -461,12 +686,16 @@ void
 vh_cli_settings_clear (VhCliSettings * s)
 {
   g_free (s->ref_path);
-  g_free (s->dist_path);
+  g_strfreev (s->dist_paths);
   g_free (s->pix_fmt);
-  g_free (s->scale);
+  g_strfreev (s->dist_widths);
+  g_strfreev (s->dist_heights);
+  g_strfreev (s->scales);
+  g_strfreev (s->labels);
+  g_free (s->convert);
   g_strfreev (s->models);
   g_strfreev (s->features);
-  g_free (s->output);
+  g_strfreev (s->outputs);
   g_free (s->backend);
   g_free (s->cpumask);
   g_free (s->gpumask);

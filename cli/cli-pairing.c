@@ -67,14 +67,15 @@ vh_cli_y4m_frame_rate (const gchar * path, guint * num, guint * den)
 /* Frame-rate steps: 1 and 1 for equal rates (or a rate not known), k for
  * the input k times faster. */
 static gboolean
-decide_steps (VhCliPairing * p, const VhCliSettings * s, GError ** error)
+decide_steps (VhCliPairing * p, const VhCliSettings * s,
+    const gchar * dist_path, GError ** error)
 {
   guint rn, rd, dn, dd;
   guint64 ref_rate, dist_rate;  /* cross-multiplied: comparable */
 
   p->ref_step = p->dist_step = 1;
   if (!vh_cli_y4m_frame_rate (s->ref_path, &rn, &rd) ||
-      !vh_cli_y4m_frame_rate (s->dist_path, &dn, &dd))
+      !vh_cli_y4m_frame_rate (dist_path, &dn, &dd))
     return TRUE;
   ref_rate = (guint64) rn * dd;
   dist_rate = (guint64) dn * rd;
@@ -91,7 +92,7 @@ decide_steps (VhCliPairing * p, const VhCliSettings * s, GError ** error)
         "the other, so frames cannot be paired; convert one to the "
         "other's rate first, e.g. ffmpeg -i \"%s\" -vf fps=%u/%u "
         "-f yuv4mpegpipe converted.y4m", (gdouble) rn / rd, rn, rd,
-        (gdouble) dn / dd, dn, dd, s->dist_path, rn, rd);
+        (gdouble) dn / dd, dn, dd, dist_path, rn, rd);
     return FALSE;
   }
   if (!s->quiet)
@@ -207,23 +208,31 @@ next_signature (VhVideoReader * reader, guint step, VhAlignSignature * sig,
   return TRUE;
 }
 
+/* --align: @path must be a regular file. */
+static gboolean
+check_regular (const gchar * path, GError ** error)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode))
+    return TRUE;
+  g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+      "--align reads its inputs twice (once to align them, once to "
+      "score), and \"%s\" is no regular file: write it to a file first",
+      path);
+  return FALSE;
+}
+
 gboolean
 vh_cli_pairing_check_inputs (const VhCliSettings * s, GError ** error)
 {
-  const gchar *paths[] = { s->ref_path, s->dist_path };
-
   if (!s->align)
     return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (paths); i++) {
-    GStatBuf st;
-
-    if (g_stat (paths[i], &st) != 0 || !S_ISREG (st.st_mode)) {
-      g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-          "--align reads its inputs twice (once to align them, once to "
-          "score), and \"%s\" is no regular file: write it to a file "
-          "first", paths[i]);
+  if (!check_regular (s->ref_path, error))
+    return FALSE;
+  for (guint i = 0; s->dist_paths && s->dist_paths[i]; i++) {
+    if (!check_regular (s->dist_paths[i], error))
       return FALSE;
-    }
   }
   return TRUE;
 }
@@ -331,8 +340,8 @@ describe (Collected * c, guint window)
 
 static gboolean
 align_files (VhCliPairing * p, const VhCliSettings * s,
-    const VhPictureInfo * raw, const VhPictureInfo * dist_raw,
-    GError ** error)
+    const gchar * dist_path, const VhPictureInfo * raw,
+    const VhPictureInfo * dist_raw, GError ** error)
 {
   g_autoptr (VhVideoReader) ref = NULL;
   g_autoptr (VhVideoReader) dist = NULL;
@@ -346,7 +355,7 @@ align_files (VhCliPairing * p, const VhCliSettings * s,
   ref = open_for_signatures (s->ref_path, raw, s->frame_skip_ref, error);
   if (!ref)
     return FALSE;
-  dist = open_for_signatures (s->dist_path, dist_raw, s->frame_skip_dist,
+  dist = open_for_signatures (dist_path, dist_raw, s->frame_skip_dist,
       error);
   if (!dist)
     return FALSE;
@@ -389,13 +398,13 @@ align_files (VhCliPairing * p, const VhCliSettings * s,
 
 gboolean
 vh_cli_pairing_init (VhCliPairing * p, const VhCliSettings * s,
-    const VhPictureInfo * raw, const VhPictureInfo * dist_raw,
-    GError ** error)
+    const gchar * dist_path, const VhPictureInfo * raw,
+    const VhPictureInfo * dist_raw, GError ** error)
 {
   memset (p, 0, sizeof (*p));
-  if (!decide_steps (p, s, error))
+  if (!decide_steps (p, s, dist_path, error))
     return FALSE;
-  if (s->align && !align_files (p, s, raw, dist_raw, error)) {
+  if (s->align && !align_files (p, s, dist_path, raw, dist_raw, error)) {
     g_prefix_error (error, "--align: ");
     return FALSE;
   }

@@ -41,15 +41,18 @@ typedef struct
   gchar *log_json;
 } VhCliPairing;
 
-/* Before the files are opened: --align needs regular files. */
+/* Before the files are opened: --align needs regular files (the
+ * reference and every -d). */
 gboolean     vh_cli_pairing_check_inputs (const VhCliSettings * s,
                                           GError ** error);
 
-/* Decides @p for the inputs of @s (@raw and @dist_raw: their raw
- * geometry, NULL for Y4M). Refuses frame rates that are no integer
- * multiple of one another, saying how to convert. */
+/* Decides @p for the reference of @s and the distorted @dist_path (@raw
+ * and @dist_raw: their raw geometry, NULL for Y4M); each -d has its own.
+ * Refuses frame rates that are no integer multiple of one another,
+ * saying how to convert. */
 gboolean     vh_cli_pairing_init         (VhCliPairing * p,
                                           const VhCliSettings * s,
+                                          const gchar * dist_path,
                                           const VhPictureInfo * raw,
                                           const VhPictureInfo * dist_raw,
                                           GError ** error);

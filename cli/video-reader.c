@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Reading from the page cache is a copy at a few GB/s per thread: one
  * thread per this many bytes read per frame, up to MAX_READ_THREADS
@@ -121,13 +122,16 @@ check_file_size (VhVideoReader * r, GError ** error)
   return FALSE;
 }
 
-/* Reads the first bytes to tell Y4M from raw, and puts them back: a pipe
- * cannot be rewound (raw frames read from one were 9 bytes off). An input
- * that gives no byte at all is said to be empty here, with its name. */
+/* Reads the first bytes to tell Y4M from raw, and puts them back: a
+ * regular file is rewound; anything else (a pipe, a FIFO, a socket) is
+ * never seeked, the bytes are pushed back instead (raw frames read from a
+ * pipe were 9 bytes off). An input that gives no byte at all is said to
+ * be empty here, with its name. */
 static gboolean
 peek_signature (VhVideoReader * r, gchar * sig, GError ** error)
 {
   gsize n = fread (sig, 1, sizeof (VH_Y4M_SIGNATURE) - 1, r->file);
+  struct stat st;
 
   if (n == 0) {
     g_set_error (error, VH_ERROR, VH_ERROR_IO, "%s is empty%s", r->path,
@@ -136,7 +140,8 @@ peek_signature (VhVideoReader * r, gchar * sig, GError ** error)
   }
   if (n < sizeof (VH_Y4M_SIGNATURE) - 1)
     memset (sig + n, 0, sizeof (VH_Y4M_SIGNATURE) - 1 - n);
-  if (fseek (r->file, 0, SEEK_SET) == 0)
+  if (fstat (fileno (r->file), &st) == 0 && S_ISREG (st.st_mode) &&
+      fseek (r->file, 0, SEEK_SET) == 0)
     return TRUE;
   clearerr (r->file);
   /* glibc keeps any number of pushed-back bytes (C promises one). */
@@ -159,10 +164,21 @@ vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
 
   g_mutex_init (&r->lock);
   g_cond_init (&r->cond);
-  r->path = g_strdup (path);
-  r->file = fopen (path, "rb");
+  if (vh_video_reader_path_is_stdin (path)) {
+    gint fd = dup (STDIN_FILENO);
+
+    /* "-": the standard input, as libvmaf's tool and ffmpeg take it; a
+     * copy of the descriptor, so that closing the reader leaves fd 0. */
+    r->path = g_strdup ("the standard input (-)");
+    r->file = fd >= 0 ? fdopen (fd, "rb") : NULL;
+    if (!r->file && fd >= 0)
+      close (fd);
+  } else {
+    r->path = g_strdup (path);
+    r->file = fopen (path, "rb");
+  }
   if (!r->file) {
-    g_set_error (error, VH_ERROR, VH_ERROR_IO, "cannot open %s: %s", path,
+    g_set_error (error, VH_ERROR, VH_ERROR_IO, "cannot open %s: %s", r->path,
         g_strerror (errno));
     vh_video_reader_free (r);
     return NULL;
@@ -202,6 +218,12 @@ vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
   reader_init_layout (r);
   vh_reader_find_frames (r);
   return r;
+}
+
+gboolean
+vh_video_reader_path_is_stdin (const gchar * path)
+{
+  return !g_strcmp0 (path, "-");
 }
 
 const VhPictureInfo *

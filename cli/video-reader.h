@@ -38,11 +38,15 @@ typedef struct
 
 /* @raw_info describes raw input and may be NULL for Y4M. An input that
  * starts with the YUV4MPEG2 signature is Y4M, whatever its name (a pipe,
- * /dev/stdin): the signature is peeked without seeking. One named .y4m
- * without it is an error. */
+ * /dev/stdin, "-" for the standard input): the signature is peeked, and
+ * only a regular file is ever seeked. One named .y4m without it is an
+ * error. */
 VhVideoReader *vh_video_reader_open      (const gchar * path,
                                           const VhPictureInfo * raw_info,
                                           GError ** error);
+
+/* "-": the standard input. */
+gboolean     vh_video_reader_path_is_stdin (const gchar * path);
 
 const VhPictureInfo *vh_video_reader_get_info (VhVideoReader * reader);
 

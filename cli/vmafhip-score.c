@@ -10,16 +10,11 @@
  * common subset of libvmaf's `vmaf` command-line options. */
 
 #include "cli-options.h"
-#include "cli-pairing.h"
+#include "cli-rendition.h"
+#include "cli-self-test.h"
 #include "backend-choice.h"
 #include "context.h"
-#include "feature-spec.h"
 #include "errors.h"
-#include "model.h"
-#include "model-spec.h"
-#include "output.h"
-#include "pool.h"
-#include "results-file.h"
 #include "run-report.h"
 #include "video-reader.h"
 
@@ -56,65 +51,6 @@ catch_stop_signals (void)
   sigaction (SIGTERM, &sa, NULL);
 }
 
-/* Frames 0 .. index are scored: the results file may show them. */
-static void
-on_frame_ready (VhContext * ctx, guint index, gboolean scored,
-    gpointer user_data)
-{
-  vh_run_report_frame_ready (user_data, index, scored);
-}
-
-
-/* libvmaf's --model syntax; see VhModelSpec. */
-static VhModel *
-load_model (const gchar * text, GError ** error)
-{
-  const VhModelConfig defaults = { "vmaf", FALSE, FALSE };
-  VhModelSpec spec;
-  VhModel *model;
-
-  if (!vh_model_spec_parse (&spec, text, &defaults, error))
-    return NULL;
-  model = vh_model_spec_load (&spec, error);
-  vh_model_spec_clear (&spec);
-  return model;
-}
-
-/* "NAME[=key=value[:key=value...]]" (src/feature-spec.h). */
-static gboolean
-add_feature (VhContext * ctx, const gchar * text, GError ** error)
-{
-  VhFeatureSpec spec;
-  GError *err = NULL;
-  gboolean ok;
-
-  if (!vh_feature_spec_parse (&spec, text, &err)) {
-    g_autofree gchar *shown = g_utf8_make_valid (text, -1);
-    g_set_error (error, err->domain, err->code, "--feature '%s': %s", shown,
-        err->message);
-    g_error_free (err);
-    return FALSE;
-  }
-  ok = vh_context_add_feature (ctx, spec.name,
-      (const gchar * const *) spec.options, error);
-  vh_feature_spec_clear (&spec);
-  return ok;
-}
-
-static gboolean
-check_compatible (const VhPictureInfo * ref, const VhPictureInfo * dist,
-    GError ** error)
-{
-  if (vh_picture_info_equal (ref, dist))
-    return TRUE;
-  g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-      "reference and distorted differ: reference is %ux%u %s %u-bit, "
-      "distorted is %ux%u %s %u-bit", ref->width, ref->height,
-      vh_pix_fmt_to_string (ref->pix_fmt), ref->bpc, dist->width,
-      dist->height, vh_pix_fmt_to_string (dist->pix_fmt), dist->bpc);
-  return FALSE;
-}
-
 /* --backend: where the features run. With the HIP layer built, auto and
  * hip open the GPU (vh_hip_select_backend(), shared with the element);
  * auto falls back to the CPU (saying why at info level), hip without a
@@ -136,7 +72,8 @@ select_backend (const VhCliSettings * s, VhContextConfig * config,
   {
     gchar *reason = NULL;
 
-    if (!vh_hip_select_backend (choice, VH_HIP_VENDOR_UNKNOWN, 0, config,
+    if (!vh_hip_select_backend (choice, VH_HIP_VENDOR_UNKNOWN,
+            (guint) s->device, config,
             &reason, error))
       return FALSE;
     /* auto on a machine without a usable GPU is a normal CPU run: why is
@@ -178,29 +115,19 @@ host_free (gpointer mem, gpointer device)
 }
 #endif
 
-/* The GPU failed and scoring goes on on the CPU: said whatever -q says,
- * as the other warnings are; the results file's dispatch says it too. */
-static void
-on_gpu_fallback (VhContext * ctx, const gchar * message, gpointer user_data)
-{
-  g_printerr ("vmafhip-score: warning: %s\n", message);
-}
-
 /* The readers' reused pictures: enough for the frames the context holds
  * (in flight, kept for a GPU fall-back), the one in hand and one being
  * read per reading thread; page-locked when a GPU scores, so that uploads
  * copy from them directly. When no feature reads chroma, only the luma
  * is read. */
 static void
-setup_reader (VhVideoReader * reader, VhContext * ctx, gpointer device)
+setup_reader (VhVideoReader * reader, gboolean luma_only, guint n_held,
+    gpointer device)
 {
   guint max_frames;
 
-  gboolean luma_only = !vh_context_reads_chroma (ctx);
-
   vh_video_reader_set_luma_only (reader, luma_only);
-  max_frames = vh_context_n_frames_held (ctx) + 2 +
-      vh_video_reader_get_threads (reader);
+  max_frames = n_held + 2 + vh_video_reader_get_threads (reader);
   g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "reading %s on %u thread%s",
       luma_only ? "the luma only" : "every plane",
       vh_video_reader_get_threads (reader),
@@ -219,43 +146,6 @@ setup_reader (VhVideoReader * reader, VhContext * ctx, gpointer device)
   vh_video_reader_set_memory (reader, max_frames, NULL, NULL, NULL);
 }
 
-/* Pooled model scores, on stderr as libvmaf's tool prints them: labelled
- * by the version or path given, on a terminal only, and with -q only when
- * there is no results file. Nothing goes to stdout, which stays free for
- * "-o /dev/stdout". */
-static void
-print_pooled (const VhCliSettings * s, VhContext * ctx, VhRunReport * report,
-    gchar ** labels)
-{
-  if (!s->tty || (s->quiet && s->output))
-    return;
-  for (guint m = 0; m < vh_context_n_models (ctx); m++) {
-    VhModel *model = vh_context_get_model (ctx, m);
-    const gchar *name = vh_model_get_name (model);
-    gdouble mean;
-    if (!vh_run_report_get_pooled (report, name, VH_POOL_MEAN, &mean))
-      continue;
-    g_printerr ("%s: %f\n", labels && labels[m] ? labels[m] : name, mean);
-  }
-}
-
-/* libvmaf's label for a --model: its version=, else its path=. */
-static gchar *
-model_label (const gchar * spec)
-{
-  g_auto (GStrv) parts = g_strsplit (spec, ":", -1);
-
-  for (guint i = 0; parts[i]; i++) {
-    if (g_str_has_prefix (parts[i], "version="))
-      return g_strdup (parts[i] + 8);
-  }
-  for (guint i = 0; parts[i]; i++) {
-    if (g_str_has_prefix (parts[i], "path="))
-      return g_strdup (parts[i] + 5);
-  }
-  return g_strdup (spec);
-}
-
 /* Reads and drops @n frames (--frame_skip_ref, --frame_skip_dist). */
 static gboolean
 skip_frames (VhVideoReader * reader, gint n, GError ** error)
@@ -267,6 +157,41 @@ skip_frames (VhVideoReader * reader, gint n, GError ** error)
     vh_picture_unref (pic);
   }
   return TRUE;
+}
+
+/* Each rendition's pooled scores: labelled with the distorted's label
+ * when there are several; on a terminal only, and with -q only when it
+ * has no results file. Nothing goes to stdout, which stays free for
+ * "-o /dev/stdout". */
+static void
+print_pooled (const VhCliSettings * s, GPtrArray * renditions)
+{
+  for (guint i = 0; i < renditions->len; i++) {
+    VhCliRendition *r = g_ptr_array_index (renditions, i);
+
+    if (!s->tty || (s->quiet && r->settings.output))
+      continue;
+    vh_cli_rendition_print_pooled (r, renditions->len > 1 ?
+        r->settings.label : NULL);
+  }
+}
+
+/* The results files, "a", "b" and "c", for the messages. */
+static gchar *
+describe_outputs (GPtrArray * renditions, gboolean scored_only)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < renditions->len; i++) {
+    VhCliRendition *r = g_ptr_array_index (renditions, i);
+
+    if (!r->settings.output || (scored_only && r->n_frames == 0))
+      continue;
+    if (out->len)
+      g_string_append (out, ", ");
+    g_string_append_printf (out, "\"%s\"", r->settings.output);
+  }
+  return g_string_free (out, out->len == 0);
 }
 
 /* Frame @index of @reader (counted after the @skipped first ones), the
@@ -284,54 +209,163 @@ read_frame_at (VhVideoReader * reader, guint skipped, guint64 index,
   return vh_video_reader_read (reader, error);
 }
 
+/* Reads the distorted's picture @index: NULL at its end (said once, for
+ * the frames scored, unless --align decided the pairs) or on an error;
+ * *@stopped when a stop signal cut the read short. */
+static VhPicture *
+read_dist (const VhCliSettings * s, VhCliRendition * r, gboolean ref_ended,
+    guint n_frames, guint64 index, gboolean * stopped, GError ** error)
+{
+  VhPicture *dist = read_frame_at (r->reader, s->frame_skip_dist, index,
+      error);
+  gboolean aligned = r->pairing.pairs != NULL;
+
+  if (!dist && stop_signal) {
+    g_clear_error (error);
+    *stopped = TRUE;
+    return NULL;
+  }
+  if (error && *error)
+    return NULL;
+  if (!dist && !ref_ended) {
+    if (!aligned)
+      g_printerr ("warning: \"%s\" ended after %u frames, before \"%s\"; "
+          "scored the first %u frames\n", r->settings.path, r->n_frames,
+          s->ref_path, r->n_frames);
+    r->active = FALSE;
+  } else if (dist && ref_ended) {
+    if (!aligned)
+      g_printerr ("warning: \"%s\" ended after %u frames, before \"%s\"; "
+          "scored the first %u frames\n", s->ref_path, n_frames,
+          r->settings.path, n_frames);
+    g_clear_pointer (&dist, vh_picture_unref);
+  }
+  return dist;
+}
+
+/* One rendition's part of a frame: the distorted picture paired with
+ * reference frame @ref_index read, brought to the reference's format and
+ * size and submitted with @ref (NULL: the reference ended). A rendition
+ * with no pair at this frame (frame rates, --align) waits for a later
+ * one. */
+typedef struct
+{
+  const VhCliSettings *s;
+  VhCliRendition *r;
+  VhPicture *ref;
+  guint64 ref_index;
+  guint n_frames;
+  gboolean submitted;
+  gboolean waiting;
+  gboolean stopped;
+  GError *error;
+} RenditionStep;
+
+static void
+rendition_step (RenditionStep * step)
+{
+  VhCliRendition *r = step->r;
+  guint64 dist_index;
+  VhPicture *dist;
+
+  if (!step->ref) {
+    /* whether the distorted goes on, for the warning */
+    if (vh_cli_rendition_next_dist (r, &dist_index))
+      read_dist (step->s, r, TRUE, step->n_frames, dist_index,
+          &step->stopped, &step->error);
+    return;
+  }
+  if (!vh_cli_rendition_pair_for (r, step->ref_index, &dist_index)) {
+    step->waiting = r->active;
+    return;
+  }
+  dist = read_dist (step->s, r, FALSE, step->n_frames, dist_index,
+      &step->stopped, &step->error);
+  if (dist)
+    step->submitted = vh_cli_rendition_submit (r, step->ref, dist,
+        &step->error);
+}
+
+/* The renditions' steps of one frame at once, on a pool's threads (the
+ * scaling of each is the CLI's own work, one core a rendition), waited
+ * for together. */
+typedef struct
+{
+  GThreadPool *pool;
+  GMutex lock;
+  GCond done;
+  guint pending;
+} StepBatch;
+
+static void
+batch_run_step (gpointer data, gpointer user_data)
+{
+  StepBatch *batch = user_data;
+
+  rendition_step (data);
+  g_mutex_lock (&batch->lock);
+  if (--batch->pending == 0)
+    g_cond_signal (&batch->done);
+  g_mutex_unlock (&batch->lock);
+}
+
+/* Runs @steps (@n of them), on @batch's threads when it has some. */
+static void
+run_steps (StepBatch * batch, RenditionStep * steps, guint n)
+{
+  if (!batch->pool) {
+    for (guint i = 0; i < n; i++)
+      rendition_step (&steps[i]);
+    return;
+  }
+  g_mutex_lock (&batch->lock);
+  batch->pending = n;
+  g_mutex_unlock (&batch->lock);
+  for (guint i = 0; i < n; i++)
+    g_thread_pool_push (batch->pool, &steps[i], NULL);
+  g_mutex_lock (&batch->lock);
+  while (batch->pending > 0)
+    g_cond_wait (&batch->done, &batch->lock);
+  g_mutex_unlock (&batch->lock);
+}
+
 static gboolean
 run (VhCliSettings * s, GError ** error)
 {
-  VhCliPairing pairing = { 0 };
-  VhPictureInfo raw_info, dist_raw_info, *raw = NULL;
-  g_autoptr (VhScaler) scaler = NULL;
-  g_autofree gchar *scaled_from = NULL;
+  VhPictureInfo raw_info, *raw = NULL;
   g_autoptr (VhVideoReader) ref_reader = NULL;
-  g_autoptr (VhVideoReader) dist_reader = NULL;
+  g_autoptr (GPtrArray) renditions =
+      g_ptr_array_new_with_free_func ((GDestroyNotify) vh_cli_rendition_free);
   VhContextConfig config = { 0 };
-  VhContext *ctx;
-  VhRunReport *report = NULL;
-  gboolean results = FALSE;
+  const VhPictureInfo *ref_info;
   gpointer device;
   g_autofree gchar *dispatch = NULL;
   VhOutputFormat format = VH_OUTPUT_XML;
-  gboolean ok = FALSE, have_raw = FALSE;
-  guint n_frames = 0;
+  gboolean ok = FALSE, have_raw = FALSE, ref_luma_only = TRUE;
+  guint n_frames = 0, n_held = 0, n_active;
+  guint64 ref_index;
   gint64 start;
   guint cpumask = 0, gpumask = 0;
-  g_auto (GStrv) labels = NULL;
+  StepBatch batch = { NULL };
 
   if (!vh_cli_settings_check (s, &raw_info, &have_raw, &format, error))
     return FALSE;
   raw = have_raw ? &raw_info : NULL;
-  if (!vh_cli_settings_dist_geometry (s, &raw_info, have_raw,
-          &dist_raw_info, error))
-    return FALSE;
   if (!vh_cli_parse_mask (s->cpumask, "cpumask", &cpumask, error) ||
-      !vh_cli_parse_mask (s->gpumask, "gpumask", &gpumask, error))
-    return FALSE;
-  if (!vh_cli_pairing_check_inputs (s, error))
+      !vh_cli_parse_mask (s->gpumask, "gpumask", &gpumask, error) ||
+      !vh_cli_pairing_check_inputs (s, error))
     return FALSE;
   ref_reader = vh_video_reader_open (s->ref_path, raw, error);
   if (!ref_reader)
     return FALSE;
-  dist_reader = vh_video_reader_open (s->dist_path, raw ? &dist_raw_info :
-      NULL, error);
-  if (!dist_reader)
-    return FALSE;
-  /* A distorted of another size is resampled to the reference's. */
-  if (!vh_cli_settings_make_scaler (s, vh_video_reader_get_info (ref_reader),
-          vh_video_reader_get_info (dist_reader), &scaler, &scaled_from,
-          error))
-    return FALSE;
-  if (!scaler && !check_compatible (vh_video_reader_get_info (ref_reader),
-          vh_video_reader_get_info (dist_reader), error))
-    return FALSE;
+  ref_info = vh_video_reader_get_info (ref_reader);
+  for (guint i = 0; i < vh_cli_settings_n_dist (s); i++) {
+    VhCliRendition *r = vh_cli_rendition_open (s, i, raw, ref_info, error);
+
+    if (!r)
+      return FALSE;
+    g_ptr_array_add (renditions, r);
+  }
 
   /* --cpumask: libvmaf's bits, which VhCpuFlags are. */
   config.cpu_mask = cpumask;
@@ -354,86 +388,68 @@ run (VhCliSettings * s, GError ** error)
   config.subsample = MAX (s->subsample, 1);
   if (!select_backend (s, &config, error))
     return FALSE;
-  ctx = vh_context_new (&config);
-  vh_context_set_fallback_func (ctx, on_gpu_fallback, NULL);
-  /* Frame rates, and --align's first pass over both files. */
-  if (!vh_cli_pairing_init (&pairing, s, raw, raw ? &dist_raw_info : NULL,
-          error))
-    goto out;
-  if (pairing.summary && !s->quiet)
-    g_printerr ("vmafhip-score: %s\n", pairing.summary);
+  /* One device and transfer for every rendition's context: the
+   * reference's pictures, shared by all, are uploaded once. */
   device = vh_picture_transfer_get_device (config.transfer);
 
-  if (!s->no_prediction) {
-    const gchar *default_models[] = { "version=vmaf_v0.6.1", NULL };
-    const gchar *const *models = s->models ? (const gchar * const *) s->models
-        : default_models;
-    labels = g_new0 (gchar *, g_strv_length ((gchar **) models) + 1);
-    for (guint i = 0; models[i]; i++) {
-      VhModel *model = load_model (models[i], error);
-      labels[i] = model_label (models[i]);
-      if (!model || !vh_context_add_model (ctx, model, error))
-        goto out;
-    }
-  }
-  for (guint i = 0; s->features && s->features[i]; i++) {
-    if (!add_feature (ctx, s->features[i], error))
+  for (guint i = 0; i < renditions->len; i++) {
+    if (!vh_cli_rendition_prepare (g_ptr_array_index (renditions, i), s,
+            &config, format, ref_info, error))
       goto out;
   }
-  /* Which feature runs where, once: on stderr and in the results file. */
-  dispatch = vh_context_describe_dispatch (ctx);
+  /* Which feature runs where, once: on stderr and in the results file
+   * (every rendition runs the same features). */
+  dispatch = vh_context_describe_dispatch (((VhCliRendition *)
+          g_ptr_array_index (renditions, 0))->ctx);
   if (s->tty && !s->quiet)
     g_printerr ("features: %s\n", dispatch);
-  /* The output is checked (and holds an empty log) before any scoring,
-   * and holds every frame scored so far while scoring goes on. */
-  {
-    const VhRunReportConfig report_config = { s->output, format,
-      VH_RESULTS_FILE_DEFAULT_INTERVAL_US, FALSE
-    };
+  for (guint i = 0; i < renditions->len; i++) {
+    VhCliRendition *r = g_ptr_array_index (renditions, i);
 
-    report = vh_run_report_new (ctx, &report_config, error);
-    if (!report)
+    if (!vh_context_start (r->ctx, ref_info, error))
       goto out;
-    results = s->output != NULL;
+    setup_reader (r->reader, !vh_context_reads_chroma (r->ctx),
+        vh_context_n_frames_held (r->ctx), device);
+    ref_luma_only &= !vh_context_reads_chroma (r->ctx);
+    n_held = MAX (n_held, vh_context_n_frames_held (r->ctx));
+    /* A GPU that failed to start is in it now. */
+    g_free (dispatch);
+    dispatch = vh_context_describe_dispatch (r->ctx);
+    vh_run_report_set_dispatch (r->report, dispatch);
   }
-  vh_run_report_set_picture_info (report,
-      vh_video_reader_get_info (ref_reader));
-  /* How the distorted was resampled (--scale), NULL when it was not. */
-  vh_run_report_set_scaler (report, scaled_from);
-  vh_run_report_set_alignment (report, pairing.log_text, pairing.log_json);
-  vh_context_set_frame_ready_func (ctx, on_frame_ready, report, NULL);
-  if (!vh_context_start (ctx, vh_video_reader_get_info (ref_reader), error))
-    goto out;
-  setup_reader (ref_reader, ctx, device);
-  setup_reader (dist_reader, ctx, device);
-  /* A GPU that failed to start is in it now. */
-  g_free (dispatch);
-  dispatch = vh_context_describe_dispatch (ctx);
-  vh_run_report_set_dispatch (report, dispatch);
+  /* Frames complete in order in every context: each holds some of the
+   * last pictures submitted, and the reference's are the same in all. */
+  setup_reader (ref_reader, ref_luma_only, n_held, device);
   catch_stop_signals ();
 
-  if (!skip_frames (ref_reader, s->frame_skip_ref, error) ||
-      !skip_frames (dist_reader, s->frame_skip_dist, error))
+  if (!skip_frames (ref_reader, s->frame_skip_ref, error))
     goto out;
+  for (guint i = 0; i < renditions->len; i++) {
+    VhCliRendition *r = g_ptr_array_index (renditions, i);
 
-  if (pairing.pairs && pairing.pairs->len == 0) {
-    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT, "--align "
-        "paired no frame, so nothing can be scored (%s); a wider "
-        "--align_window helps when the inputs are further apart",
-        pairing.summary);
-    goto out;
+    if (!skip_frames (r->reader, s->frame_skip_dist, error))
+      goto out;
   }
-  start = g_get_monotonic_time ();
-  vh_run_report_start_clock (report);
-  while ((s->frame_cnt <= 0 || n_frames < (guint) s->frame_cnt) &&
-      !stop_signal) {
-    g_autoptr (VhPicture) ref = NULL;
-    g_autoptr (VhPicture) dist = NULL;
-    guint64 ref_index, dist_index;
 
-    if (!vh_cli_pairing_next (&pairing, n_frames, &ref_index, &dist_index))
-      break;
-    ref = read_frame_at (ref_reader, s->frame_skip_ref, ref_index, error);
+  start = g_get_monotonic_time ();
+  for (guint i = 0; i < renditions->len; i++)
+    vh_run_report_start_clock (((VhCliRendition *)
+            g_ptr_array_index (renditions, i))->report);
+  /* Several renditions are read, converted and scaled at once. */
+  if (renditions->len > 1) {
+    g_mutex_init (&batch.lock);
+    g_cond_init (&batch.done);
+    batch.pool = g_thread_pool_new (batch_run_step, &batch,
+        (gint) renditions->len, TRUE, NULL);
+  }
+  n_active = renditions->len;
+  /* Each reference frame is read once and handed to the renditions it
+   * is paired in. */
+  for (ref_index = 0; (s->frame_cnt <= 0 || n_frames < (guint) s->frame_cnt)
+      && !stop_signal && n_active > 0; ref_index++) {
+    g_autoptr (VhPicture) ref = vh_video_reader_read (ref_reader, error);
+    gboolean stopped = FALSE;
+    guint n_submitted = 0;
 
     /* A read cut short by the stop signal is the stop, not an error. */
     if (!ref && stop_signal) {
@@ -442,34 +458,48 @@ run (VhCliSettings * s, GError ** error)
     }
     if (!ref && error && *error)
       goto out;
-    dist = read_frame_at (dist_reader, s->frame_skip_dist, dist_index, error);
-    if (!dist && stop_signal) {
-      g_clear_error (error);
-      break;
-    }
-    if (!dist && error && *error)
-      goto out;
-    if (!ref || !dist) {
-      if ((ref || dist) && !pairing.pairs)
-        g_printerr ("warning: \"%s\" ended after %u frames, before \"%s\"; "
-            "scored the first %u frames\n", ref ? s->dist_path : s->ref_path,
-            n_frames, ref ? s->ref_path : s->dist_path, n_frames);
-      break;
-    }
-    if (scaler) {
-      VhPicture *scaled = vh_scaler_scale (scaler, dist, error);
-      if (!scaled)
+    n_active = 0;
+    {
+      g_autofree RenditionStep *steps = g_new0 (RenditionStep,
+          renditions->len);
+      guint n_steps = 0;
+      GError *first_error = NULL;
+
+      for (guint i = 0; i < renditions->len; i++) {
+        VhCliRendition *r = g_ptr_array_index (renditions, i);
+
+        if (r->active)
+          steps[n_steps++] = (RenditionStep) {
+          s, r, ref, ref_index, n_frames, FALSE, FALSE, FALSE, NULL};
+      }
+      run_steps (&batch, steps, n_steps);
+      /* The first error in the order of the -d; a stop signal's cut is
+       * no error. */
+      for (guint i = 0; i < n_steps; i++) {
+        stopped |= steps[i].stopped;
+        n_submitted += steps[i].submitted;
+        n_active += steps[i].submitted || steps[i].waiting;
+        if (steps[i].error && !first_error)
+          first_error = g_steal_pointer (&steps[i].error);
+        g_clear_error (&steps[i].error);
+      }
+      if (first_error) {
+        g_propagate_error (error, first_error);
         goto out;
-      vh_picture_unref (dist);
-      dist = scaled;
+      }
     }
-    if (!vh_context_submit (ctx, ref, dist, NULL, error))
-      goto out;
+    if (stopped || !ref || n_active == 0)
+      break;
+    if (n_submitted == 0)
+      continue;
     if (n_frames == 0)
       g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "first pair submitted");
     n_frames++;
-    if (!vh_run_report_update_results (report, FALSE, error))
-      goto out;
+    for (guint i = 0; i < renditions->len; i++) {
+      if (!vh_run_report_update_results (((VhCliRendition *)
+                  g_ptr_array_index (renditions, i))->report, FALSE, error))
+        goto out;
+    }
     /* Progress on a terminal only, so that logs of a CI run stay clean. */
     if (s->tty && !s->quiet) {
       gdouble secs = (g_get_monotonic_time () - start) / 1e6;
@@ -477,13 +507,17 @@ run (VhCliSettings * s, GError ** error)
           n_frames > 1 ? "s" : " ", secs > 0 ? n_frames / secs : 0.0);
     }
   }
-  if (!vh_context_finish (ctx, error))
-    goto out;
+  for (guint i = 0; i < renditions->len; i++) {
+    VhCliRendition *r = g_ptr_array_index (renditions, i);
+
+    if (!vh_context_finish (r->ctx, error))
+      goto out;
+    /* Where features ran, with a fall-back to the CPU if there was one. */
+    g_free (dispatch);
+    dispatch = vh_context_describe_dispatch (r->ctx);
+    vh_run_report_set_dispatch (r->report, dispatch);
+  }
   g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "%u pairs scored", n_frames);
-  /* Where features ran, with a fall-back to the CPU if there was one. */
-  g_free (dispatch);
-  dispatch = vh_context_describe_dispatch (ctx);
-  vh_run_report_set_dispatch (report, dispatch);
   if (s->tty && !s->quiet)
     g_printerr ("\n");
   if (n_frames == 0 && !stop_signal) {
@@ -492,36 +526,50 @@ run (VhCliSettings * s, GError ** error)
     goto out;
   }
 
-  print_pooled (s, ctx, report, labels);
-  if (!vh_run_report_update_results (report, TRUE, error))
-    goto out;
+  print_pooled (s, renditions);
+  for (guint i = 0; i < renditions->len; i++) {
+    if (!vh_run_report_update_results (((VhCliRendition *)
+                g_ptr_array_index (renditions, i))->report, TRUE, error))
+      goto out;
+  }
   if (stop_signal) {
+    g_autofree gchar *outputs = describe_outputs (renditions, FALSE);
+
     g_set_error (error, VH_ERROR, VH_ERROR_FAILED, "stopped by %s after %u "
-        "frames%s%s%s", stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
-        n_frames, results ? "; their scores are in \"" : "",
-        results ? s->output : "", results ? "\"" : "");
+        "frames%s%s", stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
+        n_frames, outputs ? "; their scores are in " : "",
+        outputs ? outputs : "");
     goto out;
   }
   ok = TRUE;
 out:
+  if (batch.pool) {
+    g_thread_pool_free (batch.pool, FALSE, TRUE);
+    g_mutex_clear (&batch.lock);
+    g_cond_clear (&batch.done);
+  }
   /* On an error, what was scored before it stays on disk. */
-  if (!ok && results && n_frames > 0 && !stop_signal) {
-    GError *err = NULL;
-    guint n = vh_run_report_n_reported (report);
-    if (vh_run_report_update_results (report, TRUE, &err))
-      g_printerr ("vmafhip-score: the scores of the %u frames before the "
-          "error are in \"%s\"\n", n, s->output);
-    g_clear_error (&err);
+  if (!ok && !stop_signal) {
+    for (guint i = 0; i < renditions->len; i++) {
+      VhCliRendition *r = g_ptr_array_index (renditions, i);
+      GError *err = NULL;
+      guint n;
+
+      if (!r->settings.output || !r->report || r->n_frames == 0)
+        continue;
+      n = vh_run_report_n_reported (r->report);
+      if (vh_run_report_update_results (r->report, TRUE, &err))
+        g_printerr ("vmafhip-score: the scores of the %u frames before the "
+            "error are in \"%s\"\n", n, r->settings.output);
+      g_clear_error (&err);
+    }
   }
   g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "results written");
-  /* Its workers report to the report until it is gone. */
-  vh_context_free (ctx);
-  vh_run_report_free (report);
+  g_ptr_array_set_size (renditions, 0);
   g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "context freed");
   /* the last reference to the GPU, usually: its context is released */
   vh_picture_transfer_unref (config.transfer);
   g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "device released");
-  vh_cli_pairing_clear (&pairing);
   return ok;
 }
 
@@ -541,7 +589,11 @@ main (int argc, char **argv)
    * kept, and AMD's runtime ignores it. */
   g_setenv ("CUDA_DEVICE_MAX_CONNECTIONS", "1", FALSE);
   s.tty = isatty (fileno (stderr));
-  if (vh_cli_settings_parse (&s, argc, argv, &ret) && !run (&s, &error)) {
+  if (!vh_cli_settings_parse (&s, argc, argv, &ret)) {
+    /* usage, version or a bad option: said */
+  } else if (s.self_test) {
+    ret = vh_cli_self_test (&s);
+  } else if (!run (&s, &error)) {
     g_printerr ("vmafhip-score: error: %s\n", error->message);
     ret = 1;
   }

@@ -19,6 +19,12 @@
  * the reference ones, see #GstVmafHipCompare:passthrough), so the element
  * can sit in a live pipeline, e.g. behind a `tee` that feeds an encoder.
  *
+ * More distorted videos (the renditions of an encoding ladder) go to
+ * request pads `dist_sink_%u`: each is scored against the one reference,
+ * resampled to its size (#GstVmafHipCompare:scale), with a scoring of its
+ * own; the reference is prepared (and uploaded) once for all of them.
+ * Each pad's messages carry its name and label.
+ *
  * Scoring runs on a pool of worker threads, never on the streaming thread
  * except for back-pressure when too many frames are in flight. For every
  * scored frame the element posts an element message named `vmaf` as soon
@@ -42,7 +48,6 @@
 #endif
 
 #include "gstvmafhipcompareprivate.h"
-#include "gstvmafhipchildproxy.h"
 #include "gstvmafhipcomparepad.h"
 #include "gstvmafhipcompat.h"
 #include "gstvmafhipcaps.h"
@@ -76,17 +81,21 @@ static GstStaticPadTemplate dist_sink_template =
 GST_STATIC_PAD_TEMPLATE ("dist_sink", GST_PAD_SINK, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (SINK_CAPS));
 
+static GstStaticPadTemplate dist_request_template =
+GST_STATIC_PAD_TEMPLATE ("dist_sink_%u", GST_PAD_SINK, GST_PAD_REQUEST,
+    GST_STATIC_CAPS (SINK_CAPS));
+
 static GstStaticPadTemplate src_template =
 GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (SINK_CAPS));
 
+static void gst_vmaf_hip_compare_child_proxy_init (gpointer g_iface,
+    gpointer iface_data);
+
 #define gst_vmaf_hip_compare_parent_class parent_class
-/* A GstChildProxy of its sink pads: "ref_sink::offset=N" on a launch
- * line (gstvmafhipchildproxy.c). */
 G_DEFINE_TYPE_WITH_CODE (GstVmafHipCompare, gst_vmaf_hip_compare,
-    GST_TYPE_VIDEO_AGGREGATOR,
-    G_IMPLEMENT_INTERFACE (GST_TYPE_CHILD_PROXY,
-        gst_vmaf_hip_child_proxy_init));
+    GST_TYPE_VIDEO_AGGREGATOR, G_IMPLEMENT_INTERFACE (GST_TYPE_CHILD_PROXY,
+        gst_vmaf_hip_compare_child_proxy_init));
 
 static gboolean
 plugin_element_init (GstPlugin * plugin)
@@ -138,19 +147,40 @@ gst_vmaf_hip_compare_set_context (GstElement * element, GstContext * context)
 /* ---------------------------------------------------------------------- */
 /* Aggregation: the inputs' decisions go to scoring                        */
 
-/* align=content: a vmaf-align message, or a frame it could not read. */
+/* align=content: a vmaf-align message, or a frame it could not read, of
+ * @match's pairing; a rendition's name its pad as its vmaf messages do. */
 static void
-post_align_event (GstVmafHipCompare * self, GstStructure * s)
+post_align_event (GstVmafHipCompare * self, guint match, GstStructure * s)
 {
   if (gst_structure_has_name (s, "vmaf-align-warning")) {
+    gchar *which = match ? g_strdup_printf ("%s: ",
+        GST_PAD_NAME (gst_vmaf_hip_renditions_pad (self->renditions,
+                match))) : g_strdup ("");
+
     GST_ELEMENT_WARNING (self, STREAM, FAILED,
-        ("A frame cannot be aligned by content: %s. Such frames are not "
-            "scored.", gst_structure_get_string (s, "message")), (NULL));
+        ("%sA frame cannot be aligned by content: %s. Such frames are not "
+            "scored.", which, gst_structure_get_string (s, "message")),
+        (NULL));
+    g_free (which);
     gst_structure_free (s);
     return;
   }
+  if (gst_vmaf_hip_renditions_is_ready (self->renditions, match))
+    gst_vmaf_hip_scoring_add_rendition (gst_vmaf_hip_renditions_get
+        (self->renditions, match), s);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
+}
+
+static void
+post_align_events (GstVmafHipCompare * self, gboolean at_end)
+{
+  GstStructure *s;
+  guint match;
+
+  while ((s = gst_vmaf_hip_inputs_take_align_event (self->inputs, at_end,
+              &match)))
+    post_align_event (self, match, s);
 }
 
 /* Scores every pair the frames that arrived make and counts the frames
@@ -160,16 +190,23 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
 {
   GstVmafHipDecision d;
   GstFlowReturn ret = GST_FLOW_OK;
-  GstStructure *align_event;
   GstVmafHipFrame shown;
 
+  /* Each reference frame is prepared once for the renditions scored
+   * against it. */
+  gst_vmaf_hip_gpu_set_reference_users (self->gpu,
+      gst_vmaf_hip_renditions_n_scored (self->renditions));
   while (ret == GST_FLOW_OK &&
       gst_vmaf_hip_inputs_next (self->inputs, at_end, &d)) {
+    /* a pad requested while running joins the run here */
+    GstVmafHipScoring *scoring = gst_vmaf_hip_renditions_ready
+        (self->renditions, d.match);
+
     /* align=content: the lock found, moved or lost before this frame. */
-    while ((align_event = gst_vmaf_hip_inputs_take_align_event (self->inputs,
-                FALSE)))
-      post_align_event (self, align_event);
-    if (d.frames.has_ref && d.frames.has_dist) {
+    post_align_events (self, FALSE);
+    if (!scoring) {
+      ret = GST_FLOW_ERROR;
+    } else if (d.frames.has_ref && d.frames.has_dist) {
       GError *err = NULL;
 
       if (self->converting && !gst_vmaf_hip_convert_to_reference
@@ -179,30 +216,30 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
         g_error_free (err);
         ret = GST_FLOW_ERROR;
       } else {
-        ret = gst_vmaf_hip_scoring_score_pair (self->scoring, &d.frames.ref,
+        ret = gst_vmaf_hip_scoring_score_pair (scoring, &d.frames.ref,
             &d.frames.dist);
         if (self->repeating)
-          gst_vmaf_hip_repeat_remember (self->repeat, &d.frames.dist);
+          gst_vmaf_hip_repeat_remember (self->repeat, d.match,
+              &d.frames.dist);
       }
     } else if (self->repeating && d.frames.has_ref && d.frames.dropped &&
-        !d.other_over && gst_vmaf_hip_repeat_take (self->repeat, &shown)) {
+        !d.other_over && gst_vmaf_hip_repeat_take (self->repeat, d.match,
+            &shown)) {
       /* unpaired=repeat: what a viewer saw instead of the dropped frame. */
       gst_vmaf_hip_inputs_report_unpaired (self->inputs, &d);
-      ret = gst_vmaf_hip_scoring_score_pair (self->scoring, &d.frames.ref,
+      ret = gst_vmaf_hip_scoring_score_pair (scoring, &d.frames.ref,
           &shown);
       gst_buffer_unref (shown.buffer);
     } else {
       gst_vmaf_hip_inputs_report_unpaired (self->inputs, &d);
       /* The other side is over: let the last pair's values become final
        * now rather than at EOS. */
-      if (d.other_over && !gst_vmaf_hip_scoring_finish (self->scoring))
+      if (d.other_over && !gst_vmaf_hip_scoring_finish (scoring))
         ret = GST_FLOW_ERROR;
     }
     gst_vmaf_hip_pairing_result_clear (&d.frames);
   }
-  while ((align_event = gst_vmaf_hip_inputs_take_align_event (self->inputs,
-              at_end)))
-    post_align_event (self, align_event);
+  post_align_events (self, at_end);
   return ret;
 }
 
@@ -244,35 +281,53 @@ gst_vmaf_hip_compare_aggregate_frames (GstVideoAggregator * vagg,
 static gboolean
 end_of_stream (GstVmafHipCompare * self)
 {
-  GstStructure *summary;
-  GstTagList *tags;
-  gboolean wrote;
-  gchar *alignment = NULL, *alignment_json = NULL;
+  guint n = gst_vmaf_hip_renditions_n (self->renditions);
 
-  if (decide_pairs (self, TRUE) != GST_FLOW_OK ||
-      !gst_vmaf_hip_scoring_finish (self->scoring))
+  if (decide_pairs (self, TRUE) != GST_FLOW_OK)
     return FALSE;
-  gst_vmaf_hip_inputs_warn_unscored (self->inputs);
-  if (gst_vmaf_hip_inputs_add_align_counts (self->inputs, NULL, &alignment,
-          &alignment_json))
-    gst_vmaf_hip_scoring_set_alignment (self->scoring, alignment,
-        alignment_json);
-  g_free (alignment);
-  g_free (alignment_json);
-  summary = gst_vmaf_hip_scoring_end (self->scoring, &wrote);
-  if (!summary)
-    return FALSE;
-  gst_vmaf_hip_inputs_add_counts (self->inputs, summary);
-  gst_vmaf_hip_inputs_add_align_counts (self->inputs, summary, NULL, NULL);
-  if (self->repeating)
-    gst_structure_set (summary, "repeated-distorted", G_TYPE_UINT64,
-        gst_vmaf_hip_repeat_count (self->repeat), NULL);
-  tags = gst_vmaf_hip_scoring_post_summary (self->scoring, summary, wrote);
-  if (tags && self->output_started)
-    gst_pad_push_event (GST_AGGREGATOR_SRC_PAD (self),
-        gst_event_new_tag (tags));
-  else if (tags)
-    gst_tag_list_unref (tags);
+  for (guint i = 0; i < n; i++) {
+    GstVmafHipScoring *scoring = gst_vmaf_hip_renditions_get
+        (self->renditions, i);
+
+    if (gst_vmaf_hip_renditions_is_ready (self->renditions, i) &&
+        !gst_vmaf_hip_scoring_finish (scoring))
+      return FALSE;
+  }
+  /* Each rendition's warnings, alignment, summary and tags; the src pad
+   * carries dist_sink's tags. */
+  for (guint i = 0; i < n; i++) {
+    GstVmafHipScoring *scoring = gst_vmaf_hip_renditions_get
+        (self->renditions, i);
+    GstStructure *summary;
+    GstTagList *tags;
+    gboolean wrote;
+    gchar *alignment = NULL, *alignment_json = NULL;
+
+    if (!gst_vmaf_hip_renditions_is_ready (self->renditions, i))
+      continue;
+    gst_vmaf_hip_inputs_warn_unscored_match (self->inputs, i);
+    if (gst_vmaf_hip_inputs_add_align_counts (self->inputs, i, NULL,
+            &alignment, &alignment_json))
+      gst_vmaf_hip_scoring_set_alignment (scoring, alignment,
+          alignment_json);
+    g_free (alignment);
+    g_free (alignment_json);
+    summary = gst_vmaf_hip_scoring_end (scoring, &wrote);
+    if (!summary)
+      return FALSE;
+    gst_vmaf_hip_inputs_add_match_counts (self->inputs, i, summary);
+    gst_vmaf_hip_inputs_add_align_counts (self->inputs, i, summary, NULL,
+        NULL);
+    if (self->repeating)
+      gst_structure_set (summary, "repeated-distorted", G_TYPE_UINT64,
+          gst_vmaf_hip_repeat_count (self->repeat, i), NULL);
+    tags = gst_vmaf_hip_scoring_post_summary (scoring, summary, wrote);
+    if (tags && i == 0 && self->output_started)
+      gst_pad_push_event (GST_AGGREGATOR_SRC_PAD (self),
+          gst_event_new_tag (tags));
+    else if (tags)
+      gst_tag_list_unref (tags);
+  }
   return TRUE;
 }
 
@@ -521,9 +576,12 @@ gst_vmaf_hip_compare_propose_allocation (GstAggregator * agg,
     GstAggregatorPad * pad, GstQuery * decide_query, GstQuery * query)
 {
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
-  guint held =
-      gst_vmaf_hip_inputs_frames_within_latency (self->inputs) +
-      gst_vmaf_hip_scoring_frames_held (self->scoring);
+  guint held = gst_vmaf_hip_inputs_frames_within_latency (self->inputs);
+
+  /* a reference frame is held by every rendition's context */
+  for (guint i = 0; i < gst_vmaf_hip_renditions_n (self->renditions); i++)
+    held += gst_vmaf_hip_scoring_frames_held (gst_vmaf_hip_renditions_get
+        (self->renditions, i));
 
   gst_vmaf_hip_gpu_propose_allocation (self->gpu, query, MIN (held, 64));
   return TRUE;
@@ -536,21 +594,29 @@ static gboolean
 gst_vmaf_hip_compare_start (GstAggregator * agg)
 {
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
-  const GstVmafHipSettings *run;
-  gchar *features = NULL;
+  GstVmafHipRunConfig config = { {0}, };
   GstClockTime input_timeout, align_window;
-  gboolean align_content;
+  GstVmafHipBackend backend;
+  gint device_id;
+  gboolean self_test, align_content;
 
   if (!GST_AGGREGATOR_CLASS (parent_class)->start (agg))
     return FALSE;
 
   GST_OBJECT_LOCK (self);
   if (self->compat_psnr || self->compat_ssim || self->compat_ms_ssim)
-    features = gst_vmaf_hip_compat_features (self->settings.features,
+    config.features = gst_vmaf_hip_compat_features (self->settings.features,
         self->compat_psnr, self->compat_ssim, self->compat_ms_ssim);
-  gst_vmaf_hip_scoring_configure (self->scoring, &self->settings, features,
-      self->results_filename, self->results_format, self->results_interval,
-      self->passthrough);
+  gst_vmaf_hip_settings_copy (&config.settings, &self->settings);
+  config.results_filename = g_strdup (self->results_filename);
+  config.results_format = self->results_format;
+  config.results_interval = self->results_interval;
+  config.passthrough = self->passthrough;
+  config.scale = self->scale_method;
+  backend = self->settings.backend;
+  device_id = self->settings.device_id;
+  self_test = self->settings.self_test;
+  gst_vmaf_hip_watch_settings_copy (&config.watch, &self->watch);
   input_timeout = self->input_timeout;
   self->converting = self->convert_mode != GST_VMAF_HIP_CONVERT_NONE;
   align_content = self->align_mode == GST_VMAF_HIP_ALIGN_CONTENT;
@@ -558,21 +624,30 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   self->repeating = self->unpaired_mode == GST_VMAF_HIP_UNPAIRED_REPEAT;
   GST_OBJECT_UNLOCK (self);
   gst_vmaf_hip_repeat_reset (self->repeat, TRUE);
-  g_free (features);
 
   gst_vmaf_hip_inputs_set_align (self->inputs, align_content, align_window);
   gst_vmaf_hip_inputs_start (self->inputs, input_timeout);
   gst_vmaf_hip_gpu_reset_warnings (self->gpu);
+  gst_vmaf_hip_gpu_forget_references (self->gpu, TRUE);
   self->eos_done = FALSE;
   self->output_started = FALSE;
 
-  /* Build the models now so that bad settings fail the state change. */
-  run = gst_vmaf_hip_scoring_settings (self->scoring);
-  if (!gst_vmaf_hip_scoring_prepare (self->scoring) ||
-      !gst_vmaf_hip_gpu_open (self->gpu, run->backend, run->device_id) ||
-      !gst_vmaf_hip_scoring_build (self->scoring)) {
-    gst_vmaf_hip_scoring_clear (self->scoring);
+  /* Build the models now so that bad settings fail the state change:
+   * every distorted pad's (their results files checked first). */
+  if (!gst_vmaf_hip_renditions_start (self->renditions, &config) ||
+      !gst_vmaf_hip_gpu_open (self->gpu, backend, device_id, self_test) ||
+      !gst_vmaf_hip_renditions_build (self->renditions)) {
+    guint n = gst_vmaf_hip_renditions_n (self->renditions);
+
+    gst_vmaf_hip_run_config_clear (&config);
+    for (guint i = 0; i < n; i++)
+      gst_vmaf_hip_scoring_stop (gst_vmaf_hip_renditions_get
+          (self->renditions, i), TRUE);
     gst_vmaf_hip_gpu_close (self->gpu);
+    for (guint i = 0; i < n; i++)
+      gst_vmaf_hip_scoring_clear (gst_vmaf_hip_renditions_get
+          (self->renditions, i));
+    gst_vmaf_hip_renditions_stop (self->renditions);
     return FALSE;
   }
   gst_vmaf_hip_gpu_preload_kernels (self->gpu,
@@ -584,11 +659,18 @@ static gboolean
 gst_vmaf_hip_compare_stop (GstAggregator * agg)
 {
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
+  guint n = gst_vmaf_hip_renditions_n (self->renditions);
 
-  gst_vmaf_hip_scoring_stop (self->scoring, self->eos_done);
-  /* After the context: its GPU features used the device. */
+  for (guint i = 0; i < n; i++)
+    gst_vmaf_hip_scoring_stop (gst_vmaf_hip_renditions_get (self->renditions,
+            i), self->eos_done);
+  gst_vmaf_hip_gpu_forget_references (self->gpu, FALSE);
+  /* After the contexts: their GPU features used the device. */
   gst_vmaf_hip_gpu_close (self->gpu);
-  gst_vmaf_hip_scoring_clear (self->scoring);
+  for (guint i = 0; i < n; i++)
+    gst_vmaf_hip_scoring_clear (gst_vmaf_hip_renditions_get
+        (self->renditions, i));
+  gst_vmaf_hip_renditions_stop (self->renditions);
   gst_vmaf_hip_inputs_stop (self->inputs);
   gst_vmaf_hip_repeat_reset (self->repeat, FALSE);
 
@@ -603,8 +685,12 @@ gst_vmaf_hip_compare_flush (GstAggregator * agg)
 
   ret = GST_AGGREGATOR_CLASS (parent_class)->flush (agg);
   GST_DEBUG_OBJECT (self, "flushing: temporal features restart");
-  if (!gst_vmaf_hip_scoring_flush (self->scoring))
-    ret = GST_FLOW_ERROR;
+  for (guint i = 0; i < gst_vmaf_hip_renditions_n (self->renditions); i++)
+    if (gst_vmaf_hip_renditions_is_ready (self->renditions, i) &&
+        !gst_vmaf_hip_scoring_flush (gst_vmaf_hip_renditions_get
+            (self->renditions, i)))
+      ret = GST_FLOW_ERROR;
+  gst_vmaf_hip_gpu_forget_references (self->gpu, FALSE);
   /* Frames still queued were flushed, not lost: the pads forgot them and
    * their counts at their own FLUSH_STOP. */
   gst_vmaf_hip_inputs_flush (self->inputs);
@@ -613,6 +699,129 @@ gst_vmaf_hip_compare_flush (GstAggregator * agg)
   self->eos_done = FALSE;
   self->output_started = FALSE;
   return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Request pads: more distorted videos                                     */
+
+/* Whether the element has a pad named @name. With the object lock held. */
+static gboolean
+has_pad_named (GstElement * element, const gchar * name)
+{
+  for (GList * l = element->pads; l; l = l->next)
+    if (g_strcmp0 (GST_OBJECT_NAME (l->data), name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Named dist_sink_N: as asked (a free number), else the next one. The
+ * base class adds it to the element. */
+static GstAggregatorPad *
+gst_vmaf_hip_compare_create_new_pad (GstAggregator * agg,
+    GstPadTemplate * templ, const gchar * req_name, const GstCaps * caps)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
+  GstVideoAggregatorPad *pad;
+  gchar *name, *end = NULL;
+  guint64 serial = 0;
+  gboolean asked;
+  guint index;
+
+  if (templ->direction != GST_PAD_SINK ||
+      templ->presence != GST_PAD_REQUEST)
+    return NULL;
+  asked = req_name && g_str_has_prefix (req_name, "dist_sink_") &&
+      g_ascii_isdigit (req_name[10]);
+  if (asked) {
+    serial = g_ascii_strtoull (req_name + 10, &end, 10);
+    asked = end && !*end && serial < G_MAXUINT;
+  }
+  /* one at a time: the pad's match and rendition take the same number */
+  GST_OBJECT_LOCK (self);
+  if (!asked)
+    serial = self->next_pad_serial;
+  name = g_strdup_printf ("dist_sink_%u", (guint) serial);
+  if (has_pad_named (GST_ELEMENT (self), name)) {
+    GST_OBJECT_UNLOCK (self);
+    GST_WARNING_OBJECT (self, "a pad named %s exists already", name);
+    g_free (name);
+    return NULL;
+  }
+  self->next_pad_serial = MAX (self->next_pad_serial, (guint) serial + 1);
+  pad = g_object_new (GST_TYPE_VMAF_HIP_COMPARE_PAD, "name", name,
+      "direction", GST_PAD_SINK, "template", templ, NULL);
+  index = gst_vmaf_hip_inputs_adopt_pad (self->inputs, pad);
+  gst_vmaf_hip_renditions_add (self->renditions, index, GST_PAD (pad));
+  GST_OBJECT_UNLOCK (self);
+  GST_DEBUG_OBJECT (self, "%s: rendition %u", name, index);
+  g_free (name);
+  return GST_AGGREGATOR_PAD (pad);
+}
+
+/* gst-launch-1.0 sets a pad's properties (c.dist_sink_0::label=720p) once
+ * the pad is there: told as a child added. */
+static GstPad *
+gst_vmaf_hip_compare_request_new_pad (GstElement * element,
+    GstPadTemplate * templ, const gchar * name, const GstCaps * caps)
+{
+  GstPad *pad = GST_ELEMENT_CLASS (parent_class)->request_new_pad (element,
+      templ, name, caps);
+
+  if (pad)
+    gst_child_proxy_child_added (GST_CHILD_PROXY (element), G_OBJECT (pad),
+        GST_OBJECT_NAME (pad));
+  return pad;
+}
+
+/* A rendition given back ends alone: what it scored is still summed up
+ * at the end of the run. */
+static void
+gst_vmaf_hip_compare_release_pad (GstElement * element, GstPad * pad)
+{
+  GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (element);
+  gint index = gst_vmaf_hip_inputs_match_of_pad (self->inputs, pad);
+
+  if (index > 0) {
+    gst_vmaf_hip_inputs_release_pad (self->inputs, pad);
+    gst_vmaf_hip_renditions_release (self->renditions, index);
+  }
+  gst_child_proxy_child_removed (GST_CHILD_PROXY (element), G_OBJECT (pad),
+      GST_OBJECT_NAME (pad));
+  GST_ELEMENT_CLASS (parent_class)->release_pad (element, pad);
+}
+
+/* Pad properties from gst-launch-1.0 (c.dist_sink_0::label=720p). */
+static GObject *
+gst_vmaf_hip_compare_child_by_index (GstChildProxy * proxy, guint index)
+{
+  GObject *child;
+
+  GST_OBJECT_LOCK (proxy);
+  child = g_list_nth_data (GST_ELEMENT_CAST (proxy)->sinkpads, index);
+  if (child)
+    g_object_ref (child);
+  GST_OBJECT_UNLOCK (proxy);
+  return child;
+}
+
+static guint
+gst_vmaf_hip_compare_children_count (GstChildProxy * proxy)
+{
+  guint count;
+
+  GST_OBJECT_LOCK (proxy);
+  count = GST_ELEMENT_CAST (proxy)->numsinkpads;
+  GST_OBJECT_UNLOCK (proxy);
+  return count;
+}
+
+static void
+gst_vmaf_hip_compare_child_proxy_init (gpointer g_iface, gpointer iface_data)
+{
+  GstChildProxyInterface *iface = g_iface;
+
+  iface->get_child_by_index = gst_vmaf_hip_compare_child_by_index;
+  iface->get_children_count = gst_vmaf_hip_compare_children_count;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -625,7 +834,9 @@ gst_vmaf_hip_compare_finalize (GObject * object)
 
   gst_vmaf_hip_settings_clear (&self->settings);
   g_free (self->results_filename);
-  gst_vmaf_hip_scoring_free (self->scoring);
+  /* dist_sink's scoring with the others */
+  gst_vmaf_hip_renditions_free (self->renditions);
+  gst_vmaf_hip_watch_settings_clear (&self->watch);
   gst_vmaf_hip_gpu_free (self->gpu);
   gst_vmaf_hip_inputs_free (self->inputs);
   gst_vmaf_hip_convert_free (self->convert);
@@ -638,6 +849,7 @@ static void
 gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
 {
   GstVmafHipLiveSettings *live;
+  GstVideoAggregatorPad *dist;
 
   self->settings.model = g_strdup (DEFAULT_MODEL);
   self->settings.features = g_strdup (DEFAULT_FEATURES);
@@ -647,6 +859,7 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->settings.threads = DEFAULT_THREADS;
   self->settings.backend = DEFAULT_BACKEND;
   self->settings.device_id = DEFAULT_DEVICE_ID;
+  self->settings.self_test = DEFAULT_SELF_TEST;
   self->results_interval = DEFAULT_RESULTS_INTERVAL;
   self->results_filename = DEFAULT_RESULTS_FILENAME;
   self->results_format = DEFAULT_RESULTS_FORMAT;
@@ -658,6 +871,8 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->align_window = DEFAULT_ALIGN_WINDOW;
   self->unpaired_mode = DEFAULT_UNPAIRED;
   self->repeat = gst_vmaf_hip_repeat_new ();
+  self->scale_method = DEFAULT_SCALE;
+  gst_vmaf_hip_watch_settings_init (&self->watch);
   self->convert = gst_vmaf_hip_convert_new ();
 
   self->gpu = gst_vmaf_hip_gpu_new (GST_ELEMENT (self));
@@ -671,8 +886,10 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->inputs = gst_vmaf_hip_inputs_new (GST_AGGREGATOR (self));
   gst_vmaf_hip_inputs_add_pad (self->inputs, &ref_sink_template,
       GST_TYPE_VMAF_HIP_COMPARE_PAD, TRUE);
-  gst_vmaf_hip_inputs_add_pad (self->inputs, &dist_sink_template,
+  dist = gst_vmaf_hip_inputs_add_pad (self->inputs, &dist_sink_template,
       GST_TYPE_VMAF_HIP_COMPARE_PAD, FALSE);
+  self->renditions = gst_vmaf_hip_renditions_new (GST_ELEMENT (self),
+      self->gpu, self->scoring, GST_PAD (dist));
 }
 
 static void
@@ -698,6 +915,8 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
       &ref_sink_template, GST_TYPE_VMAF_HIP_COMPARE_PAD);
   gst_element_class_add_static_pad_template_with_gtype (element_class,
       &dist_sink_template, GST_TYPE_VMAF_HIP_COMPARE_PAD);
+  gst_element_class_add_static_pad_template_with_gtype (element_class,
+      &dist_request_template, GST_TYPE_VMAF_HIP_COMPARE_PAD);
 
   gst_element_class_set_static_metadata (element_class,
       "VMAF video quality comparison", "Filter/Analyzer/Video",
@@ -723,6 +942,12 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
       GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_propose_allocation);
   element_class->set_context =
       GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_set_context);
+  element_class->request_new_pad =
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_request_new_pad);
+  element_class->release_pad =
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_release_pad);
+  agg_class->create_new_pad =
+      GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_create_new_pad);
   agg_class->start = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_start);
   agg_class->stop = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_stop);
   agg_class->flush = GST_DEBUG_FUNCPTR (gst_vmaf_hip_compare_flush);
@@ -739,4 +964,5 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_CONVERT_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_ALIGN_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_UNPAIRED_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_SCALE_METHOD, 0);
 }

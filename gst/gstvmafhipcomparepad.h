@@ -19,6 +19,12 @@ G_BEGIN_DECLS
 #define GST_TYPE_VMAF_HIP_COMPARE_PAD (gst_vmaf_hip_compare_pad_get_type ())
 GType        gst_vmaf_hip_compare_pad_get_type (void);
 
+/* The pad's label property, or its name when none was set. */
+gchar       *gst_vmaf_hip_compare_pad_dup_label (GstPad * pad);
+
+/* The pad's results-filename property, or NULL. */
+gchar       *gst_vmaf_hip_compare_pad_dup_results_filename (GstPad * pad);
+
 G_END_DECLS
 
 #endif /* __GST_VMAF_HIP_COMPARE_PAD_H__ */

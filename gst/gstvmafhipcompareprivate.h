@@ -21,7 +21,9 @@
 #include "gstvmafhipenums.h"
 #include "gstvmafhipgpu.h"
 #include "gstvmafhipinputs.h"
+#include "gstvmafhiprenditions.h"
 #include "gstvmafhipscoring.h"
+#include "gstvmafhipwatch.h"
 
 G_BEGIN_DECLS
 
@@ -45,11 +47,13 @@ GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define DEFAULT_MESSAGE_LAYOUT    GST_VMAF_HIP_MESSAGE_LAYOUT_VMAFHIP
 #define DEFAULT_LOG_LEVEL         GST_LEVEL_NONE
 #define DEFAULT_DEVICE_ID         -1
+#define DEFAULT_SELF_TEST         FALSE
 #define DEFAULT_INPUT_TIMEOUT     (10 * GST_SECOND)
 #define DEFAULT_CONVERT           GST_VMAF_HIP_CONVERT_NONE
 #define DEFAULT_ALIGN             GST_VMAF_HIP_ALIGN_TIMESTAMPS
 #define DEFAULT_ALIGN_WINDOW      (5 * GST_SECOND)
 #define DEFAULT_UNPAIRED          GST_VMAF_HIP_UNPAIRED_SKIP
+#define DEFAULT_SCALE             GST_VMAF_HIP_SCALE_BICUBIC
 
 struct _GstVmafHipCompare
 {
@@ -69,10 +73,16 @@ struct _GstVmafHipCompare
   GstVmafHipAlignMode align_mode;
   GstClockTime align_window;    /* ns */
   GstVmafHipUnpairedMode unpaired_mode;
+  GstVmafHipScaleMethod scale_method;
+  GstVmafHipWatchSettings watch;  /* windows, events, lag */
 
   /* The parts, from init to finalize; each owns its state. */
   GstVmafHipInputs *inputs;     /* pads, accounting, pairing */
-  GstVmafHipScoring *scoring;   /* context, run settings, report, file */
+  GstVmafHipScoring *scoring;   /* dist_sink's: context, run settings,
+                                 * report, file */
+  GstVmafHipRenditions *renditions;     /* every distorted pad's scoring,
+                                         * dist_sink's first */
+  guint next_pad_serial;        /* dist_sink_%u, under the object lock */
   GstVmafHipGpu *gpu;           /* device, memory offered upstream */
   GstVmafHipConvert *convert;   /* distorted frames to the reference's format */
   GstVmafHipRepeat *repeat;     /* unpaired=repeat: the last distorted frame */

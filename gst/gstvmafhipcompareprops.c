@@ -17,6 +17,7 @@
 #include "gstvmafhipcompat.h"
 #include "gstvmafhipenums.h"
 #include "gstvmafhipreport.h"
+#include "gstvmafhipwatchprops.h"
 #include "model.h"
 
 enum
@@ -45,6 +46,7 @@ enum
   PROP_LOG_LEVEL,
   PROP_MESSAGE_LAYOUT,
   PROP_DEVICE_ID,
+  PROP_SELF_TEST,
   PROP_STATS,
   PROP_RESULTS_INTERVAL,
   PROP_INPUT_TIMEOUT,
@@ -52,6 +54,9 @@ enum
   PROP_ALIGN,
   PROP_ALIGN_WINDOW,
   PROP_UNPAIRED,
+  PROP_SCALE,
+  /* windows, events, lag: gstvmafhipwatchprops.c; last */
+  PROP_WATCH_FIRST,
 };
 
 /* The model property's blurb, with the built-in model names from the
@@ -225,6 +230,20 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
           "else the first)", -1, G_MAXINT, DEFAULT_DEVICE_ID, ready));
 
   /**
+   * GstVmafHipCompare:self-test:
+   *
+   * At start, on the GPU: every GPU feature scores built-in frames and is
+   * compared with its CPU twin (as vmafhip-score --self-test). The verdict
+   * is a "vmaf-self-test" element message; a failing feature runs on the
+   * CPU, with a warning naming it.
+   */
+  g_object_class_install_property (gobject_class, PROP_SELF_TEST,
+      g_param_spec_boolean ("self-test", "Self-test",
+          "At start, check every GPU feature against its CPU twin on "
+          "built-in frames (a vmaf-self-test message); a failing one runs "
+          "on the CPU", DEFAULT_SELF_TEST, ready));
+
+  /**
    * GstVmafHipCompare:input-timeout:
    *
    * How long after the first caps or frame on one sink pad the other may
@@ -270,7 +289,9 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
    * unpaired, never scored against another frame. The offset is in every
    * vmaf message (align-offset-frames, align-offset), in a vmaf-align
    * message when it locks, changes or is lost, in the summary and in the
-   * results file.
+   * results file. With request pads (dist_sink_%u) each distorted pad is
+   * aligned with the reference on its own; its vmaf-align messages carry
+   * its pad and label as its vmaf messages do.
    */
   g_object_class_install_property (gobject_class, PROP_ALIGN,
       g_param_spec_enum ("align", "Align",
@@ -311,12 +332,35 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
           GST_TYPE_VMAF_HIP_UNPAIRED_MODE, DEFAULT_UNPAIRED, ready));
 
   /**
+   * GstVmafHipCompare:scale:
+   *
+   * A distorted video of another size than the reference (a rendition of
+   * an encoding ladder) is resampled to the reference's size before it is
+   * scored: bicubic (the default) as ffmpeg's scale=flags=bicubic, the
+   * convention VMAF scores are compared with; lanczos; bilinear (what
+   * videoscale does by default; it reads lower). On the GPU when the
+   * features run there, on the CPU otherwise, equal bit for bit.
+   * none: both inputs need the same size.
+   */
+  g_object_class_install_property (gobject_class, PROP_SCALE,
+      g_param_spec_enum ("scale", "Scale",
+          "How a distorted video of another size is resampled to the "
+          "reference's size before scoring: bicubic (ffmpeg's "
+          "scale=flags=bicubic, the convention), lanczos, bilinear, or none "
+          "(sizes must match)", GST_TYPE_VMAF_HIP_SCALE_METHOD,
+          DEFAULT_SCALE, ready));
+
+  /**
    * GstVmafHipCompare:stats:
    *
    * The run so far, as the vmaf-summary message gives it at end of stream
    * (structure "vmaf-stats": scored, skipped, unpaired and dropped frames,
    * pooled values per output), plus "dispatch" (which feature runs where,
-   * "adm: hip, cambi: cpu, ..."). NULL while the element is not running.
+   * "adm: hip, cambi: cpu, ..."), "scaler" when the distorted video is
+   * resampled, "pad" and "label", and "reference-frames" (reference frames
+   * prepared for scoring: each once, whatever the number of distorted
+   * pads). With request pads, "renditions": each distorted pad's stats,
+   * dist_sink's first. NULL while the element is not running.
    * Lets an application watch a live run that never ends.
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
@@ -324,20 +368,54 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
           "Frames scored, unpaired and dropped, pooled values and feature "
           "dispatch of the run so far (as the vmaf-summary message)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_vmaf_hip_watch_install_properties (gobject_class, PROP_WATCH_FIRST);
 }
 
 /* The summary so far, for applications that watch a live run; NULL
  * unless running. Called with the object lock held. */
 static GstStructure *
-make_stats (GstVmafHipCompare * self)
+rendition_stats (GstVmafHipCompare * self, guint i)
 {
-  GstStructure *s = gst_vmaf_hip_scoring_stats (self->scoring);
+  GstVmafHipScoring *scoring = gst_vmaf_hip_renditions_get (self->renditions,
+      i);
+  GstStructure *s = gst_vmaf_hip_scoring_stats (scoring);
 
   if (!s)
     return NULL;
-  gst_vmaf_hip_inputs_add_counts (self->inputs, s);
-  gst_vmaf_hip_inputs_add_align_counts (self->inputs, s, NULL, NULL);
-  gst_vmaf_hip_scoring_add_dispatch (self->scoring, s);
+  gst_vmaf_hip_inputs_add_match_counts (self->inputs, i, s);
+  gst_vmaf_hip_inputs_add_align_counts (self->inputs, i, s, NULL, NULL);
+  gst_vmaf_hip_scoring_add_dispatch (scoring, s);
+  gst_vmaf_hip_scoring_add_rendition (scoring, s);
+  return s;
+}
+
+static GstStructure *
+make_stats (GstVmafHipCompare * self)
+{
+  GstStructure *s = rendition_stats (self, 0);
+  guint n = gst_vmaf_hip_renditions_n (self->renditions);
+  GValue list = G_VALUE_INIT;
+
+  if (!s)
+    return NULL;
+  gst_structure_set (s, "reference-frames", G_TYPE_UINT64,
+      gst_vmaf_hip_gpu_references_made (self->gpu), NULL);
+  if (n < 2)
+    return s;
+  /* every distorted pad's, dist_sink's first */
+  gst_value_array_init (&list, n);
+  for (guint i = 0; i < n; i++) {
+    GstStructure *one = rendition_stats (self, i);
+    GValue v = G_VALUE_INIT;
+
+    if (!one)
+      continue;
+    g_value_init (&v, GST_TYPE_STRUCTURE);
+    g_value_take_boxed (&v, one);
+    gst_value_array_append_and_take_value (&list, &v);
+  }
+  gst_structure_take_value (s, "renditions", &list);
   return s;
 }
 
@@ -420,6 +498,9 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
     case PROP_DEVICE_ID:
       self->settings.device_id = g_value_get_int (value);
       break;
+    case PROP_SELF_TEST:
+      self->settings.self_test = g_value_get_boolean (value);
+      break;
     case PROP_INPUT_TIMEOUT:
       self->input_timeout = g_value_get_uint64 (value);
       break;
@@ -435,8 +516,13 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
     case PROP_UNPAIRED:
       self->unpaired_mode = g_value_get_enum (value);
       break;
+    case PROP_SCALE:
+      self->scale_method = g_value_get_enum (value);
+      break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!gst_vmaf_hip_watch_set_property (&self->watch, PROP_WATCH_FIRST,
+              prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -516,8 +602,14 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
     case PROP_DEVICE_ID:
       g_value_set_int (value, self->settings.device_id);
       break;
+    case PROP_SELF_TEST:
+      g_value_set_boolean (value, self->settings.self_test);
+      break;
     case PROP_INPUT_TIMEOUT:
       g_value_set_uint64 (value, self->input_timeout);
+      break;
+    case PROP_SCALE:
+      g_value_set_enum (value, self->scale_method);
       break;
     case PROP_CONVERT:
       g_value_set_enum (value, self->convert_mode);
@@ -535,7 +627,9 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       g_value_take_boxed (value, make_stats (self));
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!gst_vmaf_hip_watch_get_property (&self->watch, PROP_WATCH_FIRST,
+              prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);

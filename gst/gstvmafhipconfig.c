@@ -108,7 +108,8 @@ add_feature (VhContext * ctx, const gchar * text, GError ** error)
 
 VhContext *
 gst_vmaf_hip_context_new (const GstVmafHipSettings * s, VhBackend backends,
-    VhPictureTransfer * transfer, GError ** error)
+    VhPictureTransfer * transfer, VhExtractorSet * extractors,
+    GError ** error)
 {
   VhContextConfig config = { 0 };
   g_auto (GStrv) models = split_list (s->model);
@@ -135,7 +136,9 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, VhBackend backends,
   if (!ok)
     return NULL;
 #ifdef VH_HAVE_HIP
-  config.extractors = vh_hip_extractor_set ();
+  config.extractors = extractors ? extractors : vh_hip_extractor_set ();
+#else
+  config.extractors = extractors;
 #endif
   config.transfer = config.backends & VH_BACKEND_HIP ? transfer : NULL;
   ctx = vh_context_new (&config);

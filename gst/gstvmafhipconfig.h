@@ -33,6 +33,7 @@ typedef struct
   GstVmafHipBackend backend;
   gboolean conf_interval;       /* every model must be a bootstrap one */
   gint device_id;               /* GPU for auto/hip; -1 = shared or first */
+  gboolean self_test;           /* check the GPU twins at start */
 } GstVmafHipSettings;
 
 void         gst_vmaf_hip_settings_copy    (GstVmafHipSettings * dst,
@@ -44,10 +45,13 @@ void         gst_vmaf_hip_settings_clear   (GstVmafHipSettings * s);
  * name the property and the entry at fault. @backends and @transfer: what
  * the element decided when it opened the device for backend auto or hip
  * (VH_BACKEND_CPU and NULL: none, or backend cpu): with HIP each feature
- * runs on its HIP twin where there is one, on the CPU otherwise. */
+ * runs on its HIP twin where there is one, on the CPU otherwise.
+ * @extractors: the classes the context may run (NULL: every HIP twin's and
+ * the CPU's; a set without the twins the self-test failed). */
 VhContext   *gst_vmaf_hip_context_new      (const GstVmafHipSettings * s,
                                             VhBackend backends,
                                             VhPictureTransfer * transfer,
+                                            VhExtractorSet * extractors,
                                             GError ** error);
 
 G_END_DECLS

@@ -25,7 +25,11 @@
   VH_DOC_INDENT \
   "  timestamp, stream-time, running-time, duration (guint64): the frame's;" \
   VH_DOC_INDENT \
+  "  lag (guint64, live only): how far behind real time it was scored;" \
+  VH_DOC_INDENT \
   "  index (guint64): frame number since start (subsample=N: multiples of N);" \
+  VH_DOC_INDENT \
+  "  pad, label (string): the distorted pad scored and its label property;" \
   VH_DOC_INDENT \
   "  score (double): the first model's score (no model: absent);" \
   VH_DOC_INDENT \
@@ -79,7 +83,33 @@
   VH_DOC_INDENT \
   "  per output name, a \"pooled\" GstStructure: frames (guint64), mean," \
   VH_DOC_INDENT \
-  "  harmonic-mean, min, max (double)." \
+  "  harmonic-mean, min, max, p<N> per percentiles (double), below-<T>" \
+  VH_DOC_INDENT \
+  "  per thresholds (guint64, model outputs); max-lag (guint64, live);" \
+  VH_DOC_INDENT \
+  "  pad, label (string): one summary per distorted pad (dist_sink," \
+  VH_DOC_INDENT \
+  "  dist_sink_%u)." \
+  VH_DOC_INDENT \
+  "\"vmaf-window\": per window-frames frames or window-duration of stream" \
+  VH_DOC_INDENT \
+  "  time, the partial last one at end of stream: pad (string)," \
+  VH_DOC_INDENT \
+  "  window-start, window-end, first-frame, last-frame (guint64)," \
+  VH_DOC_INDENT \
+  "  frames (guint); per metric a structure: min, max, mean," \
+  VH_DOC_INDENT \
+  "  harmonic-mean, p<N> (double); model outputs: below-<T> (guint)," \
+  VH_DOC_INDENT \
+  "  worst-time (guint64)." \
+  VH_DOC_INDENT \
+  "\"vmaf-event\": type (black, freeze, low-score), input (reference," \
+  VH_DOC_INDENT \
+  "  distorted), pad, state (start, end) (strings); start (guint64);" \
+  VH_DOC_INDENT \
+  "  on end: end, duration (guint64), frames (guint); low-score: metric" \
+  VH_DOC_INDENT \
+  "  (string), threshold, min (double)." \
   VH_DOC_INDENT \
   "message-layout=vmaf posts GStreamer's vmaf element's \"VMAF\" messages" \
   VH_DOC_INDENT \
@@ -87,12 +117,18 @@
   VH_DOC_INDENT \
   "warnings: unpaired or dropped frames (GST_STREAM_ERROR_FAILED, the" \
   VH_DOC_INDENT \
-  "  counts in the details structure), no frame scored."
+  "  counts in the details structure), no frame scored; live scoring" \
+  VH_DOC_INDENT \
+  "  behind real time past lag-warning (GST_CORE_ERROR_CLOCK, once per" \
+  VH_DOC_INDENT \
+  "  episode, lag in the details)."
 
 #define GST_VMAF_HIP_DOC_TAGS \
   "pooled by pool-method over the frames scored so far, posted on the bus" \
   VH_DOC_INDENT \
-  "and pushed downstream every tag-interval frames and at end of stream:" \
+  "and pushed downstream every tag-interval frames and at end of stream" \
+  VH_DOC_INDENT \
+  "(dist_sink's; each dist_sink_%u's posted from that pad):" \
   VH_DOC_INDENT \
   "vmafhip-score (double): the first model's score;" \
   VH_DOC_INDENT \

@@ -62,6 +62,18 @@ static const GEnumValue backend_values[] = {
   {0, NULL, NULL},
 };
 
+static const GEnumValue scale_method_values[] = {
+  {GST_VMAF_HIP_SCALE_NONE, "No scaling: a distorted video of another size "
+        "than the reference is refused", "none"},
+  {GST_VMAF_HIP_SCALE_BICUBIC, "Bicubic, as ffmpeg's scale=flags=bicubic "
+        "(the convention VMAF scores are compared with)", "bicubic"},
+  {GST_VMAF_HIP_SCALE_LANCZOS, "Lanczos (3 lobes), as ffmpeg's "
+        "scale=flags=lanczos", "lanczos"},
+  {GST_VMAF_HIP_SCALE_BILINEAR, "Bilinear, as ffmpeg's "
+        "scale=flags=bilinear (reads lower than bicubic)", "bilinear"},
+  {0, NULL, NULL},
+};
+
 /* Spellings of GStreamer's vmaf element that its pipelines use, taken from
  * strings (gst-launch-1.0, gst_util_set_object_arg ()) without being enum
  * values of their own: gst-inspect-1.0 lists each value once and shows the
@@ -138,6 +150,8 @@ DEFINE_ENUM_TYPE (gst_vmaf_hip_passthrough_get_type,
     "GstVmafHipPassthrough", passthrough_values);
 DEFINE_ENUM_TYPE (gst_vmaf_hip_backend_get_type,
     "GstVmafHipBackend", backend_values);
+DEFINE_ENUM_TYPE (gst_vmaf_hip_scale_method_get_type,
+    "GstVmafHipScaleMethod", scale_method_values);
 
 const gchar *
 gst_vmaf_hip_enum_nick (GType type, gint value)

@@ -17,6 +17,7 @@
 #include "backend-choice.h"
 #include "output.h"
 #include "pool.h"
+#include "scale.h"
 
 G_BEGIN_DECLS
 
@@ -80,6 +81,26 @@ typedef enum
   GST_VMAF_HIP_BACKEND_HIP = VH_BACKEND_CHOICE_HIP,
 } GstVmafHipBackend;
 
+/**
+ * GstVmafHipScaleMethod:
+ * @GST_VMAF_HIP_SCALE_NONE: sizes must match; a distorted video of
+ *   another size is refused
+ * @GST_VMAF_HIP_SCALE_BICUBIC: ffmpeg's scale=flags=bicubic, the
+ *   convention of VMAF's users
+ * @GST_VMAF_HIP_SCALE_LANCZOS: ffmpeg's lanczos (3 lobes)
+ * @GST_VMAF_HIP_SCALE_BILINEAR: ffmpeg's bilinear
+ *
+ * How a distorted video of another size is resampled to the reference's
+ * size before it is scored (docs/scaling.md).
+ */
+typedef enum
+{
+  GST_VMAF_HIP_SCALE_NONE = VH_SCALE_NONE,
+  GST_VMAF_HIP_SCALE_BICUBIC = VH_SCALE_BICUBIC,
+  GST_VMAF_HIP_SCALE_LANCZOS = VH_SCALE_LANCZOS,
+  GST_VMAF_HIP_SCALE_BILINEAR = VH_SCALE_BILINEAR,
+} GstVmafHipScaleMethod;
+
 #define GST_TYPE_VMAF_HIP_POOL_METHOD (gst_vmaf_hip_pool_method_get_type ())
 GType gst_vmaf_hip_pool_method_get_type (void);
 
@@ -91,6 +112,9 @@ GType gst_vmaf_hip_passthrough_get_type (void);
 
 #define GST_TYPE_VMAF_HIP_BACKEND (gst_vmaf_hip_backend_get_type ())
 GType gst_vmaf_hip_backend_get_type (void);
+
+#define GST_TYPE_VMAF_HIP_SCALE_METHOD (gst_vmaf_hip_scale_method_get_type ())
+GType gst_vmaf_hip_scale_method_get_type (void);
 
 /* The enum's nick ("harmonic-mean"), for messages and logs. */
 const gchar *gst_vmaf_hip_enum_nick (GType type, gint value);

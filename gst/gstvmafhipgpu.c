@@ -22,8 +22,10 @@
 #ifdef VH_HAVE_HIP
 #include "gstvmafhipbufferpool.h"
 #include "gstvmafhipcuda.h"
+#include "gstvmafhipgsthip.h"
 #include "gstvmafhipdevice.h"
 #include "gstvmafhipmemory.h"
+#include "gstvmafhipselftest.h"
 #include "gstvmafhiputils.h"
 #include "hip-features.h"
 #endif
@@ -44,12 +46,33 @@ struct _GstVmafHipGpu
   VhPictureTransfer *transfer;
   gboolean hip_input;           /* some feature reads device pictures */
   gboolean warned_upload;       /* a failed upload was said (auto) */
+  /* Frames in GStreamer's own HIP memory (libgsthip): read by device
+   * address, and read through a CPU mapping (atomic; the stats). */
+  gint gsthip_on_device;
+  gint gsthip_mapped;
+  gboolean warned_gsthip;       /* why they are mapped was said */
+  /* The twins and CPU classes contexts run: NULL for every twin, else a
+   * set without those the self-test failed (self-test=true). */
+  VhExtractorSet *extractors;
   /* Atomic: the GPU failed and scoring went over to the CPU (backend
    * auto): nothing more goes to the device, no HIP memory is offered,
    * later contexts run on the CPU. Set on the worker that saw the
    * failure; read by the streaming and upstream threads. */
   gint lost;
+  /* The reference's pictures lately made, shared by the renditions scored
+   * against them (RefEntry, oldest first; streaming thread), how many
+   * renditions take each, and how many were made (atomic). */
+  GQueue references;
+  guint reference_users;
+  gsize references_made;
 };
+
+typedef struct
+{
+  GstBuffer *buffer;            /* a reference held by @picture */
+  VhPicture *picture;
+  guint uses;
+} RefEntry;
 
 GstVmafHipGpu *
 gst_vmaf_hip_gpu_new (GstElement * element)
@@ -61,13 +84,32 @@ gst_vmaf_hip_gpu_new (GstElement * element)
   return gpu;
 }
 
+static void
+ref_entry_free (gpointer data)
+{
+  RefEntry *e = data;
+
+  vh_picture_unref (e->picture);
+  g_free (e);
+}
+
+void
+gst_vmaf_hip_gpu_forget_references (GstVmafHipGpu * gpu, gboolean recount)
+{
+  g_queue_clear_full (&gpu->references, ref_entry_free);
+  if (recount)
+    g_atomic_pointer_set ((gpointer *) & gpu->references_made, NULL);
+}
+
 void
 gst_vmaf_hip_gpu_free (GstVmafHipGpu * gpu)
 {
   if (!gpu)
     return;
+  gst_vmaf_hip_gpu_forget_references (gpu, FALSE);
   gst_clear_object (&gpu->hip_device);
   g_clear_pointer (&gpu->transfer, vh_picture_transfer_unref);
+  g_clear_pointer (&gpu->extractors, vh_extractor_set_unref);
   g_free (gpu);
 }
 
@@ -83,10 +125,33 @@ gst_vmaf_hip_gpu_backends (GstVmafHipGpu * gpu)
   return is_lost (gpu) ? VH_BACKEND_CPU : gpu->backends;
 }
 
+gboolean
+gst_vmaf_hip_gpu_reads_device (GstVmafHipGpu * gpu)
+{
+  return gpu->hip_input && !is_lost (gpu);
+}
+
+gpointer
+gst_vmaf_hip_gpu_device_handle (GstVmafHipGpu * gpu)
+{
+#ifdef VH_HAVE_HIP
+  if (gpu->hip_device && gpu->transfer && !is_lost (gpu))
+    return gst_vmaf_hip_device_get_handle (GST_VMAF_HIP_DEVICE
+        (gpu->hip_device));
+#endif
+  return NULL;
+}
+
 VhPictureTransfer *
 gst_vmaf_hip_gpu_transfer (GstVmafHipGpu * gpu)
 {
   return is_lost (gpu) ? NULL : gpu->transfer;
+}
+
+VhExtractorSet *
+gst_vmaf_hip_gpu_extractors (GstVmafHipGpu * gpu)
+{
+  return gpu->extractors;
 }
 
 void
@@ -120,6 +185,19 @@ void
 gst_vmaf_hip_gpu_reset_warnings (GstVmafHipGpu * gpu)
 {
   gpu->warned_upload = FALSE;
+  gpu->warned_gsthip = FALSE;
+  g_atomic_int_set (&gpu->gsthip_on_device, 0);
+  g_atomic_int_set (&gpu->gsthip_mapped, 0);
+}
+
+void
+gst_vmaf_hip_gpu_add_counts (GstVmafHipGpu * gpu, GstStructure * s)
+{
+  gst_structure_set (s,
+      "gst-hip-frames-on-device", G_TYPE_UINT,
+      (guint) g_atomic_int_get (&gpu->gsthip_on_device),
+      "gst-hip-frames-mapped", G_TYPE_UINT,
+      (guint) g_atomic_int_get (&gpu->gsthip_mapped), NULL);
 }
 
 /* backend auto or hip: the device the pipeline shares (asked of the
@@ -127,15 +205,20 @@ gst_vmaf_hip_gpu_reset_warnings (GstVmafHipGpu * gpu)
  * without one goes on with the CPU, saying why; hip without one fails. */
 gboolean
 gst_vmaf_hip_gpu_open (GstVmafHipGpu * gpu, GstVmafHipBackend backend,
-    gint device_id)
+    gint device_id, gboolean self_test)
 {
   GstElement *self = gpu->element;
   GError *err = NULL;
 
   gpu->backends = VH_BACKEND_CPU;
   g_atomic_int_set (&gpu->lost, 0);
-  if (backend == GST_VMAF_HIP_BACKEND_CPU)
+  if (backend == GST_VMAF_HIP_BACKEND_CPU) {
+#ifdef VH_HAVE_HIP
+    if (self_test)
+      gst_vmaf_hip_self_test_no_gpu (self, "backend=cpu");
+#endif
     return TRUE;
+  }
 #ifdef VH_HAVE_HIP
   {
     /* Our own field: a neighbour's or the application's answer arrives
@@ -144,8 +227,11 @@ gst_vmaf_hip_gpu_open (GstVmafHipGpu * gpu, GstVmafHipBackend backend,
             GST_VMAF_HIP_VENDOR_UNKNOWN, device_id,
             (GstVmafHipDevice **) & gpu->hip_device, &err) &&
         vh_hip_use_device (gst_vmaf_hip_device_get_handle (GST_VMAF_HIP_DEVICE
-                (gpu->hip_device)), &gpu->backends, &gpu->transfer, &err))
+                (gpu->hip_device)), &gpu->backends, &gpu->transfer, &err)) {
+      if (self_test)
+        gpu->extractors = gst_vmaf_hip_self_test (self, gpu->transfer);
       return TRUE;
+    }
     gst_vmaf_hip_gpu_close (gpu);
   }
 #else
@@ -160,6 +246,10 @@ gst_vmaf_hip_gpu_open (GstVmafHipGpu * gpu, GstVmafHipBackend backend,
   }
   GST_INFO_OBJECT (self, "backend auto: no usable GPU, features run on the "
       "CPU: %s", err->message);
+#ifdef VH_HAVE_HIP
+  if (self_test)
+    gst_vmaf_hip_self_test_no_gpu (self, err->message);
+#endif
   g_error_free (err);
   return TRUE;
 }
@@ -171,6 +261,7 @@ gst_vmaf_hip_gpu_close (GstVmafHipGpu * gpu)
   gst_clear_object (&gpu->hip_device);
   GST_OBJECT_UNLOCK (gpu->element);
   g_clear_pointer (&gpu->transfer, vh_picture_transfer_unref);
+  g_clear_pointer (&gpu->extractors, vh_extractor_set_unref);
   gpu->backends = VH_BACKEND_CPU;
   gpu->hip_input = FALSE;
 }
@@ -307,6 +398,29 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
       return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
     }
   }
+  /* GStreamer's own HIP memory on our device: its device address, after
+   * its producer's work on it (libgsthip's sync). */
+  if (gpu->hip_input && !is_lost (gpu) && !vh_context_on_cpu (ctx)) {
+    const gchar *why_not = NULL;
+
+    if (gst_vmaf_hip_gsthip_buffer_is_ours (buf, hip_device (gpu),
+            &why_not)) {
+      VhPicture *pic = gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buf,
+          gst_vmaf_hip_gsthip_map_flags (), NULL);
+
+      if (pic) {
+        gst_vmaf_hip_gsthip_buffer_sync (buf);
+        g_atomic_int_inc (&gpu->gsthip_on_device);
+        return pic;
+      }
+      why_not = "a layout the GPU features cannot read in place";
+    }
+    if (why_not && !gpu->warned_gsthip) {
+      GST_INFO_OBJECT (gpu->element, "frames in GStreamer's HIP memory are "
+          "read through their CPU mapping: %s", why_not);
+      gpu->warned_gsthip = TRUE;
+    }
+  }
   /* CUDA memory: its device address, never a copy in system memory. */
   if (gst_vmaf_hip_cuda_buffer_is_ours (buf, hip_device (gpu), error)) {
     VhPicture *pic = gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buf,
@@ -324,8 +438,64 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
   }
   if (error && *error)
     return NULL;
+  if (gst_vmaf_hip_gsthip_buffer_is_gsthip (buf))
+    g_atomic_int_inc (&gpu->gsthip_mapped);
 #endif
   return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
+}
+
+void
+gst_vmaf_hip_gpu_set_reference_users (GstVmafHipGpu * gpu, guint users)
+{
+  gpu->reference_users = users;
+}
+
+/* Kept until every rendition took it, or until this many newer ones came
+ * (a rendition that ended, or runs behind). */
+#define MAX_REFERENCES_KEPT(users) (4 + 4 * (users))
+
+VhPicture *
+gst_vmaf_hip_gpu_wrap_reference (GstVmafHipGpu * gpu, VhContext * ctx,
+    GstVmafHipBackend backend, const GstVideoInfo * vinfo, GstBuffer * buf,
+    GError ** error)
+{
+  RefEntry *e;
+  VhPicture *pic;
+
+  /* The buffer is held by its entry's picture: no other frame takes its
+   * address meanwhile. */
+  for (GList * l = gpu->references.head; l; l = l->next) {
+    e = l->data;
+    if (e->buffer != buf)
+      continue;
+    pic = vh_picture_ref (e->picture);
+    if (++e->uses >= gpu->reference_users) {
+      g_queue_delete_link (&gpu->references, l);
+      ref_entry_free (e);
+    }
+    return pic;
+  }
+  pic = gst_vmaf_hip_gpu_wrap_input (gpu, ctx, backend, vinfo, buf, error);
+  if (!pic)
+    return NULL;
+  g_atomic_pointer_add (&gpu->references_made, 1);
+  if (gpu->reference_users > 1) {
+    e = g_new0 (RefEntry, 1);
+    e->buffer = buf;
+    e->picture = vh_picture_ref (pic);
+    e->uses = 1;
+    g_queue_push_tail (&gpu->references, e);
+    while (gpu->references.length > MAX_REFERENCES_KEPT
+        (gpu->reference_users))
+      ref_entry_free (g_queue_pop_head (&gpu->references));
+  }
+  return pic;
+}
+
+guint64
+gst_vmaf_hip_gpu_references_made (GstVmafHipGpu * gpu)
+{
+  return (guint64) g_atomic_pointer_get (&gpu->references_made);
 }
 
 /* Offers upstream a pool of HIP memory when features run on the GPU:

@@ -14,6 +14,7 @@
 #include <gst/video/video.h>
 
 #include "context.h"
+#include "extractor-set.h"
 #include "picture.h"
 #include "picture-transfer.h"
 #include "gstvmafhipenums.h"
@@ -47,14 +48,32 @@ void         gst_vmaf_hip_gpu_free        (GstVmafHipGpu * gpu);
  * hip without one fails with an element error. */
 gboolean     gst_vmaf_hip_gpu_open        (GstVmafHipGpu * gpu,
                                            GstVmafHipBackend backend,
-                                           gint device_id);
+                                           gint device_id,
+                                           gboolean self_test);
 
 void         gst_vmaf_hip_gpu_close       (GstVmafHipGpu * gpu);
+
+/* The open device's VhHipDevice, for work of the element's own on it (the
+ * scale property's GPU twin); NULL on the CPU and after a fall-back. */
+gpointer     gst_vmaf_hip_gpu_device_handle (GstVmafHipGpu * gpu);
+/* Adds to @s (the stats) how many frames in GStreamer's own HIP memory
+ * (libgsthip) were read by device address ("gst-hip-frames-on-device")
+ * and through a CPU mapping ("gst-hip-frames-mapped"), since start. */
+void         gst_vmaf_hip_gpu_add_counts  (GstVmafHipGpu * gpu,
+                                           GstStructure * s);
+
+/* Whether some feature of the run reads device pictures (and the GPU did
+ * not fail): frames are best brought to the device. */
+gboolean     gst_vmaf_hip_gpu_reads_device (GstVmafHipGpu * gpu);
 
 /* What gst_vmaf_hip_gpu_open() decided, for the scoring context. */
 VhBackend    gst_vmaf_hip_gpu_backends    (GstVmafHipGpu * gpu);
 
 VhPictureTransfer *gst_vmaf_hip_gpu_transfer (GstVmafHipGpu * gpu);
+
+/* The classes contexts may run: NULL (every twin) unless the self-test
+ * failed some, which then run on the CPU. */
+VhExtractorSet *gst_vmaf_hip_gpu_extractors (GstVmafHipGpu * gpu);
 
 /* Whether some feature of @ctx reads device pictures: then HIP memory is
  * offered upstream and read in place. Again after a fall-back to the CPU. */
@@ -84,6 +103,28 @@ VhPicture   *gst_vmaf_hip_gpu_wrap_input  (GstVmafHipGpu * gpu,
                                            GstVmafHipBackend backend,
                                            const GstVideoInfo * vinfo,
                                            GstBuffer * buf, GError ** error);
+
+/* gst_vmaf_hip_gpu_wrap_input() for a reference frame that @users
+ * renditions are scored against (gst_vmaf_hip_gpu_set_reference_users()):
+ * its picture is made once and handed to each, so that it is prepared and
+ * uploaded once for all of them. Streaming thread. */
+VhPicture   *gst_vmaf_hip_gpu_wrap_reference (GstVmafHipGpu * gpu,
+                                           VhContext * ctx,
+                                           GstVmafHipBackend backend,
+                                           const GstVideoInfo * vinfo,
+                                           GstBuffer * buf, GError ** error);
+
+void         gst_vmaf_hip_gpu_set_reference_users (GstVmafHipGpu * gpu,
+                                           guint users);
+
+/* Drops the reference pictures kept (start, flush, stop); @recount: the
+ * count of pictures made starts again. */
+void         gst_vmaf_hip_gpu_forget_references (GstVmafHipGpu * gpu,
+                                           gboolean recount);
+
+/* Reference pictures made since start: one per reference frame scored,
+ * whatever the number of renditions (any thread). */
+guint64      gst_vmaf_hip_gpu_references_made (GstVmafHipGpu * gpu);
 
 /* Answers an allocation query from upstream: a HIP pool of @held buffers
  * when features read device pictures (or, for CUDA producers, @held), and

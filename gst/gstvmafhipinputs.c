@@ -54,6 +54,7 @@ typedef struct
   guint rate_step;              /* k: every k-th frame is paired (a rate k
                                  * times the other pad's), else 1 */
   guint64 rate_seen;            /* frames counted for rate_step */
+  gboolean released;            /* a request pad given back: no frame comes */
 } Input;
 
 /* One side of a match, under the lock. */
@@ -87,6 +88,15 @@ struct _GstVmafHipInputs
 };
 
 static void inputs_waited (gpointer data, GstClockTime waited);
+
+static void
+input_free (gpointer data)
+{
+  Input *in = data;
+
+  gst_object_unref (in->pad);
+  g_free (in);
+}
 
 static void
 match_free (gpointer data)
@@ -130,7 +140,7 @@ gst_vmaf_hip_inputs_new (GstAggregator * agg)
 
   inputs->agg = agg;
   g_mutex_init (&inputs->lock);
-  inputs->inputs = g_ptr_array_new_with_free_func (g_free);
+  inputs->inputs = g_ptr_array_new_with_free_func (input_free);
   inputs->matches = g_ptr_array_new_with_free_func (match_free);
   inputs->wait = gst_vmaf_hip_input_wait_new (inputs_waited, inputs);
   return inputs;
@@ -151,20 +161,19 @@ gst_vmaf_hip_inputs_free (GstVmafHipInputs * inputs)
 static GstPadProbeReturn pad_probe (GstPad * pad, GstPadProbeInfo * info,
     gpointer user_data);
 
-GstVideoAggregatorPad *
-gst_vmaf_hip_inputs_add_pad (GstVmafHipInputs * inputs,
-    GstStaticPadTemplate * st, GType pad_type, gboolean reference)
+/* Probes @pad and makes its match (a distorted pad). Called with the lock
+ * held, or before any thread runs. */
+static guint
+register_pad (GstVmafHipInputs * inputs, GstVideoAggregatorPad * pad,
+    gboolean reference)
 {
-  GstPadTemplate *templ = gst_static_pad_template_get (st);
   Input *in = g_new0 (Input, 1);
+  guint index = inputs->matches->len;
 
-  g_return_val_if_fail (reference == (inputs->reference == NULL), NULL);
   in->inputs = inputs;
   in->reference = reference;
+  in->pad = gst_object_ref (pad);
   gst_segment_init (&in->segment, GST_FORMAT_UNDEFINED);
-  in->pad = g_object_new (pad_type, "name", st->name_template,
-      "direction", GST_PAD_SINK, "template", templ, NULL);
-  gst_object_unref (templ);
   g_ptr_array_add (inputs->inputs, in);
   if (reference) {
     inputs->reference = in;
@@ -182,8 +191,46 @@ gst_vmaf_hip_inputs_add_pad (GstVmafHipInputs * inputs,
   gst_pad_add_probe (GST_PAD (in->pad), GST_PAD_PROBE_TYPE_BUFFER |
       GST_PAD_PROBE_TYPE_EVENT_FLUSH | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
       pad_probe, in, NULL);
-  gst_element_add_pad (GST_ELEMENT (inputs->agg), GST_PAD (in->pad));
-  return in->pad;
+  return index;
+}
+
+GstVideoAggregatorPad *
+gst_vmaf_hip_inputs_add_pad (GstVmafHipInputs * inputs,
+    GstStaticPadTemplate * st, GType pad_type, gboolean reference)
+{
+  GstPadTemplate *templ = gst_static_pad_template_get (st);
+  GstVideoAggregatorPad *pad;
+
+  g_return_val_if_fail (reference == (inputs->reference == NULL), NULL);
+  pad = g_object_new (pad_type, "name", st->name_template,
+      "direction", GST_PAD_SINK, "template", templ, NULL);
+  gst_object_unref (templ);
+  register_pad (inputs, pad, reference);
+  gst_element_add_pad (GST_ELEMENT (inputs->agg), GST_PAD (pad));
+  return pad;
+}
+
+guint
+gst_vmaf_hip_inputs_adopt_pad (GstVmafHipInputs * inputs,
+    GstVideoAggregatorPad * pad)
+{
+  guint index;
+
+  g_mutex_lock (&inputs->lock);
+  index = register_pad (inputs, pad, FALSE);
+  g_mutex_unlock (&inputs->lock);
+  return index;
+}
+
+guint
+gst_vmaf_hip_inputs_n_matches (GstVmafHipInputs * inputs)
+{
+  guint n;
+
+  g_mutex_lock (&inputs->lock);
+  n = inputs->matches->len;
+  g_mutex_unlock (&inputs->lock);
+  return n;
 }
 
 GstVideoAggregatorPad *
@@ -198,21 +245,46 @@ match (GstVmafHipInputs * inputs, guint i)
   return g_ptr_array_index (inputs->matches, i);
 }
 
+/* Pads and matches are only added (a released pad's stay), under the
+ * lock: what they point to stays valid. */
 GstVideoAggregatorPad *
 gst_vmaf_hip_inputs_distorted_pad (GstVmafHipInputs * inputs, guint i)
 {
-  return match (inputs, i)->side[1]->pad;
+  GstVideoAggregatorPad *pad;
+
+  g_mutex_lock (&inputs->lock);
+  pad = match (inputs, i)->side[1]->pad;
+  g_mutex_unlock (&inputs->lock);
+  return pad;
 }
 
 static Input *
 input_of (GstVmafHipInputs * inputs, GstPad * pad)
 {
-  for (guint i = 0; i < inputs->inputs->len; i++) {
+  Input *found = NULL;
+
+  g_mutex_lock (&inputs->lock);
+  for (guint i = 0; i < inputs->inputs->len && !found; i++) {
     Input *in = g_ptr_array_index (inputs->inputs, i);
     if (GST_PAD (in->pad) == pad)
-      return in;
+      found = in;
   }
-  g_return_val_if_reached (NULL);
+  g_mutex_unlock (&inputs->lock);
+  g_return_val_if_fail (found != NULL, NULL);
+  return found;
+}
+
+gint
+gst_vmaf_hip_inputs_match_of_pad (GstVmafHipInputs * inputs, GstPad * pad)
+{
+  gint index = -1;
+
+  g_mutex_lock (&inputs->lock);
+  for (guint i = 0; i < inputs->matches->len && index < 0; i++)
+    if (GST_PAD (match (inputs, i)->side[1]->pad) == pad)
+      index = (gint) i;
+  g_mutex_unlock (&inputs->lock);
+  return index;
 }
 
 GstVideoAggregatorPad *
@@ -233,12 +305,42 @@ gst_vmaf_hip_inputs_set_caps_refused (GstVmafHipInputs * inputs,
 gboolean
 gst_vmaf_hip_inputs_caps_refused (GstVmafHipInputs * inputs)
 {
-  for (guint i = 0; i < inputs->inputs->len; i++) {
+  gboolean refused = FALSE;
+
+  g_mutex_lock (&inputs->lock);
+  for (guint i = 0; i < inputs->inputs->len && !refused; i++) {
     Input *in = g_ptr_array_index (inputs->inputs, i);
-    if (g_atomic_int_get (&in->caps_refused))
-      return TRUE;
+    refused = !in->released && g_atomic_int_get (&in->caps_refused);
   }
-  return FALSE;
+  g_mutex_unlock (&inputs->lock);
+  return refused;
+}
+
+void
+gst_vmaf_hip_inputs_release_pad (GstVmafHipInputs * inputs, GstPad * pad)
+{
+  g_mutex_lock (&inputs->lock);
+  for (guint i = 0; i < inputs->matches->len; i++) {
+    Match *m = match (inputs, i);
+
+    if (GST_PAD (m->side[1]->pad) != pad)
+      continue;
+    m->side[1]->released = TRUE;
+    m->side[1]->over = TRUE;
+    gst_vmaf_hip_pairing_clear (m->pairing);
+  }
+  g_mutex_unlock (&inputs->lock);
+}
+
+gboolean
+gst_vmaf_hip_inputs_released (GstVmafHipInputs * inputs, guint i)
+{
+  gboolean released;
+
+  g_mutex_lock (&inputs->lock);
+  released = match (inputs, i)->side[1]->released;
+  g_mutex_unlock (&inputs->lock);
+  return released;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -258,7 +360,7 @@ input_reset (GstVmafHipInputs * inputs, Input * in)
 {
   in->arrived = 0;
   in->rate_seen = 0;
-  in->over = FALSE;
+  in->over = in->released;
   in->untimed_said = FALSE;
   for (guint i = 0; i < inputs->matches->len; i++) {
     Match *m = match (inputs, i);
@@ -347,13 +449,17 @@ inputs_waited (gpointer data, GstClockTime waited)
 static void
 say_unlinked_at_eos (GstVmafHipInputs * inputs, Input * ended)
 {
-  for (guint i = 0; i < inputs->inputs->len; i++) {
-    Input *in = g_ptr_array_index (inputs->inputs, i);
+  for (guint i = 0;; i++) {
+    Input *in = NULL;
     gboolean silent;
 
     g_mutex_lock (&inputs->lock);
-    silent = in != ended && !in->have_info && !in->over;
+    if (i < inputs->inputs->len)
+      in = g_ptr_array_index (inputs->inputs, i);
+    silent = in && in != ended && !in->have_info && !in->over;
     g_mutex_unlock (&inputs->lock);
+    if (!in)
+      break;
     if (silent && !gst_pad_is_linked (GST_PAD (in->pad))) {
       gst_vmaf_hip_input_wait_say_silent (GST_ELEMENT (inputs->agg),
           GST_PAD (in->pad), in->reference, GST_PAD (ended->pad), 0);
@@ -651,6 +757,8 @@ gst_vmaf_hip_inputs_next (GstVmafHipInputs * inputs, gboolean at_end,
     };
     GstVmafHipPairingResult *r = &d->frames;
 
+    if (m->side[1]->released)
+      continue;
     gst_vmaf_hip_pairing_set_max_waiting (m->pairing, waiting);
     if (m->content ? !gst_vmaf_hip_content_pairing_next (m->content, over[0],
             over[1], r) : !gst_vmaf_hip_pairing_next (m->pairing, over[0],
@@ -712,11 +820,23 @@ gst_vmaf_hip_inputs_report_unpaired (GstVmafHipInputs * inputs,
 void
 gst_vmaf_hip_inputs_warn_unscored (GstVmafHipInputs * inputs)
 {
-  Match *m = match (inputs, 0);
+  gst_vmaf_hip_inputs_warn_unscored_match (inputs, 0);
+}
+
+void
+gst_vmaf_hip_inputs_warn_unscored_match (GstVmafHipInputs * inputs,
+    guint index)
+{
+  Match *m;
   guint64 ur, ud, dropped_ref, dropped_dist;
   gboolean dist_ended, ref_ended;
+  /* the first match's say it as they did before renditions */
+  gchar *which;
 
   g_mutex_lock (&inputs->lock);
+  m = match (inputs, index);
+  which = index ? g_strdup_printf ("%s: ", GST_PAD_NAME (m->side[1]->pad)) :
+      g_strdup ("");
   ur = m->tally[0].unpaired;
   ud = m->tally[1].unpaired;
   /* Said only when that is all there is to it. */
@@ -734,22 +854,23 @@ gst_vmaf_hip_inputs_warn_unscored (GstVmafHipInputs * inputs)
         GST_PAD_NAME (m->side[dist_ended ? 0 : 1]->pad)) : g_strdup ("");
 
     GST_ELEMENT_WARNING_WITH_DETAILS (inputs->agg, STREAM, FAILED,
-        ("%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
-            " distorted frames had no partner and were not scored%s.", ur,
-            ud, why), (NULL),
+        ("%s%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
+            " distorted frames had no partner and were not scored%s.", which,
+            ur, ud, why), (NULL),
         ("unpaired-reference", G_TYPE_UINT64, ur,
             "unpaired-distorted", G_TYPE_UINT64, ud, NULL));
     g_free (why);
   }
   if (dropped_ref || dropped_dist) {
     GST_ELEMENT_WARNING_WITH_DETAILS (inputs->agg, STREAM, FAILED,
-        ("%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
+        ("%s%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
             " distorted frames were dropped before they could be paired "
-            "(they came without caps, or past the segment's end).",
+            "(they came without caps, or past the segment's end).", which,
             dropped_ref, dropped_dist), (NULL),
         ("dropped-reference", G_TYPE_UINT64, dropped_ref,
             "dropped-distorted", G_TYPE_UINT64, dropped_dist, NULL));
   }
+  g_free (which);
 }
 
 /* The first match's: the summary's fields name one reference and one
@@ -757,10 +878,18 @@ gst_vmaf_hip_inputs_warn_unscored (GstVmafHipInputs * inputs)
 void
 gst_vmaf_hip_inputs_add_counts (GstVmafHipInputs * inputs, GstStructure * s)
 {
-  Match *m = match (inputs, 0);
+  gst_vmaf_hip_inputs_add_match_counts (inputs, 0, s);
+}
+
+void
+gst_vmaf_hip_inputs_add_match_counts (GstVmafHipInputs * inputs,
+    guint index, GstStructure * s)
+{
+  Match *m;
   guint64 ur, ud, dr, dd;
 
   g_mutex_lock (&inputs->lock);
+  m = match (inputs, index);
   ur = m->tally[0].unpaired;
   ud = m->tally[1].unpaired;
   dr = count_dropped (m, 0);
@@ -796,15 +925,18 @@ gst_vmaf_hip_inputs_set_align (GstVmafHipInputs * inputs, gboolean content,
 
 GstStructure *
 gst_vmaf_hip_inputs_take_align_event (GstVmafHipInputs * inputs,
-    gboolean at_end)
+    gboolean at_end, guint * match_out)
 {
   GstStructure *s = NULL;
 
   g_mutex_lock (&inputs->lock);
   for (guint i = 0; i < inputs->matches->len && !s; i++) {
     Match *m = match (inputs, i);
+
     if (m->content)
       s = gst_vmaf_hip_content_pairing_take_event (m->content, at_end);
+    if (s)
+      *match_out = i;
   }
   g_mutex_unlock (&inputs->lock);
   return s;
@@ -812,12 +944,13 @@ gst_vmaf_hip_inputs_take_align_event (GstVmafHipInputs * inputs,
 
 gboolean
 gst_vmaf_hip_inputs_add_align_counts (GstVmafHipInputs * inputs,
-    GstStructure * s, gchar ** description, gchar ** json)
+    guint index, GstStructure * s, gchar ** description, gchar ** json)
 {
-  Match *m = match (inputs, 0);
+  Match *m;
   gboolean content;
 
   g_mutex_lock (&inputs->lock);
+  m = match (inputs, index);
   content = m->content != NULL;
   if (content && s)
     gst_vmaf_hip_content_pairing_add_counts (m->content, s);

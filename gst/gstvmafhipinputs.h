@@ -63,6 +63,27 @@ GstVideoAggregatorPad *gst_vmaf_hip_inputs_add_pad (GstVmafHipInputs * inputs,
                                            GType pad_type,
                                            gboolean reference);
 
+/* A distorted pad the base class made (a request pad, dist_sink_%u) gets
+ * its probe and a match with the reference, whose number is returned.
+ * Thread-safe: pads may be requested while the element runs. */
+guint        gst_vmaf_hip_inputs_adopt_pad (GstVmafHipInputs * inputs,
+                                           GstVideoAggregatorPad * pad);
+
+/* A request pad given back: its match decides nothing more (its number
+ * stays taken until the element goes). Thread-safe. */
+void         gst_vmaf_hip_inputs_release_pad (GstVmafHipInputs * inputs,
+                                           GstPad * pad);
+
+gboolean     gst_vmaf_hip_inputs_released (GstVmafHipInputs * inputs,
+                                           guint match);
+
+/* Matches so far (released ones included), and the match of a distorted
+ * pad (-1: none). Thread-safe. */
+guint        gst_vmaf_hip_inputs_n_matches (GstVmafHipInputs * inputs);
+
+gint         gst_vmaf_hip_inputs_match_of_pad (GstVmafHipInputs * inputs,
+                                           GstPad * pad);
+
 GstVideoAggregatorPad *gst_vmaf_hip_inputs_reference_pad (GstVmafHipInputs * inputs);
 
 GstVideoAggregatorPad *gst_vmaf_hip_inputs_distorted_pad (GstVmafHipInputs * inputs,
@@ -115,9 +136,18 @@ void         gst_vmaf_hip_inputs_report_unpaired (GstVmafHipInputs * inputs,
 void         gst_vmaf_hip_inputs_warn_unscored (GstVmafHipInputs * inputs);
 
 /* Sets unpaired-reference, unpaired-distorted, dropped-reference and
- * dropped-distorted on a summary. */
+ * dropped-distorted on a summary: the first match's. */
 void         gst_vmaf_hip_inputs_add_counts (GstVmafHipInputs * inputs,
                                            GstStructure * s);
+
+/* The same for one match (a rendition's summary). */
+void         gst_vmaf_hip_inputs_add_match_counts (GstVmafHipInputs * inputs,
+                                           guint match, GstStructure * s);
+
+/* gst_vmaf_hip_inputs_warn_unscored() for one match; a rendition's
+ * warnings start with its pad's name. */
+void         gst_vmaf_hip_inputs_warn_unscored_match (GstVmafHipInputs * inputs,
+                                           guint match);
 
 /* Before a run (with gst_vmaf_hip_inputs_start()): @content pairs each
  * match by its frames' content (align=content) within @window, else by
@@ -127,14 +157,17 @@ void         gst_vmaf_hip_inputs_set_align (GstVmafHipInputs * inputs,
                                            GstClockTime window);
 
 /* The next "vmaf-align" structure of a match paired by content, or NULL
- * (gst_vmaf_hip_content_pairing_take_event()). Aggregate thread. */
+ * (gst_vmaf_hip_content_pairing_take_event()); the match's index in
+ * *@match. Aggregate thread. */
 GstStructure *gst_vmaf_hip_inputs_take_align_event (GstVmafHipInputs * inputs,
-                                           gboolean at_end);
+                                           gboolean at_end,
+                                           guint * match);
 
-/* Paired by content: the alignment's fields on @s (if not NULL), and
- * for the results file a sentence in *@description and a JSON object in
- * *@json (both or neither); FALSE when paired by running time. */
+/* @match paired by content: the alignment's fields on @s (if not NULL),
+ * and for the results file a sentence in *@description and a JSON object
+ * in *@json (both or neither); FALSE when paired by running time. */
 gboolean     gst_vmaf_hip_inputs_add_align_counts (GstVmafHipInputs * inputs,
+                                           guint match,
                                            GstStructure * s,
                                            gchar ** description,
                                            gchar ** json);

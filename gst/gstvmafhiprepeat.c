@@ -38,27 +38,43 @@ gst_vmaf_hip_unpaired_mode_get_type (void)
   return (GType) id;
 }
 
-struct _GstVmafHipRepeat
+/* One distorted pad's. */
+typedef struct
 {
   GstVmafHipFrame last;
   gboolean have_last;
   guint64 count;
+} Shown;
+
+struct _GstVmafHipRepeat
+{
+  GArray *shown;                /* Shown, by match */
 };
 
 GstVmafHipRepeat *
 gst_vmaf_hip_repeat_new (void)
 {
-  return g_new0 (GstVmafHipRepeat, 1);
+  GstVmafHipRepeat *repeat = g_new0 (GstVmafHipRepeat, 1);
+
+  repeat->shown = g_array_new (FALSE, TRUE, sizeof (Shown));
+  return repeat;
+}
+
+static void
+shown_forget (Shown * shown)
+{
+  if (shown->have_last)
+    gst_buffer_unref (shown->last.buffer);
+  shown->have_last = FALSE;
 }
 
 void
 gst_vmaf_hip_repeat_reset (GstVmafHipRepeat * repeat, gboolean count)
 {
-  if (repeat->have_last)
-    gst_buffer_unref (repeat->last.buffer);
-  repeat->have_last = FALSE;
+  for (guint i = 0; i < repeat->shown->len; i++)
+    shown_forget (&g_array_index (repeat->shown, Shown, i));
   if (count)
-    repeat->count = 0;
+    g_array_set_size (repeat->shown, 0);
 }
 
 void
@@ -67,33 +83,49 @@ gst_vmaf_hip_repeat_free (GstVmafHipRepeat * repeat)
   if (!repeat)
     return;
   gst_vmaf_hip_repeat_reset (repeat, TRUE);
+  g_array_unref (repeat->shown);
   g_free (repeat);
 }
 
+/* @match's, made when first asked for (a pad requested while running). */
+static Shown *
+shown_of (GstVmafHipRepeat * repeat, guint match)
+{
+  if (match >= repeat->shown->len)
+    g_array_set_size (repeat->shown, match + 1);
+  return &g_array_index (repeat->shown, Shown, match);
+}
+
 void
-gst_vmaf_hip_repeat_remember (GstVmafHipRepeat * repeat,
+gst_vmaf_hip_repeat_remember (GstVmafHipRepeat * repeat, guint match,
     const GstVmafHipFrame * dist)
 {
+  Shown *shown = shown_of (repeat, match);
+
   gst_buffer_ref (dist->buffer);
-  gst_vmaf_hip_repeat_reset (repeat, FALSE);
-  repeat->last = *dist;
-  repeat->have_last = TRUE;
+  shown_forget (shown);
+  shown->last = *dist;
+  shown->have_last = TRUE;
 }
 
 gboolean
-gst_vmaf_hip_repeat_take (GstVmafHipRepeat * repeat, GstVmafHipFrame * dist)
+gst_vmaf_hip_repeat_take (GstVmafHipRepeat * repeat, guint match,
+    GstVmafHipFrame * dist)
 {
-  if (!repeat->have_last)
+  Shown *shown = shown_of (repeat, match);
+
+  if (!shown->have_last)
     return FALSE;
-  *dist = repeat->last;
+  *dist = shown->last;
   gst_buffer_ref (dist->buffer);
   dist->repeated = TRUE;
-  repeat->count++;
+  shown->count++;
   return TRUE;
 }
 
 guint64
-gst_vmaf_hip_repeat_count (GstVmafHipRepeat * repeat)
+gst_vmaf_hip_repeat_count (GstVmafHipRepeat * repeat, guint match)
 {
-  return repeat->count;
+  return match < repeat->shown->len ?
+      g_array_index (repeat->shown, Shown, match).count : 0;
 }

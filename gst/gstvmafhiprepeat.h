@@ -29,9 +29,10 @@ GType gst_vmaf_hip_unpaired_mode_get_type (void);
 /**
  * GstVmafHipRepeat:
  *
- * unpaired=repeat: the last distorted frame scored, kept so that a
- * reference frame the chain dropped is scored against what a viewer saw
- * instead (the frozen picture), and how many were. Streaming thread.
+ * unpaired=repeat: each distorted pad's last frame scored (by match: 0
+ * is dist_sink's, then the request pads'), kept so that a reference frame
+ * the chain dropped is scored against what a viewer saw instead (the
+ * frozen picture), and how many were. Streaming thread.
  */
 typedef struct _GstVmafHipRepeat GstVmafHipRepeat;
 
@@ -45,14 +46,17 @@ void         gst_vmaf_hip_repeat_reset    (GstVmafHipRepeat * repeat,
 
 /* @dist was scored: it is the frame shown until the next one. */
 void         gst_vmaf_hip_repeat_remember (GstVmafHipRepeat * repeat,
+                                           guint match,
                                            const GstVmafHipFrame * dist);
 
 /* The frame to score a dropped reference frame against, marked repeated
  * (the caller unrefs its buffer), counted; FALSE when none was shown yet. */
 gboolean     gst_vmaf_hip_repeat_take     (GstVmafHipRepeat * repeat,
+                                           guint match,
                                            GstVmafHipFrame * dist);
 
-guint64      gst_vmaf_hip_repeat_count    (GstVmafHipRepeat * repeat);
+guint64      gst_vmaf_hip_repeat_count    (GstVmafHipRepeat * repeat,
+                                           guint match);
 
 G_END_DECLS
 

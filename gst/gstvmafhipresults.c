@@ -15,6 +15,7 @@
 #endif
 
 #include "gstvmafhipresults.h"
+#include "gstvmafhiplevels.h"
 #include "results-file.h"
 
 #include <errno.h>
@@ -32,6 +33,7 @@ struct _GstVmafHipResults
   GstVmafHipResultsFormat format;
   guint interval;               /* ms */
   gint failed;                  /* atomic: a write failed, said once */
+  gchar *percentiles;           /* NULL: none */
 };
 
 GstVmafHipResults *
@@ -49,6 +51,7 @@ gst_vmaf_hip_results_free (GstVmafHipResults * results)
   if (!results)
     return;
   g_free (results->filename);
+  g_free (results->percentiles);
   g_free (results);
 }
 
@@ -105,6 +108,37 @@ check_regular_file (GstVmafHipResults * results)
   return TRUE;
 }
 
+void
+gst_vmaf_hip_results_set_percentiles (GstVmafHipResults * results,
+    const gchar * list)
+{
+  g_free (results->percentiles);
+  results->percentiles = g_strdup (list);
+}
+
+/* results-percentiles: the list into the run report, or an error. */
+static gboolean
+add_percentiles (GstVmafHipResults * results, GstVmafHipReport * report)
+{
+  GArray *values = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GError *err = NULL;
+  gboolean ok = gst_vmaf_hip_parse_levels (results->percentiles,
+      "percentiles", "p", values, names, &err);
+
+  if (ok)
+    vh_run_report_set_percentiles (gst_vmaf_hip_report_run (report),
+        (const gdouble *) values->data,
+        (const gchar * const *) names->pdata, values->len);
+  else
+    GST_ELEMENT_ERROR (results->element, LIBRARY, SETTINGS,
+        ("Invalid %s", err->message), (NULL));
+  g_clear_error (&err);
+  g_array_unref (values);
+  g_ptr_array_unref (names);
+  return ok;
+}
+
 GstVmafHipReport *
 gst_vmaf_hip_results_make_report (GstVmafHipResults * results)
 {
@@ -122,6 +156,10 @@ gst_vmaf_hip_results_make_report (GstVmafHipResults * results)
 
   g_atomic_int_set (&results->failed, 0);
   report = gst_vmaf_hip_report_new (&config, &err);
+  if (report && !add_percentiles (results, report)) {
+    gst_vmaf_hip_report_free (report);
+    return NULL;
+  }
   if (!report) {
     GST_ELEMENT_ERROR (results->element, RESOURCE, OPEN_WRITE,
         ("Cannot write the results file \"%s\": %s", path, err->message),

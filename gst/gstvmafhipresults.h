@@ -43,6 +43,11 @@ void         gst_vmaf_hip_results_configure (GstVmafHipResults * results,
                                            GstVmafHipResultsFormat format,
                                            guint interval_ms);
 
+/* Percentiles (the percentiles property's list) the file adds to each
+ * pooled metric; NULL or "": none, libvmaf's layout. */
+void         gst_vmaf_hip_results_set_percentiles (GstVmafHipResults * results,
+                                           const gchar * list);
+
 /* The file configured, or NULL. */
 const gchar *gst_vmaf_hip_results_filename (GstVmafHipResults * results);
 

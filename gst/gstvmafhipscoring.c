@@ -14,13 +14,18 @@
 #include "config.h"
 #endif
 
+#include <gst/base/gstaggregator.h>
+
 #include "gstvmafhipscoring.h"
 #include "gstvmafhipcompat.h"
 #include "gstvmafhippicture.h"
 #include "gstvmafhipreport.h"
 #include "gstvmafhipresults.h"
+#include "gstvmafhipscale.h"
+#include "gstvmafhipwatch.h"
 
 #include "errors.h"
+#include "feature-alias.h"
 #include "model.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
@@ -30,7 +35,13 @@ struct _GstVmafHipScoring
 {
   GstElement *element;          /* not owned */
   GstVmafHipGpu *gpu;           /* not owned */
-  GstVmafHipLiveSettings live;
+  GstVmafHipLiveSettings *live;        /* own_live, or another's */
+  GstVmafHipLiveSettings own_live;
+  /* Which distorted pad this scores (messages, summary, tags); NULL
+   * names: none said. */
+  gchar *pad_name;
+  gchar *label;
+  GstObject *tag_source;        /* posts the tags; NULL: the element */
 
   /* One run, from start to stop; streaming thread. */
   GstVmafHipSettings run;
@@ -56,6 +67,15 @@ struct _GstVmafHipScoring
                                  * under the object lock */
   /* Tags for the next output buffer, under the object lock. */
   GstTagList *pending_tags;
+  /* The distorted frames to the reference's size (scale property). */
+  GstVmafHipScale *scale;
+  gchar *scaler;                /* "bicubic from 1280x720 on the gpu", set
+                                 * under the object lock */
+  /* Windows, events and lag (gstvmafhipwatch.c): its settings, copied
+   * at start, and the run's watch, set under the object lock (stats). */
+  GstVmafHipWatchSettings watch_settings;
+  GstVmafHipWatch *watch;
+  gchar *ref_pad, *dist_pad;    /* named in the watch's messages */
 };
 
 GstVmafHipScoring *
@@ -65,7 +85,12 @@ gst_vmaf_hip_scoring_new (GstElement * element, GstVmafHipGpu * gpu)
 
   scoring->element = element;
   scoring->gpu = gpu;
+  scoring->live = &scoring->own_live;
   scoring->results = gst_vmaf_hip_results_new (element);
+  scoring->scale = gst_vmaf_hip_scale_new ();
+  gst_vmaf_hip_watch_settings_init (&scoring->watch_settings);
+  scoring->ref_pad = g_strdup ("ref_sink");
+  scoring->dist_pad = g_strdup ("dist_sink");
   return scoring;
 }
 
@@ -77,17 +102,59 @@ gst_vmaf_hip_scoring_free (GstVmafHipScoring * scoring)
   gst_vmaf_hip_settings_clear (&scoring->run);
   g_clear_pointer (&scoring->ctx, vh_context_free);
   gst_vmaf_hip_report_free (scoring->report);
+  gst_vmaf_hip_watch_free (scoring->watch);
+  gst_vmaf_hip_watch_settings_clear (&scoring->watch_settings);
+  g_free (scoring->ref_pad);
+  g_free (scoring->dist_pad);
   gst_vmaf_hip_results_free (scoring->results);
   g_free (scoring->dispatch);
+  gst_vmaf_hip_scale_free (scoring->scale);
+  g_free (scoring->scaler);
+  g_free (scoring->pad_name);
+  g_free (scoring->label);
+  if (scoring->tag_source)
+    gst_object_unref (scoring->tag_source);
   if (scoring->pending_tags)
     gst_tag_list_unref (scoring->pending_tags);
   g_free (scoring);
 }
 
+GstVmafHipScoring *
+gst_vmaf_hip_scoring_new_sharing (GstElement * element, GstVmafHipGpu * gpu,
+    GstVmafHipScoring * first)
+{
+  GstVmafHipScoring *scoring = gst_vmaf_hip_scoring_new (element, gpu);
+
+  scoring->live = first->live;
+  return scoring;
+}
+
+void
+gst_vmaf_hip_scoring_set_rendition (GstVmafHipScoring * scoring,
+    const gchar * pad_name, const gchar * label, GstObject * tag_source)
+{
+  g_free (scoring->pad_name);
+  scoring->pad_name = g_strdup (pad_name);
+  g_free (scoring->label);
+  scoring->label = g_strdup (label);
+  if (scoring->tag_source)
+    gst_object_unref (scoring->tag_source);
+  scoring->tag_source = tag_source ? gst_object_ref (tag_source) : NULL;
+}
+
+/* The pad and label fields of a message of the vmafhip layout. */
+static void
+name_rendition (GstVmafHipScoring * scoring, GstStructure * s)
+{
+  if (scoring->pad_name)
+    gst_structure_set (s, "pad", G_TYPE_STRING, scoring->pad_name,
+        "label", G_TYPE_STRING, scoring->label, NULL);
+}
+
 GstVmafHipLiveSettings *
 gst_vmaf_hip_scoring_live (GstVmafHipScoring * scoring)
 {
-  return &scoring->live;
+  return scoring->live;
 }
 
 void
@@ -105,6 +172,37 @@ gst_vmaf_hip_scoring_configure (GstVmafHipScoring * scoring,
   gst_vmaf_hip_results_configure (scoring->results, results_filename, format,
       results_interval_ms);
   scoring->passthrough = passthrough;
+}
+
+void
+gst_vmaf_hip_scoring_set_scale (GstVmafHipScoring * scoring,
+    GstVmafHipScaleMethod method)
+{
+  gst_vmaf_hip_scale_start (scoring->scale, (VhScaleMethod) method);
+}
+
+const gchar *
+gst_vmaf_hip_scoring_results_filename (GstVmafHipScoring * scoring)
+{
+  return gst_vmaf_hip_results_filename (scoring->results);
+}
+
+void
+gst_vmaf_hip_scoring_configure_watch (GstVmafHipScoring * scoring,
+    const GstVmafHipWatchSettings * settings)
+{
+  gst_vmaf_hip_watch_settings_clear (&scoring->watch_settings);
+  gst_vmaf_hip_watch_settings_copy (&scoring->watch_settings, settings);
+}
+
+void
+gst_vmaf_hip_scoring_set_pads (GstVmafHipScoring * scoring,
+    const gchar * ref_pad, const gchar * dist_pad)
+{
+  g_free (scoring->ref_pad);
+  g_free (scoring->dist_pad);
+  scoring->ref_pad = g_strdup (ref_pad);
+  scoring->dist_pad = g_strdup (dist_pad);
 }
 
 const GstVmafHipSettings *
@@ -129,8 +227,8 @@ static void
 post_tags (GstVmafHipScoring * scoring, GstTagList * tags)
 {
   gst_element_post_message (scoring->element,
-      gst_message_new_tag (GST_OBJECT_CAST (scoring->element),
-          gst_tag_list_copy (tags)));
+      gst_message_new_tag (scoring->tag_source ? scoring->tag_source :
+          GST_OBJECT_CAST (scoring->element), gst_tag_list_copy (tags)));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -162,30 +260,39 @@ on_frame_ready (VhContext * ctx, guint index, gboolean scored,
 {
   GstVmafHipScoring *scoring = user_data;
   GstElement *self = scoring->element;
-  gboolean want_message = g_atomic_int_get (&scoring->live.frame_message);
-  guint tag_interval = (guint) g_atomic_int_get (&scoring->live.tag_interval);
+  gboolean want_message = g_atomic_int_get (&scoring->live->frame_message);
+  guint tag_interval = (guint) g_atomic_int_get (&scoring->live->tag_interval);
   GstStructure *s;
   guint64 n_scored = 0;
 
   /* The run report keeps a frame's values only for the results file, so
-   * that a live run without one does not grow. */
+   * that a live run without one does not grow. The watch reads every
+   * scored frame's structure, posted or not. */
   s = gst_vmaf_hip_report_frame_ready (scoring->report, ctx, index, scored,
-      want_message, &n_scored);
-  if (s && g_atomic_int_get (&scoring->live.message_layout) ==
+      want_message || scoring->watch, &n_scored);
+  if (s && scoring->watch)
+    gst_vmaf_hip_watch_frame (scoring->watch, s);
+  if (s && !want_message)
+    g_clear_pointer (&s, gst_structure_free);
+  if (s && g_atomic_int_get (&scoring->live->message_layout) ==
       GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
     GstStructure *vmaf = gst_vmaf_hip_compat_frame (s);
     gst_structure_free (s);
     s = vmaf;
+  } else if (s) {
+    name_rendition (scoring, s);
   }
   if (s) {
     gst_element_post_message (self,
         gst_message_new_element (GST_OBJECT_CAST (self), s));
   }
+  if (scoring->watch)
+    gst_vmaf_hip_watch_post_windows (scoring->watch);
   if (results_path (scoring))
     update_results (scoring, FALSE);
   if (scored && tag_interval > 0 && n_scored % tag_interval == 0) {
     GstVmafHipPoolMethod method =
-        g_atomic_int_get (&scoring->live.pool_method);
+        g_atomic_int_get (&scoring->live->pool_method);
     GstTagList *tags = gst_vmaf_hip_report_make_tags (scoring->report,
         method);
 
@@ -235,7 +342,9 @@ log_dispatch (GstVmafHipScoring * scoring)
   gchar *dispatch = vh_context_describe_dispatch (scoring->ctx);
 
   if (g_strcmp0 (dispatch, scoring->dispatch) != 0)
-    GST_INFO_OBJECT (scoring->element, "features: %s", dispatch);
+    GST_INFO_OBJECT (scoring->element, "features: %s%s%s", dispatch,
+        scoring->scaler ? "; scale: " : "", scoring->scaler ? scoring->scaler :
+        "");
   GST_OBJECT_LOCK (scoring->element);
   g_free (scoring->dispatch);
   scoring->dispatch = dispatch;
@@ -251,17 +360,58 @@ log_dispatch (GstVmafHipScoring * scoring)
 gboolean
 gst_vmaf_hip_scoring_prepare (GstVmafHipScoring * scoring)
 {
-  GstVmafHipReport *report = gst_vmaf_hip_results_make_report
-      (scoring->results);
+  GstVmafHipReport *report;
+  GstVmafHipWatch *watch = NULL;
+  GError *err = NULL;
 
+  gst_vmaf_hip_results_set_percentiles (scoring->results,
+      scoring->watch_settings.results_percentiles ?
+      scoring->watch_settings.percentiles : NULL);
+  report = gst_vmaf_hip_results_make_report (scoring->results);
+
+  if (report) {
+    watch = gst_vmaf_hip_watch_new (scoring->element,
+        &scoring->watch_settings, &err);
+    if (!watch) {
+      GST_ELEMENT_ERROR (scoring->element, LIBRARY, SETTINGS,
+          ("Invalid %s", err->message), (NULL));
+      g_error_free (err);
+      g_clear_pointer (&report, gst_vmaf_hip_report_free);
+    } else {
+      gst_vmaf_hip_watch_set_pads (watch, scoring->ref_pad,
+          scoring->dist_pad);
+    }
+  }
   GST_OBJECT_LOCK (scoring->element);
   scoring->report = report;
+  scoring->watch = watch;
   GST_OBJECT_UNLOCK (scoring->element);
   scoring->ctx_started = FALSE;
   scoring->ctx_base = 0;
   scoring->n_pairs = 0;
   scoring->have_info_used = FALSE;
   return report != NULL;
+}
+
+/* The watch's low-score follows the first model; every model's outputs
+ * get threshold counts. */
+static void
+watch_outputs (GstVmafHipScoring * scoring, VhModel * first)
+{
+  GPtrArray *outputs = g_ptr_array_new ();
+
+  for (guint m = 0; m < vh_context_n_models (scoring->ctx); m++) {
+    const gchar *const *out =
+        vh_model_output_names (vh_context_get_model (scoring->ctx, m));
+
+    for (guint j = 0; out && out[j]; j++)
+      g_ptr_array_add (outputs, (gpointer) vh_feature_name_alias (out[j]));
+  }
+  g_ptr_array_add (outputs, NULL);
+  gst_vmaf_hip_watch_set_outputs (scoring->watch,
+      first ? vh_model_get_name (first) : NULL,
+      (const gchar * const *) outputs->pdata);
+  g_ptr_array_unref (outputs);
 }
 
 gboolean
@@ -274,7 +424,8 @@ gst_vmaf_hip_scoring_build (GstVmafHipScoring * scoring)
 
   scoring->ctx = gst_vmaf_hip_context_new (&scoring->run,
       gst_vmaf_hip_gpu_backends (scoring->gpu),
-      gst_vmaf_hip_gpu_transfer (scoring->gpu), &err);
+      gst_vmaf_hip_gpu_transfer (scoring->gpu),
+      gst_vmaf_hip_gpu_extractors (scoring->gpu), &err);
   if (!scoring->ctx) {
     if (g_error_matches (err, VH_ERROR, VH_ERROR_BACKEND)) {
       GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
@@ -300,6 +451,7 @@ gst_vmaf_hip_scoring_build (GstVmafHipScoring * scoring)
   first = vh_context_get_model (scoring->ctx, 0);
   gst_vmaf_hip_report_set_score_name (scoring->report,
       first ? vh_model_get_name (first) : NULL);
+  watch_outputs (scoring, first);
   return TRUE;
 }
 
@@ -395,6 +547,7 @@ gst_vmaf_hip_scoring_stop (GstVmafHipScoring * scoring, gboolean eos_done)
     vh_run_report_detach (gst_vmaf_hip_report_run (scoring->report), FALSE);
   g_clear_pointer (&scoring->ctx, vh_context_free);
   scoring->ctx_started = FALSE;
+  gst_vmaf_hip_scale_stop (scoring->scale);
 }
 
 /* The run's report and dispatch go; stats reads them from other threads. */
@@ -403,13 +556,19 @@ gst_vmaf_hip_scoring_clear (GstVmafHipScoring * scoring)
 {
   GstVmafHipReport *report;
 
+  GstVmafHipWatch *watch;
+
   GST_OBJECT_LOCK (scoring->element);
   report = scoring->report;
   scoring->report = NULL;
+  watch = scoring->watch;
+  scoring->watch = NULL;
   g_clear_pointer (&scoring->dispatch, g_free);
+  g_clear_pointer (&scoring->scaler, g_free);
   g_clear_pointer (&scoring->pending_tags, gst_tag_list_unref);
   GST_OBJECT_UNLOCK (scoring->element);
   gst_vmaf_hip_report_free (report);
+  gst_vmaf_hip_watch_free (watch);
 }
 
 /* Frames scored before the seek are still reported. */
@@ -418,6 +577,8 @@ gst_vmaf_hip_scoring_flush (GstVmafHipScoring * scoring)
 {
   gboolean ok = gst_vmaf_hip_scoring_finish (scoring);
 
+  if (scoring->watch)
+    gst_vmaf_hip_watch_flush (scoring->watch);
   GST_OBJECT_LOCK (scoring->element);
   g_clear_pointer (&scoring->pending_tags, gst_tag_list_unref);
   GST_OBJECT_UNLOCK (scoring->element);
@@ -429,23 +590,48 @@ gst_vmaf_hip_scoring_flush (GstVmafHipScoring * scoring)
 
 static void
 post_mismatch (GstVmafHipScoring * scoring, const GstVideoInfo * ref,
-    const GstVideoInfo * dist)
+    const GstVideoInfo * dist, gboolean same_format)
 {
   GstElement *self = scoring->element;
   gchar *r = gst_vmaf_hip_describe_video (ref);
   gchar *d = gst_vmaf_hip_describe_video (dist);
 
-  /* VMAF compares at the reference's size and format: say how to get there */
-  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-      ("The reference (ref_sink: %s) and the distorted video (dist_sink: %s) "
-          "differ: both need the same width, height, bit depth and chroma "
-          "subsampling. Convert the distorted video (convert=reference-format"
-          " does the format alone) before its pad: ... ! videoconvert ! "
-          "videoscale ! video/x-raw,format=%s,width=%d,height=%d ! "
-          "%s.dist_sink", r, d,
-          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
-          GST_VIDEO_INFO_WIDTH (ref), GST_VIDEO_INFO_HEIGHT (ref),
-          GST_OBJECT_NAME (self)), (NULL));
+  gboolean same_size = GST_VIDEO_INFO_WIDTH (ref) ==
+      GST_VIDEO_INFO_WIDTH (dist) && GST_VIDEO_INFO_HEIGHT (ref) ==
+      GST_VIDEO_INFO_HEIGHT (dist);
+
+  /* VMAF compares at the reference's size and format: say how to get
+   * there. The scale property resamples a size alone. */
+  if (same_format && !same_size &&
+      gst_vmaf_hip_scale_method (scoring->scale) == VH_SCALE_NONE)
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The reference (ref_sink: %s) and the distorted video (dist_sink: "
+            "%s) differ in size and scale=none: set scale=bicubic (the "
+            "default, as ffmpeg's scale=flags=bicubic) to resample the "
+            "distorted video to the reference's size, or scale it before "
+            "its pad.", r, d), (NULL));
+  else if (same_size || gst_vmaf_hip_scale_method (scoring->scale) !=
+      VH_SCALE_NONE)
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The reference (ref_sink: %s) and the distorted video (dist_sink: "
+            "%s) differ: both need the same bit depth and chroma "
+            "subsampling (a size alone is resampled by the scale property). "
+            "Convert the distorted video (convert=reference-format does it "
+            "in the element) or before its pad: ... ! videoconvert ! "
+            "video/x-raw,format=%s ! %s.dist_sink", r, d,
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
+            GST_OBJECT_NAME (self)), (NULL));
+  else
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The reference (ref_sink: %s) and the distorted video (dist_sink: "
+            "%s) differ: both need the same width, height, bit depth and "
+            "chroma subsampling (scale=none). Convert the distorted video "
+            "before its pad: ... ! videoconvert ! videoscale ! "
+            "video/x-raw,format=%s,width=%d,height=%d ! %s.dist_sink, or "
+            "set scale=bicubic and convert=reference-format", r, d,
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (ref)),
+            GST_VIDEO_INFO_WIDTH (ref), GST_VIDEO_INFO_HEIGHT (ref),
+            GST_OBJECT_NAME (self)), (NULL));
   g_free (r);
   g_free (d);
 }
@@ -478,6 +664,63 @@ follow_geometry (GstVmafHipScoring * scoring, const VhPictureInfo * rpi,
   return TRUE;
 }
 
+/* Replaces *@dist by its copy at @ref's size; says what ran (the
+ * dispatch line, the results file) when that changes. */
+static gboolean
+scale_distorted (GstVmafHipScoring * scoring, const VhPictureInfo * ref,
+    VhPicture ** dist)
+{
+  GError *err = NULL;
+  VhPicture *scaled = gst_vmaf_hip_scale_picture (scoring->scale,
+      gst_vmaf_hip_gpu_device_handle (scoring->gpu),
+      gst_vmaf_hip_gpu_reads_device (scoring->gpu) ?
+      gst_vmaf_hip_gpu_transfer (scoring->gpu) : NULL, ref, *dist, &err);
+  gchar *scaler;
+
+  if (!scaled) {
+    GST_ELEMENT_ERROR (scoring->element, STREAM, FAILED,
+        ("Could not resample a distorted frame to the reference's size: %s",
+            err->message), ("scale=%s", vh_scale_method_to_string
+            (gst_vmaf_hip_scale_method (scoring->scale))));
+    g_error_free (err);
+    vh_picture_unref (*dist);
+    *dist = NULL;
+    return FALSE;
+  }
+  vh_picture_unref (*dist);
+  *dist = scaled;
+  scaler = g_strdup_printf ("%s on the %s", gst_vmaf_hip_scale_describe
+      (scoring->scale), gst_vmaf_hip_scale_where (scoring->scale));
+  if (g_strcmp0 (scaler, scoring->scaler) != 0) {
+    GST_OBJECT_LOCK (scoring->element);
+    g_free (scoring->scaler);
+    scoring->scaler = g_strdup (scaler);
+    GST_OBJECT_UNLOCK (scoring->element);
+    vh_run_report_set_scaler (gst_vmaf_hip_report_run (scoring->report),
+        gst_vmaf_hip_scale_describe (scoring->scale));
+    GST_INFO_OBJECT (scoring->element, "features: %s; scale: %s",
+        GST_STR_NULL (scoring->dispatch), scaler);
+  }
+  g_free (scaler);
+  return TRUE;
+}
+
+/* Black and freeze look at both pictures; the latency tells the lag
+ * whether the pipeline is live. */
+static void
+watch_pair (GstVmafHipScoring * scoring, const GstVmafHipFrame * ref_frame,
+    const VhPicture * ref_pic, const GstVmafHipFrame * dist_frame,
+    const VhPicture * dist_pic)
+{
+  if (!scoring->watch)
+    return;
+  gst_vmaf_hip_watch_set_latency (scoring->watch,
+      gst_aggregator_get_latency (GST_AGGREGATOR (scoring->element)));
+  gst_vmaf_hip_watch_pictures (scoring->watch, ref_pic,
+      ref_frame->stream_time, ref_frame->duration, dist_pic,
+      dist_frame->stream_time, dist_frame->duration);
+}
+
 GstFlowReturn
 gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
     const GstVmafHipFrame * ref_frame, const GstVmafHipFrame * dist_frame)
@@ -494,12 +737,16 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   guint64 number;
   GstClockTime pts;
   GError *err = NULL;
-  gboolean ok;
+  gboolean ok, known, scaling = FALSE, ref_made_here;
+  guint64 made;
 
-  if (!gst_vmaf_hip_picture_info_from_video (rinfo, &rpi) ||
-      !gst_vmaf_hip_picture_info_from_video (dinfo, &dpi) ||
-      !vh_picture_info_equal (&rpi, &dpi)) {
-    post_mismatch (scoring, rinfo, dinfo);
+  known = gst_vmaf_hip_picture_info_from_video (rinfo, &rpi) &&
+      gst_vmaf_hip_picture_info_from_video (dinfo, &dpi);
+  if (known && !vh_picture_info_equal (&rpi, &dpi))
+    scaling = gst_vmaf_hip_scale_applies (scoring->scale, &rpi, &dpi);
+  if (!known || (!scaling && !vh_picture_info_equal (&rpi, &dpi))) {
+    post_mismatch (scoring, rinfo, dinfo, known && rpi.pix_fmt ==
+        dpi.pix_fmt && rpi.bpc == dpi.bpc);
     return GST_FLOW_NOT_NEGOTIATED;
   }
   if (!follow_geometry (scoring, &rpi, rinfo, dinfo))
@@ -508,8 +755,12 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   /* Both copies in flight before either mapping waits for its own. */
   gst_vmaf_hip_gpu_start_upload (scoring->gpu, ref);
   gst_vmaf_hip_gpu_start_upload (scoring->gpu, dist);
-  ref_pic = gst_vmaf_hip_gpu_wrap_input (scoring->gpu, scoring->ctx, backend,
-      rinfo, ref, &err);
+  /* The reference's picture is shared by every rendition scored against
+   * it: made, and uploaded, once. */
+  made = gst_vmaf_hip_gpu_references_made (scoring->gpu);
+  ref_pic = gst_vmaf_hip_gpu_wrap_reference (scoring->gpu, scoring->ctx,
+      backend, rinfo, ref, &err);
+  ref_made_here = gst_vmaf_hip_gpu_references_made (scoring->gpu) != made;
   dist_pic = ref_pic ? gst_vmaf_hip_gpu_wrap_input (scoring->gpu,
       scoring->ctx, backend, dinfo, dist, &err) : NULL;
   if (!dist_pic) {
@@ -518,6 +769,10 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
             err->message), (NULL));
     g_clear_pointer (&ref_pic, vh_picture_unref);
     g_error_free (err);
+    return GST_FLOW_ERROR;
+  }
+  if (scaling && !scale_distorted (scoring, &rpi, &dist_pic)) {
+    vh_picture_unref (ref_pic);
     return GST_FLOW_ERROR;
   }
 
@@ -536,6 +791,11 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   stamp->align_offset_frames = dist_frame->align_offset_frames;
   stamp->align_offset = dist_frame->align_offset;
   vh_run_report_start_clock (gst_vmaf_hip_report_run (scoring->report));
+  /* Only the rendition that made the reference's picture looks at it: the
+   * others get it already submitted, its host memory possibly going back
+   * (and its events would be posted once per rendition). */
+  watch_pair (scoring, ref_frame, ref_made_here ? ref_pic : NULL, dist_frame,
+      dist_pic);
 
   /* The stamp travels with the frame and comes back in its frame-ready
    * callback (freed by the engine, also when the submission fails). */
@@ -559,6 +819,18 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
 /* ---------------------------------------------------------------------- */
 /* End of stream, and the run so far                                       */
 
+/* The pooled values, with the watch's percentiles, counts and lag. */
+static GstStructure *
+summarize (GstVmafHipScoring * scoring)
+{
+  GstStructure *s = gst_vmaf_hip_report_make_summary (scoring->report,
+      g_atomic_int_get (&scoring->live->pool_method));
+
+  if (scoring->watch)
+    gst_vmaf_hip_watch_add_to_summary (scoring->watch, s);
+  return s;
+}
+
 GstStructure *
 gst_vmaf_hip_scoring_end (GstVmafHipScoring * scoring, gboolean * wrote)
 {
@@ -567,6 +839,9 @@ gst_vmaf_hip_scoring_end (GstVmafHipScoring * scoring, gboolean * wrote)
     return NULL;
   /* A fall-back to the CPU shows in the results file. */
   log_dispatch (scoring);
+  /* every frame reported: the last window, open events */
+  if (scoring->watch)
+    gst_vmaf_hip_watch_end (scoring->watch);
   if (gst_vmaf_hip_report_n_scored (scoring->report) == 0) {
     GST_ELEMENT_WARNING (scoring->element, STREAM, FAILED,
         ("No frame pair was scored."), (NULL));
@@ -575,8 +850,7 @@ gst_vmaf_hip_scoring_end (GstVmafHipScoring * scoring, gboolean * wrote)
       return NULL;
     *wrote = TRUE;
   }
-  return gst_vmaf_hip_report_make_summary (scoring->report,
-      g_atomic_int_get (&scoring->live.pool_method));
+  return summarize (scoring);
 }
 
 void
@@ -593,17 +867,19 @@ gst_vmaf_hip_scoring_post_summary (GstVmafHipScoring * scoring,
     GstStructure * summary, gboolean wrote)
 {
   GstElement *self = scoring->element;
-  GstVmafHipPoolMethod method = g_atomic_int_get (&scoring->live.pool_method);
+  GstVmafHipPoolMethod method = g_atomic_int_get (&scoring->live->pool_method);
   GstTagList *tags;
 
   if (wrote)
     gst_structure_set (summary, "results-filename", G_TYPE_STRING,
         results_path (scoring), NULL);
-  if (g_atomic_int_get (&scoring->live.message_layout) ==
+  if (g_atomic_int_get (&scoring->live->message_layout) ==
       GST_VMAF_HIP_MESSAGE_LAYOUT_VMAF) {
     GstStructure *pooled = gst_vmaf_hip_compat_pooled (summary, method);
     gst_structure_free (summary);
     summary = pooled;
+  } else {
+    name_rendition (scoring, summary);
   }
   gst_element_post_message (self,
       gst_message_new_element (GST_OBJECT_CAST (self), summary));
@@ -650,10 +926,17 @@ gst_vmaf_hip_scoring_stats (GstVmafHipScoring * scoring)
 
   if (!scoring->report)
     return NULL;
-  s = gst_vmaf_hip_report_make_summary (scoring->report,
-      g_atomic_int_get (&scoring->live.pool_method));
+  s = summarize (scoring);
   gst_structure_set_name (s, "vmaf-stats");
+  gst_vmaf_hip_gpu_add_counts (scoring->gpu, s);
   return s;
+}
+
+void
+gst_vmaf_hip_scoring_add_rendition (GstVmafHipScoring * scoring,
+    GstStructure * s)
+{
+  name_rendition (scoring, s);
 }
 
 void
@@ -662,4 +945,6 @@ gst_vmaf_hip_scoring_add_dispatch (GstVmafHipScoring * scoring,
 {
   if (scoring->dispatch)
     gst_structure_set (s, "dispatch", G_TYPE_STRING, scoring->dispatch, NULL);
+  if (scoring->scaler)
+    gst_structure_set (s, "scaler", G_TYPE_STRING, scoring->scaler, NULL);
 }

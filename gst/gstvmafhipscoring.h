@@ -17,6 +17,7 @@
 #include "gstvmafhipenums.h"
 #include "gstvmafhipgpu.h"
 #include "gstvmafhippairing.h"
+#include "gstvmafhipwatch.h"
 
 G_BEGIN_DECLS
 
@@ -52,7 +53,21 @@ typedef struct
 GstVmafHipScoring *gst_vmaf_hip_scoring_new (GstElement * element,
                                            GstVmafHipGpu * gpu);
 
+/* Another rendition's scoring, against the same reference: the live
+ * settings are @first's (which outlives it). */
+GstVmafHipScoring *gst_vmaf_hip_scoring_new_sharing (GstElement * element,
+                                           GstVmafHipGpu * gpu,
+                                           GstVmafHipScoring * first);
+
 void         gst_vmaf_hip_scoring_free    (GstVmafHipScoring * scoring);
+
+/* The distorted pad scored: its name and label go into the vmaf and
+ * vmaf-summary messages (fields pad and label, vmafhip layout); the tags
+ * are posted from @tag_source (NULL: the element). */
+void         gst_vmaf_hip_scoring_set_rendition (GstVmafHipScoring * scoring,
+                                           const gchar * pad_name,
+                                           const gchar * label,
+                                           GstObject * tag_source);
 
 GstVmafHipLiveSettings *gst_vmaf_hip_scoring_live (GstVmafHipScoring * scoring);
 
@@ -65,6 +80,24 @@ void         gst_vmaf_hip_scoring_configure (GstVmafHipScoring * scoring,
                                            GstVmafHipResultsFormat format,
                                            guint results_interval_ms,
                                            GstVmafHipPassthrough passthrough);
+
+/* The scale property, for the next run; at start, after configure. */
+void         gst_vmaf_hip_scoring_set_scale (GstVmafHipScoring * scoring,
+                                           GstVmafHipScaleMethod method);
+
+/* The results file configured, or NULL. */
+const gchar *gst_vmaf_hip_scoring_results_filename (GstVmafHipScoring * scoring);
+/* The monitoring settings (windows, events, lag), copied; with the
+ * element's object lock held, before start. */
+void         gst_vmaf_hip_scoring_configure_watch (GstVmafHipScoring * scoring,
+                                           const GstVmafHipWatchSettings * settings);
+
+/* The pads this scoring's messages name (windows, events): by default
+ * "ref_sink" and "dist_sink"; an element with several distorted pads
+ * gives each scoring its own. Before start. */
+void         gst_vmaf_hip_scoring_set_pads (GstVmafHipScoring * scoring,
+                                           const gchar * ref_pad,
+                                           const gchar * dist_pad);
 
 /* The run's settings (backend, device, ...). */
 const GstVmafHipSettings *gst_vmaf_hip_scoring_settings (GstVmafHipScoring * scoring);
@@ -132,6 +165,10 @@ guint        gst_vmaf_hip_scoring_frames_held (GstVmafHipScoring * scoring);
 /* The summary so far, named "vmaf-stats", without the element's counts;
  * NULL unless running. With the element's object lock held. */
 GstStructure *gst_vmaf_hip_scoring_stats  (GstVmafHipScoring * scoring);
+
+/* Adds "pad" and "label" to @s (nothing for a scoring without them). */
+void         gst_vmaf_hip_scoring_add_rendition (GstVmafHipScoring * scoring,
+                                           GstStructure * s);
 
 /* Adds "dispatch" to @s. With the element's object lock held. */
 void         gst_vmaf_hip_scoring_add_dispatch (GstVmafHipScoring * scoring,

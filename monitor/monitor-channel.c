@@ -25,22 +25,31 @@ struct _MonitorChannel
   guint restart_source;
   guint watchdog_source;
   guint failures_in_row;        /* for the back-off */
+  gboolean restart_after_eos;   /* the pending restart follows an end */
   gint64 run_started_us;        /* monotonic */
 
   /* Under lock: written by the main context and, for the latest frame, by
    * the element's scoring threads through the bus sync handler. */
   GMutex lock;
   MonitorChannelState state;
-  guint64 restarts;
+  guint64 restarts;             /* after failures */
+  guint64 eos_restarts;         /* after ends of stream (restart-on-eos) */
   guint64 past_scored, past_skipped;   /* finished runs */
   guint64 past_unpaired[2], past_dropped[2];
   GstStructure *last_stats;     /* the last finished run with frames */
   gboolean fell_back;           /* the current run went over to the CPU */
   gboolean last_fell_back;      /* the run of last_stats did */
   guint64 fallbacks;            /* runs that went over to the CPU */
+  guint64 lag_warnings;         /* the element's "behind real time" */
   GstStructure *latest;
   gdouble latest_time;
   gint64 latest_us;             /* monotonic */
+  MonitorScores *scores;        /* over every run */
+  MonitorEvents *events;        /* over every run */
+  gboolean has_lag;             /* of the current run */
+  gdouble lag;
+  gint align_locked;            /* of the current run; -1: unknown */
+  GHashTable *windows;          /* pad name -> its last vmaf-window */
 };
 
 static const gchar *const state_names[] = {
@@ -61,6 +70,11 @@ monitor_channel_new (const MonitorChannelConfig * config,
 
   ch->config = (MonitorChannelConfig *) config;
   ch->devices = devices;
+  ch->scores = monitor_scores_new (config);
+  ch->events = monitor_events_new ();
+  ch->align_locked = -1;
+  ch->windows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      (GDestroyNotify) gst_structure_free);
   g_mutex_init (&ch->lock);
   return ch;
 }
@@ -124,11 +138,13 @@ current_stats (MonitorChannel * ch)
 }
 
 /* Keeps what the run counted, then takes its pipeline down. Frames still
- * in flight when a run fails are lost with it. */
-static void
+ * in flight when a run fails are lost with it. Returns the frames the run
+ * scored. */
+static guint64
 finish_run (MonitorChannel * ch)
 {
   GstStructure *stats = current_stats (ch);
+  guint64 run_scored = stats_count (stats, "scored");
   GstBus *bus;
 
   g_mutex_lock (&ch->lock);
@@ -146,12 +162,13 @@ finish_run (MonitorChannel * ch)
       ch->last_fell_back = ch->fell_back;
     }
   }
+  monitor_events_end_run (ch->events);
   g_mutex_unlock (&ch->lock);
   if (stats)
     gst_structure_free (stats);
 
   if (!ch->pipeline)
-    return;
+    return run_scored;
   bus = gst_element_get_bus (ch->pipeline);
   gst_element_set_state (ch->pipeline, GST_STATE_NULL);
   gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
@@ -161,6 +178,7 @@ finish_run (MonitorChannel * ch)
   gst_object_unref (bus);
   gst_clear_object (&ch->compare);
   gst_clear_object (&ch->pipeline);
+  return run_scored;
 }
 
 static gboolean
@@ -170,10 +188,18 @@ on_restart (gpointer user_data)
 
   ch->restart_source = 0;
   g_mutex_lock (&ch->lock);
-  ch->restarts++;
+  if (ch->restart_after_eos)
+    ch->eos_restarts++;
+  else
+    ch->restarts++;
   g_mutex_unlock (&ch->lock);
-  g_message ("channel %s: restarting (restart %" G_GUINT64_FORMAT ")",
-      ch->config->name, ch->restarts);
+  if (ch->restart_after_eos)
+    g_message ("channel %s: restarting after its end (%" G_GUINT64_FORMAT
+        " so far)", ch->config->name, ch->eos_restarts);
+  else
+    g_message ("channel %s: restarting (restart %" G_GUINT64_FORMAT ")",
+        ch->config->name, ch->restarts);
+  ch->restart_after_eos = FALSE;
   start_run (ch);
   return G_SOURCE_REMOVE;
 }
@@ -207,16 +233,75 @@ fail_run (MonitorChannel * ch, const gchar * why)
   schedule_restart (ch, why);
 }
 
+/* An end of stream is no failure: with restart-on-eos (a looped file, a
+ * live source that hangs up) the channel starts again at once, without
+ * back-off. A run that ended before scoring any frame (an empty file, a
+ * source that ends at once) is a failure, or it would restart in a tight
+ * loop. */
 static void
 end_run (MonitorChannel * ch)
 {
-  finish_run (ch);
-  if (ch->config->restart_on_eos) {
-    schedule_restart (ch, "end of stream");
+  guint64 run_scored = finish_run (ch);
+
+  if (ch->config->restart_on_eos && run_scored == 0) {
+    schedule_restart (ch, "end of stream before any frame was scored");
+  } else if (ch->config->restart_on_eos) {
+    g_message ("channel %s: end of stream after %" G_GUINT64_FORMAT
+        " frames; restarting", ch->config->name, run_scored);
+    ch->failures_in_row = 0;
+    ch->restart_after_eos = TRUE;
+    set_state (ch, MONITOR_CHANNEL_RESTARTING);
+    ch->restart_source = g_idle_add (on_restart, ch);
   } else {
     g_message ("channel %s: end of stream", ch->config->name);
     set_state (ch, MONITOR_CHANNEL_ENDED);
   }
+}
+
+/* A time in nanoseconds of @s, whatever integer type the element gives it
+ * (a double is taken as nanoseconds too). */
+static gboolean
+field_ns (const GstStructure * s, const gchar * field, gint64 * ns)
+{
+  const GValue *v = gst_structure_get_value (s, field);
+
+  if (!v)
+    return FALSE;
+  if (G_VALUE_HOLDS_UINT64 (v))
+    *ns = (gint64) MIN (g_value_get_uint64 (v), (guint64) G_MAXINT64);
+  else if (G_VALUE_HOLDS_INT64 (v))
+    *ns = g_value_get_int64 (v);
+  else if (G_VALUE_HOLDS_INT (v))
+    *ns = g_value_get_int (v);
+  else if (G_VALUE_HOLDS_UINT (v))
+    *ns = g_value_get_uint (v);
+  else if (G_VALUE_HOLDS_DOUBLE (v) && isfinite (g_value_get_double (v)))
+    *ns = (gint64) g_value_get_double (v);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* Without the element's own "lag": how far the pipeline clock's running
+ * time is past the frame's, when it is scored. A file scored faster than
+ * real time is ahead, never behind: 0. */
+static gboolean
+clock_lag (GstElement * compare, const GstStructure * frame, gint64 * ns)
+{
+  GstClock *clock = gst_element_get_clock (compare);
+  guint64 frame_time;
+  GstClockTime now;
+
+  if (!clock)
+    return FALSE;
+  now = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  if (!gst_structure_get_uint64 (frame, "running-time", &frame_time) ||
+      !GST_CLOCK_TIME_IS_VALID (frame_time) || !GST_CLOCK_TIME_IS_VALID (now))
+    return FALSE;
+  now = GST_CLOCK_DIFF (gst_element_get_base_time (compare), now);
+  *ns = MAX ((gint64) now - (gint64) frame_time, 0);
+  return TRUE;
 }
 
 /* Any thread: the per-frame values, and the GPU shared between channels,
@@ -231,13 +316,20 @@ on_sync_message (GstBus * bus, GstMessage * msg, gpointer user_data)
       gst_message_has_name (msg, "vmaf")) {
     GstStructure *latest =
         gst_structure_copy (gst_message_get_structure (msg));
+    gint64 now_us = g_get_monotonic_time ();
+    gint64 lag_ns;
+    gboolean has_lag = field_ns (latest, "lag", &lag_ns) ||
+        clock_lag (GST_ELEMENT (GST_MESSAGE_SRC (msg)), latest, &lag_ns);
 
     g_mutex_lock (&ch->lock);
     if (ch->latest)
       gst_structure_free (ch->latest);
     ch->latest = latest;
     ch->latest_time = g_get_real_time () / 1e6;
-    ch->latest_us = g_get_monotonic_time ();
+    ch->latest_us = now_us;
+    monitor_scores_add_frame (ch->scores, latest, now_us);
+    ch->has_lag = has_lag;
+    ch->lag = has_lag ? lag_ns / 1e9 : 0;
     g_mutex_unlock (&ch->lock);
     /* A dropped message is the handler's to free. */
     gst_message_unref (msg);
@@ -265,6 +357,70 @@ is_cpu_fallback (GstMessage * msg, const GError * err)
     return strcmp (backend, "cpu") == 0;
   return g_error_matches (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED)
       && g_str_has_prefix (err->message, "Scoring goes on on the CPU");
+}
+
+/* The element's events (black, frozen, low score: counted and logged)
+ * and its alignment's lock (align = content). */
+static void
+on_element_message (MonitorChannel * ch, const GstStructure * s)
+{
+  if (gst_structure_has_name (s, "vmaf-event")) {
+    gboolean counted;
+    const gchar *state = gst_structure_get_string (s, "state");
+    guint64 start = GST_CLOCK_TIME_NONE, duration = GST_CLOCK_TIME_NONE;
+
+    g_mutex_lock (&ch->lock);
+    counted = monitor_events_add (ch->events, s);
+    g_mutex_unlock (&ch->lock);
+    if (!counted)
+      return;
+    gst_structure_get_uint64 (s, "start", &start);
+    gst_structure_get_uint64 (s, "duration", &duration);
+    if (!g_strcmp0 (state, "end"))
+      g_message ("channel %s: %s on %s ended: %.3f s from %" GST_TIME_FORMAT,
+          ch->config->name, gst_structure_get_string (s, "type"),
+          GST_STR_NULL (gst_structure_get_string (s, "input")),
+          GST_CLOCK_TIME_IS_VALID (duration) ? duration / 1e9 : 0.0,
+          GST_TIME_ARGS (start));
+    else
+      g_message ("channel %s: %s on %s from %" GST_TIME_FORMAT,
+          ch->config->name, gst_structure_get_string (s, "type"),
+          GST_STR_NULL (gst_structure_get_string (s, "input")),
+          GST_TIME_ARGS (start));
+  } else if (gst_structure_has_name (s, "vmaf-window")) {
+    const gchar *pad = gst_structure_get_string (s, "pad");
+
+    if (pad && !g_utf8_validate (pad, -1, NULL))
+      return;
+    g_mutex_lock (&ch->lock);
+    g_hash_table_replace (ch->windows, g_strdup (pad ? pad : ""),
+        gst_structure_copy (s));
+    g_mutex_unlock (&ch->lock);
+  } else if (gst_structure_has_name (s, "vmaf-align")) {
+    gboolean locked;
+    const gchar *state = gst_structure_get_string (s, "state");
+    gint value = -1;
+
+    if (gst_structure_get_boolean (s, "locked", &locked))
+      value = locked;
+    else if (state)
+      value = !strcmp (state, "locked") || !strcmp (state, "changed");
+    g_mutex_lock (&ch->lock);
+    if (value >= 0)
+      ch->align_locked = value;
+    g_mutex_unlock (&ch->lock);
+  }
+}
+
+/* The element's warning that scoring fell behind real time (once an
+ * episode): its details carry the "lag". */
+static gboolean
+is_lag_warning (GstMessage * msg)
+{
+  const GstStructure *details = NULL;
+
+  gst_message_parse_warning_details (msg, &details);
+  return details && gst_structure_has_field (details, "lag");
 }
 
 static gboolean
@@ -296,6 +452,12 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
       g_message ("channel %s: warning from %s: %s", name,
           GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
       if (GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare) &&
+          is_lag_warning (msg)) {
+        g_mutex_lock (&ch->lock);
+        ch->lag_warnings++;
+        g_mutex_unlock (&ch->lock);
+      }
+      if (GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare) &&
           is_cpu_fallback (msg, err)) {
         g_mutex_lock (&ch->lock);
         /* One a run, however many warnings say it. */
@@ -307,6 +469,10 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
       break;
     case GST_MESSAGE_EOS:
       end_run (ch);
+      break;
+    case GST_MESSAGE_ELEMENT:
+      if (GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare))
+        on_element_message (ch, gst_message_get_structure (msg));
       break;
     case GST_MESSAGE_STATE_CHANGED:{
       GstState old, new;
@@ -337,6 +503,8 @@ start_run (MonitorChannel * ch)
   ch->run_started_us = g_get_monotonic_time ();
   g_mutex_lock (&ch->lock);
   ch->fell_back = FALSE;
+  ch->has_lag = FALSE;
+  ch->align_locked = -1;
   g_mutex_unlock (&ch->lock);
   ch->pipeline = monitor_channel_build (ch->config, &err);
   if (!ch->pipeline) {
@@ -421,6 +589,7 @@ monitor_channel_stop (MonitorChannel * channel)
   if (channel->restart_source)
     g_source_remove (channel->restart_source);
   channel->restart_source = 0;
+  channel->restart_after_eos = FALSE;
   if (channel->watchdog_source)
     g_source_remove (channel->watchdog_source);
   channel->watchdog_source = 0;
@@ -438,6 +607,9 @@ monitor_channel_free (MonitorChannel * channel)
     gst_structure_free (channel->last_stats);
   if (channel->latest)
     gst_structure_free (channel->latest);
+  monitor_scores_free (channel->scores);
+  monitor_events_free (channel->events);
+  g_hash_table_unref (channel->windows);
   g_mutex_clear (&channel->lock);
   g_free (channel);
 }
@@ -484,6 +656,7 @@ monitor_channel_snapshot (MonitorChannel * channel,
   g_mutex_lock (&channel->lock);
   snap->state = channel->state;
   snap->restarts = channel->restarts;
+  snap->eos_restarts = channel->eos_restarts;
   snap->cpu_fallbacks = channel->fallbacks;
   snap->scored = channel->past_scored + stats_count (now, "scored");
   snap->skipped = channel->past_skipped + stats_count (now, "skipped");
@@ -497,6 +670,31 @@ monitor_channel_snapshot (MonitorChannel * channel,
       stats_count (now, "dropped-distorted");
   snap->latest = channel->latest ? gst_structure_copy (channel->latest) : NULL;
   snap->latest_time = channel->latest_time;
+  snap->scores = monitor_scores_snapshot (channel->scores,
+      g_get_monotonic_time ());
+  snap->events = monitor_events_snapshot (channel->events);
+  snap->lag_warnings = channel->lag_warnings;
+  snap->has_lag = channel->has_lag;
+  snap->lag = channel->lag;
+  snap->align_locked = channel->align_locked;
+  snap->windows = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
+  {
+    GHashTableIter iter;
+    gpointer window;
+
+    g_hash_table_iter_init (&iter, channel->windows);
+    while (g_hash_table_iter_next (&iter, NULL, &window))
+      g_ptr_array_add (snap->windows, gst_structure_copy (window));
+  }
+  if (snap->latest) {
+    gint64 ns;
+
+    snap->has_offset = field_ns (snap->latest, "align-offset", &ns);
+    snap->offset = snap->has_offset ? ns / 1e9 : 0;
+    snap->has_offset_frames = field_ns (snap->latest, "align-offset-frames",
+        &snap->offset_frames);
+  }
   if (stats_count (now, "scored") > 0) {
     snap->pooled = g_steal_pointer (&now);
     fell_back = channel->fell_back;
@@ -518,4 +716,7 @@ monitor_channel_snapshot_clear (MonitorChannelSnapshot * snap)
   g_clear_pointer (&snap->latest, gst_structure_free);
   g_clear_pointer (&snap->pooled, gst_structure_free);
   g_clear_pointer (&snap->dispatch, g_free);
+  g_clear_pointer (&snap->scores, g_ptr_array_unref);
+  g_clear_pointer (&snap->events, g_ptr_array_unref);
+  g_clear_pointer (&snap->windows, g_ptr_array_unref);
 }

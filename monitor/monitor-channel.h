@@ -18,6 +18,8 @@
 
 #include "monitor-config.h"
 #include "monitor-devices.h"
+#include "monitor-events.h"
+#include "monitor-scores.h"
 
 G_BEGIN_DECLS
 
@@ -39,7 +41,8 @@ typedef enum
 typedef struct
 {
   MonitorChannelState state;
-  guint64 restarts;
+  guint64 restarts;             /* after failures */
+  guint64 eos_restarts;         /* after ends of stream (restart-on-eos) */
   guint64 cpu_fallbacks;        /* runs whose GPU failed and that went on on
                                  * the CPU (backend auto) */
   guint64 scored;
@@ -55,6 +58,24 @@ typedef struct
   gchar *dispatch;              /* "adm: hip, vif: cpu": where the features of
                                  * that run go on now (after the element's
                                  * fall-back to the CPU: cpu); NULL: unknown */
+  GPtrArray *scores;            /* MonitorScoreSnapshot* of each metric seen:
+                                 * histograms, below-threshold counts and
+                                 * the sliding minimum */
+  GPtrArray *events;            /* MonitorEventCount* (vmaf-event) */
+  guint64 lag_warnings;         /* the element's warnings that scoring fell
+                                 * behind real time (its lag-warning) */
+  gboolean has_lag;
+  gdouble lag;                  /* seconds the latest frame was scored
+                                 * behind the pipeline clock (the element's
+                                 * "lag", else the monitor's own reading) */
+  gboolean has_offset;
+  gdouble offset;               /* the element's alignment offset, seconds */
+  gboolean has_offset_frames;
+  gint64 offset_frames;         /* the same in frames */
+  gint align_locked;            /* the last vmaf-align: 1 locked, 0 not,
+                                 * -1 none seen */
+  GPtrArray *windows;           /* GstStructure*: the last vmaf-window of
+                                 * each distorted pad */
 } MonitorChannelSnapshot;
 
 MonitorChannel *monitor_channel_new            (const MonitorChannelConfig * config,

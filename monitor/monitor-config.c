@@ -11,6 +11,7 @@
 #include "backend-choice.h"
 
 #include <gio/gio.h>
+#include <math.h>
 #include <string.h>
 
 #define CHANNEL_PREFIX "channel "
@@ -20,7 +21,10 @@
 static const gchar *const channel_keys[] = {
   "reference", "distorted", "distortion", "model", "features", "backend", "device",
   "threads", "subsample", "latency", "restart-delay", "restart-delay-max",
-  "restart-on-eos", "stall-timeout", NULL
+  "restart-on-eos", "stall-timeout", "pace", "histogram-metrics",
+  "histogram-buckets", "thresholds", "min-window", "low-score-threshold",
+  "low-score-min-frames", "black-min-duration", "freeze-min-duration",
+  "window-frames", "align", "align-window", NULL
 };
 
 static const gchar *const monitor_only_keys[] = {
@@ -39,6 +43,10 @@ monitor_channel_config_free (MonitorChannelConfig * c)
   g_free (c->model);
   g_free (c->features);
   g_free (c->backend);
+  g_strfreev (c->histogram_metrics);
+  g_free (c->histogram_buckets);
+  g_free (c->thresholds);
+  g_free (c->align);
   g_free (c);
 }
 
@@ -143,6 +151,28 @@ read_seconds (Reader * r, const gchar * key, gdouble min, gdouble * value)
   g_free (v);
 }
 
+/* A score threshold: any number from 0 to 1000 (VMAF, PSNR, ...). */
+static void
+read_score (Reader * r, const gchar * key, gdouble * value)
+{
+  gchar *v, *end = NULL;
+  gdouble d;
+
+  if (!has (r, key))
+    return;
+  v = g_key_file_get_string (r->kf, r->group, key, NULL);
+  d = v ? g_ascii_strtod (g_strstrip (v), &end) : -1;
+  if (!v || !*v || *end || !(d >= 0 && d <= 1000)) {
+    gchar *what = g_strdup_printf ("\"%s\" is not a score from 0 to 1000",
+        v ? v : "");
+    fail (r, key, what);
+    g_free (what);
+  } else {
+    *value = d;
+  }
+  g_free (v);
+}
+
 static void
 read_bool (Reader * r, const gchar * key, gboolean * value)
 {
@@ -158,6 +188,98 @@ read_bool (Reader * r, const gchar * key, gboolean * value)
   } else {
     *value = b;
   }
+}
+
+/* A comma-separated list of finite numbers; @ascending: each above the
+ * last (histogram bounds). An empty value is an empty list. */
+static void
+read_numbers (Reader * r, const gchar * key, gboolean ascending,
+    gdouble ** values, guint * n_values)
+{
+  gchar *v = NULL;
+  gchar **items;
+  GArray *out;
+
+  read_string (r, key, &v);
+  if (!v)
+    return;
+  out = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  items = g_strsplit (v, ",", -1);
+  for (guint i = 0; *v && items[i]; i++) {
+    gchar *item = g_strstrip (items[i]), *end = NULL;
+    gdouble d = g_ascii_strtod (item, &end);
+
+    if (!*item || *end || !isfinite (d)) {
+      gchar *what = g_strdup_printf ("\"%s\" is not a number (a list such "
+          "as 40,60,80)", item);
+      fail (r, key, what);
+      g_free (what);
+      break;
+    }
+    if (ascending && out->len &&
+        d <= g_array_index (out, gdouble, out->len - 1)) {
+      gchar *what = g_strdup_printf ("%s is not above the bound before it "
+          "(bounds go up)", item);
+      fail (r, key, what);
+      g_free (what);
+      break;
+    }
+    g_array_append_val (out, d);
+  }
+  g_strfreev (items);
+  g_free (v);
+  g_free (*values);
+  *n_values = out->len;
+  *values = (gdouble *) g_array_free (out, FALSE);
+}
+
+/* A comma-separated list of the "vmaf" message's value names. */
+static void
+read_names (Reader * r, const gchar * key, gchar *** names)
+{
+  gchar *v = NULL;
+  GPtrArray *out;
+  gchar **items;
+
+  read_string (r, key, &v);
+  if (!v)
+    return;
+  out = g_ptr_array_new ();
+  items = g_strsplit (v, ",", -1);
+  for (guint i = 0; *v && items[i]; i++) {
+    gchar *item = g_strstrip (items[i]);
+
+    if (!*item || !g_utf8_validate (item, -1, NULL) ||
+        strpbrk (item, "\"\\\n")) {
+      fail (r, key, "an empty or unusable name (a list such as vmaf,psnr_y)");
+      break;
+    }
+    g_ptr_array_add (out, g_strdup (item));
+  }
+  g_strfreev (items);
+  g_free (v);
+  g_ptr_array_add (out, NULL);
+  g_strfreev (*names);
+  *names = (gchar **) g_ptr_array_free (out, FALSE);
+}
+
+/* pace: none (as fast as the element goes, or as live sources come) or
+ * realtime (files played at their frame rate, as a live feed would). */
+static void
+read_pace (Reader * r, gboolean * realtime)
+{
+  gchar *v = NULL;
+
+  read_string (r, "pace", &v);
+  if (!v)
+    return;
+  if (!strcmp (v, "realtime"))
+    *realtime = TRUE;
+  else if (!strcmp (v, "none"))
+    *realtime = FALSE;
+  else
+    fail (r, "pace", "must be none or realtime");
+  g_free (v);
 }
 
 static gboolean
@@ -225,6 +347,27 @@ read_channel_keys (Reader * r, MonitorChannelConfig * c)
       &c->restart_delay_max);
   read_bool (r, "restart-on-eos", &c->restart_on_eos);
   read_seconds (r, "stall-timeout", 0, &c->stall_timeout);
+  read_pace (r, &c->pace_realtime);
+  read_names (r, "histogram-metrics", &c->histogram_metrics);
+  read_numbers (r, "histogram-buckets", TRUE, &c->histogram_buckets,
+      &c->n_histogram_buckets);
+  if (c->n_histogram_buckets == 0)
+    fail (r, "histogram-buckets", "no bound (a list such as 10,20,...,100)");
+  read_numbers (r, "thresholds", FALSE, &c->thresholds, &c->n_thresholds);
+  read_seconds (r, "min-window", 0.1, &c->min_window);
+  /* The element's, checked by the element (when it has them). */
+  read_score (r, "low-score-threshold", &c->low_score_threshold);
+  read_int (r, "low-score-min-frames", 1, G_MAXUINT, &c->low_score_min_frames);
+  read_seconds (r, "black-min-duration", 0, &c->black_min_duration);
+  read_seconds (r, "freeze-min-duration", 0, &c->freeze_min_duration);
+  read_int (r, "window-frames", 1, G_MAXUINT, &c->window_frames);
+  read_string (r, "align", &c->align);
+  if (c->align && strcmp (c->align, "timestamps") && strcmp (c->align,
+          "content"))
+    fail (r, "align", "must be timestamps or content");
+  read_seconds (r, "align-window", 0.04, &c->align_window);
+  if (c->align_window > 600)
+    fail (r, "align-window", "more than 600 seconds (the element's limit)");
 }
 
 static MonitorChannelConfig *
@@ -239,6 +382,12 @@ channel_config_copy (const MonitorChannelConfig * src, const gchar * name)
   c->model = g_strdup (src->model);
   c->features = g_strdup (src->features);
   c->backend = g_strdup (src->backend);
+  c->histogram_metrics = g_strdupv (src->histogram_metrics);
+  c->histogram_buckets = g_memdup2 (src->histogram_buckets,
+      src->n_histogram_buckets * sizeof (gdouble));
+  c->thresholds = g_memdup2 (src->thresholds,
+      src->n_thresholds * sizeof (gdouble));
+  c->align = g_strdup (src->align);
   return c;
 }
 
@@ -317,7 +466,16 @@ monitor_config_load (const gchar * path, GError ** error)
     .restart_delay = 1.0,
     .restart_delay_max = 60.0,
     .stall_timeout = 30.0,
+    .min_window = MONITOR_DEFAULT_MIN_WINDOW,
+    .low_score_threshold = -1,
+    .black_min_duration = -1,
+    .freeze_min_duration = -1,
+    .align_window = -1,
   };
+  static const gdouble default_buckets[] = {
+    10, 20, 30, 40, 50, 60, 70, 80, 90, 100
+  };
+  static const gdouble default_thresholds[] = { 40, 60, 80 };
   Reader r = { kf, path, "monitor", NULL };
   gint64 port = MONITOR_DEFAULT_PORT;
   gint64 max_connections = 0;
@@ -342,6 +500,13 @@ monitor_config_load (const gchar * path, GError ** error)
   defaults.model = g_strdup (defaults.model);
   defaults.features = g_strdup (defaults.features);
   defaults.backend = g_strdup (defaults.backend);
+  defaults.histogram_metrics = g_strsplit ("vmaf", ",", -1);
+  defaults.histogram_buckets = g_memdup2 (default_buckets,
+      sizeof (default_buckets));
+  defaults.n_histogram_buckets = G_N_ELEMENTS (default_buckets);
+  defaults.thresholds = g_memdup2 (default_thresholds,
+      sizeof (default_thresholds));
+  defaults.n_thresholds = G_N_ELEMENTS (default_thresholds);
   if (g_key_file_has_group (kf, "monitor")) {
     check_keys (&r, TRUE);
     read_string (&r, "listen", &config->listen);
@@ -402,6 +567,10 @@ monitor_config_load (const gchar * path, GError ** error)
   g_free (defaults.reference);
   g_free (defaults.distorted);
   g_free (defaults.distortion);
+  g_strfreev (defaults.histogram_metrics);
+  g_free (defaults.histogram_buckets);
+  g_free (defaults.thresholds);
+  g_free (defaults.align);
 
   if (!r.error && config->channels->len == 0)
     g_set_error (&r.error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND,
@@ -458,6 +627,12 @@ monitor_config_try_listen (const gchar * listen, guint port, GError ** error)
   return ok;
 }
 
+static gboolean
+numbers_equal (const gdouble * a, guint n_a, const gdouble * b, guint n_b)
+{
+  return n_a == n_b && (n_a == 0 || !memcmp (a, b, n_a * sizeof (gdouble)));
+}
+
 gboolean
 monitor_channel_config_equal (const MonitorChannelConfig * a,
     const MonitorChannelConfig * b)
@@ -474,5 +649,18 @@ monitor_channel_config_equal (const MonitorChannelConfig * a,
       a->restart_delay == b->restart_delay &&
       a->restart_delay_max == b->restart_delay_max &&
       a->restart_on_eos == b->restart_on_eos &&
-      a->stall_timeout == b->stall_timeout;
+      a->pace_realtime == b->pace_realtime &&
+      a->stall_timeout == b->stall_timeout &&
+      g_strv_equal ((const gchar * const *) a->histogram_metrics,
+      (const gchar * const *) b->histogram_metrics) &&
+      numbers_equal (a->histogram_buckets, a->n_histogram_buckets,
+      b->histogram_buckets, b->n_histogram_buckets) &&
+      numbers_equal (a->thresholds, a->n_thresholds, b->thresholds,
+      b->n_thresholds) && a->min_window == b->min_window &&
+      a->low_score_threshold == b->low_score_threshold &&
+      a->low_score_min_frames == b->low_score_min_frames &&
+      a->black_min_duration == b->black_min_duration &&
+      a->freeze_min_duration == b->freeze_min_duration &&
+      a->window_frames == b->window_frames &&
+      !g_strcmp0 (a->align, b->align) && a->align_window == b->align_window;
 }

@@ -22,6 +22,9 @@ G_BEGIN_DECLS
 #define MONITOR_DEFAULT_PORT 9580
 /* restart-delay and restart-delay-max: the shortest back-off, seconds. */
 #define MONITOR_MIN_RESTART_DELAY 0.1
+/* min-window: seconds of the sliding minimum, twice a 5 s scrape interval
+ * so that no frame falls between two scrapes (one may be late or lost). */
+#define MONITOR_DEFAULT_MIN_WINDOW 10.0
 
 typedef struct
 {
@@ -39,7 +42,27 @@ typedef struct
   gdouble restart_delay;        /* seconds before the first restart */
   gdouble restart_delay_max;    /* the back-off stops doubling here */
   gboolean restart_on_eos;      /* a channel that ends is restarted */
+  gboolean pace_realtime;       /* sources synchronised to the clock */
   gdouble stall_timeout;        /* no frame for this long: restart; 0: off */
+
+  /* Statistics the monitor keeps from the per-frame values. */
+  gchar **histogram_metrics;    /* metrics with a histogram, a sliding
+                                 * minimum and below-threshold counts */
+  gdouble *histogram_buckets;   /* upper bounds, ascending */
+  guint n_histogram_buckets;
+  gdouble *thresholds;          /* frames below each are counted */
+  guint n_thresholds;
+  gdouble min_window;           /* seconds of the sliding minimum */
+
+  /* The element's windows and events, set only when given (and when the
+   * element has the property): < 0 or 0 = not given. */
+  gdouble low_score_threshold;  /* < 0: not given */
+  gint64 low_score_min_frames;  /* 0: not given */
+  gdouble black_min_duration;   /* seconds; < 0: not given */
+  gdouble freeze_min_duration;  /* seconds; < 0: not given */
+  gint64 window_frames;         /* 0: not given */
+  gchar *align;                 /* timestamps or content; NULL: not given */
+  gdouble align_window;         /* seconds; < 0: not given */
 } MonitorChannelConfig;
 
 typedef struct

@@ -17,11 +17,98 @@
 /* A URI becomes a decoding source; anything else is a launch-line
  * fragment ending in the element whose video goes to the comparison. */
 static gchar *
-source_fragment (const gchar * value)
+source_fragment (const gchar * value, gboolean realtime)
 {
+  /* clocksync holds each frame until its running time on the pipeline
+   * clock: a file plays at its frame rate, as a live feed comes. */
+  const gchar *pace = realtime ? " ! clocksync" : "";
+
   if (gst_uri_is_valid (value) && !strpbrk (value, " \t!\"'"))
-    return g_strdup_printf ("uridecodebin uri=\"%s\"", value);
-  return g_strdup (value);
+    return g_strdup_printf ("uridecodebin uri=\"%s\"%s", value, pace);
+  return g_strdup_printf ("%s%s", value, pace);
+}
+
+static gboolean
+thresholds_are_scores (const MonitorChannelConfig * config)
+{
+  for (guint i = 0; i < config->n_thresholds; i++)
+    if (!(config->thresholds[i] >= 0 && config->thresholds[i] <= 100))
+      return FALSE;
+  return TRUE;
+}
+
+/* "40,60,80" */
+static gchar *
+join_numbers (const gdouble * values, guint n)
+{
+  GString *out = g_string_new (NULL);
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (out, "%s%s", i ? "," : "",
+        g_ascii_dtostr (buf, sizeof (buf), values[i]));
+  return g_string_free (out, FALSE);
+}
+
+/* The element's window, event and alignment properties the channel
+ * gives, as
+ * name and value strings (name, value, name, value, ..., NULL), those the
+ * element has only: an element without windows and events (an older
+ * build) is left as it is. */
+static gchar **
+event_properties (const MonitorChannelConfig * config)
+{
+  GstElementFactory *factory = gst_element_factory_find ("vmafhipcompare");
+  GstPluginFeature *loaded = factory ?
+      gst_plugin_feature_load (GST_PLUGIN_FEATURE (factory)) : NULL;
+  GObjectClass *klass = NULL;
+  GPtrArray *out = g_ptr_array_new ();
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (loaded)
+    klass = g_type_class_ref (gst_element_factory_get_element_type
+        (GST_ELEMENT_FACTORY (loaded)));
+#define ADD(name, value) G_STMT_START {                                 \
+    if (klass && g_object_class_find_property (klass, name)) {          \
+      g_ptr_array_add (out, g_strdup (name));                           \
+      g_ptr_array_add (out, value);                                     \
+    }                                                                   \
+  } G_STMT_END
+  if (config->low_score_threshold >= 0)
+    ADD ("low-score-threshold", g_strdup (g_ascii_dtostr (buf, sizeof (buf),
+                config->low_score_threshold)));
+  if (config->low_score_min_frames > 0)
+    ADD ("low-score-min-frames", g_strdup_printf ("%" G_GINT64_FORMAT,
+            config->low_score_min_frames));
+  if (config->black_min_duration >= 0)
+    ADD ("black-min-duration", g_strdup_printf ("%" G_GUINT64_FORMAT,
+            (guint64) (config->black_min_duration * GST_SECOND)));
+  if (config->freeze_min_duration >= 0)
+    ADD ("freeze-min-duration", g_strdup_printf ("%" G_GUINT64_FORMAT,
+            (guint64) (config->freeze_min_duration * GST_SECOND)));
+  if (config->window_frames > 0)
+    ADD ("window-frames", g_strdup_printf ("%" G_GINT64_FORMAT,
+            config->window_frames));
+  /* The element's windows count the frames of its model scores below the
+   * same thresholds as the monitor (scores from 0 to 100 only: other
+   * thresholds are for other metrics). */
+  if (thresholds_are_scores (config))
+    ADD ("thresholds", join_numbers (config->thresholds,
+            config->n_thresholds));
+  if (config->align)
+    ADD ("align", g_strdup (config->align));
+  if (config->align_window >= 0)
+    ADD ("align-window", g_strdup_printf ("%" G_GUINT64_FORMAT,
+            (guint64) (config->align_window * GST_SECOND)));
+#undef ADD
+  if (klass)
+    g_type_class_unref (klass);
+  if (loaded)
+    gst_object_unref (loaded);
+  if (factory)
+    gst_object_unref (factory);
+  g_ptr_array_add (out, NULL);
+  return (gchar **) g_ptr_array_free (out, FALSE);
 }
 
 /* The properties monitor_channel_build sets on the element, as a
@@ -37,6 +124,18 @@ compare_properties (const MonitorChannelConfig * config)
       config->backend, config->threads, config->subsample, config->device,
       (guint64) config->latency_ms * GST_MSECOND);
 
+  gchar **events = event_properties (config);
+
+  for (guint i = 0; events[i] && events[i + 1]; i += 2) {
+    /* A list ("40,60,80") or nothing, quoted as a launch line needs. */
+    gboolean quote = !*events[i + 1] || strchr (events[i + 1], ',');
+    gchar *more = g_strdup_printf ("%s %s=%s%s%s", props, events[i],
+        quote ? "\"" : "", events[i + 1], quote ? "\"" : "");
+
+    g_free (props);
+    props = more;
+  }
+  g_strfreev (events);
   g_free (model);
   g_free (features);
   return props;
@@ -45,7 +144,7 @@ compare_properties (const MonitorChannelConfig * config)
 static gchar *
 describe (const MonitorChannelConfig * config, gboolean with_properties)
 {
-  gchar *ref = source_fragment (config->reference);
+  gchar *ref = source_fragment (config->reference, config->pace_realtime);
   gchar *props = with_properties ? compare_properties (config) : NULL;
   gchar *compare = g_strdup_printf ("vmafhipcompare name=compare%s%s "
       "! fakesink sync=false async=false", props ? " " : "",
@@ -60,7 +159,7 @@ describe (const MonitorChannelConfig * config, gboolean with_properties)
         "feed. ! queue ! %s ! compare.dist_sink %s",
         ref, config->distortion, compare);
   } else {
-    gchar *dist = source_fragment (config->distorted);
+    gchar *dist = source_fragment (config->distorted, config->pace_realtime);
 
     desc = g_strdup_printf ("%s ! queue ! compare.ref_sink "
         "%s ! queue ! compare.dist_sink %s", ref, dist, compare);
@@ -112,6 +211,7 @@ monitor_channel_build (const MonitorChannelConfig * config, GError ** error)
   /* The element's properties are set below, from their values. */
   gchar *desc = describe (config, FALSE);
   GstElement *pipeline, *compare;
+  gchar **events;
 
   pipeline = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS,
       error);
@@ -126,6 +226,10 @@ monitor_channel_build (const MonitorChannelConfig * config, GError ** error)
       "tag-interval", 0,
       "latency", (GstClockTime) config->latency_ms * GST_MSECOND, NULL);
   gst_util_set_object_arg (G_OBJECT (compare), "backend", config->backend);
+  events = event_properties (config);
+  for (guint i = 0; events[i] && events[i + 1]; i += 2)
+    gst_util_set_object_arg (G_OBJECT (compare), events[i], events[i + 1]);
+  g_strfreev (events);
   gst_object_unref (compare);
   return pipeline;
 }

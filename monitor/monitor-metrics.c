@@ -98,8 +98,20 @@ channel_info (GString * out, const Row * row)
   g_free (features);
 }
 
-/* Every double of the last "vmaf" message but "score", which repeats the
- * first model's value under its own name. */
+/* Fields of a "vmaf" message that are no score: "score" repeats the first
+ * model's value under its own name; the others are times, shown by their
+ * own metrics. */
+static gboolean
+is_not_score (const gchar * field)
+{
+  static const gchar *const others[] = {
+    "score", "lag", "align-offset", "align-offset-frames", NULL
+  };
+
+  return g_strv_contains (others, field);
+}
+
+/* Every score of the last "vmaf" message. */
 static void
 latest_scores (GString * out, const Row * row)
 {
@@ -110,7 +122,7 @@ latest_scores (GString * out, const Row * row)
     const GValue *v = gst_structure_get_value (s, field);
     gchar *label, *extra;
 
-    if (!G_VALUE_HOLDS_DOUBLE (v) || !strcmp (field, "score"))
+    if (!G_VALUE_HOLDS_DOUBLE (v) || is_not_score (field))
       continue;
     label = monitor_metrics_escape_label (field);
     extra = g_strdup_printf ("metric=\"%s\"", label);
@@ -147,6 +159,163 @@ pooled_scores (GString * out, const Row * row)
       g_free (extra);
     }
     g_free (label);
+  }
+}
+
+/* A label value given as a number, as Prometheus' own clients write
+ * "le" (10, 37.5). */
+static gchar *
+number_label (gdouble value)
+{
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (g_ascii_dtostr (buf, sizeof (buf), value));
+}
+
+/* Histograms of the per-frame values: cumulative buckets, _sum, _count. */
+static void
+score_histograms (GString * out, const Row * row)
+{
+  const MonitorChannelConfig *c = monitor_channel_get_config (row->channel);
+
+  for (guint i = 0; row->snap.scores && i < row->snap.scores->len; i++) {
+    const MonitorScoreSnapshot *sc = g_ptr_array_index (row->snap.scores, i);
+    gchar *metric = monitor_metrics_escape_label (sc->metric);
+    gchar *extra;
+
+    for (guint b = 0; b <= c->n_histogram_buckets; b++) {
+      gchar *le = b < c->n_histogram_buckets ?
+          number_label (c->histogram_buckets[b]) : g_strdup ("+Inf");
+
+      extra = g_strdup_printf ("metric=\"%s\",le=\"%s\"", metric, le);
+      sample (out, "vmafhip_channel_score_histogram_bucket", row, extra,
+          b < c->n_histogram_buckets ? sc->cumulative[b] : sc->count);
+      g_free (extra);
+      g_free (le);
+    }
+    extra = g_strdup_printf ("metric=\"%s\"", metric);
+    sample (out, "vmafhip_channel_score_histogram_sum", row, extra, sc->sum);
+    sample (out, "vmafhip_channel_score_histogram_count", row, extra,
+        sc->count);
+    g_free (extra);
+    g_free (metric);
+  }
+}
+
+static void
+score_window_min (GString * out, const Row * row)
+{
+  for (guint i = 0; row->snap.scores && i < row->snap.scores->len; i++) {
+    const MonitorScoreSnapshot *sc = g_ptr_array_index (row->snap.scores, i);
+    gchar *metric, *extra;
+
+    if (!sc->has_min)
+      continue;
+    metric = monitor_metrics_escape_label (sc->metric);
+    extra = g_strdup_printf ("metric=\"%s\"", metric);
+    sample (out, "vmafhip_channel_score_window_min", row, extra, sc->min);
+    g_free (extra);
+    g_free (metric);
+  }
+}
+
+static void
+frames_below (GString * out, const Row * row)
+{
+  const MonitorChannelConfig *c = monitor_channel_get_config (row->channel);
+
+  for (guint i = 0; row->snap.scores && i < row->snap.scores->len; i++) {
+    const MonitorScoreSnapshot *sc = g_ptr_array_index (row->snap.scores, i);
+    gchar *metric = monitor_metrics_escape_label (sc->metric);
+
+    for (guint t = 0; t < c->n_thresholds; t++) {
+      gchar *threshold = number_label (c->thresholds[t]);
+      gchar *extra = g_strdup_printf ("metric=\"%s\",threshold=\"%s\"",
+          metric, threshold);
+
+      sample (out, "vmafhip_channel_frames_below_total", row, extra,
+          sc->below[t]);
+      g_free (extra);
+      g_free (threshold);
+    }
+    g_free (metric);
+  }
+}
+
+/* name{type,input,pad} for each event kind: its count (@what 0), its
+ * seconds (1) or whether one goes on (2). */
+static void
+events (GString * out, const Row * row, const gchar * name, gint what)
+{
+  for (guint i = 0; row->snap.events && i < row->snap.events->len; i++) {
+    const MonitorEventCount *ev = g_ptr_array_index (row->snap.events, i);
+    gchar *type = monitor_metrics_escape_label (ev->type);
+    gchar *input = monitor_metrics_escape_label (ev->input);
+    gchar *pad = monitor_metrics_escape_label (ev->pad);
+    gchar *extra = g_strdup_printf ("type=\"%s\",input=\"%s\",pad=\"%s\"",
+        type, input, pad);
+
+    sample (out, name, row, extra, what == 0 ? (gdouble) ev->count :
+        what == 1 ? ev->seconds : (gdouble) ev->active);
+    g_free (extra);
+    g_free (type);
+    g_free (input);
+    g_free (pad);
+  }
+}
+
+/* The element's last vmaf-window of each pad: every double of each
+ * metric's statistics (min, max, mean, harmonic-mean, p1, p5, p50, ...),
+ * and its frames below each threshold. */
+static void
+window_scores (GString * out, const Row * row, gboolean below)
+{
+  for (guint w = 0; row->snap.windows && w < row->snap.windows->len; w++) {
+    const GstStructure *win = g_ptr_array_index (row->snap.windows, w);
+    gchar *pad = monitor_metrics_escape_label (gst_structure_get_string (win,
+            "pad"));
+
+    for (gint i = 0; i < gst_structure_n_fields (win); i++) {
+      const gchar *name = gst_structure_nth_field_name (win, i);
+      const GValue *v = gst_structure_get_value (win, name);
+      const GstStructure *stats;
+      gchar *metric;
+
+      if (!GST_VALUE_HOLDS_STRUCTURE (v))
+        continue;
+      stats = gst_value_get_structure (v);
+      metric = monitor_metrics_escape_label (name);
+      for (gint j = 0; j < gst_structure_n_fields (stats); j++) {
+        const gchar *stat = gst_structure_nth_field_name (stats, j);
+        const GValue *sv = gst_structure_get_value (stats, stat);
+        gchar *label, *extra;
+
+        if (below && G_VALUE_HOLDS_UINT (sv) &&
+            g_str_has_prefix (stat, "below-")) {
+          /* below-37_5: the element writes a threshold's '.' as '_'. */
+          label = g_strdelimit (monitor_metrics_escape_label (stat +
+                  strlen ("below-")), "_", '.');
+          extra = g_strdup_printf ("pad=\"%s\",metric=\"%s\","
+              "threshold=\"%s\"", pad, metric, label);
+          sample (out, "vmafhip_channel_window_frames_below", row, extra,
+              g_value_get_uint (sv));
+        } else if (!below && G_VALUE_HOLDS_DOUBLE (sv)) {
+          /* harmonic-mean: harmonic_mean, as the pooled values say. */
+          label = g_strdelimit (monitor_metrics_escape_label (stat), "-",
+              '_');
+          extra = g_strdup_printf ("pad=\"%s\",metric=\"%s\","
+              "stat=\"%s\"", pad, metric, label);
+          sample (out, "vmafhip_channel_window_score", row, extra,
+              g_value_get_double (sv));
+        } else {
+          continue;
+        }
+        g_free (extra);
+        g_free (label);
+      }
+      g_free (metric);
+    }
+    g_free (pad);
   }
 }
 
@@ -230,10 +399,16 @@ monitor_metrics_render (GPtrArray * channels, MonitorDevices * devices)
   }
 
   family (out, "vmafhip_channel_restarts_total", "counter",
-      "Restarts of the channel's pipeline after a failure (or its end, "
-      "with restart-on-eos).");
+      "Restarts of the channel's pipeline after a failure (an end of "
+      "stream is none).");
   FOR_ROWS sample (out, "vmafhip_channel_restarts_total", ROW, NULL,
       ROW->snap.restarts);
+
+  family (out, "vmafhip_channel_eos_restarts_total", "counter",
+      "Restarts of the channel's pipeline after its stream ended "
+      "(restart-on-eos).");
+  FOR_ROWS sample (out, "vmafhip_channel_eos_restarts_total", ROW, NULL,
+      ROW->snap.eos_restarts);
 
   family (out, "vmafhip_channel_cpu_fallbacks_total", "counter",
       "Runs whose GPU failed and that went on on the CPU (backend auto).");
@@ -278,6 +453,79 @@ monitor_metrics_render (GPtrArray * channels, MonitorDevices * devices)
       "while a restarted run has no frame yet), as the element's "
       "vmaf-summary.");
   FOR_ROWS pooled_scores (out, ROW);
+
+  family (out, "vmafhip_channel_score_histogram", "histogram",
+      "Per-frame values of the channel's histogram-metrics, since the "
+      "service started.");
+  FOR_ROWS score_histograms (out, ROW);
+
+  family (out, "vmafhip_channel_score_window_min", "gauge",
+      "The lowest per-frame value over the last min-window seconds (the "
+      "same for every scraper).");
+  FOR_ROWS score_window_min (out, ROW);
+
+  family (out, "vmafhip_channel_frames_below_total", "counter",
+      "Frames whose value was below each of the channel's thresholds.");
+  FOR_ROWS frames_below (out, ROW);
+
+  family (out, "vmafhip_channel_events_total", "counter",
+      "Events the element reported (black, freeze, low-score) that began.");
+  FOR_ROWS events (out, ROW, "vmafhip_channel_events_total", 0);
+
+  family (out, "vmafhip_channel_event_seconds_total", "counter",
+      "How long the element's finished events lasted, seconds.");
+  FOR_ROWS events (out, ROW, "vmafhip_channel_event_seconds_total", 1);
+
+  family (out, "vmafhip_channel_event_active", "gauge",
+      "1 while an event of that type and input goes on.");
+  FOR_ROWS events (out, ROW, "vmafhip_channel_event_active", 2);
+
+  family (out, "vmafhip_channel_window_score", "gauge",
+      "The element's last window (vmaf-window) of each distorted pad: each "
+      "metric's min, max, mean, harmonic mean and percentiles.");
+  FOR_ROWS window_scores (out, ROW, FALSE);
+
+  family (out, "vmafhip_channel_window_frames_below", "gauge",
+      "Frames of the element's last window below each of its thresholds.");
+  FOR_ROWS window_scores (out, ROW, TRUE);
+
+  family (out, "vmafhip_channel_lag_seconds", "gauge",
+      "How far behind the pipeline clock the latest frame was scored.");
+  FOR_ROWS {
+    if (ROW->snap.has_lag)
+      sample (out, "vmafhip_channel_lag_seconds", ROW, NULL, ROW->snap.lag);
+  }
+
+  family (out, "vmafhip_channel_lag_warnings_total", "counter",
+      "The element's warnings that scoring fell behind real time (one an "
+      "episode, past its lag-warning).");
+  FOR_ROWS sample (out, "vmafhip_channel_lag_warnings_total", ROW, NULL,
+      ROW->snap.lag_warnings);
+
+  family (out, "vmafhip_channel_offset_seconds", "gauge",
+      "The element's alignment offset of the distorted input (align = "
+      "content).");
+  FOR_ROWS {
+    if (ROW->snap.has_offset)
+      sample (out, "vmafhip_channel_offset_seconds", ROW, NULL,
+          ROW->snap.offset);
+  }
+
+  family (out, "vmafhip_channel_offset_frames", "gauge",
+      "The element's alignment offset, frames.");
+  FOR_ROWS {
+    if (ROW->snap.has_offset_frames)
+      sample (out, "vmafhip_channel_offset_frames", ROW, NULL,
+          ROW->snap.offset_frames);
+  }
+
+  family (out, "vmafhip_channel_align_locked", "gauge",
+      "1 while the element's alignment is locked, 0 while it is not.");
+  FOR_ROWS {
+    if (ROW->snap.align_locked >= 0)
+      sample (out, "vmafhip_channel_align_locked", ROW, NULL,
+          ROW->snap.align_locked);
+  }
 
   family (out, "vmafhip_channel_last_frame_timestamp_seconds", "gauge",
       "When the latest frame was scored (Unix time).");

@@ -27,7 +27,7 @@ runtime="
 testing="
   python3 python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
   valgrind clang help2man python3-matplotlib zlib1g-dev
-  libsoup-3.0-dev prometheus gstreamer1.0-plugins-bad
+  libsoup-3.0-dev prometheus python3-yaml gstreamer1.0-plugins-bad
   hipcc libamdhip64-dev rocm-device-libs
 "
 

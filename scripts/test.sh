@@ -22,13 +22,15 @@ status=0
 meson test -C build-test --print-errorlogs --num-processes 2 || status=1
 meson test -C build-test --print-errorlogs --num-processes 2 \
   --setup valgrind --suite unit || status=1
-# The element and HIP-memory tests (fake GPU driver) under valgrind too.
+# The element and HIP-memory tests (fake GPU driver) and the monitor's
+# statistics under valgrind too.
 meson test -C build-test --print-errorlogs --num-processes 2 \
   --setup gstvalgrind gst-element gst-timing gst-flow gst-results gst-caps \
-  gst-formats gst-home gst-inspect \
+  gst-formats gst-home gst-inspect gst-scale gst-ladder gst-windows \
+  gst-events \
   gst-hip-nogpu gst-hip-fake gst-hip-compare-fake \
   gst-hip-foreign-nogpu gst-hip-foreign-fake gst-two-devices-fake \
-  gst-gpu-lost-fake || status=1
+  gst-gpu-lost-fake monitor-stats || status=1
 # The unit tests under ASan and UBSan, then every fuzz target for two
 # minutes (scripts/fuzz.sh, in ./build-fuzz built with clang).
 rm -rf build-fuzz

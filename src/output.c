@@ -148,6 +148,30 @@ pool (Writer * w, guint j, VhPoolMethod method, gdouble * v)
       method, 0, w->info->n_frames - 1, MAX (w->info->subsample, 1), v, NULL);
 }
 
+/* The metric's values over the pooled frames, sorted, for the
+ * percentiles; NULL when none are asked for or the metric cannot pool. */
+static GArray *
+sorted_values (Writer * w, guint j)
+{
+  GArray *values;
+
+  if (w->info->n_percentiles == 0 || w->info->n_frames == 0)
+    return NULL;
+  values = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  if (!vh_pool_feature_sorted (w->fc,
+          vh_feature_collector_feature_name (w->fc, j), 0,
+          w->info->n_frames - 1, MAX (w->info->subsample, 1), values, NULL))
+    g_clear_pointer (&values, g_array_unref);
+  return values;
+}
+
+static gdouble
+percentile (Writer * w, GArray * values, guint p)
+{
+  return vh_pool_percentile ((const gdouble *) values->data, values->len,
+      w->info->percentiles[p]);
+}
+
 static void
 write_json (Writer * w)
 {
@@ -205,6 +229,8 @@ write_json (Writer * w)
 
   fprintf (w->out, "  \"pooled_metrics\": {");
   for (guint j = 0; j < w->n_features; j++) {
+    GArray *values;
+
     fprintf (w->out, "%s", j > 0 ? ",\n" : "\n");
     fprintf (w->out, "    \"%s\": {", feature_alias (w, j));
     for (guint m = 0; m < G_N_ELEMENTS (pooled_order); m++) {
@@ -219,6 +245,19 @@ write_json (Writer * w)
         fprintf (w->out, "      \"%s\": null",
             vh_pool_method_to_string (pooled_order[m]));
     }
+    values = sorted_values (w, j);
+    for (guint p = 0; values && p < w->info->n_percentiles; p++) {
+      gdouble v = percentile (w, values, p);
+
+      if (is_finite_value (v))
+        fprintf (w->out, ",\n      \"%s\": %s",
+            w->info->percentile_names[p], format_value (buf, v));
+      else
+        fprintf (w->out, ",\n      \"%s\": null",
+            w->info->percentile_names[p]);
+    }
+    if (values)
+      g_array_unref (values);
     fprintf (w->out, "\n");
     fprintf (w->out, "    }");
   }
@@ -284,6 +323,8 @@ write_xml (Writer * w)
   for (guint j = 0; j < w->n_features; j++) {
     g_autofree gchar *name = vh_escape_xml_value (vh_feature_name_alias
         (vh_feature_collector_feature_name (w->fc, j)));
+    GArray *values;
+
     fprintf (w->out, "    <metric name=\"%s\" ", name);
     for (guint m = 0; m < G_N_ELEMENTS (pooled_order); m++) {
       gdouble v;
@@ -291,6 +332,12 @@ write_xml (Writer * w)
         fprintf (w->out, "%s=\"%s\" ",
             vh_pool_method_to_string (pooled_order[m]), format_value (buf, v));
     }
+    values = sorted_values (w, j);
+    for (guint p = 0; values && p < w->info->n_percentiles; p++)
+      fprintf (w->out, "%s=\"%s\" ", w->info->percentile_names[p],
+          format_value (buf, percentile (w, values, p)));
+    if (values)
+      g_array_unref (values);
     fprintf (w->out, "/>\n");
   }
   fprintf (w->out, "  </pooled_metrics>\n");

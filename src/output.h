@@ -37,7 +37,10 @@ gboolean     vh_output_format_from_string (const gchar * str,
  * ignore both. CSV and SUB have no place for it. @scaler, when not NULL,
  * says how the distorted was resampled to the reference's size
  * ("bicubic from 1280x720"): a top-level "scaler" member in JSON, an
- * attribute of <fyi> in XML, likewise ignored by libvmaf's readers. */
+ * attribute of <fyi> in XML, likewise ignored by libvmaf's readers.
+ * @n_percentiles percentiles (0..100, vh_pool_percentile()), when asked
+ * for, follow the four pooled values of each metric in JSON and XML, under
+ * @percentile_names ("p1", "p5", ...); libvmaf's layout has none (0). */
 typedef struct
 {
   guint n_frames;
@@ -53,6 +56,9 @@ typedef struct
    * <fyi> in XML. */
   const gchar *alignment;
   const gchar *alignment_json;
+  const gdouble *percentiles;
+  const gchar *const *percentile_names;
+  guint n_percentiles;
 } VhOutputInfo;
 
 /* Writes every value of @fc in libvmaf's layout for @format. */

@@ -9,6 +9,7 @@
 #include "pool.h"
 #include "errors.h"
 
+#include <math.h>
 #include <string.h>
 
 static const gchar *const method_names[] = {
@@ -107,5 +108,59 @@ vh_pool_feature (VhFeatureCollector * fc, const gchar * name,
   }
 
   *result = vh_pool_accumulator_get (&acc, method);
+  return TRUE;
+}
+
+gdouble
+vh_pool_percentile (const gdouble * sorted, guint n, gdouble p)
+{
+  gdouble h = (n - 1) * p / 100.0;
+  guint lo = (guint) floor (h);
+
+  if (lo + 1 >= n)
+    return sorted[n - 1];
+  return sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo]);
+}
+
+static gint
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+
+  return (x > y) - (x < y);
+}
+
+gboolean
+vh_pool_feature_sorted (VhFeatureCollector * fc, const gchar * name,
+    guint first, guint last, guint subsample, GArray * values,
+    GError ** error)
+{
+  g_array_set_size (values, 0);
+  if (first > last) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "cannot pool '%s' over frames %u..%u", name, first, last);
+    return FALSE;
+  }
+  for (guint i = first;; i++) {
+    gdouble v;
+
+    if (subsample <= 1 || i % subsample == 0) {
+      if (!vh_feature_collector_get (fc, name, i, &v)) {
+        g_set_error (error, VH_ERROR, VH_ERROR_FAILED,
+            "cannot pool '%s': no value for frame %u", name, i);
+        return FALSE;
+      }
+      g_array_append_val (values, v);
+    }
+    if (i == last)
+      break;
+  }
+  if (values->len == 0) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "cannot pool '%s': no frame of %u..%u is a multiple of %u", name,
+        first, last, subsample);
+    return FALSE;
+  }
+  g_array_sort (values, compare_doubles);
   return TRUE;
 }

@@ -58,6 +58,23 @@ gboolean     vh_pool_feature              (VhFeatureCollector * fc,
                                            gdouble * result,
                                            GError ** error);
 
+/* The @p-th percentile (0..100) of @sorted (@n > 0 values, ascending),
+ * by linear interpolation between the closest ranks, numpy's default:
+ * rank h = (n - 1) p / 100, value x[floor h] + (h - floor h)
+ * (x[floor h + 1] - x[floor h]). */
+gdouble      vh_pool_percentile           (const gdouble * sorted, guint n,
+                                           gdouble p);
+
+/* The values of @name over frames @first..@last counted as
+ * vh_pool_feature() counts them, sorted ascending into @values (cleared
+ * first), ready for vh_pool_percentile(). Fails as vh_pool_feature(). */
+gboolean     vh_pool_feature_sorted       (VhFeatureCollector * fc,
+                                           const gchar * name,
+                                           guint first, guint last,
+                                           guint subsample,
+                                           GArray * values,
+                                           GError ** error);
+
 /* "mean", "harmonic_mean", "min", "max". */
 const gchar *vh_pool_method_to_string     (VhPoolMethod method);
 

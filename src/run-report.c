@@ -36,6 +36,9 @@ struct _VhRunReport
   gchar *scaler;
   gchar *alignment;
   gchar *alignment_json;
+  gdouble *percentiles;         /* set before the first update */
+  gchar **percentile_names;
+  guint n_percentiles;
   guint width;
   guint height;
   gint64 start_us;              /* monotonic; 0 until the clock starts */
@@ -131,6 +134,8 @@ vh_run_report_free (VhRunReport * report)
   g_free (report->scaler);
   g_free (report->alignment);
   g_free (report->alignment_json);
+  g_free (report->percentiles);
+  g_strfreev (report->percentile_names);
   g_hash_table_unref (report->in_order);
   g_ptr_array_unref (report->order);
   g_hash_table_unref (report->by_name);
@@ -173,6 +178,22 @@ vh_run_report_set_alignment (VhRunReport * report, const gchar * text,
   report->alignment = g_strdup (text);
   g_free (report->alignment_json);
   report->alignment_json = g_strdup (json);
+  g_mutex_unlock (&report->lock);
+}
+
+void
+vh_run_report_set_percentiles (VhRunReport * report,
+    const gdouble * percentiles, const gchar * const *names, guint n)
+{
+  g_mutex_lock (&report->lock);
+  g_free (report->percentiles);
+  g_strfreev (report->percentile_names);
+  report->percentiles = n ? g_memdup2 (percentiles, n * sizeof (gdouble)) :
+      NULL;
+  report->percentile_names = g_new0 (gchar *, n + 1);
+  for (guint i = 0; i < n; i++)
+    report->percentile_names[i] = g_strdup (names[i]);
+  report->n_percentiles = n;
   g_mutex_unlock (&report->lock);
 }
 
@@ -414,6 +435,9 @@ vh_run_report_update_results (VhRunReport * report, gboolean force,
   info.alignment = alignment;
   alignment_json = g_strdup (report->alignment_json);
   info.alignment_json = alignment_json;
+  info.percentiles = report->percentiles;
+  info.percentile_names = (const gchar * const *) report->percentile_names;
+  info.n_percentiles = report->n_percentiles;
   g_mutex_unlock (&report->lock);
 
   /* Between contexts with nothing merged: no values to write. */

@@ -119,6 +119,13 @@ void         vh_run_report_set_scaler    (VhRunReport * report,
 void         vh_run_report_set_alignment (VhRunReport * report,
                                           const gchar * text,
                                           const gchar * json);
+/* Percentiles (0..100) the results file adds to each pooled metric,
+ * under @names ("p1", ...), both copied (VhOutputInfo); none by default,
+ * libvmaf's layout. Before the first update of the file. */
+void         vh_run_report_set_percentiles (VhRunReport * report,
+                                          const gdouble * percentiles,
+                                          const gchar * const *names,
+                                          guint n);
 
 /* The frame size, for XML results. */
 void         vh_run_report_set_picture_info (VhRunReport * report,

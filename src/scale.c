@@ -101,33 +101,45 @@ method_radius (VhScaleMethod method)
   }
 }
 
-/* The kernel at distance @x >= 0. Bicubic is the Mitchell-Netravali family
- * with B = 0 and C = 0.6, ffmpeg's default. */
-static gdouble
-method_weight (VhScaleMethod method, gdouble x)
+/* The kernel at distance @d (in 1 / 2^30 samples) in units of @one, in
+ * 64-bit fixed point as ffmpeg computes it (so that the rounding of the
+ * coefficients below falls the same way). Bicubic is the
+ * Mitchell-Netravali family with B = 0 and C = 0.6 (ffmpeg's default),
+ * C kept in 24 bits and the powers of @d truncated to 30 bits, its value
+ * 6 times the kernel's; lanczos is evaluated in floating point and
+ * truncated. */
+static gint64
+method_weight (VhScaleMethod method, gint64 d, gint64 one)
 {
   switch (method) {
     case VH_SCALE_BILINEAR:
-      return x < 1.0 ? 1.0 - x : 0.0;
-    case VH_SCALE_LANCZOS:
-      if (x == 0.0)
-        return 1.0;
-      if (x >= 3.0)
-        return 0.0;
-      return 3.0 * sin (G_PI * x) * sin (G_PI * x / 3.0) / (G_PI * G_PI * x *
-          x);
+      return MAX ((1LL << 30) - d, 0) * (one >> 30);
+    case VH_SCALE_LANCZOS:{
+      gdouble x = d / (gdouble) (1 << 30);
+
+      if (x > 3.0)
+        return 0;
+      /* (in ffmpeg's order of operations: its rounding) */
+      return (gint64) ((x == 0.0 ? 1.0 : sin (x * G_PI) * sin (x * G_PI /
+                  3.0) / (x * x * G_PI * G_PI / 3.0)) * one);
+    }
     case VH_SCALE_BICUBIC:
     default:{
-      const gdouble b = 0.0, c = 0.6;
-      gdouble x2 = x * x, x3 = x2 * x;
+      const gint64 b = 0, c = (gint64) (0.6 * (1 << 24));
+      gint64 dd, ddd, v;
 
-      if (x < 1.0)
-        return ((12 - 9 * b - 6 * c) * x3 + (-18 + 12 * b + 6 * c) * x2 +
-            (6 - 2 * b)) / 6.0;
-      if (x < 2.0)
-        return ((-b - 6 * c) * x3 + (6 * b + 30 * c) * x2 +
-            (-12 * b - 48 * c) * x + (8 * b + 24 * c)) / 6.0;
-      return 0.0;
+      if (d >= 1LL << 31)
+        return 0;
+      dd = (d * d) >> 30;
+      ddd = (dd * d) >> 30;
+      if (d < 1LL << 30)
+        v = (12 * (1LL << 24) - 9 * b - 6 * c) * ddd +
+            (-18 * (1LL << 24) + 12 * b + 6 * c) * dd +
+            (6 * (1LL << 24) - 2 * b) * (1LL << 30);
+      else
+        v = (-b - 6 * c) * ddd + (6 * b + 30 * c) * dd +
+            (-12 * b - 48 * c) * d + (8 * b + 24 * c) * (1LL << 30);
+      return v / ((1LL << 54) / one);
     }
   }
 }
@@ -139,26 +151,33 @@ filter_clear (VhScaleFilter * f)
   g_clear_pointer (&f->coeff, g_free);
 }
 
-/* Rounds @w (n weights summing to about 1) to integers summing to exactly
- * 1 << @bits, carrying each rounding error to the next tap. */
+/* Rounds @w (n weights of any scale) to integers of @bits bits: their
+ * sum rounded to a unit of 1 << @bits first, each weight divided by it and
+ * rounded half away from zero, each rounding error carried to the next
+ * tap, as ffmpeg does (the integers then sum to 1 << @bits). */
 static void
-quantize_row (const gdouble * w, guint n, gdouble sum, guint bits,
-    gint16 * out)
+quantize_row (const gint64 * w, guint n, guint bits, gint16 * out)
 {
-  gdouble one = (gdouble) (1 << bits), error = 0.0;
+  gint64 one = 1LL << bits, sum = 0, error = 0;
   gint total = 0;
   guint largest = 0;
 
+  for (guint j = 0; j < n; j++)
+    sum += w[j];
+  sum = (sum + one / 2) / one;
+  if (sum == 0)
+    sum = 1;
   for (guint j = 0; j < n; j++) {
-    gdouble v = w[j] / sum * one + error;
-    gint q = (gint) lround (v);
+    gint64 v = w[j] + error;
+    gint64 q = v >= 0 ? (v + sum / 2) / sum : (v - sum / 2) / sum;
 
-    error = v - q;
+    error = v - q * sum;
     out[j] = (gint16) q;
-    total += q;
+    total += (gint) q;
     if (ABS (out[j]) > ABS (out[largest]))
       largest = j;
   }
+  /* (a sum of 2^40 or so units rounds to within far less than one) */
   out[largest] += (gint16) ((1 << bits) - total);
 }
 
@@ -167,20 +186,20 @@ quantize_row (const gdouble * w, guint n, gdouble sum, guint bits,
  * clamped reads; in the 8-bit vertical pass, which rounds tap by tap,
  * fewer taps). Pictures narrower than the filter keep clamped reads. */
 static void
-fold_edges (gdouble * row, guint taps, gint32 * first, guint n_in)
+fold_edges (gint64 * row, guint taps, gint32 * first, guint n_in)
 {
   if (taps > n_in)
     return;
   while (*first < 0) {
     row[1] += row[0];
-    memmove (row, row + 1, (taps - 1) * sizeof (gdouble));
-    row[taps - 1] = 0.0;
+    memmove (row, row + 1, (taps - 1) * sizeof (gint64));
+    row[taps - 1] = 0;
     (*first)++;
   }
   while (*first + (gint32) taps > (gint32) n_in) {
     row[taps - 2] += row[taps - 1];
-    memmove (row + 1, row, (taps - 1) * sizeof (gdouble));
-    row[0] = 0.0;
+    memmove (row + 1, row, (taps - 1) * sizeof (gint64));
+    row[0] = 0;
     (*first)--;
   }
 }
@@ -196,24 +215,33 @@ filter_build (VhScaleFilter * f, VhScaleMethod method, guint n_in,
   gint64 inc = (((gint64) n_in << 16) + n_out / 2) / n_out;
   guint radius = method_radius (method);
   guint taps, kept = 1;
-  gdouble negligible = method == VH_SCALE_BICUBIC ? NEGLIGIBLE_WEIGHT / 6 :
-      NEGLIGIBLE_WEIGHT;
-  gdouble *w;
+  /* the weights' unit: 2^54, less 2^k when downscaling by 2^k or more
+   * (at most 2^8), as ffmpeg keeps it */
+  guint ratio_log2 = n_in >= 2 * n_out ? g_bit_storage (n_in / n_out) - 1 : 0;
+  gint64 one = 1LL << (54 - MIN (ratio_log2, 8));
+  gdouble negligible = NEGLIGIBLE_WEIGHT * one;
+  gint64 *w;
   gint32 *first;
 
   if (n_in <= n_out)
     taps = 2 * radius + 1;
   else
     taps = 1 + (2 * radius * n_in + n_out - 1) / n_out;
-  w = g_new0 (gdouble, (gsize) n_out * taps);
+  /* no wider than the input less 2, as ffmpeg's */
+  taps = (guint) MAX (MIN ((gint64) taps, (gint64) n_in - 2), 1);
+  w = g_new0 (gint64, (gsize) n_out * taps);
   first = g_new (gint32, n_out);
 
   for (guint i = 0; i < n_out; i++) {
     /* the centre in units of 1 / 2^17 input samples */
     gint64 centre = (2 * (gint64) i + 1) * inc - (1 << 16);
     gint64 start = centre - (gint64) (taps - 2) * (1 << 16);
-    gint64 x0 = start >= 0 ? start / (1 << 17) : -((-start + (1 << 17) - 1)
-        / (1 << 17));
+    /* Rounded towards zero, as ffmpeg's C division does: near the left
+     * or top edge the window then starts at or right of its ideal place,
+     * and the taps it misses are left out (the rest renormalised), not
+     * folded onto the edge sample. Rounding down instead made the second
+     * output row and column differ from ffmpeg's by up to 8 on noise. */
+    gint64 x0 = start / (1 << 17);
 
     first[i] = (gint32) x0;
     for (guint j = 0; j < taps; j++) {
@@ -223,7 +251,7 @@ filter_build (VhScaleFilter * f, VhScaleMethod method, guint n_in,
 
       if (n_in > n_out)
         d = d * n_out / n_in;
-      w[(gsize) i * taps + j] = method_weight (method, d / (gdouble) (1 << 30));
+      w[(gsize) i * taps + j] = method_weight (method, d, one);
     }
   }
 
@@ -231,24 +259,24 @@ filter_build (VhScaleFilter * f, VhScaleMethod method, guint n_in,
    * first taps in order); negligible trailing taps out where every row
    * allows it. */
   for (gint i = (gint) n_out - 1; i >= 0; i--) {
-    gdouble *row = w + (gsize) i * taps;
-    gdouble cut = 0.0;
+    gint64 *row = w + (gsize) i * taps;
+    gint64 cut = 0;
     guint needed = taps;
 
     for (guint j = 0; j < taps; j++) {
-      cut += fabs (row[0]);
-      if (cut > negligible)
+      cut += ABS (row[0]);
+      if ((gdouble) cut > negligible)
         break;
       if (i < (gint) n_out - 1 && first[i] >= first[i + 1])
         break;
-      memmove (row, row + 1, (taps - 1) * sizeof (gdouble));
-      row[taps - 1] = 0.0;
+      memmove (row, row + 1, (taps - 1) * sizeof (gint64));
+      row[taps - 1] = 0;
       first[i]++;
     }
-    cut = 0.0;
+    cut = 0;
     for (guint j = taps - 1; j > 0; j--) {
-      cut += fabs (row[j]);
-      if (cut > negligible)
+      cut += ABS (row[j]);
+      if ((gdouble) cut > negligible)
         break;
       needed--;
     }
@@ -257,21 +285,17 @@ filter_build (VhScaleFilter * f, VhScaleMethod method, guint n_in,
 
   f->n_in = n_in;
   f->n_out = n_out;
+  f->rounded_from = n_out;
   f->taps = kept;
   f->bits = bits;
   f->first = first;
   f->coeff = g_new (gint16, (gsize) n_out * kept);
   for (guint i = 0; i < n_out; i++) {
-    gdouble *row = w + (gsize) i * taps;
-    gdouble sum = 0.0;
+    gint64 *row = w + (gsize) i * taps;
 
     if (kept > 1)
       fold_edges (row, kept, &first[i], n_in);
-    for (guint j = 0; j < kept; j++)
-      sum += row[j];
-    if (sum == 0.0)
-      sum = 1.0;
-    quantize_row (row, kept, sum, bits, f->coeff + (gsize) i * kept);
+    quantize_row (row, kept, bits, f->coeff + (gsize) i * kept);
   }
   g_free (w);
 }
@@ -331,6 +355,16 @@ vh_scaler_new (VhScaleMethod method, const VhPictureInfo * src,
         >> ssx, (dst->width + (1 << ssx) - 1) >> ssx, H_COEFF_BITS);
     filter_build (&s->filters[1][1], method, (src->height + (1 << ssy) - 1)
         >> ssy, (dst->height + (1 << ssy) - 1) >> ssy, V_COEFF_BITS);
+  }
+  /* 8-bit: ffmpeg's x86 code leaves the rows it draws with the last two
+   * luma rows to its C code, which rounds each sum once (a chroma row is
+   * drawn with luma row cy << ssy). */
+  if (src->bpc == 8) {
+    guint last_two = dst->height > 2 ? dst->height - 2 : 0;
+
+    s->filters[0][1].rounded_from = last_two;
+    if (s->n_planes > 1)
+      s->filters[1][1].rounded_from = (last_two + (1 << ssy) - 1) >> ssy;
   }
   /* the luma's intermediate is the largest */
   s->mid = g_new (gint32, (gsize) dst->width * src->height);
@@ -413,15 +447,16 @@ vertical_pass (VhScaler * s, const VhScaleFilter * h,
 
   for (guint y = 0; y < v->n_out; y++) {
     const gint16 *c = v->coeff + (gsize) y * v->taps;
+    const gboolean rounded = wide || y >= v->rounded_from;
 
     for (guint x = 0; x < width; x++)
-      acc[x] = wide ? (gint64) 1 << (sh->v_shift - 1) : bias;
+      acc[x] = rounded ? (gint64) 1 << (sh->v_shift - 1) : bias;
     for (guint j = 0; j < v->taps; j++) {
       gint32 at = CLAMP (v->first[y] + (gint32) j, 0, last_in);
       const gint32 *row = s->mid + (gsize) at * width;
       const gint64 cj = c[j];
 
-      if (wide) {
+      if (rounded) {
         for (guint x = 0; x < width; x++)
           acc[x] += cj * row[x];
       } else {
@@ -438,7 +473,8 @@ vertical_pass (VhScaler * s, const VhScaleFilter * h,
     } else {
       guint8 *out = vh_picture_row (dst, p, y);
       for (guint x = 0; x < width; x++)
-        out[x] = (guint8) CLAMP (acc[x] >> 3, 0, 255);
+        out[x] = (guint8) CLAMP (acc[x] >> (rounded ? sh->v_shift : 3), 0,
+            255);
     }
   }
 }

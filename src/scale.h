@@ -45,6 +45,11 @@ typedef struct
   guint bits;
   gint32 *first;
   gint16 *coeff;
+  /* Vertical filters of 8-bit pictures: from this output row on, the sum
+   * is rounded once, as ffmpeg's C code does for the rows that its x86
+   * code leaves to it (the rows drawn with the picture's last two luma
+   * rows); n_out elsewhere. */
+  guint rounded_from;
 } VhScaleFilter;
 
 /* The shifts and limits of the two passes for @bpc: the horizontal sum

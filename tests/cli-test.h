@@ -64,6 +64,7 @@ void         test_devices             (void);
 
 /* test-cli-io.c */
 void         test_pipes               (void);
+void         test_stdin               (void);
 void         test_output_streams      (void);
 void         test_sigterm_keeps_results (void);
 

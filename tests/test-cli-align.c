@@ -323,6 +323,69 @@ test_frame_rates (void)
   }
 }
 
+/* Several -d, each aligned on its own against the one reference (read
+ * once): one starting 23 frames late with frames 40-44 dropped, one at
+ * twice the rate (every second frame scored) from frame 0. Each log
+ * equals the log of a run with that -d alone. */
+static void
+test_several (void)
+{
+  g_autofree gchar *ref = path_of ("several-ref.y4m");
+  g_autofree gchar *late = path_of ("late.y4m");
+  g_autofree gchar *fast = path_of ("fast.y4m");
+  g_autofree gchar *pattern = path_of ("several-%s.json");
+  g_autofree gchar *header = NULL, *fast_header = NULL, *args = NULL;
+  g_autoptr (GPtrArray) frames = NULL;
+  g_autoptr (GArray) shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) doubled = g_array_new (FALSE, FALSE, sizeof (guint));
+  const gchar *labels[] = { "late", "fast" };
+  const gchar *dists[] = { late, fast };
+  Result r;
+
+  args = g_strdup_printf ("-f lavfi -i testsrc2=size=%ux%u:rate=25 "
+      "-frames:v 90 -pix_fmt yuv420p \"%s\"", W, H, ref);
+  g_assert_true (ffmpeg (args));
+  frames = read_y4m (ref, &header);
+  for (guint f = 23; f < frames->len; f++) {
+    if (f < 40 || f > 44)
+      g_array_append_val (shown, f);
+  }
+  write_y4m_frames (late, header, frames, shown);
+  for (guint f = 0; f < frames->len; f++) {
+    g_array_append_val (doubled, f);
+    g_array_append_val (doubled, f);
+  }
+  fast_header = g_strdup (header);
+  memcpy (strstr (fast_header, " F25:1 "), " F50:1 ", 7);
+  write_y4m_frames (fast, fast_header, frames, doubled);
+
+  r = run_score ("-r", ref, "-d", late, "-d", fast, "--align",
+      "--align_window", "40", "--no_prediction", "--feature", "psnr",
+      "--json", "-o", pattern, NULL);
+  g_assert_true (exited_with (&r, 0));
+  g_assert_nonnull (strstr (r.err, "late.y4m: aligned by content"));
+  g_assert_nonnull (strstr (r.err, "fast.y4m: aligned by content"));
+  g_assert_nonnull (strstr (r.err, "every second frame of the distorted"));
+  result_clear (&r);
+  for (guint i = 0; i < G_N_ELEMENTS (dists); i++) {
+    g_autofree gchar *name = g_strdup_printf ("several-%s.json", labels[i]);
+    g_autofree gchar *both = path_of (name);
+    g_autofree gchar *alone = path_of ("alone.json");
+    g_autofree gchar *a = NULL, *b = NULL;
+
+    r = run_score ("-r", ref, "-d", dists[i], "--align", "--align_window",
+        "40", "--no_prediction", "--feature", "psnr", "--json", "-o", alone,
+        NULL);
+    g_assert_true (exited_with (&r, 0));
+    result_clear (&r);
+    g_assert_true (g_file_get_contents (both, &a, NULL, NULL));
+    g_assert_true (g_file_get_contents (alone, &b, NULL, NULL));
+    g_assert_nonnull (strstr (a, "\"alignment\""));
+    g_assert_cmpstr (strstr (a, "\"alignment\""), ==,
+        strstr (b, "\"alignment\""));
+  }
+}
+
 static gboolean
 have_x264 (void)
 {
@@ -348,6 +411,7 @@ main (int argc, char **argv)
   g_assert_nonnull (tmpdir);
   g_test_add_func ("/cli-align/x264-chain", test_align_x264_chain);
   g_test_add_func ("/cli-align/frame-rates", test_frame_rates);
+  g_test_add_func ("/cli-align/several", test_several);
   ret = g_test_run ();
   {
     GDir *dir = g_dir_open (tmpdir, 0, NULL);

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <fcntl.h>
+#include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -110,6 +111,124 @@ test_pipes (void)
   a = NULL;
   g_assert_true (g_file_get_contents (from_pipe, &a, NULL, NULL));
   g_assert_cmpstr (a, ==, b);
+}
+
+/* Runs vmafhip-score with @path on its standard input: through a pipe
+ * (cat PATH | vmafhip-score ...) when @pipe, else redirected from the
+ * file. Arguments up to NULL. */
+static Result
+run_score_fed (const gchar * path, gboolean pipe, const gchar * first, ...)
+{
+  g_autofree gchar *quoted_path = g_shell_quote (path);
+  g_autofree gchar *score = g_shell_quote (g_getenv ("VH_SCORE"));
+  GString *cmd = g_string_new (NULL);
+  const gchar *argv[] = { "/bin/sh", "-c", NULL, NULL };
+  GError *error = NULL;
+  Result r = { 0 };
+  va_list ap;
+
+  if (pipe)
+    g_string_append_printf (cmd, "cat %s | %s", quoted_path, score);
+  else
+    g_string_append_printf (cmd, "exec %s", score);
+  va_start (ap, first);
+  for (const gchar * a = first; a; a = va_arg (ap, const gchar *)) {
+    g_autofree gchar *q = g_shell_quote (a);
+    g_string_append_printf (cmd, " %s", q);
+  }
+  va_end (ap);
+  if (!pipe)
+    g_string_append_printf (cmd, " < %s", quoted_path);
+  argv[2] = cmd->str;
+  g_assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, 0, NULL, NULL,
+          &r.out, &r.err, &r.status, &error));
+  g_assert_no_error (error);
+  g_string_free (cmd, TRUE);
+  return r;
+}
+
+/* The standard input, as "/dev/stdin" or "-", from a pipe (never seeked:
+ * the bytes read to tell Y4M are pushed back) or redirected from a file:
+ * Y4M told by its header scores as the file does; raw bytes on it still
+ * need -w -h -p -b and say so; one standard input cannot feed both
+ * inputs. */
+void
+test_stdin (void)
+{
+  g_autofree gchar *y4m = write_y4m ("stdin.y4m", 64, 64, 8, 4);
+  g_autofree gchar *dist = write_y4m ("stdin-dist.y4m", 64, 64, 8, 4);
+  g_autofree gchar *raw = g_build_filename (tmpdir, "stdin.yuv", NULL);
+  g_autofree gchar *expected_path = g_build_filename (tmpdir,
+      "stdin-file.csv", NULL);
+  g_autofree gchar *got_path = g_build_filename (tmpdir, "stdin-fed.csv",
+      NULL);
+  g_autofree gchar *expected = NULL;
+  const gchar *raw_needs[] = { "no Y4M header", "-w, -h, -p and -b", NULL };
+  const gchar *twice[] = { "standard input", "both", NULL };
+  const gchar *names[] = { "/dev/stdin", "-" };
+  Result r;
+
+  /* A distorted different from the reference, so that a frame read a few
+   * bytes off would change the scores. */
+  {
+    g_autofree gchar *data = NULL;
+    gsize len;
+
+    gsize header, frame = 64 * 64 * 3 / 2;
+    GString *samples = g_string_new (NULL);
+
+    g_assert_true (g_file_get_contents (dist, &data, &len, NULL));
+    header = strchr (data, '\n') - data + 1;
+    for (guint f = 0; f < 4; f++) {
+      gchar *first = data + header + f * (6 + frame) + 6;
+
+      for (gsize i = 0; i < frame; i += 5)
+        first[i] ^= 0x1f;
+      g_string_append_len (samples, first, frame);
+    }
+    g_assert_true (g_file_set_contents (dist, data, len, NULL));
+    g_assert_true (g_file_set_contents (raw, samples->str, samples->len,
+            NULL));
+    g_string_free (samples, TRUE);
+  }
+  r = run_score ("-r", y4m, "-d", dist, "-q", "--feature", "psnr", "--csv",
+      "-o", expected_path, NULL);
+  g_assert_true (exited_with (&r, 0));
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (expected_path, &expected, NULL, NULL));
+  g_assert_nonnull (strstr (expected, "\n3,"));
+
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++) {
+    for (gint pipe = 0; pipe < 2; pipe++) {
+      g_autofree gchar *got = NULL;
+
+      g_remove (got_path);
+      r = run_score_fed (dist, pipe, "-r", y4m, "-d", names[n], "-q",
+          "--feature", "psnr", "--csv", "-o", got_path, NULL);
+      if (!exited_with (&r, 0))
+        g_error ("-d %s (%s): status %d: %s", names[n], pipe ? "pipe" :
+            "file", r.status, r.err);
+      result_clear (&r);
+      g_assert_true (g_file_get_contents (got_path, &got, NULL, NULL));
+      g_assert_cmpstr (got, ==, expected);
+    }
+  }
+  /* The reference on the standard input works the same. */
+  {
+    g_autofree gchar *got = NULL;
+
+    g_remove (got_path);
+    r = run_score_fed (y4m, TRUE, "-r", "-", "-d", dist, "-q", "--feature",
+        "psnr", "--csv", "-o", got_path, NULL);
+    g_assert_true (exited_with (&r, 0));
+    result_clear (&r);
+    g_assert_true (g_file_get_contents (got_path, &got, NULL, NULL));
+    g_assert_cmpstr (got, ==, expected);
+  }
+  expect_error (run_score_fed (raw, TRUE, "-r", y4m, "-d", "-", "-q", NULL),
+      raw_needs);
+  expect_error (run_score_fed (y4m, TRUE, "-r", "-", "-d", "/dev/stdin",
+          "-q", NULL), twice);
 }
 
 /* Output paths as libvmaf's tool takes them: /dev/stdout (here a pipe to

@@ -380,6 +380,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/devices", test_devices);
   g_test_add_func ("/cli/pipes", test_pipes);
+  g_test_add_func ("/cli/stdin", test_stdin);
   g_test_add_func ("/cli/output-streams", test_output_streams);
   g_test_add_func ("/cli/sigterm-keeps-results", test_sigterm_keeps_results);
 run:

@@ -97,6 +97,44 @@ test_subsample (void)
   g_assert_error (err, VH_ERROR, VH_ERROR_INVALID_ARGUMENT);
 }
 
+/* Percentiles: numpy's default (linear interpolation between the
+ * closest ranks), over the frames vh_pool_feature() counts. */
+static void
+test_percentile (void)
+{
+  g_autoptr (VhFeatureCollector) fc = vh_feature_collector_new ();
+  g_autoptr (GError) err = NULL;
+  g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  const gdouble x[] = { 4, 1, 3, 2, 10, 0 };
+  const gdouble *s;
+
+  for (guint i = 0; i < G_N_ELEMENTS (x); i++)
+    vh_feature_collector_append (fc, "x", i, x[i], NULL);
+  /* frames 0..3: 4 1 3 2; numpy.percentile([4,1,3,2], [0,25,50,90,100]) */
+  g_assert_true (vh_pool_feature_sorted (fc, "x", 0, 3, 1, v, &err));
+  g_assert_cmpuint (v->len, ==, 4);
+  s = (const gdouble *) v->data;
+  g_assert_cmpfloat (vh_pool_percentile (s, 4, 0), ==, 1.0);
+  g_assert_cmpfloat (vh_pool_percentile (s, 4, 25), ==, 1.75);
+  g_assert_cmpfloat (vh_pool_percentile (s, 4, 50), ==, 2.5);
+  g_assert_cmpfloat_with_epsilon (vh_pool_percentile (s, 4, 90), 3.7, 1e-12);
+  g_assert_cmpfloat (vh_pool_percentile (s, 4, 100), ==, 4.0);
+  /* one value: itself at every level */
+  g_assert_cmpfloat (vh_pool_percentile (s + 2, 1, 37), ==, 3.0);
+  /* every second frame: 4 3 10 */
+  g_assert_true (vh_pool_feature_sorted (fc, "x", 0, 5, 2, v, &err));
+  g_assert_cmpuint (v->len, ==, 3);
+  s = (const gdouble *) v->data;
+  g_assert_cmpfloat (vh_pool_percentile (s, 3, 50), ==, 4.0);
+  g_assert_cmpfloat (vh_pool_percentile (s, 3, 75), ==, 7.0);
+  /* errors as vh_pool_feature()'s */
+  g_assert_false (vh_pool_feature_sorted (fc, "x", 0, 6, 1, v, &err));
+  g_assert_nonnull (strstr (err->message, "no value for frame 6"));
+  g_clear_error (&err);
+  g_assert_false (vh_pool_feature_sorted (fc, "x", 3, 3, 2, v, &err));
+  g_assert_error (err, VH_ERROR, VH_ERROR_INVALID_ARGUMENT);
+}
+
 /* How far a pooled value of 6-decimal inputs can be from libvmaf's, which
  * pooled the unrounded values and then rounded: half a unit of the sixth
  * decimal for the output, plus each input's rounding times the pooled
@@ -216,6 +254,7 @@ main (int argc, char **argv)
   g_test_add_func ("/pool/method-names", test_method_names);
   g_test_add_func ("/pool/subsample", test_subsample);
   g_test_add_func ("/pool/accumulator", test_accumulator);
+  g_test_add_func ("/pool/percentile", test_percentile);
   g_test_add_func ("/pool/golden", test_golden);
   return g_test_run ();
 }

@@ -222,6 +222,78 @@ test_against_float_model (void)
       }
 }
 
+/* The window's start rounded towards zero as ffmpeg's C division rounds
+ * it: upscaling 18 to 27 rows, output row 1 sits half-way between input
+ * rows 0 and 1, its window starts at row 0 and the tap that would read row
+ * -1 is left out (the rest renormalised, so rows 0 and 1 weigh the same),
+ * not folded onto row 0; row 0's window starts at 0 too. Debian's ffmpeg
+ * 5.1 (scale=16:27:flags=bicubic) weighs rows 0, 1, 2 of output row 1 at
+ * 0.53, 0.53, -0.07 on an impulse; folding gave 0.50, 0.58, -0.07, and
+ * the second output row of a noisy picture up to 8 apart. */
+static void
+test_left_edge_as_ffmpeg (void)
+{
+  VhPictureInfo src, dst;
+  g_autoptr (VhScaler) scaler = NULL;
+  const VhScaleFilter *v;
+  gint sum = 0;
+
+  g_assert_true (vh_picture_info_init (&src, VH_PIX_FMT_YUV420, 8, 16, 18,
+          NULL));
+  dst = src;
+  dst.height = 27;
+  scaler = vh_scaler_new (VH_SCALE_BICUBIC, &src, &dst, NULL);
+  v = vh_scaler_get_filter (scaler, 0, TRUE);
+  g_assert_cmpint (v->first[0], ==, 0);
+  g_assert_cmpint (v->first[1], ==, 0);
+  g_assert_cmpint (v->coeff[v->taps], ==, v->coeff[v->taps + 1]);
+  for (guint j = 0; j < v->taps; j++)
+    sum += v->coeff[v->taps + j];
+  g_assert_cmpint (sum, ==, 4096);
+  /* 0.575 / 1.075 of 4096, give or take the carried rounding */
+  g_assert_cmpint (ABS (v->coeff[v->taps] - 2191), <=, 1);
+}
+
+/* 8-bit: the rows ffmpeg draws with the last two luma rows come from its
+ * C code, which rounds each sum once, where its x86 code truncates each
+ * product (vh_scale_8bit_bias()). Upscaling 18 to 27 rows, a row of 228
+ * among rows of 128 at input row 16 gives 185 in output row 25 (Debian's
+ * ffmpeg 5.1; the truncating sum gave 186), and 4:2:0 chroma rounds from
+ * its row 13, drawn with luma row 26. Other depths always round. */
+static void
+test_last_rows_as_ffmpeg (void)
+{
+  VhPictureInfo src, dst;
+  g_autoptr (VhScaler) scaler = NULL;
+  g_autoptr (VhScaler) wide = NULL;
+  g_autoptr (VhPicture) in = NULL;
+  g_autoptr (VhPicture) out = NULL;
+
+  g_assert_true (vh_picture_info_init (&src, VH_PIX_FMT_YUV420, 8, 16, 18,
+          NULL));
+  dst = src;
+  dst.height = 27;
+  scaler = vh_scaler_new (VH_SCALE_BICUBIC, &src, &dst, NULL);
+  g_assert_cmpuint (vh_scaler_get_filter (scaler, 0, TRUE)->rounded_from, ==,
+      25);
+  g_assert_cmpuint (vh_scaler_get_filter (scaler, 1, TRUE)->rounded_from, ==,
+      13);
+  g_assert_cmpuint (vh_scaler_get_filter (scaler, 0, FALSE)->rounded_from, ==,
+      16);
+  in = vh_picture_new (&src);
+  for (guint p = 0; p < 3; p++)
+    for (guint y = 0; y < in->height[p]; y++)
+      memset (vh_picture_row (in, p, y), p == 0 && y == 16 ? 228 : 128,
+          in->width[p]);
+  out = vh_scaler_scale (scaler, in, NULL);
+  g_assert_cmpuint (((guint8 *) vh_picture_row (out, 0, 25))[3], ==, 185);
+
+  src.bpc = dst.bpc = 10;
+  wide = vh_scaler_new (VH_SCALE_BICUBIC, &src, &dst, NULL);
+  g_assert_cmpuint (vh_scaler_get_filter (wide, 0, TRUE)->rounded_from, ==,
+      27);
+}
+
 /* Bilinear doubling of a ramp: output samples sit a quarter of an input
  * sample from their neighbours, centred as ffmpeg centres them. */
 static void
@@ -357,6 +429,8 @@ main (int argc, char **argv)
   g_test_add_func ("/scale/flat-and-identity", test_flat_and_identity);
   g_test_add_func ("/scale/against-float-model", test_against_float_model);
   g_test_add_func ("/scale/bilinear-ramp", test_bilinear_ramp);
+  g_test_add_func ("/scale/left-edge-as-ffmpeg", test_left_edge_as_ffmpeg);
+  g_test_add_func ("/scale/last-rows-as-ffmpeg", test_last_rows_as_ffmpeg);
   g_test_add_func ("/scale/interleaved-chroma", test_interleaved_chroma);
   g_test_add_func ("/scale/refusals", test_refusals);
   g_test_add_func ("/scale/luma-only", test_luma_only);

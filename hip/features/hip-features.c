@@ -50,6 +50,18 @@ vh_hip_extractor_set (void)
   return set;
 }
 
+VhExtractorSet *
+vh_hip_extractor_set_without (const gchar * const *twins)
+{
+  VhExtractorSet *s = vh_extractor_set_new_builtin ();
+
+  for (guint i = 0; vh_hip_twins[i].klass; i++) {
+    if (!twins || !g_strv_contains (twins, vh_hip_twins[i].cpu_name))
+      vh_extractor_set_add (s, vh_hip_twins[i].klass);
+  }
+  return s;
+}
+
 gboolean
 vh_hip_select_backend (VhBackendChoice choice, VhHipVendor vendor,
     guint index, VhContextConfig * config, gchar ** reason, GError ** error)

@@ -44,6 +44,11 @@ extern const VhHipTwin vh_hip_twins[];
  * reference to drop): for VhContextConfig.extractors. */
 VhExtractorSet *vh_hip_extractor_set     (void);
 
+/* The built-in CPU classes and the HIP twins but those named in @twins
+ * (CPU class names): those features run on their CPU twin. A new set
+ * (unref it). */
+VhExtractorSet *vh_hip_extractor_set_without (const gchar * const *twins);
+
 /* The HIP twin classes, NULL-terminated (the table's, in its order). */
 const VhFeatureExtractorClass *const *vh_hip_features_list (guint * n);
 

@@ -22,7 +22,7 @@ typedef struct
   guint32 n_in;
   guint32 n_out;
   guint32 taps;
-  guint32 pad;
+  guint32 rounded_from;
 } ScaleFilter;
 
 G_STATIC_ASSERT (sizeof (ScaleFilter) == 32);
@@ -85,6 +85,7 @@ vh_hip_scaler_new (VhHipDevice * device, const VhScaler * scaler,
       d->n_in = f->n_in;
       d->n_out = f->n_out;
       d->taps = f->taps;
+      d->rounded_from = f->rounded_from;
     }
   }
   if (!vh_hip_malloc (device, (gsize) out->width * luma_v->n_in *

@@ -19,7 +19,8 @@ extern const VhFeatureExtractorClass vh_hip_fex_psnr, vh_hip_fex_float_psnr,
     vh_hip_fex_float_ms_ssim, vh_hip_fex_integer_adm, vh_hip_fex_float_moment,
     vh_hip_fex_float_ansnr, vh_hip_fex_ciede, vh_hip_fex_float_motion,
     vh_hip_fex_float_vif, vh_hip_fex_cambi, vh_hip_fex_float_adm,
-    vh_hip_fex_psnr_hvs, vh_hip_fex_speed_chroma, vh_hip_fex_speed_temporal;
+    vh_hip_fex_psnr_hvs, vh_hip_fex_speed_chroma, vh_hip_fex_speed_temporal,
+    vh_hip_fex_ssimulacra2;
 
 extern const VhHipKernelSource vh_hip_kernel_adm, vh_hip_kernel_vif,
     vh_hip_kernel_motion, vh_hip_kernel_ssim, vh_hip_kernel_ssim_decimate,
@@ -27,7 +28,7 @@ extern const VhHipKernelSource vh_hip_kernel_adm, vh_hip_kernel_vif,
     vh_hip_kernel_float_motion, vh_hip_kernel_float_scale,
     vh_hip_kernel_float_vif, vh_hip_kernel_cambi, vh_hip_kernel_float_adm,
     vh_hip_kernel_psnr_hvs, vh_hip_kernel_speed_filter,
-    vh_hip_kernel_speed_solve;
+    vh_hip_kernel_speed_solve, vh_hip_kernel_ssimulacra2;
 
 const VhHipTwin vh_hip_twins[] = {
   {"psnr", &vh_hip_fex_psnr, {&vh_hip_kernel_psnr}},
@@ -53,5 +54,6 @@ const VhHipTwin vh_hip_twins[] = {
       {&vh_hip_kernel_speed_filter, &vh_hip_kernel_speed_solve}},
   {"speed_temporal", &vh_hip_fex_speed_temporal,
       {&vh_hip_kernel_speed_filter, &vh_hip_kernel_speed_solve}},
+  {"ssimulacra2", &vh_hip_fex_ssimulacra2, {&vh_hip_kernel_ssimulacra2}},
   {NULL}
 };

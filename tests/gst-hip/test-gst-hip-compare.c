@@ -35,7 +35,8 @@
 /* The per-frame "vmaf" structures the element posts; NULL with @error_msg
  * when the pipeline failed. */
 static GPtrArray *
-run (const gchar * launch, gchar ** error_msg)
+run_checked (const gchar * launch, gchar ** error_msg,
+    gboolean context_freed)
 {
   GstElement *p = gst_parse_launch (launch, NULL);
   GstBus *bus = gst_element_get_bus (p);
@@ -74,10 +75,24 @@ run (const gchar * launch, gchar ** error_msg)
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (bus);
   gst_object_unref (p);
-  vh_fake_cuda_assert_all_freed (launch);
+  if (context_freed) {
+    vh_fake_cuda_assert_all_freed (launch);
+  } else {
+    VhFakeCudaCounters left;
+
+    /* a kernel module loaded stays for the process, holding its device */
+    if (vh_fake_cuda_counters (&left))
+      g_assert_cmpuint (left.n_allocations, ==, 0);
+  }
   if (*error_msg)
     g_clear_pointer (&frames, g_ptr_array_unref);
   return frames;
+}
+
+static GPtrArray *
+run (const gchar * launch, gchar ** error_msg)
+{
+  return run_checked (launch, error_msg, TRUE);
 }
 
 static void
@@ -118,6 +133,260 @@ static void
 test_hip_caps_cpu_backend (void)
 {
   compare ("I420", 320, 240, "cpu");
+}
+
+/* Runs @launch to EOS and returns the element c's stats at the end. */
+static GstStructure *
+run_for_stats (const gchar * launch)
+{
+  GstElement *p = gst_parse_launch (launch, NULL);
+  GstElement *c = gst_bin_get_by_name (GST_BIN (p), "c");
+  GstBus *bus = gst_element_get_bus (p);
+  GstStructure *stats = NULL;
+  VhFakeCudaCounters left;
+  GstMessage *m;
+
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  m = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS |
+      GST_MESSAGE_ERROR);
+  g_assert_nonnull (m);
+  if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+    GError *err;
+
+    gst_message_parse_error (m, &err, NULL);
+    g_error ("%s: %s", launch, err->message);
+  }
+  gst_message_unref (m);
+  g_object_get (c, "stats", &stats, NULL);
+  g_assert_nonnull (stats);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (c);
+  gst_object_unref (p);
+  /* kernel modules stay loaded for the process, holding their device:
+   * no memory may stay */
+  if (vh_fake_cuda_counters (&left))
+    g_assert_cmpuint (left.n_allocations, ==, 0);
+  return stats;
+}
+
+/* The "scaler" stat of @launch's run (NULL when nothing was resampled)
+ * and the frames scored in @n_frames. */
+static gchar *
+run_for_scaler (const gchar * launch, guint64 * n_frames)
+{
+  GstStructure *stats = run_for_stats (launch);
+  gchar *scaler;
+
+  g_assert_true (gst_structure_get_uint64 (stats, "scored", n_frames));
+  scaler = g_strdup (gst_structure_get_string (stats, "scaler"));
+  gst_structure_free (stats);
+  return scaler;
+}
+
+#define SCALED(mem, backend) \
+  "videotestsrc num-buffers=6 pattern=ball ! video/x-raw,format=I420," \
+  "width=320,height=240 " mem " ! c.ref_sink " \
+  "videotestsrc num-buffers=6 pattern=ball horizontal-speed=3 ! " \
+  "video/x-raw,format=I420,width=176,height=144 " mem " ! c.dist_sink " \
+  "vmafhipcompare name=c features=psnr backend=" backend " ! fakesink"
+
+/* A distorted video of another size is resampled on the device when the
+ * features run there: from HIP memory, and from system memory of its own
+ * (uploaded at its size); on the CPU with backend=cpu. On a GPU the three
+ * give the same values (the twins, the scaler's and the integer
+ * features', are equal bit for bit); on the fake driver, whose kernels do
+ * not run the scaler, the frames go through the device path and no
+ * device memory stays allocated. */
+static void
+test_scaled_on_device (void)
+{
+  const gchar *on_gpu = SCALED ("! vmafhipupload", "hip");
+  const gchar *uploaded = SCALED ("! identity drop-allocation=true", "hip");
+  const gchar *on_cpu = SCALED ("", "cpu");
+  gboolean fake = vh_fake_cuda_library () != NULL;
+  g_autofree gchar *err = NULL;
+  gchar *scaler;
+  guint64 n = 0;
+
+  if (fake)
+    g_setenv ("VH_FAKE_CUDA_KERNELS", "noop", TRUE);
+  scaler = run_for_scaler (on_gpu, &n);
+  g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the gpu");
+  g_assert_cmpuint (n, ==, 6);
+  g_free (scaler);
+  scaler = run_for_scaler (uploaded, &n);
+  g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the gpu");
+  g_assert_cmpuint (n, ==, 6);
+  g_free (scaler);
+  scaler = run_for_scaler (on_cpu, &n);
+  g_assert_cmpstr (scaler, ==, "bicubic from 176x144 on the cpu");
+  g_assert_cmpuint (n, ==, 6);
+  g_free (scaler);
+  if (fake) {
+    g_unsetenv ("VH_FAKE_CUDA_KERNELS");
+    return;
+  }
+  {
+    GPtrArray *a = run_checked (on_cpu, &err, FALSE), *b, *c;
+
+    g_assert_null (err);
+    b = run_checked (on_gpu, &err, FALSE);
+    g_assert_null (err);
+    c = run_checked (uploaded, &err, FALSE);
+    g_assert_null (err);
+    g_assert_cmpuint (a->len, ==, 6);
+    g_assert_cmpuint (vh_gst_test_assert_same_values (a, "CPU scaler", b,
+            "GPU scaler", "I420 176x144 to 320x240"), >, 6 * 3);
+    g_assert_cmpuint (vh_gst_test_assert_same_values (a, "CPU scaler", c,
+            "GPU scaler after an upload", "I420 176x144 to 320x240"), >,
+        6 * 3);
+    g_ptr_array_unref (a);
+    g_ptr_array_unref (b);
+    g_ptr_array_unref (c);
+  }
+}
+
+/* A reference and @n renditions of its size, 8 frames each, in system
+ * memory of their own (not the element's HIP pool, which uploads each
+ * buffer once whoever asks) to features on the GPU: each picture is
+ * uploaded by the scoring. */
+static gchar *
+ladder_launch (guint n)
+{
+  GString *s = g_string_new ("videotestsrc num-buffers=8 ! " SMALL " ! "
+      "identity drop-allocation=true ! c.ref_sink ");
+
+  for (guint i = 0; i < n; i++) {
+    g_autofree gchar *pad = i ? g_strdup_printf ("dist_sink_%u", i - 1) :
+        g_strdup ("dist_sink");
+
+    g_string_append_printf (s, "videotestsrc num-buffers=8 pattern=ball "
+        "horizontal-speed=%u ! " SMALL " ! identity drop-allocation=true ! "
+        "c.%s ", i + 1, pad);
+  }
+  g_string_append (s, "vmafhipcompare name=c features=psnr model=\"\" "
+      "backend=hip ! fakesink");
+  return g_string_free (s, FALSE);
+}
+
+/* With 3 renditions the reference is uploaded once per frame, not once
+ * per rendition: the element prepares each reference frame once (its
+ * reference-frames stat); on the fake driver the copies to the device
+ * grow by the same count with each rendition, and with one rendition
+ * exceed that count by the reference's own, which does not repeat. */
+static void
+test_reference_uploaded_once (void)
+{
+  gboolean fake = vh_fake_cuda_library () != NULL;
+  guint uploads[4] = { 0 };
+
+  if (fake)
+    g_setenv ("VH_FAKE_CUDA_KERNELS", "noop", TRUE);
+  for (guint n = 1; n <= 3; n++) {
+    g_autofree gchar *launch = ladder_launch (n);
+    VhFakeCudaCalls before, after;
+    GstStructure *stats;
+    guint64 made = 0, scored = 0;
+    const GValue *renditions;
+
+    if (fake)
+      g_assert_true (vh_fake_cuda_calls (&before));
+    stats = run_for_stats (launch);
+    if (fake) {
+      g_assert_true (vh_fake_cuda_calls (&after));
+      uploads[n] = after.uploads - before.uploads;
+    }
+    g_assert_true (gst_structure_get_uint64 (stats, "reference-frames",
+            &made));
+    g_assert_true (gst_structure_get_uint64 (stats, "scored", &scored));
+    g_assert_cmpuint (made, ==, 8);
+    g_assert_cmpuint (scored, ==, 8);
+    renditions = gst_structure_get_value (stats, "renditions");
+    g_assert_cmpuint (n > 1 ? gst_value_array_get_size (renditions) : 0, ==,
+        n > 1 ? n : 0);
+    g_test_message ("%u renditions: %" G_GUINT64_FORMAT " reference frames "
+        "prepared, %u copies to the device", n, made, uploads[n]);
+    gst_structure_free (stats);
+  }
+  if (fake) {
+    guint per_rendition = uploads[2] - uploads[1];
+
+    g_unsetenv ("VH_FAKE_CUDA_KERNELS");
+    g_assert_cmpuint (per_rendition, >, 0);
+    g_assert_cmpuint (uploads[3] - uploads[2], ==, per_rendition);
+    /* the reference's share: as large as one rendition's, once */
+    g_assert_cmpuint (uploads[1], ==, 2 * per_rendition);
+  }
+}
+
+#define RUNG(w, h, speed, pad) \
+  "videotestsrc num-buffers=6 pattern=ball horizontal-speed=" speed " ! " \
+  "video/x-raw,format=I420,width=" w ",height=" h " ! vmafhipupload ! " \
+  "c." pad " "
+#define LADDER_REF \
+  "videotestsrc num-buffers=6 pattern=ball ! video/x-raw,format=I420," \
+  "width=160,height=120 ! vmafhipupload ! c.ref_sink "
+#define LADDER_ELEMENT \
+  "vmafhipcompare name=c features=psnr backend=hip ! fakesink"
+
+/* The "vmaf" structures of pad @pad (taken from @all, which keeps the
+ * others). */
+static GPtrArray *
+frames_of_pad (GPtrArray * all, const gchar * pad)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
+
+  for (guint i = 0; i < all->len; i++)
+    if (!g_strcmp0 (gst_structure_get_string (g_ptr_array_index (all, i),
+                "pad"), pad))
+      g_ptr_array_add (out, gst_structure_copy (g_ptr_array_index (all, i)));
+  return out;
+}
+
+/* A 3-rung ladder in HIP memory, two rungs resampled on the device:
+ * each rung's values through one element equal that rung scored alone
+ * (on a GPU; on the stand-ins, whose kernels compute nothing, the frames
+ * go through every rung and nothing stays allocated). */
+static void
+test_ladder_on_device (void)
+{
+  static const gchar *alone[] = {
+    LADDER_REF RUNG ("160", "120", "1", "dist_sink") LADDER_ELEMENT,
+    LADDER_REF RUNG ("120", "90", "2", "dist_sink") LADDER_ELEMENT,
+    LADDER_REF RUNG ("80", "60", "3", "dist_sink") LADDER_ELEMENT,
+  };
+  static const gchar *pads[] = { "dist_sink", "dist_sink_0", "dist_sink_1" };
+  const gchar *ladder = LADDER_REF RUNG ("160", "120", "1", "dist_sink")
+      RUNG ("120", "90", "2", "dist_sink_0") RUNG ("80", "60", "3",
+      "dist_sink_1") LADDER_ELEMENT;
+  gboolean fake = vh_fake_cuda_library () != NULL;
+  g_autofree gchar *err = NULL;
+  GPtrArray *all;
+
+  if (fake)
+    g_setenv ("VH_FAKE_CUDA_KERNELS", "noop", TRUE);
+  all = run_checked (ladder, &err, FALSE);
+  g_assert_null (err);
+  g_assert_cmpuint (all->len, ==, 3 * 6);
+  for (guint r = 0; r < G_N_ELEMENTS (pads); r++) {
+    GPtrArray *mine = frames_of_pad (all, pads[r]);
+
+    g_assert_cmpuint (mine->len, ==, 6);
+    if (!fake) {
+      GPtrArray *single = run_checked (alone[r], &err, FALSE);
+
+      g_assert_null (err);
+      g_assert_cmpuint (vh_gst_test_assert_same_values (mine, "ladder",
+              single, "alone", pads[r]), >, 6 * 3);
+      g_ptr_array_unref (single);
+    }
+    g_ptr_array_unref (mine);
+  }
+  g_ptr_array_unref (all);
+  if (fake)
+    g_unsetenv ("VH_FAKE_CUDA_KERNELS");
 }
 
 /* The pool's minimum in the answer an allocation query got downstream of
@@ -264,6 +533,12 @@ main (int argc, char **argv)
       test_hip_caps_equal_system);
   g_test_add_func ("/gst-hip/compare/hip-caps-cpu-backend",
       test_hip_caps_cpu_backend);
+  g_test_add_func ("/gst-hip/compare/scaled-on-device",
+      test_scaled_on_device);
+  g_test_add_func ("/gst-hip/compare/reference-uploaded-once",
+      test_reference_uploaded_once);
+  g_test_add_func ("/gst-hip/compare/ladder-on-device",
+      test_ladder_on_device);
   g_test_add_func ("/gst-hip/compare/proposes-buffers-held",
       test_proposes_buffers_held);
   g_test_add_func ("/gst-hip/compare/uploads-waited-on-device",

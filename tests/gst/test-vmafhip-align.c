@@ -829,6 +829,119 @@ test_child_proxy (void)
   gst_object_unref (c);
 }
 
+/* Messages named @name of distorted pad @pad. */
+static GPtrArray *
+structures_of_pad (GList * msgs, const gchar * name, const gchar * pad)
+{
+  GPtrArray *all = vh_gst_structures (msgs, name);
+  GPtrArray *mine = g_ptr_array_new ();
+
+  for (guint i = 0; i < all->len; i++) {
+    const GstStructure *s = g_ptr_array_index (all, i);
+
+    if (!g_strcmp0 (gst_structure_get_string (s, "pad"), pad))
+      g_ptr_array_add (mine, (gpointer) s);
+  }
+  g_ptr_array_unref (all);
+  return mine;
+}
+
+/* A request pad is aligned on its own: dist_sink shows the reference
+ * from frame 37 on, dist_sink_1 from frame 20 on with frames 50..56
+ * dropped (unpaired=repeat: scored against frame 49, counted in its own
+ * summary only). Each pad's offsets, vmaf-align messages and counts are
+ * its own. */
+static void
+test_request_pad (void)
+{
+  GstElement *pipeline = gst_parse_launch ("appsrc name=r format=time "
+      "caps=video/x-raw,format=I420,width=192,height=108,framerate=25/1 ! "
+      "c.ref_sink appsrc name=d format=time "
+      "caps=video/x-raw,format=I420,width=192,height=108,framerate=25/1 ! "
+      "c.dist_sink appsrc name=d1 format=time "
+      "caps=video/x-raw,format=I420,width=192,height=108,framerate=25/1 ! "
+      "c.dist_sink_1 vmafhipcompare name=c backend=cpu features=psnr "
+      "model=\"\" align=content align-window=2000000000 unpaired=repeat ! "
+      "fakesink", NULL);
+  const gchar *names[] = { "d", "d1" };
+  const gchar *pads[] = { "dist_sink", "dist_sink_1" };
+  const guint first[] = { 37, 20 };
+  guint tw = W + 2 * N_REF, th = H + N_REF / 2;
+  guint8 *tex = make_texture (tw, th);
+  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  GstElement *r = gst_bin_get_by_name (GST_BIN (pipeline), "r");
+  GstFlowReturn ret;
+  GList *msgs;
+
+  for (guint t = 0; t < N_REF; t++)
+    g_ptr_array_add (frames, make_frame (tex, tw, t));
+  gst_element_set_state (pipeline, GST_STATE_PAUSED);
+  for (guint t = 0; t < N_REF; t++)
+    push (r, g_ptr_array_index (frames, t), t, 0, 1);
+  g_signal_emit_by_name (r, "end-of-stream", &ret);
+  for (guint k = 0; k < 2; k++) {
+    GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), names[k]);
+    guint j = 0;
+
+    for (guint f = first[k]; f < N_REF; f++) {
+      if (k == 1 && f >= 50 && f <= 56)
+        continue;
+      /* stamped from 0, unrelated to the reference */
+      push (d, g_ptr_array_index (frames, f), j++, 0, 1);
+    }
+    g_signal_emit_by_name (d, "end-of-stream", &ret);
+    gst_object_unref (d);
+  }
+  msgs = vh_gst_run (pipeline, 120 * GST_SECOND);
+  g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+
+  for (guint k = 0; k < 2; k++) {
+    GPtrArray *scored = structures_of_pad (msgs, "vmaf", pads[k]);
+    GPtrArray *events = structures_of_pad (msgs, "vmaf-align", pads[k]);
+    GPtrArray *summaries = structures_of_pad (msgs, "vmaf-summary", pads[k]);
+    const GstStructure *summary;
+    guint repeated = 0;
+
+    /* every reference frame it shows (and with repeat those it dropped,
+     * once locked), each against its own or, repeated, frame 49 */
+    g_assert_cmpuint (scored->len, ==, N_REF - first[k]);
+    for (guint i = 0; i < scored->len; i++) {
+      const GstStructure *s = g_ptr_array_index (scored, i);
+      gboolean rep = FALSE;
+      gdouble psnr = vh_gst_get_double (s, "psnr_y");
+
+      gst_structure_get_boolean (s, "repeated", &rep);
+      repeated += rep;
+      vh_assert_msg (rep ? psnr < 60.0 : psnr >= 60.0, "%s frame %u: "
+          "psnr_y %f, repeated %d", pads[k], i, psnr, rep);
+    }
+    g_assert_cmpuint (repeated, ==, k ? 7 : 0);
+    g_assert_cmpuint (events->len, ==, k ? 2 : 1);
+    g_assert_cmpint (get_int64 (g_ptr_array_index (events, 0),
+            "align-offset-frames"), ==, first[k]);
+    if (k)
+      g_assert_cmpint (get_int64 (g_ptr_array_index (events, 1),
+              "align-offset-frames"), ==, first[k] + 7);
+    g_assert_cmpuint (summaries->len, ==, 1);
+    summary = g_ptr_array_index (summaries, 0);
+    g_assert_cmpstr (gst_structure_get_string (summary, "align"), ==,
+        "content");
+    g_assert_cmpuint (vh_gst_get_uint64 (summary, "repeated-distorted"), ==,
+        k ? 7 : 0);
+    g_assert_cmpuint (vh_gst_get_uint64 (summary,
+            "align-reference-dropped"), ==, k ? 7 : 0);
+    g_ptr_array_unref (scored);
+    g_ptr_array_unref (events);
+    g_ptr_array_unref (summaries);
+  }
+  vh_gst_free_messages (msgs);
+  g_ptr_array_unref (frames);
+  g_free (tex);
+  gst_object_unref (r);
+  gst_object_unref (pipeline);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -844,5 +957,6 @@ main (int argc, char **argv)
   g_test_add_func ("/vmafhipcompare/align/too-small", test_too_small);
   g_test_add_func ("/vmafhipcompare/align/rate-multiple", test_rate_multiple);
   g_test_add_func ("/vmafhipcompare/align/live", test_live);
+  g_test_add_func ("/vmafhipcompare/align/request-pad", test_request_pad);
   return g_test_run ();
 }

@@ -233,7 +233,7 @@ test_mismatch_says_how_to_fix (void)
 {
   GList *msgs = vh_gst_run_test_sources
       ("video/x-raw,format=Y444,width=320,height=240",
-      "video/x-raw,format=I420,width=176,height=144", 3, NULL);
+      "video/x-raw,format=I420,width=176,height=144", 3, "scale=none");
   GError *err = vh_gst_first_error (msgs, GST_MESSAGE_ERROR);
 
   g_assert_true (err != NULL);

@@ -269,7 +269,7 @@ score (const Clip * clip, const gchar * feature, const gchar * const *opts,
  * are held to max difference 0 like the integer ones. */
 static const gchar *const exact_float_features[] = {
   "float_moment", "float_ansnr", "float_motion", "float_vif", "float_adm",
-  NULL
+  "ssimulacra2", NULL
 };
 
 /* Twins whose only difference from the CPU twin is the GPU's pow, sin,

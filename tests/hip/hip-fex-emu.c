@@ -21,13 +21,14 @@
 
 static const VhEmuLauncher launchers[] = {
   vh_emu_speed_launch, vh_emu_adm_launch, vh_emu_motion_launch,
-  vh_emu_float_launch,
+  vh_emu_float_launch, vh_emu_ssimu2_launch,
 };
 
 const VhHipKernelSource vh_hip_kernel_speed_filter = { "speed-filter" };
 const VhHipKernelSource vh_hip_kernel_speed_solve = { "speed-solve" };
 const VhHipKernelSource vh_hip_kernel_adm = { "adm" };
 const VhHipKernelSource vh_hip_kernel_motion = { "motion" };
+const VhHipKernelSource vh_hip_kernel_ssimulacra2 = { "ssimulacra2" };
 const VhHipKernelSource vh_hip_kernel_float_motion = { "float-motion" };
 const VhHipKernelSource vh_hip_kernel_float_scale = { "float-scale" };
 const VhHipKernelSource vh_hip_kernel_float_vif = { "float-vif" };

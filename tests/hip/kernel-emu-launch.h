@@ -34,6 +34,10 @@ int          vh_emu_float_launch        (const char *name,
                                          const unsigned int grid[3],
                                          const unsigned int block[3],
                                          void **args);
+int          vh_emu_ssimu2_launch       (const char *name,
+                                         const unsigned int grid[3],
+                                         const unsigned int block[3],
+                                         void **args);
 int          vh_emu_psnr_launch         (const char *name,
                                          const unsigned int grid[3],
                                          const unsigned int block[3],

@@ -56,7 +56,7 @@ static struct vh_scale_filter
 kernel_filter (const VhScaleFilter * f)
 {
   struct vh_scale_filter k = { f->first, f->coeff, f->n_in, f->n_out,
-    f->taps, 0
+    f->taps, f->rounded_from
   };
   return k;
 }

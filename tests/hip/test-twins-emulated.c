@@ -10,7 +10,7 @@
 /* The HIP twins the vmaf_v1.0.16 models run besides cambi (speed_chroma,
  * speed_temporal, integer adm and motion) without a GPU: their host code
  * (hip-speed-*.c, hip-integer-adm*.c, hip-integer-motion.c; and the
- * float_motion, float_vif, float_adm and psnr_hvs twins) runs as built
+ * float_motion, float_vif, float_adm, psnr_hvs and ssimulacra2 twins) runs as built
  * with the HIP layer emulated (hip-fex-emu.c), their kernels' source runs
  * on the host (kernel-emu.h, *-kernels-emu.cpp), and every value must
  * equal the CPU twins' exactly (the host's log2 is glibc's, so the one
@@ -49,6 +49,8 @@ extern const VhFeatureExtractorClass vh_fex_float_adm;
 extern const VhFeatureExtractorClass vh_hip_fex_float_adm;
 extern const VhFeatureExtractorClass vh_fex_psnr_hvs;
 extern const VhFeatureExtractorClass vh_hip_fex_psnr_hvs;
+extern const VhFeatureExtractorClass vh_fex_ssimulacra2;
+extern const VhFeatureExtractorClass vh_hip_fex_ssimulacra2;
 
 /* Frames per clip: speed_temporal scores frames 1 and 2; motion's
  * five-frame window needs more (cases say). */
@@ -324,6 +326,12 @@ static const Case cases[] = {
   {&vh_fex_float_adm, &vh_hip_fex_float_adm, 0x20, 2,
         {"adm_bypass_cm", "1", "adm_skip_scale0", "1", NULL}},
   {&vh_fex_psnr_hvs, &vh_hip_fex_psnr_hvs, 0x62, 2, {NULL}},
+  /* SSIMULACRA 2: 4:2:0, 4:2:2 at 12 bits, 4:4:4 at 10, other matrices. */
+  {&vh_fex_ssimulacra2, &vh_hip_fex_ssimulacra2, 0x60, 2, {NULL}},
+  {&vh_fex_ssimulacra2, &vh_hip_fex_ssimulacra2, 0x04, 1,
+        {"matrix", "bt2020", "range", "full", NULL}},
+  {&vh_fex_ssimulacra2, &vh_hip_fex_ssimulacra2, 0x80, 1,
+        {"matrix", "bt601", NULL}},
 };
 
 /* Each covariance order this CPU can take. */

@@ -85,7 +85,8 @@ def main():
                               os.path.join(examples, "monitor.conf"),
                               shallow=False),
                   "the example is installed as that configuration")
-        for name in ("monitor.conf", "prometheus.yml", "vmafhip-alerts.yml"):
+        for name in ("monitor.conf", "prometheus.yml", "vmafhip-alerts.yml",
+                     "vmafhip-rules.yml", "grafana-dashboard.json"):
             path = staged(os.path.join(datadir, "vmafhip", "monitor", name))
             check(os.path.isfile(path) and filecmp.cmp(
                 path, os.path.join(examples, name), shallow=False),

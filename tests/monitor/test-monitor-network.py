@@ -15,7 +15,7 @@ four times more connections than descriptors, each sending half a request
 header and then nothing, and keeps them open. Meanwhile:
 - a normal scrape answers within 2 s, every time;
 - both channels keep scoring frames, and the restarted one keeps coming
-  back (its restarts and frames go on rising);
+  back (its restarts after its ends and its frames go on rising);
 - the service does not spin (its CPU time stays low) nor flood its log;
 - a connection that never finishes its request is closed by the service;
 - only / and /metrics exist: /metricsX and /metrics/ are 404.
@@ -186,7 +186,7 @@ def attack(monitor, tmp, max_connections):
             before = {ch: sample(body, "vmafhip_channel_frames_scored_"
                                  "total", ch) or 0
                       for ch in ("steady", "restarting")}
-            restarts_before = sample(body, "vmafhip_channel_restarts_"
+            restarts_before = sample(body, "vmafhip_channel_eos_restarts_"
                                      "total", "restarting") or 0
             if min(before.values()) > 0 and restarts_before >= 1:
                 break
@@ -212,7 +212,7 @@ def attack(monitor, tmp, max_connections):
             time.sleep(0.5)
         after = {ch: sample(body, "vmafhip_channel_frames_scored_total",
                             ch) or 0 for ch in before}
-        restarts_after = sample(body, "vmafhip_channel_restarts_total",
+        restarts_after = sample(body, "vmafhip_channel_eos_restarts_total",
                                 "restarting") or 0
         print(f"scrapes under attack: slowest {worst:.3f} s; frames "
               f"{before} -> {after}; restarts {restarts_before:.0f} -> "

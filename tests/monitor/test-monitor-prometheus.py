@@ -143,10 +143,11 @@ def pooled(summary, name, field):
 
 
 class Prometheus:
-    def __init__(self, binary, workdir, target):
+    def __init__(self, binary, workdir, target, interval="1s"):
         self.binary = binary
         self.workdir = workdir
         self.target = target
+        self.interval = interval
         self.proc = None
         self.log = None
 
@@ -154,9 +155,9 @@ class Prometheus:
         config = os.path.join(self.workdir, "prometheus.yml")
         with open(config, "w") as f:
             f.write("global:\n"
-                    "  scrape_interval: 1s\n"
+                    f"  scrape_interval: {self.interval}\n"
                     "  scrape_timeout: 1s\n"
-                    "  evaluation_interval: 1s\n"
+                    f"  evaluation_interval: {self.interval}\n"
                     "scrape_configs:\n"
                     "  - job_name: vmafhip\n"
                     "    static_configs:\n"

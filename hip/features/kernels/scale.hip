@@ -27,7 +27,8 @@ struct vh_scale_filter
   unsigned int n_in;
   unsigned int n_out;
   unsigned int taps;
-  unsigned int pad;
+  /* vertical, 8-bit: rows from here on rounded once (VhScaleFilter) */
+  unsigned int rounded_from;
 };
 
 /* The horizontal pass: @rows rows of @src (@step samples from one column
@@ -60,7 +61,8 @@ scale_rows (const unsigned char *src, vh_u64 src_pitch, unsigned int step,
 
 /* The vertical pass: @mid (@width ints used of each row) into @dst.
  * 8-bit samples as ffmpeg's x86 code makes them: each product's top 16
- * bits added to @bias, shifted right by 3 (vh_scale_8bit_bias()). */
+ * bits added to @bias, shifted right by 3 (vh_scale_8bit_bias()); from
+ * row f.rounded_from on, as its C code does: the sum rounded once. */
 template < typename T >
 static __device__ void
 scale_cols (const int *mid, unsigned int mid_pitch, unsigned int width,
@@ -72,6 +74,7 @@ scale_cols (const int *mid, unsigned int mid_pitch, unsigned int width,
   for (unsigned int y = blockIdx.y * blockDim.y + threadIdx.y; y < f.n_out;
       y += gridDim.y * blockDim.y) {
     const short *c = f.coeff + (vh_u64) y * f.taps;
+    const bool truncated = sizeof (T) == 1 && y < f.rounded_from;
     T *out = (T *) (dst + y * dst_pitch);
     for (unsigned int x = blockIdx.x * blockDim.x + threadIdx.x; x < width;
         x += gridDim.x * blockDim.x) {
@@ -80,13 +83,13 @@ scale_cols (const int *mid, unsigned int mid_pitch, unsigned int width,
       for (unsigned int j = 0; j < f.taps; j++) {
         int at = f.first[y] + (int) j;
         at = at < 0 ? 0 : at > last ? last : at;
-        if (sizeof (T) == 1)
+        if (truncated)
           acc += (c[j] * mid[(vh_u64) at * mid_pitch + x]) >> 16;
         else
           sum += (long long) c[j] *
               (long long) mid[(vh_u64) at * mid_pitch + x];
       }
-      v = sizeof (T) == 1 ? (long long) (acc >> 3) : sum >> shift;
+      v = truncated ? (long long) (acc >> 3) : sum >> shift;
       v = v < 0 ? 0 : v > out_max ? out_max : v;
       out[x] = (T) v;
     }

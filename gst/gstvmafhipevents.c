@@ -1,0 +1,372 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Black, freeze and low-score events. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+
+#include "gstvmafhipevents.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
+#define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
+
+/* The sample grid: at most this many luma samples a row and rows. */
+#define SAMPLE_COLUMNS 480
+#define SAMPLE_ROWS    270
+
+/* A stretch of frames in one state (black, frozen, low). */
+typedef struct
+{
+  const gchar *type;
+  const gchar *input;
+  gboolean open;                /* frames in the state so far */
+  gboolean started;             /* its "start" was posted */
+  GstClockTime start;
+  GstClockTime last_time;
+  GstClockTime last_duration;
+  guint frames;
+  gdouble min;
+} Stretch;
+
+/* One input's black and freeze detection. */
+typedef struct
+{
+  Stretch black;
+  Stretch freeze;
+  GArray *previous;             /* guint16 samples of the last frame */
+  GArray *current;
+  guint width, height;          /* of the last frame */
+  GstClockTime previous_time;
+  gboolean warned_device;
+} InputState;
+
+struct _GstVmafHipEvents
+{
+  GstElement *element;          /* not owned */
+  GstVmafHipWatchSettings s;
+  gchar *pad[2];                /* reference, distorted */
+  gchar *metric;                /* what low-score watches */
+  InputState input[2];
+  Stretch low;
+};
+
+static void
+stretch_init (Stretch * st, const gchar * type, const gchar * input)
+{
+  st->type = type;
+  st->input = input;
+  st->open = FALSE;
+  st->started = FALSE;
+}
+
+static void
+input_init (InputState * in, const gchar * input)
+{
+  stretch_init (&in->black, "black", input);
+  stretch_init (&in->freeze, "freeze", input);
+  in->previous = g_array_new (FALSE, FALSE, sizeof (guint16));
+  in->current = g_array_new (FALSE, FALSE, sizeof (guint16));
+  in->width = in->height = 0;
+  in->previous_time = GST_CLOCK_TIME_NONE;
+}
+
+GstVmafHipEvents *
+gst_vmaf_hip_events_new (GstElement * element,
+    const GstVmafHipWatchSettings * s)
+{
+  GstVmafHipEvents *ev = g_new0 (GstVmafHipEvents, 1);
+
+  ev->element = element;
+  gst_vmaf_hip_watch_settings_copy (&ev->s, s);
+  ev->pad[0] = g_strdup ("ref_sink");
+  ev->pad[1] = g_strdup ("dist_sink");
+  ev->metric = g_strdup ("vmaf");
+  input_init (&ev->input[0], "reference");
+  input_init (&ev->input[1], "distorted");
+  stretch_init (&ev->low, "low-score", "distorted");
+  return ev;
+}
+
+void
+gst_vmaf_hip_events_free (GstVmafHipEvents * ev)
+{
+  if (!ev)
+    return;
+  for (guint i = 0; i < 2; i++) {
+    g_free (ev->pad[i]);
+    g_array_unref (ev->input[i].previous);
+    g_array_unref (ev->input[i].current);
+  }
+  g_free (ev->metric);
+  gst_vmaf_hip_watch_settings_clear (&ev->s);
+  g_free (ev);
+}
+
+void
+gst_vmaf_hip_events_set_pads (GstVmafHipEvents * ev, const gchar * ref_pad,
+    const gchar * dist_pad)
+{
+  g_free (ev->pad[0]);
+  g_free (ev->pad[1]);
+  ev->pad[0] = g_strdup (ref_pad);
+  ev->pad[1] = g_strdup (dist_pad);
+}
+
+void
+gst_vmaf_hip_events_set_metric (GstVmafHipEvents * ev, const gchar * metric)
+{
+  g_free (ev->metric);
+  ev->metric = g_strdup (metric);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Messages                                                                */
+
+static void
+post (GstVmafHipEvents * ev, const Stretch * st, gboolean end,
+    GstClockTime end_time)
+{
+  gboolean reference = !g_strcmp0 (st->input, "reference");
+  GstStructure *s = gst_structure_new ("vmaf-event",
+      "type", G_TYPE_STRING, st->type,
+      "input", G_TYPE_STRING, st->input,
+      "pad", G_TYPE_STRING, ev->pad[reference ? 0 : 1],
+      "state", G_TYPE_STRING, end ? "end" : "start",
+      "start", G_TYPE_UINT64, st->start, NULL);
+
+  if (end)
+    gst_structure_set (s, "end", G_TYPE_UINT64, end_time,
+        "duration", G_TYPE_UINT64, end_time - st->start,
+        "frames", G_TYPE_UINT, st->frames, NULL);
+  if (st == &ev->low)
+    gst_structure_set (s, "metric", G_TYPE_STRING, ev->metric,
+        "threshold", G_TYPE_DOUBLE, ev->s.low_score_threshold,
+        "min", G_TYPE_DOUBLE, st->min, NULL);
+  GST_DEBUG_OBJECT (ev->element, "%" GST_PTR_FORMAT, s);
+  gst_element_post_message (ev->element,
+      gst_message_new_element (GST_OBJECT_CAST (ev->element), s));
+}
+
+/* The stretch ends before the frame at @t. */
+static void
+stretch_end (GstVmafHipEvents * ev, Stretch * st, GstClockTime t)
+{
+  if (st->open && st->started)
+    post (ev, st, TRUE, MAX (t, st->start));
+  st->open = FALSE;
+  st->started = FALSE;
+}
+
+/* The last frame of the stream was in the stretch: it ends with that
+ * frame's display (its duration, when known). */
+static void
+stretch_close (GstVmafHipEvents * ev, Stretch * st)
+{
+  GstClockTime end = st->last_time;
+
+  if (GST_CLOCK_TIME_IS_VALID (st->last_duration))
+    end += st->last_duration;
+  stretch_end (ev, st, end);
+}
+
+/* One more frame in the state; the stretch, when new, starts at @start
+ * with @frames frames already (a freeze's first picture). "start" is
+ * posted once it lasted @min_duration and @min_frames frames. */
+static void
+stretch_add (GstVmafHipEvents * ev, Stretch * st, GstClockTime start,
+    guint frames, GstClockTime t, GstClockTime duration, gdouble value,
+    GstClockTime min_duration, guint min_frames)
+{
+  GstClockTime covered;
+
+  if (!st->open) {
+    st->open = TRUE;
+    st->started = FALSE;
+    st->start = start;
+    st->frames = frames;
+    st->min = value;
+  }
+  st->frames++;
+  st->min = MIN (st->min, value);
+  st->last_time = t;
+  st->last_duration = duration;
+  covered = t + (GST_CLOCK_TIME_IS_VALID (duration) ? duration : 0);
+  covered = covered > st->start ? covered - st->start : 0;
+  if (!st->started && covered >= min_duration && st->frames >= min_frames) {
+    st->started = TRUE;
+    post (ev, st, FALSE, GST_CLOCK_TIME_NONE);
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Luma statistics                                                         */
+
+static inline guint
+sample_at (const VhPicture * pic, guint x, guint y)
+{
+  const guint8 *row = vh_picture_row (pic, 0, y);
+
+  if (pic->info.bpc > 8)
+    return ((const guint16 *) row)[x];
+  return row[x];
+}
+
+void
+gst_vmaf_hip_luma_stats (const VhPicture * pic, gdouble * mean,
+    gdouble * stddev, GArray * samples)
+{
+  guint w = pic->width[0], h = pic->height[0];
+  guint step_x = MAX ((w + SAMPLE_COLUMNS - 1) / SAMPLE_COLUMNS, 1);
+  guint step_y = MAX ((h + SAMPLE_ROWS - 1) / SAMPLE_ROWS, 1);
+  gdouble scale = (gdouble) (1u << (pic->info.bpc - 8));
+  guint64 sum = 0, sum_sq = 0, n = 0;
+  gdouble m, var;
+
+  if (samples)
+    g_array_set_size (samples, 0);
+  for (guint y = step_y / 2; y < h; y += step_y) {
+    for (guint x = step_x / 2; x < w; x += step_x) {
+      guint v = sample_at (pic, x, y);
+      guint16 v16 = (guint16) v;
+
+      sum += v;
+      sum_sq += (guint64) v * v;
+      n++;
+      if (samples)
+        g_array_append_val (samples, v16);
+    }
+  }
+  m = n ? (gdouble) sum / n : 0.0;
+  var = n ? (gdouble) sum_sq / n - m * m : 0.0;
+  *mean = m / scale;
+  *stddev = sqrt (MAX (var, 0.0)) / scale;
+}
+
+/* Mean absolute difference of two sample sets, in 8-bit code values. */
+static gdouble
+mean_abs_diff (GArray * a, GArray * b, guint bpc)
+{
+  const guint16 *x = (const guint16 *) a->data, *y =
+      (const guint16 *) b->data;
+  guint64 sum = 0;
+
+  for (guint i = 0; i < a->len; i++)
+    sum += x[i] > y[i] ? x[i] - y[i] : y[i] - x[i];
+  return a->len ? (gdouble) sum / a->len / (1u << (bpc - 8)) : 0.0;
+}
+
+/* The picture in host memory, if it has one. */
+static const VhPicture *
+host_picture (const VhPicture * pic)
+{
+  if (pic->mem_type == VH_MEMORY_HOST && pic->data[0])
+    return pic;
+  if (pic->twin && pic->twin->mem_type == VH_MEMORY_HOST &&
+      pic->twin->data[0])
+    return pic->twin;
+  return NULL;
+}
+
+void
+gst_vmaf_hip_events_picture (GstVmafHipEvents * ev, gboolean reference,
+    const VhPicture * pic, GstClockTime t, GstClockTime duration)
+{
+  InputState *in = &ev->input[reference ? 0 : 1];
+  gboolean want_black = ev->s.black_threshold > 0.0;
+  gboolean want_freeze = ev->s.freeze_threshold > 0.0;
+  const VhPicture *host;
+  gdouble mean, stddev;
+  gboolean black;
+  GArray *swap;
+
+  if (!pic || (!want_black && !want_freeze) || !GST_CLOCK_TIME_IS_VALID (t))
+    return;
+  host = host_picture (pic);
+  if (!host) {
+    if (!in->warned_device)
+      GST_ELEMENT_INFO (ev->element, STREAM, NOT_IMPLEMENTED,
+          ("Black and freeze detection skip the %s input: its frames are "
+              "in GPU memory without a host copy.", in->black.input),
+          (NULL));
+    in->warned_device = TRUE;
+    return;
+  }
+
+  gst_vmaf_hip_luma_stats (host, &mean, &stddev,
+      want_freeze ? in->current : NULL);
+  black = want_black && mean < ev->s.black_threshold &&
+      stddev < ev->s.black_spread;
+  if (want_black) {
+    if (black)
+      stretch_add (ev, &in->black, t, 0, t, duration, mean,
+          ev->s.black_min_duration, 1);
+    else
+      stretch_end (ev, &in->black, t);
+  }
+  if (want_freeze) {
+    gboolean same_grid = in->width == host->width[0] &&
+        in->height == host->height[0] && in->previous->len == in->current->len;
+
+    /* a black stretch is black, not also frozen */
+    if (!black && same_grid && GST_CLOCK_TIME_IS_VALID (in->previous_time) &&
+        mean_abs_diff (in->current, in->previous, host->info.bpc) <
+        ev->s.freeze_threshold)
+      /* the picture froze when the previous frame was shown */
+      stretch_add (ev, &in->freeze, in->previous_time, 1, t, duration, 0.0,
+          ev->s.freeze_min_duration, 1);
+    else
+      stretch_end (ev, &in->freeze, t);
+    swap = in->previous;
+    in->previous = in->current;
+    in->current = swap;
+    in->width = host->width[0];
+    in->height = host->height[0];
+    in->previous_time = t;
+  }
+}
+
+void
+gst_vmaf_hip_events_score (GstVmafHipEvents * ev, gdouble score,
+    GstClockTime t, GstClockTime duration)
+{
+  if (ev->s.low_score_threshold <= 0.0 || !GST_CLOCK_TIME_IS_VALID (t))
+    return;
+  if (score < ev->s.low_score_threshold)
+    stretch_add (ev, &ev->low, t, 0, t, duration, score, 0,
+        MAX (ev->s.low_score_min_frames, 1));
+  else
+    stretch_end (ev, &ev->low, t);
+}
+
+void
+gst_vmaf_hip_events_finish (GstVmafHipEvents * ev)
+{
+  for (guint i = 0; i < 2; i++) {
+    stretch_close (ev, &ev->input[i].black);
+    stretch_close (ev, &ev->input[i].freeze);
+  }
+  stretch_close (ev, &ev->low);
+}
+
+void
+gst_vmaf_hip_events_reset (GstVmafHipEvents * ev)
+{
+  for (guint i = 0; i < 2; i++) {
+    InputState *in = &ev->input[i];
+
+    in->black.open = in->freeze.open = FALSE;
+    in->black.started = in->freeze.started = FALSE;
+    in->previous_time = GST_CLOCK_TIME_NONE;
+  }
+  ev->low.open = ev->low.started = FALSE;
+}

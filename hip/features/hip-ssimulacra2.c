@@ -1,0 +1,304 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The HIP twin of "ssimulacra2" (src/features/ssimulacra2.c): the whole
+ * frame's work on the GPU (hip/features/kernels/ssimulacra2.hip), from the
+ * Y'CbCr pictures in device memory to each scale's sums, with the CPU
+ * twin's set-up (its tables and coefficients, ssimulacra2.h) and its final
+ * arithmetic on those sums. Every float operation is the CPU twin's in its
+ * order, the double sums too (row by row, then the rows in order), so the
+ * two give the same bits. dump_rgb is written by the CPU twin. */
+
+#include "hip-fex-common.h"
+#include "errors.h"
+#include "features/ssimulacra2.h"
+
+#include <string.h>
+
+extern const VhHipKernelSource vh_hip_kernel_ssimulacra2;
+
+#define SSIMU2_N_SLOTS 48
+#define SSIMU2_BLOCK_X 32
+#define SSIMU2_BLOCK_Y 8
+#define SSIMU2_LINE_THREADS 64
+/* vh_ssimu2_rows: rows of VH_SSIMU2_LANES threads (kernel's value). */
+#define SSIMU2_ROWS_PER_BLOCK 8
+
+/* Must match struct vh_ssimu2_pic and vh_ssimu2_args in the kernel. */
+typedef struct
+{
+  gconstpointer data[3];
+  guint64 pitch[3];
+  guint32 step[3];
+  guint32 width[3];
+  guint32 height[3];
+  guint32 pad;
+} Ssimu2Pic;
+
+typedef struct
+{
+  Ssimu2Pic pic[2];
+  gfloat *planes;
+  const gfloat *to_linear;
+  gdouble *row_sums;
+  guint64 slot;
+  gfloat y_offset, y_scale, c_offset, c_scale;
+  gfloat cr_r, cb_g, cr_g, cb_b;
+  gfloat mix[9];
+  gfloat bias, neg_bias_cbrt;
+  gfloat n2[3], d1[3];
+  gfloat mul_in[12], mul_prev[12], mul_prev2[12];
+  gint32 radius;
+  guint32 ssx, ssy, grey, hbd;
+  guint32 width, height;
+  guint32 cur;
+  guint32 scale;
+} Ssimu2Args;
+
+G_STATIC_ASSERT (sizeof (Ssimu2Pic) == 88);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Ssimu2Args, slot) == 2 * 88 + 3 * 8);
+
+enum
+{
+  K_LINEAR, K_DOWNSAMPLE, K_XYB, K_PRODUCTS, K_BLUR_ROWS, K_BLUR_COLS,
+  K_ROWS, K_TOTAL, N_KERNELS
+};
+
+static const gchar *const ssimu2_kernel_names[N_KERNELS] = {
+  "vh_ssimu2_linear", "vh_ssimu2_downsample", "vh_ssimu2_xyb",
+  "vh_ssimu2_products", "vh_ssimu2_blur_rows", "vh_ssimu2_blur_cols",
+  "vh_ssimu2_rows", "vh_ssimu2_total",
+};
+
+typedef struct
+{
+  VhHipFex hip;
+  VhSsimu2 s;
+  VhHipFunction *k[N_KERNELS];
+  gfloat *d_planes;
+  gfloat *d_to_linear;
+  gdouble *d_row_sums;
+} HipSsimu2;
+
+VH_HIP_FEX_FIRST (HipSsimu2, hip);
+
+static gboolean
+hip_ssimu2_collect (VhFeatureExtractor * fex, gconstpointer results,
+    guint index, VhFeatureCollector * fc, GError ** error)
+{
+  const guint w = fex->info.width, h = fex->info.height;
+
+  return vh_feature_extractor_append (fex, fc, "ssimulacra2", index,
+      vh_ssimu2_score (results, vh_ssimu2_n_scales (w, h), w, h), error);
+}
+
+static const gchar *
+hip_ssimu2_unsupported (const VhFeatureExtractor * fex)
+{
+  if (vh_feature_extractor_get_string_option (fex, "dump_rgb"))
+    return "dump_rgb is written on the CPU";
+  return NULL;
+}
+
+static void
+hip_ssimu2_close (VhFeatureExtractor * fex)
+{
+  HipSsimu2 *s = fex->priv;
+
+  if (s->hip.device) {
+    vh_hip_stream_synchronize (s->hip.stream, NULL);
+    if (s->d_planes)
+      vh_hip_free (s->hip.device, s->d_planes);
+    if (s->d_to_linear)
+      vh_hip_free (s->hip.device, s->d_to_linear);
+    if (s->d_row_sums)
+      vh_hip_free (s->hip.device, s->d_row_sums);
+  }
+  s->d_planes = NULL;
+  s->d_to_linear = NULL;
+  s->d_row_sums = NULL;
+  vh_ssimu2_clear (&s->s);
+  vh_hip_fex_close (&s->hip);
+}
+
+static gboolean
+hip_ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
+    GError ** error)
+{
+  HipSsimu2 *s = fex->priv;
+  const gsize n = (gsize) info->width * info->height;
+  const gsize table = 65536 * sizeof (gfloat);
+
+  if (!vh_ssimu2_setup (&s->s, fex, info, error) ||
+      !vh_hip_fex_init (&s->hip, fex, VH_SSIMU2_N_SCALES *
+          VH_SSIMU2_SUMS_PER_SCALE * sizeof (gdouble), hip_ssimu2_collect,
+          error)) {
+    vh_ssimu2_clear (&s->s);
+    return FALSE;
+  }
+  for (guint i = 0; i < N_KERNELS; i++) {
+    s->k[i] = vh_hip_fex_function (&s->hip, &vh_hip_kernel_ssimulacra2,
+        ssimu2_kernel_names[i], error);
+    if (!s->k[i])
+      goto fail;
+  }
+  if (vh_hip_malloc (s->hip.device, SSIMU2_N_SLOTS * n * sizeof (gfloat),
+          (gpointer *) & s->d_planes, error) &&
+      vh_hip_malloc (s->hip.device, table, (gpointer *) & s->d_to_linear,
+          error) &&
+      vh_hip_malloc (s->hip.device, (gsize) 3 * info->height *
+          VH_SSIMU2_SUMS_PER_CHANNEL * sizeof (gdouble),
+          (gpointer *) & s->d_row_sums, error) &&
+      vh_hip_memcpy_2d (s->hip.device, VH_HIP_COPY_HOST_TO_DEVICE,
+          s->d_to_linear, table, s->s.to_linear, table, table, 1, error))
+    return TRUE;
+fail:
+  hip_ssimu2_close (fex);
+  return FALSE;
+}
+
+static void
+hip_ssimu2_args (HipSsimu2 * s, const VhPictureInfo * info,
+    const VhPicture * ref, const VhPicture * dist, Ssimu2Args * a)
+{
+  const VhPicture *pics[2] = { ref, dist };
+  const VhSsimu2Yuv *yuv = &s->s.yuv;
+  const VhSsimu2Gauss *g = &s->s.gauss;
+
+  memset (a, 0, sizeof (*a));
+  for (guint i = 0; i < 2; i++)
+    for (guint p = 0; p < pics[i]->n_planes && p < 3; p++) {
+      a->pic[i].data[p] = pics[i]->data[p];
+      a->pic[i].pitch[p] = pics[i]->stride[p];
+      a->pic[i].step[p] = MAX (pics[i]->step[p], 1);
+      a->pic[i].width[p] = pics[i]->width[p];
+      a->pic[i].height[p] = pics[i]->height[p];
+    }
+  a->planes = s->d_planes;
+  a->to_linear = s->d_to_linear;
+  a->row_sums = s->d_row_sums;
+  a->slot = (guint64) info->width * info->height;
+  a->y_offset = yuv->y_offset;
+  a->y_scale = yuv->y_scale;
+  a->c_offset = yuv->c_offset;
+  a->c_scale = yuv->c_scale;
+  a->cr_r = yuv->cr_r;
+  a->cb_g = yuv->cb_g;
+  a->cr_g = yuv->cr_g;
+  a->cb_b = yuv->cb_b;
+  memcpy (a->mix, s->s.mix, sizeof (a->mix));
+  a->bias = s->s.bias;
+  a->neg_bias_cbrt = s->s.neg_bias_cbrt;
+  for (guint k = 0; k < 3; k++) {
+    a->n2[k] = g->n2[k];
+    a->d1[k] = g->d1[k];
+    for (guint j = 0; j < 4; j++) {
+      a->mul_in[4 * k + j] = g->mul_in[k][j];
+      a->mul_prev[4 * k + j] = g->mul_prev[k][j];
+      a->mul_prev2[4 * k + j] = g->mul_prev2[k][j];
+    }
+  }
+  a->radius = g->radius;
+  a->ssx = yuv->ssx;
+  a->ssy = yuv->ssy;
+  a->grey = yuv->grey;
+  a->hbd = info->bpc > 8;
+  a->width = info->width;
+  a->height = info->height;
+}
+
+/* A thread per pixel of @planes planes of @w x @h, stacked along y. */
+static gboolean
+hip_ssimu2_launch_pixels (HipSsimu2 * s, guint kernel, guint w, guint h,
+    guint planes, gpointer * args, GError ** error)
+{
+  return vh_hip_fex_launch (&s->hip, s->k[kernel],
+      vh_hip_div_up (w, SSIMU2_BLOCK_X),
+      vh_hip_div_up (h, SSIMU2_BLOCK_Y) * planes, SSIMU2_BLOCK_X,
+      SSIMU2_BLOCK_Y, 0, args, error);
+}
+
+static gboolean
+hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
+    const VhPicture * dist, guint index, VhFeatureCollector * fc,
+    GError ** error)
+{
+  HipSsimu2 *s = fex->priv;
+  const guint n_scales = vh_ssimu2_n_scales (fex->info.width,
+      fex->info.height);
+  Ssimu2Args a;
+  gpointer out;
+  gpointer args[] = { &a, &out };
+
+  if (ref->mem_type != VH_MEMORY_HIP_DEVICE ||
+      dist->mem_type != VH_MEMORY_HIP_DEVICE ||
+      !vh_picture_info_equal (&ref->info, &fex->info) ||
+      !vh_picture_info_equal (&dist->info, &fex->info) ||
+      vh_picture_is_luma_only (ref) || vh_picture_is_luma_only (dist)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "ssimulacra2: frame %u does not match the stream's %ux%u %u-bit "
+        "pictures with chroma in HIP device memory", index, fex->info.width,
+        fex->info.height, fex->info.bpc);
+    return FALSE;
+  }
+  hip_ssimu2_args (s, &fex->info, ref, dist, &a);
+  out = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
+  if (!out)
+    return FALSE;
+  if (!hip_ssimu2_launch_pixels (s, K_LINEAR, a.width, a.height, 2,
+          args, error))
+    return FALSE;
+  for (guint scale = 0; scale < n_scales; scale++) {
+    if (scale > 0) {
+      const guint ow = (a.width + 1) / 2, oh = (a.height + 1) / 2;
+
+      if (!hip_ssimu2_launch_pixels (s, K_DOWNSAMPLE, ow, oh, 6,
+              args, error))
+        return FALSE;
+      a.cur ^= 1;
+      a.width = ow;
+      a.height = oh;
+    }
+    a.scale = scale;
+    if (!hip_ssimu2_launch_pixels (s, K_XYB, a.width, a.height, 2,
+            args, error) ||
+        !hip_ssimu2_launch_pixels (s, K_PRODUCTS, a.width, a.height,
+            3, args, error) ||
+        !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
+            vh_hip_div_up (a.height, SSIMU2_LINE_THREADS), 15,
+            SSIMU2_LINE_THREADS, 1, 0, args, error) ||
+        !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_COLS],
+            vh_hip_div_up (a.width, SSIMU2_LINE_THREADS), 15,
+            SSIMU2_LINE_THREADS, 1, 0, args, error) ||
+        !vh_hip_fex_launch (&s->hip, s->k[K_ROWS],
+            vh_hip_div_up (a.height, SSIMU2_ROWS_PER_BLOCK), 3,
+            VH_SSIMU2_LANES, SSIMU2_ROWS_PER_BLOCK, 0, args, error) ||
+        !vh_hip_fex_launch (&s->hip, s->k[K_TOTAL], 1, 1,
+            3 * VH_SSIMU2_SUMS_PER_CHANNEL, 1, 0, args, error))
+      return FALSE;
+  }
+  return vh_hip_fex_end (&s->hip, ref, dist, fc, error);
+}
+
+const VhFeatureExtractorClass vh_hip_fex_ssimulacra2 = {
+  .name = "ssimulacra2",
+  .provides = vh_ssimu2_provides,
+  .options = vh_ssimu2_options,
+  .backend = VH_BACKEND_HIP,
+  .mem_type = VH_MEMORY_HIP_DEVICE,
+  .flags = 0,
+  .min_width = VH_SSIMU2_MIN_SIZE,
+  .min_height = VH_SSIMU2_MIN_SIZE,
+  .priv_size = sizeof (HipSsimu2),
+  .init = hip_ssimu2_init,
+  .extract = hip_ssimu2_extract,
+  .flush = vh_hip_fex_class_flush,
+  .close = hip_ssimu2_close,
+  .unsupported = hip_ssimu2_unsupported,
+};

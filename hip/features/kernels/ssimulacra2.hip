@@ -1,0 +1,491 @@
+/* vmafhip
+ * Copyright (C) 2026 vmafhip developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* SSIMULACRA 2 on the GPU, operation for operation the CPU twin's
+ * (src/features/ssimulacra2-color.c, ssimulacra2-maps.c; the order is in
+ * ssimulacra2.h). Planes live in one allocation of equal slots (the
+ * frame's size; smaller scales use the start of a slot, rows packed):
+ *
+ *  1. vh_ssimu2_linear, a thread per pixel and picture: Y'CbCr to 16-bit
+ *     R'G'B' and, through the CPU twin's table, linear light;
+ *  2. per scale: vh_ssimu2_downsample (past the first), vh_ssimu2_xyb,
+ *     vh_ssimu2_products (the squares and the product per channel);
+ *     vh_ssimu2_blur_rows, a thread per row of each of the 15 planes to
+ *     blur, and vh_ssimu2_blur_cols, a thread per column; vh_ssimu2_rows,
+ *     32 threads per row and channel, the row's six sums in double; and
+ *     vh_ssimu2_total, the rows' sums in row order into the frame's slot.
+ *
+ * Single precision where the C has it, fused multiply-adds (fmaf) exactly
+ * where the C calls fmaf, and no other contraction. */
+
+#if defined(__HIP__) && !defined(__HIPCC_RTC__) && !defined(VH_HIP_RTC)
+#include <hip/hip_runtime.h>
+#endif
+
+#if defined(__CUDACC__)
+#define FMUL(a, b) __fmul_rn ((a), (b))
+#define FADD(a, b) __fadd_rn ((a), (b))
+#define FSUB(a, b) __fadd_rn ((a), -(b))
+#define FDIV(a, b) __fdiv_rn ((a), (b))
+#define DMUL(a, b) __dmul_rn ((a), (b))
+#define DADD(a, b) __dadd_rn ((a), (b))
+#define DSUB(a, b) __dadd_rn ((a), -(b))
+#define DDIV(a, b) __ddiv_rn ((a), (b))
+#else
+#pragma clang fp contract(off)
+#define FMUL(a, b) ((a) * (b))
+#define FADD(a, b) ((a) + (b))
+#define FSUB(a, b) ((a) - (b))
+#define FDIV(a, b) ((a) / (b))
+#define DMUL(a, b) ((double) (a) * (double) (b))
+#define DADD(a, b) ((double) (a) + (double) (b))
+#define DSUB(a, b) ((double) (a) - (double) (b))
+#define DDIV(a, b) ((double) (a) / (double) (b))
+#endif
+
+typedef unsigned long long vh_u64;
+
+#define VH_SSIMU2_SUMS 6
+#define VH_SSIMU2_LANES 32
+#define VH_SSIMU2_ROWS_PER_BLOCK 8
+#define VH_SSIMU2_C2 0.0009f
+
+/* Plane slots. */
+#define VH_SSIMU2_LIN(pp, side, c) ((pp) * 6 + (side) * 3 + (c))
+#define VH_SSIMU2_XYB(side, c) (12 + (side) * 3 + (c))
+#define VH_SSIMU2_PROD(c, k) (18 + (c) * 3 + (k))
+#define VH_SSIMU2_MU(side, c) (27 + (side) * 3 + (c))
+#define VH_SSIMU2_TMP(q) (33 + (q))
+#define VH_SSIMU2_N_SLOTS 48
+
+/* Must match the layout in hip-ssimulacra2.c. */
+struct vh_ssimu2_pic
+{
+  const unsigned char *data[3];
+  vh_u64 pitch[3];
+  unsigned int step[3];
+  unsigned int width[3];
+  unsigned int height[3];
+  unsigned int pad;
+};
+
+struct vh_ssimu2_args
+{
+  struct vh_ssimu2_pic pic[2];  /* reference, distorted */
+  float *planes;                /* VH_SSIMU2_N_SLOTS slots */
+  const float *to_linear;       /* 65536 */
+  double *row_sums;             /* height x 3 channels x 6 */
+  vh_u64 slot;                  /* floats per slot */
+  float y_offset, y_scale, c_offset, c_scale;
+  float cr_r, cb_g, cr_g, cb_b;
+  float mix[9];
+  float bias, neg_bias_cbrt;
+  float n2[3], d1[3];
+  float mul_in[12], mul_prev[12], mul_prev2[12];
+  int radius;
+  unsigned int ssx, ssy, grey, hbd;
+  unsigned int width, height;   /* of this scale */
+  unsigned int cur;             /* ping-pong half of the linear planes */
+  unsigned int scale;
+};
+
+static __device__ __forceinline__ float *
+ssimu2_plane (const struct vh_ssimu2_args &a, unsigned int slot)
+{
+  return a.planes + (vh_u64) slot * a.slot;
+}
+
+static __device__ __forceinline__ unsigned int
+ssimu2_sample (const struct vh_ssimu2_pic &p, bool hbd, unsigned int plane,
+    unsigned int x, unsigned int y)
+{
+  const unsigned char *row = p.data[plane] + (vh_u64) y * p.pitch[plane];
+  const vh_u64 i = (vh_u64) x * p.step[plane];
+
+  return hbd ? ((const unsigned short *) row)[i] : row[i];
+}
+
+static __device__ unsigned int
+ssimu2_chroma_h2 (const struct vh_ssimu2_args &a,
+    const struct vh_ssimu2_pic &p, unsigned int plane, unsigned int x,
+    unsigned int cy)
+{
+  const bool hbd = a.hbd != 0;
+  unsigned int k, k1;
+
+  if (!a.ssx)
+    return 2 * ssimu2_sample (p, hbd, plane, x, cy);
+  k = x >> 1;
+  if (!(x & 1))
+    return 2 * ssimu2_sample (p, hbd, plane, k, cy);
+  k1 = k + 1 < p.width[plane] ? k + 1 : p.width[plane] - 1;
+  return ssimu2_sample (p, hbd, plane, k, cy) + ssimu2_sample (p, hbd,
+      plane, k1, cy);
+}
+
+static __device__ unsigned int
+ssimu2_chroma_num (const struct vh_ssimu2_args &a,
+    const struct vh_ssimu2_pic &p, unsigned int plane, unsigned int x,
+    unsigned int y)
+{
+  const unsigned int ch = p.height[plane];
+  unsigned int k, other;
+
+  if (!a.ssy)
+    return 4 * ssimu2_chroma_h2 (a, p, plane, x, y);
+  k = y >> 1;
+  if (!(y & 1))
+    other = k > 0 ? k - 1 : 0;
+  else
+    other = k + 1 < ch ? k + 1 : ch - 1;
+  return 3 * ssimu2_chroma_h2 (a, p, plane, x, k) + ssimu2_chroma_h2 (a, p,
+      plane, x, other);
+}
+
+static __device__ __forceinline__ unsigned int
+ssimu2_quantise (float v)
+{
+  v = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+  return (unsigned int) FADD (FMUL (v, 65535.0f), 0.5f);
+}
+
+/* Pixel kernels stack their planes along grid.y: the tiles of a plane
+ * @height rows high, then the next plane's. Row @y and plane @z of this
+ * thread. */
+static __device__ __forceinline__ void
+ssimu2_tile (unsigned int height, unsigned int *y, unsigned int *z)
+{
+  const unsigned int tiles = (height + blockDim.y - 1) / blockDim.y;
+
+  *z = blockIdx.y / tiles;
+  *y = (blockIdx.y % tiles) * blockDim.y + threadIdx.y;
+}
+
+/* Planes: the picture (0 reference, 1 distorted). */
+extern "C" __global__ void
+vh_ssimu2_linear (struct vh_ssimu2_args a, double *out)
+{
+  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int y, side;
+  float luma, cb = 0.0f, cr = 0.0f;
+  vh_u64 i;
+
+  ssimu2_tile (a.height, &y, &side);
+  if (x >= a.width || y >= a.height || side >= 2)
+    return;
+  const struct vh_ssimu2_pic &p = a.pic[side];
+  i = (vh_u64) y * a.width + x;
+  luma = FMUL (FSUB ((float) ssimu2_sample (p, a.hbd != 0, 0, x, y),
+          a.y_offset), a.y_scale);
+  if (!a.grey) {
+    cb = FMUL (FSUB (FMUL ((float) ssimu2_chroma_num (a, p, 1, x, y),
+                0.125f), a.c_offset), a.c_scale);
+    cr = FMUL (FSUB (FMUL ((float) ssimu2_chroma_num (a, p, 2, x, y),
+                0.125f), a.c_offset), a.c_scale);
+  }
+  ssimu2_plane (a, VH_SSIMU2_LIN (0, side, 0))[i] =
+      a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cr_r, cr)))];
+  ssimu2_plane (a, VH_SSIMU2_LIN (0, side, 1))[i] =
+      a.to_linear[ssimu2_quantise (FSUB (FSUB (luma, FMUL (a.cb_g, cb)),
+              FMUL (a.cr_g, cr)))];
+  ssimu2_plane (a, VH_SSIMU2_LIN (0, side, 2))[i] =
+      a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cb_b, cb)))];
+}
+
+/* From the previous scale (a.width x a.height, linear half a.cur) to half
+ * a.cur ^ 1; planes: picture x 3 + channel. */
+extern "C" __global__ void
+vh_ssimu2_downsample (struct vh_ssimu2_args a, double *out)
+{
+  const unsigned int ox = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned int w = a.width, h = a.height;
+  const unsigned int ow = (w + 1) / 2, oh = (h + 1) / 2;
+  unsigned int oy, z, x0, x1, y1;
+  const float *r0, *r1, *in;
+  float *o;
+
+  ssimu2_tile (oh, &oy, &z);
+  if (ox >= ow || oy >= oh || z >= 6)
+    return;
+  in = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur, z / 3, z % 3));
+  o = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur ^ 1, z / 3, z % 3));
+  x0 = 2 * ox;
+  x1 = 2 * ox + 1 < w ? 2 * ox + 1 : w - 1;
+  y1 = 2 * oy + 1 < h ? 2 * oy + 1 : h - 1;
+  r0 = in + (vh_u64) (2 * oy) * w;
+  r1 = in + (vh_u64) y1 * w;
+  o[(vh_u64) oy * ow + ox] = FMUL (FADD (FADD (FADD (r0[x0], r0[x1]),
+              r1[x0]), r1[x1]), 0.25f);
+}
+
+/* cbrt (x) + add, the CPU twin's ssimu2_cbrt_add() step by step. */
+static __device__ float
+ssimu2_cbrt_add (float x, float add)
+{
+  const float third = 1.0f / 3, four_thirds = 4.0f / 3;
+  const float x_3 = FMUL (third, x);
+  const int bits = (int) __float_as_uint (x);
+  float r, r2;
+
+  r = __int_as_float (bits == 0 ? 0 : (int) (0x54800000u -
+          (unsigned int) (bits >> 23) * 0x002AAAAAu));
+  for (unsigned int i = 0; i < 3; i++) {
+    r2 = FMUL (r, r);
+    r = fmaf (-x_3, FMUL (r2, r2), FMUL (four_thirds, r));
+  }
+  r2 = FMUL (r, r);
+  r = fmaf (third, fmaf (-x, FMUL (r2, r2), r), r);
+  r2 = FMUL (r, r);
+  return fmaf (r2, x, add);
+}
+
+/* Planes: the picture. */
+extern "C" __global__ void
+vh_ssimu2_xyb (struct vh_ssimu2_args a, double *out)
+{
+  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int y, side;
+  float rgb[3], mixed[3], xv, yv, bv;
+  vh_u64 i;
+
+  ssimu2_tile (a.height, &y, &side);
+  if (x >= a.width || y >= a.height || side >= 2)
+    return;
+  i = (vh_u64) y * a.width + x;
+  for (unsigned int c = 0; c < 3; c++)
+    rgb[c] = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur, side, c))[i];
+  for (unsigned int k = 0; k < 3; k++) {
+    float v = fmaf (a.mix[3 * k], rgb[0], fmaf (a.mix[3 * k + 1], rgb[1],
+            fmaf (a.mix[3 * k + 2], rgb[2], a.bias)));
+    mixed[k] = ssimu2_cbrt_add (v < 0.0f ? 0.0f : v, a.neg_bias_cbrt);
+  }
+  xv = FMUL (0.5f, FSUB (mixed[0], mixed[1]));
+  yv = FMUL (0.5f, FADD (mixed[0], mixed[1]));
+  bv = mixed[2];
+  ssimu2_plane (a, VH_SSIMU2_XYB (side, 2))[i] = FADD (FSUB (bv, yv), 0.55f);
+  ssimu2_plane (a, VH_SSIMU2_XYB (side, 0))[i] = FADD (FMUL (xv, 14.0f),
+      0.42f);
+  ssimu2_plane (a, VH_SSIMU2_XYB (side, 1))[i] = FADD (yv, 0.01f);
+}
+
+/* Planes: the channel. */
+extern "C" __global__ void
+vh_ssimu2_products (struct vh_ssimu2_args a, double *out)
+{
+  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int y, c;
+  float x1, x2;
+  vh_u64 i;
+
+  ssimu2_tile (a.height, &y, &c);
+  if (x >= a.width || y >= a.height || c >= 3)
+    return;
+  i = (vh_u64) y * a.width + x;
+  x1 = ssimu2_plane (a, VH_SSIMU2_XYB (0, c))[i];
+  x2 = ssimu2_plane (a, VH_SSIMU2_XYB (1, c))[i];
+  ssimu2_plane (a, VH_SSIMU2_PROD (c, 0))[i] = FMUL (x1, x1);
+  ssimu2_plane (a, VH_SSIMU2_PROD (c, 1))[i] = FMUL (x2, x2);
+  ssimu2_plane (a, VH_SSIMU2_PROD (c, 2))[i] = FMUL (x1, x2);
+}
+
+/* Blurred plane @q (channel q / 5; of it the two squares and the product,
+ * then each picture's XYB): its input and its output slots. */
+static __device__ __forceinline__ unsigned int
+ssimu2_blur_in (unsigned int q)
+{
+  const unsigned int c = q / 5, j = q % 5;
+
+  return j < 3 ? VH_SSIMU2_PROD (c, j) : VH_SSIMU2_XYB (j - 3, c);
+}
+
+static __device__ __forceinline__ unsigned int
+ssimu2_blur_out (unsigned int q)
+{
+  const unsigned int c = q / 5, j = q % 5;
+
+  return j < 3 ? VH_SSIMU2_PROD (c, j) : VH_SSIMU2_MU (j - 3, c);
+}
+
+static __device__ void
+ssimu2_blur_step (const struct vh_ssimu2_args &a, const float *row,
+    int width, int n, float *prev, float *prev2, float *out)
+{
+  const int N = a.radius, left = n - N - 1, right = n + N - 1;
+  const float sum = FADD (left >= 0 ? row[left] : 0.0f,
+      right < width ? row[right] : 0.0f);
+  float o[3];
+
+  for (unsigned int k = 0; k < 3; k++) {
+    o[k] = FMUL (sum, a.mul_in[4 * k]);
+    o[k] = fmaf (a.mul_prev2[4 * k], prev2[k], o[k]);
+    o[k] = fmaf (a.mul_prev[4 * k], prev[k], o[k]);
+    prev2[k] = prev[k];
+    prev[k] = o[k];
+  }
+  if (n >= 0)
+    out[n] = FADD (o[0], FADD (o[1], o[2]));
+}
+
+/* A thread per row of each of the 15 planes (grid.y: the plane). */
+extern "C" __global__ void
+vh_ssimu2_blur_rows (struct vh_ssimu2_args a, double *out)
+{
+  const unsigned int y = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned int q = blockIdx.y;
+  const int width = (int) a.width, N = a.radius;
+  const int first_aligned = (N + 1 + 3) / 4 * 4;
+  const float *row;
+  float *o, prev[3] = { 0, 0, 0 }, prev2[3] = { 0, 0, 0 };
+  int n = -N + 1;
+
+  if (y >= a.height)
+    return;
+  row = ssimu2_plane (a, ssimu2_blur_in (q)) + (vh_u64) y * a.width;
+  o = ssimu2_plane (a, VH_SSIMU2_TMP (q)) + (vh_u64) y * a.width;
+  for (; n < (first_aligned < width ? first_aligned : width); n++)
+    ssimu2_blur_step (a, row, width, n, prev, prev2, o);
+  for (; n < width - N + 1 - 3; n += 4) {
+    float sum[4], g[3][4];
+
+    for (int j = 0; j < 4; j++)
+      sum[j] = FADD (row[n + j - N - 1], row[n + j + N - 1]);
+    for (unsigned int k = 0; k < 3; k++) {
+      for (unsigned int j = 0; j < 4; j++) {
+        float v = FMUL (sum[0], a.mul_in[4 * k + j]);
+
+        for (unsigned int t = 1; t <= j; t++)
+          v = fmaf (a.mul_in[4 * k + j - t], sum[t], v);
+        v = fmaf (a.mul_prev2[4 * k + j], prev2[k], v);
+        g[k][j] = fmaf (a.mul_prev[4 * k + j], prev[k], v);
+      }
+      prev2[k] = g[k][2];
+      prev[k] = g[k][3];
+    }
+    for (int j = 0; j < 4; j++)
+      o[n + j] = FADD (g[0][j], FADD (g[1][j], g[2][j]));
+  }
+  for (; n < width; n++)
+    ssimu2_blur_step (a, row, width, n, prev, prev2, o);
+}
+
+/* A thread per column of each of the 15 planes (grid.y: the plane). */
+extern "C" __global__ void
+vh_ssimu2_blur_cols (struct vh_ssimu2_args a, double *out)
+{
+  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned int q = blockIdx.y;
+  const int height = (int) a.height, N = a.radius;
+  const vh_u64 w = a.width;
+  const float *in;
+  float *o, prev[3] = { 0, 0, 0 }, prev2[3] = { 0, 0, 0 };
+
+  if (x >= a.width)
+    return;
+  in = ssimu2_plane (a, VH_SSIMU2_TMP (q)) + x;
+  o = ssimu2_plane (a, ssimu2_blur_out (q)) + x;
+  for (int n = -N + 1; n < height; n++) {
+    const int top = n - N - 1, bottom = n + N - 1;
+    const float sum = FADD (top >= 0 ? in[(vh_u64) top * w] : 0.0f,
+        bottom < height ? in[(vh_u64) bottom * w] : 0.0f);
+    float acc[3];
+
+    for (unsigned int k = 0; k < 3; k++) {
+      acc[k] = fmaf (a.n2[k], sum, fmaf (-a.d1[k], prev[k], -prev2[k]));
+      prev2[k] = prev[k];
+      prev[k] = acc[k];
+    }
+    if (n >= 0)
+      o[(vh_u64) n * w] = FADD (acc[0], FADD (acc[1], acc[2]));
+  }
+}
+
+/* A row of 32 threads per row (VH_SSIMU2_ROWS_PER_BLOCK rows a block) and
+ * channel (grid.y): thread j sums columns j, j + 32, ... in double, then
+ * the 32 partial sums are combined pairwise (16 apart, 8, 4, 2, 1): the
+ * CPU twin's order. */
+extern "C" __global__ void
+vh_ssimu2_rows (struct vh_ssimu2_args a, double *out)
+{
+  __shared__ double part[VH_SSIMU2_ROWS_PER_BLOCK][VH_SSIMU2_LANES]
+      [VH_SSIMU2_SUMS];
+  const unsigned int lane = threadIdx.x, r = threadIdx.y;
+  const unsigned int y = blockIdx.x * blockDim.y + r;
+  const unsigned int c = blockIdx.y;
+  double acc[VH_SSIMU2_SUMS] = { 0, 0, 0, 0, 0, 0 };
+
+  if (y < a.height) {
+    const vh_u64 base = (vh_u64) y * a.width;
+    const float *x1 = ssimu2_plane (a, VH_SSIMU2_XYB (0, c)) + base;
+    const float *x2 = ssimu2_plane (a, VH_SSIMU2_XYB (1, c)) + base;
+    const float *m1 = ssimu2_plane (a, VH_SSIMU2_MU (0, c)) + base;
+    const float *m2 = ssimu2_plane (a, VH_SSIMU2_MU (1, c)) + base;
+    const float *s11 = ssimu2_plane (a, VH_SSIMU2_PROD (c, 0)) + base;
+    const float *s22 = ssimu2_plane (a, VH_SSIMU2_PROD (c, 1)) + base;
+    const float *s12 = ssimu2_plane (a, VH_SSIMU2_PROD (c, 2)) + base;
+
+    for (unsigned int i = lane; i < a.width; i += VH_SSIMU2_LANES) {
+      const float mu1 = m1[i], mu2 = m2[i];
+      const float mu11 = FMUL (mu1, mu1), mu22 = FMUL (mu2, mu2);
+      const float mu12 = FMUL (mu1, mu2);
+      const float diff = FSUB (mu1, mu2);
+      const float num_m = FSUB (1.0f, FMUL (diff, diff));
+      const float num_s = FADD (FMUL (2.0f, FSUB (s12[i], mu12)),
+          VH_SSIMU2_C2);
+      const float denom_s = FADD (FADD (FSUB (s11[i], mu11), FSUB (s22[i],
+                  mu22)), VH_SSIMU2_C2);
+      double d = DSUB (1.0, (double) FDIV (FMUL (num_m, num_s), denom_s));
+      double edge, v;
+
+      d = d > 0.0 ? d : 0.0;
+      acc[0] = DADD (acc[0], d);
+      d = DMUL (d, d);
+      acc[1] = DADD (acc[1], DMUL (d, d));
+      edge = DSUB (DDIV (DADD (1.0, (double) fabsf (FSUB (x2[i], mu2))),
+              DADD (1.0, (double) fabsf (FSUB (x1[i], mu1)))), 1.0);
+      v = edge > 0.0 ? edge : 0.0;
+      acc[2] = DADD (acc[2], v);
+      v = DMUL (v, v);
+      acc[3] = DADD (acc[3], DMUL (v, v));
+      v = edge < 0.0 ? -edge : 0.0;
+      acc[4] = DADD (acc[4], v);
+      v = DMUL (v, v);
+      acc[5] = DADD (acc[5], DMUL (v, v));
+    }
+  }
+  for (unsigned int k = 0; k < VH_SSIMU2_SUMS; k++)
+    part[r][lane][k] = acc[k];
+  __syncthreads ();
+  for (unsigned int off = VH_SSIMU2_LANES / 2; off > 0; off /= 2) {
+    if (lane < off)
+      for (unsigned int k = 0; k < VH_SSIMU2_SUMS; k++)
+        part[r][lane][k] = DADD (part[r][lane][k], part[r][lane + off][k]);
+    __syncthreads ();
+  }
+  if (lane == 0 && y < a.height)
+    for (unsigned int k = 0; k < VH_SSIMU2_SUMS; k++)
+      a.row_sums[((vh_u64) c * a.height + y) * VH_SSIMU2_SUMS + k] =
+          part[r][0][k];
+}
+
+/* 18 threads (channel x sum): the rows' sums in row order, into @out,
+ * the frame's slot of VH_SSIMU2_N_SCALES x 18 doubles. */
+extern "C" __global__ void
+vh_ssimu2_total (struct vh_ssimu2_args a, double *out)
+{
+  const unsigned int t = threadIdx.x;
+  const unsigned int c = t / VH_SSIMU2_SUMS, k = t % VH_SSIMU2_SUMS;
+  double s = 0.0;
+
+  if (t >= 3 * VH_SSIMU2_SUMS)
+    return;
+  for (unsigned int y = 0; y < a.height; y++)
+    s = DADD (s, a.row_sums[((vh_u64) c * a.height + y) * VH_SSIMU2_SUMS +
+            k]);
+  out[a.scale * 3 * VH_SSIMU2_SUMS + t] = s;
+}
