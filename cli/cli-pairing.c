@@ -95,10 +95,13 @@ decide_steps (VhCliPairing * p, const VhCliSettings * s,
         (gdouble) dn / dd, dn, dd, dist_path, rn, rd);
     return FALSE;
   }
+  /* with several -d, which one */
   if (!s->quiet)
-    g_printerr ("vmafhip-score: frame rates differ: the reference is "
+    g_printerr ("vmafhip-score: %s%sframe rates differ: the reference is "
         "%.6g fps and the distorted %.6g fps; every %s frame of the %s is "
-        "scored\n", (gdouble) rn / rd, (gdouble) dn / dd,
+        "scored\n", vh_cli_settings_n_dist (s) > 1 ? dist_path : "",
+        vh_cli_settings_n_dist (s) > 1 ? ": " : "", (gdouble) rn / rd,
+        (gdouble) dn / dd,
         p->ref_step == 2 ? "second" : p->ref_step == 3 ? "third" :
         p->dist_step == 2 ? "second" : p->dist_step == 3 ? "third" :
         "k-th", p->ref_step > 1 ? "reference" : "distorted");

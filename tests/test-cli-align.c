@@ -365,6 +365,7 @@ test_several (void)
   g_assert_true (exited_with (&r, 0));
   g_assert_nonnull (strstr (r.err, "late.y4m: aligned by content"));
   g_assert_nonnull (strstr (r.err, "fast.y4m: aligned by content"));
+  g_assert_nonnull (strstr (r.err, "fast.y4m: frame rates differ"));
   g_assert_nonnull (strstr (r.err, "every second frame of the distorted"));
   result_clear (&r);
   for (guint i = 0; i < G_N_ELEMENTS (dists); i++) {
