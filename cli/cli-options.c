@@ -380,6 +380,12 @@ print_usage (FILE * out, const gchar * app)
       "      --frame_cnt N        stop after N frames\n"
       "      --frame_skip_ref N   skip the first N reference frames\n"
       "      --frame_skip_dist N  skip the first N distorted frames\n"
+      "      --align              pair frames by their content: a distorted\n"
+      "                           that starts late, misses frames or repeats\n"
+      "                           them is scored frame against its own\n"
+      "                           (regular files only: they are read twice)\n"
+      "      --align_window N     how far apart the inputs may be, in frames\n"
+      "                           (default 250)\n"
       "      --aom_ctc V          AOM CTC preset (v1.0 ... v7.0): models and\n"
       "                           features as libvmaf's tool sets them\n"
       "      --nflx_ctc V         Netflix CTC preset (v1.0)\n"
@@ -413,6 +419,12 @@ vh_cli_settings_check (const VhCliSettings * s, VhPictureInfo * raw_info,
   if (!s->dist_paths || !s->dist_paths[0]) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
         "a distorted video (-d/--distorted) is required");
+    return FALSE;
+  }
+  if (s->align_window < 0 || (s->align_window && !s->align)) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        s->align_window < 0 ? "--align_window takes a positive count of "
+        "frames" : "--align_window is for --align, which was not given");
     return FALSE;
   }
   {
@@ -559,6 +571,8 @@ vh_cli_settings_parse (VhCliSettings * s, gint argc, gchar ** argv,
         NULL},
     {"cpumask", 0, 0, G_OPTION_ARG_STRING, &s->cpumask, NULL, NULL},
     {"gpumask", 0, 0, G_OPTION_ARG_STRING, &s->gpumask, NULL, NULL},
+    {"align", 0, 0, G_OPTION_ARG_NONE, &s->align, NULL, NULL},
+    {"align_window", 0, 0, G_OPTION_ARG_INT, &s->align_window, NULL, NULL},
     {NULL}
   };
   GOptionContext *octx = g_option_context_new (NULL);

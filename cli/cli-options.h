@@ -60,6 +60,9 @@ typedef struct
   gint frame_skip_dist;
   gchar *cpumask;
   gchar *gpumask;
+  /* --align: frames paired by content within --align_window frames */
+  gboolean align;
+  gint align_window;
   /* What libvmaf's tool prints only on a terminal: progress, scores. */
   gboolean tty;
 } VhCliSettings;

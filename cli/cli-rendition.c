@@ -152,6 +152,21 @@ vh_cli_rendition_open (const VhCliSettings * s, guint index,
     goto fail;
   if (!r->scaler && !check_compatible (ref_info, dist_info, &err))
     goto fail;
+  /* Frame rates, and --align's first pass over both files. */
+  if (!vh_cli_pairing_init (&r->pairing, s, r->settings.path, raw_info,
+          raw_info ? &dist_raw : NULL, &err))
+    goto fail;
+  if (r->pairing.summary && !s->quiet)
+    g_printerr ("vmafhip-score: %s%s%s\n", vh_cli_settings_n_dist (s) > 1 ?
+        r->settings.path : "", vh_cli_settings_n_dist (s) > 1 ? ": " : "",
+        r->pairing.summary);
+  if (r->pairing.pairs && r->pairing.pairs->len == 0) {
+    g_set_error (&err, VH_ERROR, VH_ERROR_INVALID_ARGUMENT, "--align "
+        "paired no frame, so nothing can be scored (%s); a wider "
+        "--align_window helps when the inputs are further apart",
+        r->pairing.summary);
+    goto fail;
+  }
   return r;
 
 fail:
@@ -202,7 +217,45 @@ vh_cli_rendition_prepare (VhCliRendition * r, const VhCliSettings * s,
   vh_run_report_set_picture_info (r->report, ref_info);
   /* How the distorted was resampled (--scale), NULL when it was not. */
   vh_run_report_set_scaler (r->report, r->scaled_from);
+  /* How --align paired the frames, NULL without it. */
+  vh_run_report_set_alignment (r->report, r->pairing.log_text,
+      r->pairing.log_json);
   vh_context_set_frame_ready_func (r->ctx, on_frame_ready, r->report, NULL);
+  return TRUE;
+}
+
+/* The next pair into r->pair_*; FALSE when none is left. */
+static gboolean
+take_pair (VhCliRendition * r)
+{
+  if (!r->have_pair)
+    r->have_pair = vh_cli_pairing_next (&r->pairing, r->n_frames,
+        &r->pair_ref, &r->pair_dist);
+  return r->have_pair;
+}
+
+gboolean
+vh_cli_rendition_pair_for (VhCliRendition * r, guint64 ref_index,
+    guint64 * dist_index)
+{
+  if (!take_pair (r)) {
+    r->active = FALSE;
+    return FALSE;
+  }
+  /* Pairs go forward in both inputs: a later reference frame's. */
+  if (r->pair_ref > ref_index)
+    return FALSE;
+  r->have_pair = FALSE;
+  *dist_index = r->pair_dist;
+  return r->pair_ref == ref_index;
+}
+
+gboolean
+vh_cli_rendition_next_dist (VhCliRendition * r, guint64 * dist_index)
+{
+  if (!take_pair (r))
+    return FALSE;
+  *dist_index = r->pair_dist;
   return TRUE;
 }
 
@@ -266,6 +319,7 @@ vh_cli_rendition_free (VhCliRendition * r)
   vh_scaler_free (r->scaler);
   g_free (r->scaled_from);
   g_strfreev (r->model_labels);
+  vh_cli_pairing_clear (&r->pairing);
   vh_cli_rendition_settings_clear (&r->settings);
   g_free (r);
 }

@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "cli-options.h"
+#include "cli-pairing.h"
 #include "context.h"
 #include "convert.h"
 #include "run-report.h"
@@ -39,14 +40,22 @@ typedef struct
   VhRunReport *report;
   /* libvmaf's labels of the models, for the pooled scores on stderr */
   gchar **model_labels;
-  /* pairs submitted; FALSE once the distorted ended */
+  /* which reference frame each distorted frame is scored against (frame
+   * rates, --align), and the next pair while its reference frame is not
+   * read yet */
+  VhCliPairing pairing;
+  gboolean have_pair;
+  guint64 pair_ref;
+  guint64 pair_dist;
+  /* pairs submitted; FALSE once the distorted ended or no pair is left */
   guint n_frames;
   gboolean active;
 } VhCliRendition;
 
 /* Opens distorted input @index of @s (@raw_info: the reference's raw
- * geometry, NULL for Y4M) and checks that it can be scored against
- * @ref_info, naming the input when there are several. */
+ * geometry, NULL for Y4M), checks that it can be scored against
+ * @ref_info and decides its pairing (frame rates; --align's first pass,
+ * said on stderr), naming the input when there are several. */
 VhCliRendition *vh_cli_rendition_open    (const VhCliSettings * s,
                                           guint index,
                                           const VhPictureInfo * raw_info,
@@ -61,6 +70,18 @@ gboolean     vh_cli_rendition_prepare    (VhCliRendition * r,
                                           VhOutputFormat format,
                                           const VhPictureInfo * ref_info,
                                           GError ** error);
+
+/* Whether reference frame @ref_index (counted after --frame_skip_ref) is
+ * paired: the distorted frame's number in *@dist_index. FALSE when it is
+ * not, and when no pair is left (then @r is no longer active). */
+gboolean     vh_cli_rendition_pair_for   (VhCliRendition * r,
+                                          guint64 ref_index,
+                                          guint64 * dist_index);
+
+/* The distorted frame the next pair would read (once the reference
+ * ended: whether the distorted goes on); FALSE when none is left. */
+gboolean     vh_cli_rendition_next_dist  (VhCliRendition * r,
+                                          guint64 * dist_index);
 
 /* Scores @ref against @dist (the distorted's next picture, taken): brought
  * to the reference's format (--convert) and size (--scale) first. */

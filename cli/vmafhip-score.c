@@ -194,14 +194,31 @@ describe_outputs (GPtrArray * renditions, gboolean scored_only)
   return g_string_free (out, out->len == 0);
 }
 
-/* Reads the distorted's next picture: NULL at its end (said once, for
- * the frames scored) or on an error; *@stopped when a stop signal cut
- * the read short. */
+/* Frame @index of @reader (counted after the @skipped first ones), the
+ * frames before it read and dropped: pairs only go forward. */
+static VhPicture *
+read_frame_at (VhVideoReader * reader, guint skipped, guint64 index,
+    GError ** error)
+{
+  while (vh_video_reader_n_read (reader) - skipped < index) {
+    VhPicture *pic = vh_video_reader_read (reader, error);
+    if (!pic)
+      return NULL;
+    vh_picture_unref (pic);
+  }
+  return vh_video_reader_read (reader, error);
+}
+
+/* Reads the distorted's picture @index: NULL at its end (said once, for
+ * the frames scored, unless --align decided the pairs) or on an error;
+ * *@stopped when a stop signal cut the read short. */
 static VhPicture *
 read_dist (const VhCliSettings * s, VhCliRendition * r, gboolean ref_ended,
-    guint n_frames, gboolean * stopped, GError ** error)
+    guint n_frames, guint64 index, gboolean * stopped, GError ** error)
 {
-  VhPicture *dist = vh_video_reader_read (r->reader, error);
+  VhPicture *dist = read_frame_at (r->reader, s->frame_skip_dist, index,
+      error);
+  gboolean aligned = r->pairing.pairs != NULL;
 
   if (!dist && stop_signal) {
     g_clear_error (error);
@@ -211,28 +228,35 @@ read_dist (const VhCliSettings * s, VhCliRendition * r, gboolean ref_ended,
   if (error && *error)
     return NULL;
   if (!dist && !ref_ended) {
-    g_printerr ("warning: \"%s\" ended after %u frames, before \"%s\"; "
-        "scored the first %u frames\n", r->settings.path, r->n_frames,
-        s->ref_path, r->n_frames);
+    if (!aligned)
+      g_printerr ("warning: \"%s\" ended after %u frames, before \"%s\"; "
+          "scored the first %u frames\n", r->settings.path, r->n_frames,
+          s->ref_path, r->n_frames);
     r->active = FALSE;
   } else if (dist && ref_ended) {
-    g_printerr ("warning: \"%s\" ended after %u frames, before \"%s\"; "
-        "scored the first %u frames\n", s->ref_path, n_frames,
-        r->settings.path, n_frames);
+    if (!aligned)
+      g_printerr ("warning: \"%s\" ended after %u frames, before \"%s\"; "
+          "scored the first %u frames\n", s->ref_path, n_frames,
+          r->settings.path, n_frames);
     g_clear_pointer (&dist, vh_picture_unref);
   }
   return dist;
 }
 
-/* One rendition's part of a frame: its next picture read, brought to the
- * reference's format and size and submitted with @ref. */
+/* One rendition's part of a frame: the distorted picture paired with
+ * reference frame @ref_index read, brought to the reference's format and
+ * size and submitted with @ref (NULL: the reference ended). A rendition
+ * with no pair at this frame (frame rates, --align) waits for a later
+ * one. */
 typedef struct
 {
   const VhCliSettings *s;
   VhCliRendition *r;
   VhPicture *ref;
+  guint64 ref_index;
   guint n_frames;
   gboolean submitted;
+  gboolean waiting;
   gboolean stopped;
   GError *error;
 } RenditionStep;
@@ -240,11 +264,25 @@ typedef struct
 static void
 rendition_step (RenditionStep * step)
 {
-  VhPicture *dist = read_dist (step->s, step->r, step->ref == NULL,
-      step->n_frames, &step->stopped, &step->error);
+  VhCliRendition *r = step->r;
+  guint64 dist_index;
+  VhPicture *dist;
 
+  if (!step->ref) {
+    /* whether the distorted goes on, for the warning */
+    if (vh_cli_rendition_next_dist (r, &dist_index))
+      read_dist (step->s, r, TRUE, step->n_frames, dist_index,
+          &step->stopped, &step->error);
+    return;
+  }
+  if (!vh_cli_rendition_pair_for (r, step->ref_index, &dist_index)) {
+    step->waiting = r->active;
+    return;
+  }
+  dist = read_dist (step->s, r, FALSE, step->n_frames, dist_index,
+      &step->stopped, &step->error);
   if (dist)
-    step->submitted = vh_cli_rendition_submit (step->r, step->ref, dist,
+    step->submitted = vh_cli_rendition_submit (r, step->ref, dist,
         &step->error);
 }
 
@@ -305,6 +343,7 @@ run (VhCliSettings * s, GError ** error)
   VhOutputFormat format = VH_OUTPUT_XML;
   gboolean ok = FALSE, have_raw = FALSE, ref_luma_only = TRUE;
   guint n_frames = 0, n_held = 0, n_active;
+  guint64 ref_index;
   gint64 start;
   guint cpumask = 0, gpumask = 0;
   StepBatch batch = { NULL };
@@ -313,7 +352,8 @@ run (VhCliSettings * s, GError ** error)
     return FALSE;
   raw = have_raw ? &raw_info : NULL;
   if (!vh_cli_parse_mask (s->cpumask, "cpumask", &cpumask, error) ||
-      !vh_cli_parse_mask (s->gpumask, "gpumask", &gpumask, error))
+      !vh_cli_parse_mask (s->gpumask, "gpumask", &gpumask, error) ||
+      !vh_cli_pairing_check_inputs (s, error))
     return FALSE;
   ref_reader = vh_video_reader_open (s->ref_path, raw, error);
   if (!ref_reader)
@@ -403,10 +443,13 @@ run (VhCliSettings * s, GError ** error)
         (gint) renditions->len, TRUE, NULL);
   }
   n_active = renditions->len;
-  while ((s->frame_cnt <= 0 || n_frames < (guint) s->frame_cnt) &&
-      !stop_signal && n_active > 0) {
+  /* Each reference frame is read once and handed to the renditions it
+   * is paired in. */
+  for (ref_index = 0; (s->frame_cnt <= 0 || n_frames < (guint) s->frame_cnt)
+      && !stop_signal && n_active > 0; ref_index++) {
     g_autoptr (VhPicture) ref = vh_video_reader_read (ref_reader, error);
     gboolean stopped = FALSE;
+    guint n_submitted = 0;
 
     /* A read cut short by the stop signal is the stop, not an error. */
     if (!ref && stop_signal) {
@@ -427,14 +470,15 @@ run (VhCliSettings * s, GError ** error)
 
         if (r->active)
           steps[n_steps++] = (RenditionStep) {
-          s, r, ref, n_frames, FALSE, FALSE, NULL};
+          s, r, ref, ref_index, n_frames, FALSE, FALSE, FALSE, NULL};
       }
       run_steps (&batch, steps, n_steps);
       /* The first error in the order of the -d; a stop signal's cut is
        * no error. */
       for (guint i = 0; i < n_steps; i++) {
         stopped |= steps[i].stopped;
-        n_active += steps[i].submitted;
+        n_submitted += steps[i].submitted;
+        n_active += steps[i].submitted || steps[i].waiting;
         if (steps[i].error && !first_error)
           first_error = g_steal_pointer (&steps[i].error);
         g_clear_error (&steps[i].error);
@@ -446,6 +490,8 @@ run (VhCliSettings * s, GError ** error)
     }
     if (stopped || !ref || n_active == 0)
       break;
+    if (n_submitted == 0)
+      continue;
     if (n_frames == 0)
       g_log ("vmafhip-startup", G_LOG_LEVEL_DEBUG, "first pair submitted");
     n_frames++;

@@ -54,7 +54,9 @@ check_scorable (const GstVideoInfo * info, const gchar * pad_name,
 }
 
 /* Frames are paired by time: at two rates every other frame of the faster
- * side has no partner, which is no matter of latency. */
+ * side has no partner, which is no matter of latency. A rate that is a
+ * whole multiple of the other is taken: every k-th frame of the faster
+ * side is scored (gst_vmaf_hip_rate_step()). */
 static gboolean
 check_same_rate (const GstVideoInfo * info, const gchar * pad_name,
     const GstVideoInfo * oinfo, const gchar * other_name, GError ** error)
@@ -66,16 +68,32 @@ check_same_rate (const GstVideoInfo * info, const gchar * pad_name,
   if (n <= 0 || d <= 0 || on <= 0 || od <= 0)
     return TRUE;                /* a variable rate is refused on its own */
   cmp = gst_util_fraction_compare (n, d, on, od);
-  if (cmp == 0)
+  if (cmp == 0 || gst_vmaf_hip_rate_step (n, d, on, od) > 1 ||
+      gst_vmaf_hip_rate_step (on, od, n, d) > 1)
     return TRUE;
   g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-      "%s runs at %d/%d fps (%.3g) but %s at %d/%d fps (%.3g): frames are "
-      "paired by time, so both need the same frame rate. Bring the faster "
+      "%s runs at %d/%d fps (%.3g) but %s at %d/%d fps (%.3g): frame rates "
+      "differ and neither is a whole multiple of the other, so frames "
+      "cannot be paired. Bring the faster "
       "one down to the slower one's rate before its pad: ... ! videorate ! "
       "video/x-raw,framerate=%d/%d ! %s", pad_name, n, d, (gdouble) n / d,
       other_name, on, od, (gdouble) on / od, cmp > 0 ? on : n, cmp > 0 ? od : d,
       cmp > 0 ? pad_name : other_name);
   return FALSE;
+}
+
+guint
+gst_vmaf_hip_rate_step (gint n, gint d, gint on, gint od)
+{
+  guint64 rate, other;
+
+  if (n <= 0 || d <= 0 || on <= 0 || od <= 0)
+    return 1;
+  rate = (guint64) n * od;
+  other = (guint64) on * d;
+  if (rate <= other || rate % other != 0)
+    return 1;
+  return (guint) MIN (rate / other, G_MAXUINT);
 }
 
 gboolean

@@ -34,6 +34,10 @@ gboolean     gst_vmaf_hip_check_sink_caps (GstCaps * caps,
  * (8-bit 4:2:0) instead of an up-conversion. */
 GstCaps     *gst_vmaf_hip_caps_split_formats (GstCaps * caps);
 
+/* How many frames at @n/@d fps make one at @on/@od fps: k when the first
+ * rate is k (2 or more) times the second, else 1. */
+guint        gst_vmaf_hip_rate_step        (gint n, gint d, gint on, gint od);
+
 G_END_DECLS
 
 #endif /* __GST_VMAF_HIP_CAPS_H__ */

@@ -147,6 +147,42 @@ gst_vmaf_hip_compare_set_context (GstElement * element, GstContext * context)
 /* ---------------------------------------------------------------------- */
 /* Aggregation: the inputs' decisions go to scoring                        */
 
+/* align=content: a vmaf-align message, or a frame it could not read, of
+ * @match's pairing; a rendition's name its pad as its vmaf messages do. */
+static void
+post_align_event (GstVmafHipCompare * self, guint match, GstStructure * s)
+{
+  if (gst_structure_has_name (s, "vmaf-align-warning")) {
+    gchar *which = match ? g_strdup_printf ("%s: ",
+        GST_PAD_NAME (gst_vmaf_hip_renditions_pad (self->renditions,
+                match))) : g_strdup ("");
+
+    GST_ELEMENT_WARNING (self, STREAM, FAILED,
+        ("%sA frame cannot be aligned by content: %s. Such frames are not "
+            "scored.", which, gst_structure_get_string (s, "message")),
+        (NULL));
+    g_free (which);
+    gst_structure_free (s);
+    return;
+  }
+  if (gst_vmaf_hip_renditions_is_ready (self->renditions, match))
+    gst_vmaf_hip_scoring_add_rendition (gst_vmaf_hip_renditions_get
+        (self->renditions, match), s);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+static void
+post_align_events (GstVmafHipCompare * self, gboolean at_end)
+{
+  GstStructure *s;
+  guint match;
+
+  while ((s = gst_vmaf_hip_inputs_take_align_event (self->inputs, at_end,
+              &match)))
+    post_align_event (self, match, s);
+}
+
 /* Scores every pair the frames that arrived make and counts the frames
  * that can have no partner. @at_end: no frame comes any more. */
 static GstFlowReturn
@@ -154,6 +190,7 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
 {
   GstVmafHipDecision d;
   GstFlowReturn ret = GST_FLOW_OK;
+  GstVmafHipFrame shown;
 
   /* Each reference frame is prepared once for the renditions scored
    * against it. */
@@ -165,6 +202,8 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
     GstVmafHipScoring *scoring = gst_vmaf_hip_renditions_ready
         (self->renditions, d.match);
 
+    /* align=content: the lock found, moved or lost before this frame. */
+    post_align_events (self, FALSE);
     if (!scoring) {
       ret = GST_FLOW_ERROR;
     } else if (d.frames.has_ref && d.frames.has_dist) {
@@ -179,7 +218,18 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
       } else {
         ret = gst_vmaf_hip_scoring_score_pair (scoring, &d.frames.ref,
             &d.frames.dist);
+        if (self->repeating)
+          gst_vmaf_hip_repeat_remember (self->repeat, d.match,
+              &d.frames.dist);
       }
+    } else if (self->repeating && d.frames.has_ref && d.frames.dropped &&
+        !d.other_over && gst_vmaf_hip_repeat_take (self->repeat, d.match,
+            &shown)) {
+      /* unpaired=repeat: what a viewer saw instead of the dropped frame. */
+      gst_vmaf_hip_inputs_report_unpaired (self->inputs, &d);
+      ret = gst_vmaf_hip_scoring_score_pair (scoring, &d.frames.ref,
+          &shown);
+      gst_buffer_unref (shown.buffer);
     } else {
       gst_vmaf_hip_inputs_report_unpaired (self->inputs, &d);
       /* The other side is over: let the last pair's values become final
@@ -189,6 +239,7 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
     }
     gst_vmaf_hip_pairing_result_clear (&d.frames);
   }
+  post_align_events (self, at_end);
   return ret;
 }
 
@@ -242,22 +293,34 @@ end_of_stream (GstVmafHipCompare * self)
         !gst_vmaf_hip_scoring_finish (scoring))
       return FALSE;
   }
-  /* Each rendition's warnings, summary and tags; the src pad carries
-   * dist_sink's tags. */
+  /* Each rendition's warnings, alignment, summary and tags; the src pad
+   * carries dist_sink's tags. */
   for (guint i = 0; i < n; i++) {
     GstVmafHipScoring *scoring = gst_vmaf_hip_renditions_get
         (self->renditions, i);
     GstStructure *summary;
     GstTagList *tags;
     gboolean wrote;
+    gchar *alignment = NULL, *alignment_json = NULL;
 
     if (!gst_vmaf_hip_renditions_is_ready (self->renditions, i))
       continue;
     gst_vmaf_hip_inputs_warn_unscored_match (self->inputs, i);
+    if (gst_vmaf_hip_inputs_add_align_counts (self->inputs, i, NULL,
+            &alignment, &alignment_json))
+      gst_vmaf_hip_scoring_set_alignment (scoring, alignment,
+          alignment_json);
+    g_free (alignment);
+    g_free (alignment_json);
     summary = gst_vmaf_hip_scoring_end (scoring, &wrote);
     if (!summary)
       return FALSE;
     gst_vmaf_hip_inputs_add_match_counts (self->inputs, i, summary);
+    gst_vmaf_hip_inputs_add_align_counts (self->inputs, i, summary, NULL,
+        NULL);
+    if (self->repeating)
+      gst_structure_set (summary, "repeated-distorted", G_TYPE_UINT64,
+          gst_vmaf_hip_repeat_count (self->repeat, i), NULL);
     tags = gst_vmaf_hip_scoring_post_summary (scoring, summary, wrote);
     if (tags && i == 0 && self->output_started)
       gst_pad_push_event (GST_AGGREGATOR_SRC_PAD (self),
@@ -532,10 +595,10 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
 {
   GstVmafHipCompare *self = GST_VMAF_HIP_COMPARE (agg);
   GstVmafHipRunConfig config = { {0}, };
-  GstClockTime input_timeout;
+  GstClockTime input_timeout, align_window;
   GstVmafHipBackend backend;
   gint device_id;
-  gboolean self_test;
+  gboolean self_test, align_content;
 
   if (!GST_AGGREGATOR_CLASS (parent_class)->start (agg))
     return FALSE;
@@ -556,8 +619,13 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   gst_vmaf_hip_watch_settings_copy (&config.watch, &self->watch);
   input_timeout = self->input_timeout;
   self->converting = self->convert_mode != GST_VMAF_HIP_CONVERT_NONE;
+  align_content = self->align_mode == GST_VMAF_HIP_ALIGN_CONTENT;
+  align_window = self->align_window;
+  self->repeating = self->unpaired_mode == GST_VMAF_HIP_UNPAIRED_REPEAT;
   GST_OBJECT_UNLOCK (self);
+  gst_vmaf_hip_repeat_reset (self->repeat, TRUE);
 
+  gst_vmaf_hip_inputs_set_align (self->inputs, align_content, align_window);
   gst_vmaf_hip_inputs_start (self->inputs, input_timeout);
   gst_vmaf_hip_gpu_reset_warnings (self->gpu);
   gst_vmaf_hip_gpu_forget_references (self->gpu, TRUE);
@@ -604,6 +672,7 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
         (self->renditions, i));
   gst_vmaf_hip_renditions_stop (self->renditions);
   gst_vmaf_hip_inputs_stop (self->inputs);
+  gst_vmaf_hip_repeat_reset (self->repeat, FALSE);
 
   return GST_AGGREGATOR_CLASS (parent_class)->stop (agg);
 }
@@ -625,6 +694,7 @@ gst_vmaf_hip_compare_flush (GstAggregator * agg)
   /* Frames still queued were flushed, not lost: the pads forgot them and
    * their counts at their own FLUSH_STOP. */
   gst_vmaf_hip_inputs_flush (self->inputs);
+  gst_vmaf_hip_repeat_reset (self->repeat, FALSE);
   gst_vmaf_hip_gpu_reset_warnings (self->gpu);
   self->eos_done = FALSE;
   self->output_started = FALSE;
@@ -770,6 +840,7 @@ gst_vmaf_hip_compare_finalize (GObject * object)
   gst_vmaf_hip_gpu_free (self->gpu);
   gst_vmaf_hip_inputs_free (self->inputs);
   gst_vmaf_hip_convert_free (self->convert);
+  gst_vmaf_hip_repeat_free (self->repeat);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -796,6 +867,10 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   self->log_level = DEFAULT_LOG_LEVEL;
   self->input_timeout = DEFAULT_INPUT_TIMEOUT;
   self->convert_mode = DEFAULT_CONVERT;
+  self->align_mode = DEFAULT_ALIGN;
+  self->align_window = DEFAULT_ALIGN_WINDOW;
+  self->unpaired_mode = DEFAULT_UNPAIRED;
+  self->repeat = gst_vmaf_hip_repeat_new ();
   self->scale_method = DEFAULT_SCALE;
   gst_vmaf_hip_watch_settings_init (&self->watch);
   self->convert = gst_vmaf_hip_convert_new ();
@@ -887,5 +962,7 @@ gst_vmaf_hip_compare_class_init (GstVmafHipCompareClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_PASSTHROUGH, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_BACKEND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_CONVERT_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_ALIGN_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_UNPAIRED_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_VMAF_HIP_SCALE_METHOD, 0);
 }

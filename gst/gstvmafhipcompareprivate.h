@@ -15,7 +15,9 @@
 
 #include "gstvmafhipcompare.h"
 #include "gstvmafhipconfig.h"
+#include "gstvmafhipcontentpairing.h"
 #include "gstvmafhipconvert.h"
+#include "gstvmafhiprepeat.h"
 #include "gstvmafhipenums.h"
 #include "gstvmafhipgpu.h"
 #include "gstvmafhipinputs.h"
@@ -48,6 +50,9 @@ GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define DEFAULT_SELF_TEST         FALSE
 #define DEFAULT_INPUT_TIMEOUT     (10 * GST_SECOND)
 #define DEFAULT_CONVERT           GST_VMAF_HIP_CONVERT_NONE
+#define DEFAULT_ALIGN             GST_VMAF_HIP_ALIGN_TIMESTAMPS
+#define DEFAULT_ALIGN_WINDOW      (5 * GST_SECOND)
+#define DEFAULT_UNPAIRED          GST_VMAF_HIP_UNPAIRED_SKIP
 #define DEFAULT_SCALE             GST_VMAF_HIP_SCALE_BICUBIC
 
 struct _GstVmafHipCompare
@@ -65,6 +70,9 @@ struct _GstVmafHipCompare
   GstDebugLevel log_level;      /* kept for compatibility, no effect */
   GstClockTime input_timeout;   /* ns, 0: none */
   GstVmafHipConvertMode convert_mode;
+  GstVmafHipAlignMode align_mode;
+  GstClockTime align_window;    /* ns */
+  GstVmafHipUnpairedMode unpaired_mode;
   GstVmafHipScaleMethod scale_method;
   GstVmafHipWatchSettings watch;  /* windows, events, lag */
 
@@ -77,11 +85,13 @@ struct _GstVmafHipCompare
   guint next_pad_serial;        /* dist_sink_%u, under the object lock */
   GstVmafHipGpu *gpu;           /* device, memory offered upstream */
   GstVmafHipConvert *convert;   /* distorted frames to the reference's format */
+  GstVmafHipRepeat *repeat;     /* unpaired=repeat: the last distorted frame */
 
   /* Streaming thread. */
   gboolean eos_done;
   gboolean output_started;      /* a buffer went out since start or flush */
   gboolean converting;          /* convert=reference-format, since start */
+  gboolean repeating;           /* unpaired=repeat, since start */
 };
 
 /* gstvmafhipcompareprops.c */

@@ -51,6 +51,9 @@ enum
   PROP_RESULTS_INTERVAL,
   PROP_INPUT_TIMEOUT,
   PROP_CONVERT,
+  PROP_ALIGN,
+  PROP_ALIGN_WINDOW,
+  PROP_UNPAIRED,
   PROP_SCALE,
   /* windows, events, lag: gstvmafhipwatchprops.c; last */
   PROP_WATCH_FIRST,
@@ -275,6 +278,60 @@ gst_vmaf_hip_compare_install_properties (GObjectClass * gobject_class)
           DEFAULT_CONVERT, ready));
 
   /**
+   * GstVmafHipCompare:align:
+   *
+   * How frames of the two inputs are paired. timestamps: by running time,
+   * within half a frame (both inputs from one clock: a tee before an
+   * encoder, two files). content: by their pictures, whatever their
+   * timestamps: the element locks on the offset between the inputs,
+   * follows it when the chain drops, repeats or inserts frames, and scores
+   * only frames it matched; frames it could not match are counted as
+   * unpaired, never scored against another frame. The offset is in every
+   * vmaf message (align-offset-frames, align-offset), in a vmaf-align
+   * message when it locks, changes or is lost, in the summary and in the
+   * results file. With request pads (dist_sink_%u) each distorted pad is
+   * aligned with the reference on its own; its vmaf-align messages carry
+   * its pad and label as its vmaf messages do.
+   */
+  g_object_class_install_property (gobject_class, PROP_ALIGN,
+      g_param_spec_enum ("align", "Align",
+          "timestamps: pair frames by running time; content: pair them by "
+          "their pictures (inputs with unrelated timestamps or an unknown "
+          "delay, frames dropped or repeated by the chain)",
+          GST_TYPE_VMAF_HIP_ALIGN_MODE, DEFAULT_ALIGN, ready));
+
+  /**
+   * GstVmafHipCompare:align-window:
+   *
+   * With align=content, how far apart the two inputs may be, in
+   * nanoseconds: offsets up to this long either way are searched. A
+   * frame waits up to this long for its decision until the offset is
+   * locked, and frames of both inputs are held that long.
+   */
+  g_object_class_install_property (gobject_class, PROP_ALIGN_WINDOW,
+      g_param_spec_uint64 ("align-window", "Align window",
+          "With align=content: how far apart the inputs may be, in "
+          "nanoseconds (frames are held that long until the offset locks)",
+          GST_SECOND / 25, 600 * GST_SECOND, DEFAULT_ALIGN_WINDOW, ready));
+
+  /**
+   * GstVmafHipCompare:unpaired:
+   *
+   * What becomes of a reference frame whose distorted frame the chain
+   * dropped (the distorted input went on with a later frame). skip: it is
+   * not scored (counted in unpaired-reference). repeat: it is scored
+   * against the last distorted frame shown, as a viewer saw the frozen
+   * picture, as QC tools do; its vmaf message has repeated=true and the
+   * summary counts them in repeated-distorted.
+   */
+  g_object_class_install_property (gobject_class, PROP_UNPAIRED,
+      g_param_spec_enum ("unpaired", "Unpaired",
+          "skip: a reference frame whose distorted frame the chain dropped "
+          "is not scored; repeat: it is scored against the last distorted "
+          "frame shown (a freeze counts against the score)",
+          GST_TYPE_VMAF_HIP_UNPAIRED_MODE, DEFAULT_UNPAIRED, ready));
+
+  /**
    * GstVmafHipCompare:scale:
    *
    * A distorted video of another size than the reference (a rendition of
@@ -327,6 +384,7 @@ rendition_stats (GstVmafHipCompare * self, guint i)
   if (!s)
     return NULL;
   gst_vmaf_hip_inputs_add_match_counts (self->inputs, i, s);
+  gst_vmaf_hip_inputs_add_align_counts (self->inputs, i, s, NULL, NULL);
   gst_vmaf_hip_scoring_add_dispatch (scoring, s);
   gst_vmaf_hip_scoring_add_rendition (scoring, s);
   return s;
@@ -449,6 +507,15 @@ gst_vmaf_hip_compare_set_property (GObject * object, guint prop_id,
     case PROP_CONVERT:
       self->convert_mode = g_value_get_enum (value);
       break;
+    case PROP_ALIGN:
+      self->align_mode = g_value_get_enum (value);
+      break;
+    case PROP_ALIGN_WINDOW:
+      self->align_window = g_value_get_uint64 (value);
+      break;
+    case PROP_UNPAIRED:
+      self->unpaired_mode = g_value_get_enum (value);
+      break;
     case PROP_SCALE:
       self->scale_method = g_value_get_enum (value);
       break;
@@ -546,6 +613,15 @@ gst_vmaf_hip_compare_get_property (GObject * object, guint prop_id,
       break;
     case PROP_CONVERT:
       g_value_set_enum (value, self->convert_mode);
+      break;
+    case PROP_ALIGN:
+      g_value_set_enum (value, self->align_mode);
+      break;
+    case PROP_ALIGN_WINDOW:
+      g_value_set_uint64 (value, self->align_window);
+      break;
+    case PROP_UNPAIRED:
+      g_value_set_enum (value, self->unpaired_mode);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, make_stats (self));

@@ -39,7 +39,23 @@
   VH_DOC_INDENT \
   "  psnr_cr, float_ssim, float_ms_ssim, integer_adm2, integer_vif_scale0," \
   VH_DOC_INDENT \
-  "  integer_motion2, cambi, ...)." \
+  "  integer_motion2, cambi, ...);" \
+  VH_DOC_INDENT \
+  "  align=content: align-offset-frames, align-offset (gint64): the pair's" \
+  VH_DOC_INDENT \
+  "  offset, reference minus distorted, in frames and ns;" \
+  VH_DOC_INDENT \
+  "  unpaired=repeat: repeated (boolean, when true): scored against the" \
+  VH_DOC_INDENT \
+  "  last distorted frame shown, its own dropped by the chain." \
+  VH_DOC_INDENT \
+  "\"vmaf-align\" (align=content): when the offset locks, moves or is lost:" \
+  VH_DOC_INDENT \
+  "  state (string: locked, offset-changed, lost), locked (boolean)," \
+  VH_DOC_INDENT \
+  "  align-offset-frames, align-offset (gint64), reason (string, when" \
+  VH_DOC_INDENT \
+  "  lost: still, ambiguous, no-match), distorted-index (guint64)." \
   VH_DOC_INDENT \
   "\"vmaf-summary\": one at end of stream, after the last \"vmaf\" and the" \
   VH_DOC_INDENT \
@@ -56,6 +72,14 @@
   "  pool-method (string); score (double): the first model's score pooled" \
   VH_DOC_INDENT \
   "  by pool-method; results-filename (string): when a file was written;" \
+  VH_DOC_INDENT \
+  "  align=content: align (string), align-locked (boolean)," \
+  VH_DOC_INDENT \
+  "  align-offset-frames, align-offset (gint64), align-changes and the" \
+  VH_DOC_INDENT \
+  "  unpaired frames by cause (guint64: align-reference-dropped, ...);" \
+  VH_DOC_INDENT \
+  "  unpaired=repeat: repeated-distorted (guint64);" \
   VH_DOC_INDENT \
   "  per output name, a \"pooled\" GstStructure: frames (guint64), mean," \
   VH_DOC_INDENT \

@@ -16,6 +16,8 @@
 
 #include "gstvmafhipinputs.h"
 #include "gstvmafhipinputwait.h"
+#include "gstvmafhipcontentpairing.h"
+#include "gstvmafhipcaps.h"
 
 #include <string.h>
 
@@ -49,6 +51,9 @@ typedef struct
   GstSegment segment;           /* the pad's, as the pad's thread saw it */
   gboolean untimed_said;        /* a frame without a timestamp was refused */
   gint caps_refused;            /* atomic */
+  guint rate_step;              /* k: every k-th frame is paired (a rate k
+                                 * times the other pad's), else 1 */
+  guint64 rate_seen;            /* frames counted for rate_step */
   gboolean released;            /* a request pad given back: no frame comes */
 } Input;
 
@@ -65,6 +70,7 @@ typedef struct
 {
   Input *side[2];               /* [0] reference, [1] distorted */
   GstVmafHipPairing *pairing;
+  GstVmafHipContentPairing *content;    /* align=content, else NULL */
   Tally tally[2];
 } Match;
 
@@ -77,6 +83,8 @@ struct _GstVmafHipInputs
   GPtrArray *matches;           /* Match *, one per distorted pad */
   gboolean warned_out_of_step;  /* aggregate thread */
   GstVmafHipInputWait *wait;    /* input-timeout */
+  gboolean align_content;       /* align=content, for matches made later */
+  GstClockTime align_window;
 };
 
 static void inputs_waited (gpointer data, GstClockTime waited);
@@ -96,7 +104,33 @@ match_free (gpointer data)
   Match *m = data;
 
   gst_vmaf_hip_pairing_free (m->pairing);
+  gst_vmaf_hip_content_pairing_free (m->content);
   g_free (m);
+}
+
+/* The match's pairing: by content (align=content) or by running time. */
+static void
+match_push (Match * m, gboolean ref_side, const GstVmafHipFrame * f)
+{
+  if (m->content)
+    gst_vmaf_hip_content_pairing_push (m->content, ref_side, f);
+  else
+    gst_vmaf_hip_pairing_push (m->pairing, ref_side, f);
+}
+
+static guint
+match_n_waiting (const Match * m, gboolean ref_side)
+{
+  return m->content ? gst_vmaf_hip_content_pairing_n_waiting (m->content,
+      ref_side) : gst_vmaf_hip_pairing_n_waiting (m->pairing, ref_side);
+}
+
+static void
+match_clear_side (Match * m, gboolean ref_side)
+{
+  if (m->content)
+    gst_vmaf_hip_content_pairing_clear_side (m->content, ref_side);
+  gst_vmaf_hip_pairing_clear_side (m->pairing, ref_side);
 }
 
 GstVmafHipInputs *
@@ -149,6 +183,9 @@ register_pad (GstVmafHipInputs * inputs, GstVideoAggregatorPad * pad,
     m->side[0] = inputs->reference;
     m->side[1] = in;
     m->pairing = gst_vmaf_hip_pairing_new (MAX_WAITING_FRAMES);
+    if (inputs->align_content)
+      m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
+          (inputs->agg), inputs->align_window);
     g_ptr_array_add (inputs->matches, m);
   }
   gst_pad_add_probe (GST_PAD (in->pad), GST_PAD_PROBE_TYPE_BUFFER |
@@ -322,6 +359,7 @@ static void
 input_reset (GstVmafHipInputs * inputs, Input * in)
 {
   in->arrived = 0;
+  in->rate_seen = 0;
   in->over = in->released;
   in->untimed_said = FALSE;
   for (guint i = 0; i < inputs->matches->len; i++) {
@@ -331,7 +369,7 @@ input_reset (GstVmafHipInputs * inputs, Input * in)
     if (s < 0)
       continue;
     m->tally[s].decided = 0;
-    gst_vmaf_hip_pairing_clear_side (m->pairing, s == 0);
+    match_clear_side (m, s == 0);
   }
 }
 
@@ -341,7 +379,7 @@ static guint64
 count_dropped (const Match * m, guint s)
 {
   guint64 done = m->tally[s].decided +
-      gst_vmaf_hip_pairing_n_waiting (m->pairing, s == 0);
+      match_n_waiting (m, s == 0);
 
   return m->side[s]->arrived > done ? m->side[s]->arrived - done : 0;
 }
@@ -440,7 +478,7 @@ static void
 push_frame (GstVmafHipInputs * inputs, Input * in, GstBuffer * buf,
     GstClockTime start)
 {
-  GstVmafHipFrame f;
+  GstVmafHipFrame f = { 0 };
 
   f.buffer = buf;
   f.info = in->info;
@@ -455,7 +493,7 @@ push_frame (GstVmafHipInputs * inputs, Input * in, GstBuffer * buf,
     gint s = side_in (m, in);
 
     if (s >= 0)
-      gst_vmaf_hip_pairing_push (m->pairing, s == 0, &f);
+      match_push (m, s == 0, &f);
   }
 }
 
@@ -474,6 +512,42 @@ static gboolean
 segment_usable (const Input * in)
 {
   return segment_in_time (in) && in->segment.rate > 0;
+}
+
+/* A pad at a rate k times the other's: of every k frames, the first is
+ * paired and the others are left to the base class. */
+static gboolean
+skipped_for_rate (Input * in)
+{
+  gboolean skip = in->rate_step > 1 && in->rate_seen % in->rate_step != 0;
+
+  in->rate_seen++;
+  return skip;
+}
+
+/* After caps: each pad's rate_step against the others' rates. Called with
+ * the lock held. */
+static void
+update_rate_steps (GstVmafHipInputs * inputs)
+{
+  for (guint i = 0; i < inputs->inputs->len; i++) {
+    Input *a = g_ptr_array_index (inputs->inputs, i);
+    guint step = 1;
+
+    for (guint j = 0; j < inputs->inputs->len && a->have_info; j++) {
+      Input *b = g_ptr_array_index (inputs->inputs, j);
+      if (b != a && b->have_info)
+        step = MAX (step, gst_vmaf_hip_rate_step (a->info.fps_n,
+                a->info.fps_d, b->info.fps_n, b->info.fps_d));
+    }
+    if (step != a->rate_step && step > 1)
+      GST_INFO_OBJECT (inputs->agg, "%s runs %u times as fast as the other "
+          "input: every %u-th frame is scored", GST_PAD_NAME (a->pad), step,
+          step);
+    if (step != a->rate_step)
+      a->rate_seen = 0;
+    a->rate_step = step;
+  }
 }
 
 /* A frame: paired, or refused (a segment not in time, said when it came;
@@ -523,7 +597,7 @@ probe_buffer (Input * in, GstPad * pad, GstPadProbeInfo * info)
   /* Frames before the segment's start (what a parser sends ahead of an
    * accurate seek's position) are clipped by design, not dropped: they do
    * not count. Frames past its stop do. */
-  if (inside || pts >= in->segment.start) {
+  if ((inside || pts >= in->segment.start) && !skipped_for_rate (in)) {
     in->arrived++;
     if (inside && in->have_info)
       push_frame (inputs, in, buf, start);
@@ -600,6 +674,7 @@ pad_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 
       gst_event_parse_caps (ev, &caps);
       in->have_info = gst_video_info_from_caps (&in->info, caps);
+      update_rate_steps (inputs);
       break;
     }
     case GST_EVENT_EOS:
@@ -685,7 +760,9 @@ gst_vmaf_hip_inputs_next (GstVmafHipInputs * inputs, gboolean at_end,
     if (m->side[1]->released)
       continue;
     gst_vmaf_hip_pairing_set_max_waiting (m->pairing, waiting);
-    if (!gst_vmaf_hip_pairing_next (m->pairing, over[0], over[1], r))
+    if (m->content ? !gst_vmaf_hip_content_pairing_next (m->content, over[0],
+            over[1], r) : !gst_vmaf_hip_pairing_next (m->pairing, over[0],
+            over[1], r))
       continue;
     found = TRUE;
     d->match = i;
@@ -718,7 +795,10 @@ gst_vmaf_hip_inputs_report_unpaired (GstVmafHipInputs * inputs,
       " (running time %" GST_TIME_FORMAT ") has no partner",
       ref_side ? "reference" : "distorted", GST_TIME_ARGS (f->pts),
       GST_TIME_ARGS (f->running_time));
-  if (d->other_over || inputs->warned_out_of_step)
+  /* Aligned by content, a frame alone is the chain's doing (dropped,
+   * repeated) or content not locked on: counted in the summary. */
+  if (d->other_over || inputs->warned_out_of_step ||
+      match (inputs, d->match)->content)
     return;
   inputs->warned_out_of_step = TRUE;
   GST_ELEMENT_WARNING (inputs->agg, STREAM, FAILED,
@@ -820,4 +900,63 @@ gst_vmaf_hip_inputs_add_match_counts (GstVmafHipInputs * inputs,
       "unpaired-distorted", G_TYPE_UINT64, ud,
       "dropped-reference", G_TYPE_UINT64, dr,
       "dropped-distorted", G_TYPE_UINT64, dd, NULL);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Alignment by content (gstvmafhipcontentpairing.c)                       */
+
+void
+gst_vmaf_hip_inputs_set_align (GstVmafHipInputs * inputs, gboolean content,
+    GstClockTime window)
+{
+  g_mutex_lock (&inputs->lock);
+  inputs->align_content = content;
+  inputs->align_window = window;
+  for (guint i = 0; i < inputs->matches->len; i++) {
+    Match *m = match (inputs, i);
+
+    g_clear_pointer (&m->content, gst_vmaf_hip_content_pairing_free);
+    if (content)
+      m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
+          (inputs->agg), window);
+  }
+  g_mutex_unlock (&inputs->lock);
+}
+
+GstStructure *
+gst_vmaf_hip_inputs_take_align_event (GstVmafHipInputs * inputs,
+    gboolean at_end, guint * match_out)
+{
+  GstStructure *s = NULL;
+
+  g_mutex_lock (&inputs->lock);
+  for (guint i = 0; i < inputs->matches->len && !s; i++) {
+    Match *m = match (inputs, i);
+
+    if (m->content)
+      s = gst_vmaf_hip_content_pairing_take_event (m->content, at_end);
+    if (s)
+      *match_out = i;
+  }
+  g_mutex_unlock (&inputs->lock);
+  return s;
+}
+
+gboolean
+gst_vmaf_hip_inputs_add_align_counts (GstVmafHipInputs * inputs,
+    guint index, GstStructure * s, gchar ** description, gchar ** json)
+{
+  Match *m;
+  gboolean content;
+
+  g_mutex_lock (&inputs->lock);
+  m = match (inputs, index);
+  content = m->content != NULL;
+  if (content && s)
+    gst_vmaf_hip_content_pairing_add_counts (m->content, s);
+  if (content && description)
+    *description = gst_vmaf_hip_content_pairing_describe (m->content,
+        json);
+  g_mutex_unlock (&inputs->lock);
+  return content;
 }

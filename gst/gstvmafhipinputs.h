@@ -149,6 +149,29 @@ void         gst_vmaf_hip_inputs_add_match_counts (GstVmafHipInputs * inputs,
 void         gst_vmaf_hip_inputs_warn_unscored_match (GstVmafHipInputs * inputs,
                                            guint match);
 
+/* Before a run (with gst_vmaf_hip_inputs_start()): @content pairs each
+ * match by its frames' content (align=content) within @window, else by
+ * running time. */
+void         gst_vmaf_hip_inputs_set_align (GstVmafHipInputs * inputs,
+                                           gboolean content,
+                                           GstClockTime window);
+
+/* The next "vmaf-align" structure of a match paired by content, or NULL
+ * (gst_vmaf_hip_content_pairing_take_event()); the match's index in
+ * *@match. Aggregate thread. */
+GstStructure *gst_vmaf_hip_inputs_take_align_event (GstVmafHipInputs * inputs,
+                                           gboolean at_end,
+                                           guint * match);
+
+/* @match paired by content: the alignment's fields on @s (if not NULL),
+ * and for the results file a sentence in *@description and a JSON object
+ * in *@json (both or neither); FALSE when paired by running time. */
+gboolean     gst_vmaf_hip_inputs_add_align_counts (GstVmafHipInputs * inputs,
+                                           guint match,
+                                           GstStructure * s,
+                                           gchar ** description,
+                                           gchar ** json);
+
 G_END_DECLS
 
 #endif /* __GST_VMAF_HIP_INPUTS_H__ */

@@ -145,6 +145,7 @@ gst_vmaf_hip_pairing_next (GstVmafHipPairing * p, gboolean ref_over,
       take (p, TRUE, r);
     if (order >= 0)
       take (p, FALSE, r);
+    r->dropped = order < 0;
     return TRUE;
   }
   if (ref || dist) {

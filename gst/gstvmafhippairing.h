@@ -24,6 +24,14 @@ typedef struct
   GstClockTime duration;
   GstClockTime running_time;
   GstClockTime stream_time;
+  /* align=content, on both frames of a pair: the offset they were paired
+   * at (reference minus distorted, in frames and in running time). */
+  gboolean aligned;
+  gint64 align_offset_frames;
+  GstClockTimeDiff align_offset;
+  /* unpaired=repeat: a distorted frame scored again, for a reference
+   * frame the chain dropped. */
+  gboolean repeated;
 } GstVmafHipFrame;
 
 /* What gst_vmaf_hip_pairing_next() decided: a pair (both set), or a
@@ -35,6 +43,10 @@ typedef struct
   GstVmafHipFrame dist;
   gboolean has_ref;
   gboolean has_dist;
+  /* A reference frame alone that the distorted input skipped (its next
+   * frame shows a later moment, or the content says so): the chain
+   * dropped it. */
+  gboolean dropped;
 } GstVmafHipPairingResult;
 
 /**

@@ -186,6 +186,13 @@ make_message (GstVmafHipReport * report, VhFeatureCollector * fc,
       "index", G_TYPE_UINT64, stamp->index, NULL);
   guint n_features;
 
+  if (stamp->repeated)
+    gst_structure_set (s, "repeated", G_TYPE_BOOLEAN, TRUE, NULL);
+  if (stamp->aligned)
+    gst_structure_set (s, "align-offset-frames", G_TYPE_INT64,
+        stamp->align_offset_frames, "align-offset", G_TYPE_INT64,
+        (gint64) stamp->align_offset, NULL);
+
   for (guint j = 0; j < report->shown->len; j++) {
     const gchar *name = g_ptr_array_index (report->shown, j);
     gdouble v;

@@ -28,6 +28,13 @@ typedef struct
   GstClockTime duration;
   GstClockTime stream_time;
   GstClockTime running_time;
+  /* align=content: the offset the pair was matched at (reference minus
+   * distorted), in frames and in running time. */
+  gboolean aligned;
+  gint64 align_offset_frames;
+  GstClockTimeDiff align_offset;
+  /* unpaired=repeat: scored against the last distorted frame shown. */
+  gboolean repeated;
 } GstVmafHipStamp;
 
 /**

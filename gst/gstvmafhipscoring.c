@@ -786,6 +786,10 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   stamp->duration = pass->duration;
   stamp->stream_time = pass->stream_time;
   stamp->running_time = pass->running_time;
+  stamp->repeated = dist_frame->repeated;
+  stamp->aligned = dist_frame->aligned;
+  stamp->align_offset_frames = dist_frame->align_offset_frames;
+  stamp->align_offset = dist_frame->align_offset;
   vh_run_report_start_clock (gst_vmaf_hip_report_run (scoring->report));
   /* Only the rendition that made the reference's picture looks at it: the
    * others get it already submitted, its host memory possibly going back
@@ -847,6 +851,15 @@ gst_vmaf_hip_scoring_end (GstVmafHipScoring * scoring, gboolean * wrote)
     *wrote = TRUE;
   }
   return summarize (scoring);
+}
+
+void
+gst_vmaf_hip_scoring_set_alignment (GstVmafHipScoring * scoring,
+    const gchar * text, const gchar * json)
+{
+  if (scoring->report)
+    vh_run_report_set_alignment (gst_vmaf_hip_report_run (scoring->report),
+        text, json);
 }
 
 GstTagList *

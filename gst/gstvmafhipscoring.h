@@ -142,6 +142,12 @@ gboolean     gst_vmaf_hip_scoring_finish  (GstVmafHipScoring * scoring);
 GstStructure *gst_vmaf_hip_scoring_end    (GstVmafHipScoring * scoring,
                                            gboolean * wrote);
 
+/* How frames were paired when by content, for the results file
+ * (vh_run_report_set_alignment()); before gst_vmaf_hip_scoring_end(). */
+void         gst_vmaf_hip_scoring_set_alignment (GstVmafHipScoring * scoring,
+                                           const gchar * text,
+                                           const gchar * json);
+
 /* Posts @summary (taken) in the message layout asked for, with the
  * results file's name when @wrote, and returns the pooled tags (posted
  * too), or NULL. */

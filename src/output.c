@@ -194,6 +194,8 @@ write_json (Writer * w)
     g_autofree gchar *esc = vh_escape_json (w->info->scaler);
     fprintf (w->out, "  \"scaler\": \"%s\",\n", esc);
   }
+  if (w->info->alignment_json)
+    fprintf (w->out, "  \"alignment\": %s,\n", w->info->alignment_json);
 
   fprintf (w->out, "  \"frames\": [");
   for (guint i = 0; i < n_frames; i++) {
@@ -294,6 +296,11 @@ write_xml (Writer * w)
   if (w->info->scaler) {
     gchar *esc = vh_escape_xml_value (w->info->scaler);
     fprintf (w->out, " scaler=\"%s\"", esc);
+    g_free (esc);
+  }
+  if (w->info->alignment) {
+    gchar *esc = vh_escape_xml_value (w->info->alignment);
+    fprintf (w->out, " alignment=\"%s\"", esc);
     g_free (esc);
   }
   fprintf (w->out, " />\n");

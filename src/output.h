@@ -50,6 +50,12 @@ typedef struct
   guint height;
   const gchar *dispatch;
   const gchar *scaler;
+  /* How frames were paired when not frame by frame (alignment by
+   * content): @alignment_json, a JSON object, is the top-level
+   * "alignment" member of JSON; @alignment, a sentence, an attribute of
+   * <fyi> in XML. */
+  const gchar *alignment;
+  const gchar *alignment_json;
   const gdouble *percentiles;
   const gchar *const *percentile_names;
   guint n_percentiles;

@@ -34,6 +34,8 @@ struct _VhRunReport
   guint n_reported;
   gchar *dispatch;
   gchar *scaler;
+  gchar *alignment;
+  gchar *alignment_json;
   gdouble *percentiles;         /* set before the first update */
   gchar **percentile_names;
   guint n_percentiles;
@@ -130,6 +132,8 @@ vh_run_report_free (VhRunReport * report)
   g_free (report->results_path);
   g_free (report->dispatch);
   g_free (report->scaler);
+  g_free (report->alignment);
+  g_free (report->alignment_json);
   g_free (report->percentiles);
   g_strfreev (report->percentile_names);
   g_hash_table_unref (report->in_order);
@@ -162,6 +166,18 @@ vh_run_report_set_scaler (VhRunReport * report, const gchar * scaler)
   g_mutex_lock (&report->lock);
   g_free (report->scaler);
   report->scaler = g_strdup (scaler);
+  g_mutex_unlock (&report->lock);
+}
+
+void
+vh_run_report_set_alignment (VhRunReport * report, const gchar * text,
+    const gchar * json)
+{
+  g_mutex_lock (&report->lock);
+  g_free (report->alignment);
+  report->alignment = g_strdup (text);
+  g_free (report->alignment_json);
+  report->alignment_json = g_strdup (json);
   g_mutex_unlock (&report->lock);
 }
 
@@ -382,7 +398,7 @@ vh_run_report_update_results (VhRunReport * report, gboolean force,
     GError ** error)
 {
   VhOutputInfo info = { 0 };
-  gchar *dispatch, *scaler;
+  gchar *dispatch, *scaler, *alignment, *alignment_json;
   gdouble secs;
   gboolean ok;
 
@@ -415,6 +431,10 @@ vh_run_report_update_results (VhRunReport * report, gboolean force,
   info.dispatch = dispatch;
   scaler = g_strdup (report->scaler);
   info.scaler = scaler;
+  alignment = g_strdup (report->alignment);
+  info.alignment = alignment;
+  alignment_json = g_strdup (report->alignment_json);
+  info.alignment_json = alignment_json;
   info.percentiles = report->percentiles;
   info.percentile_names = (const gchar * const *) report->percentile_names;
   info.n_percentiles = report->n_percentiles;
@@ -432,5 +452,7 @@ vh_run_report_update_results (VhRunReport * report, gboolean force,
   g_mutex_unlock (&report->results_lock);
   g_free (dispatch);
   g_free (scaler);
+  g_free (alignment);
+  g_free (alignment_json);
   return ok;
 }

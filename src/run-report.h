@@ -114,6 +114,11 @@ void         vh_run_report_set_dispatch  (VhRunReport * report,
 void         vh_run_report_set_scaler    (VhRunReport * report,
                                           const gchar * scaler);
 
+/* How frames were paired when not frame by frame, for the results file
+ * (VhOutputInfo's @alignment and @alignment_json); copied. */
+void         vh_run_report_set_alignment (VhRunReport * report,
+                                          const gchar * text,
+                                          const gchar * json);
 /* Percentiles (0..100) the results file adds to each pooled metric,
  * under @names ("p1", ...), both copied (VhOutputInfo); none by default,
  * libvmaf's layout. Before the first update of the file. */
