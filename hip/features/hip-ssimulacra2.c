@@ -29,6 +29,8 @@ extern const VhHipKernelSource vh_hip_kernel_ssimulacra2;
 #define SSIMU2_LINE_THREADS 64
 /* vh_ssimu2_rows: rows of VH_SSIMU2_LANES threads (kernel's value). */
 #define SSIMU2_ROWS_PER_BLOCK 8
+/* vh_ssimu2_total: VH_SSIMU2_TOTAL_THREADS (kernel's value). */
+#define SSIMU2_TOTAL_THREADS 256
 
 /* Must match struct vh_ssimu2_pic and vh_ssimu2_args in the kernel. */
 typedef struct
@@ -66,13 +68,13 @@ G_STATIC_ASSERT (G_STRUCT_OFFSET (Ssimu2Args, slot) == 2 * 88 + 3 * 8);
 
 enum
 {
-  K_LINEAR, K_DOWNSAMPLE, K_XYB, K_PRODUCTS, K_BLUR_ROWS, K_BLUR_COLS,
+  K_LINEAR, K_DOWNSAMPLE, K_XYB, K_BLUR_ROWS, K_BLUR_COLS,
   K_ROWS, K_TOTAL, N_KERNELS
 };
 
 static const gchar *const ssimu2_kernel_names[N_KERNELS] = {
   "vh_ssimu2_linear", "vh_ssimu2_downsample", "vh_ssimu2_xyb",
-  "vh_ssimu2_products", "vh_ssimu2_blur_rows", "vh_ssimu2_blur_cols",
+  "vh_ssimu2_blur_rows", "vh_ssimu2_blur_cols",
   "vh_ssimu2_rows", "vh_ssimu2_total",
 };
 
@@ -266,10 +268,8 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
       a.height = oh;
     }
     a.scale = scale;
-    if (!hip_ssimu2_launch_pixels (s, K_XYB, a.width, a.height, 2,
+    if (!hip_ssimu2_launch_pixels (s, K_XYB, a.width, a.height, 1,
             args, error) ||
-        !hip_ssimu2_launch_pixels (s, K_PRODUCTS, a.width, a.height,
-            3, args, error) ||
         !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
             vh_hip_div_up (a.height, SSIMU2_LINE_THREADS), 15,
             SSIMU2_LINE_THREADS, 1, 0, args, error) ||
@@ -280,7 +280,7 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
             vh_hip_div_up (a.height, SSIMU2_ROWS_PER_BLOCK), 3,
             VH_SSIMU2_LANES, SSIMU2_ROWS_PER_BLOCK, 0, args, error) ||
         !vh_hip_fex_launch (&s->hip, s->k[K_TOTAL], 1, 1,
-            3 * VH_SSIMU2_SUMS_PER_CHANNEL, 1, 0, args, error))
+            SSIMU2_TOTAL_THREADS, 1, 0, args, error))
       return FALSE;
   }
   return vh_hip_fex_end (&s->hip, ref, dist, fc, error);

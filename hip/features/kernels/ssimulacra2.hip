@@ -55,6 +55,8 @@ typedef unsigned long long vh_u64;
 #define VH_SSIMU2_LANES 32
 #define VH_SSIMU2_ROWS_PER_BLOCK 8
 #define VH_SSIMU2_C2 0.0009f
+#define VH_SSIMU2_TOTAL_THREADS 256
+#define VH_SSIMU2_TOTAL_ROWS 128
 
 /* Plane slots. */
 #define VH_SSIMU2_LIN(pp, side, c) ((pp) * 6 + (side) * 3 + (c))
@@ -245,53 +247,47 @@ ssimu2_cbrt_add (float x, float add)
   return fmaf (r2, x, add);
 }
 
-/* Planes: the picture. */
+/* A thread per pixel (one plane along grid.y): both pictures' XYB, then
+ * per channel the two squares and the product, from the values in
+ * registers (one pass over memory instead of two). */
 extern "C" __global__ void
 vh_ssimu2_xyb (struct vh_ssimu2_args a, double *out)
 {
   const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned int y, side;
-  float rgb[3], mixed[3], xv, yv, bv;
+  unsigned int y, z;
+  float v[2][3];
   vh_u64 i;
 
-  ssimu2_tile (a.height, &y, &side);
-  if (x >= a.width || y >= a.height || side >= 2)
+  ssimu2_tile (a.height, &y, &z);
+  if (x >= a.width || y >= a.height || z >= 1)
     return;
   i = (vh_u64) y * a.width + x;
-  for (unsigned int c = 0; c < 3; c++)
-    rgb[c] = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur, side, c))[i];
-  for (unsigned int k = 0; k < 3; k++) {
-    float v = fmaf (a.mix[3 * k], rgb[0], fmaf (a.mix[3 * k + 1], rgb[1],
-            fmaf (a.mix[3 * k + 2], rgb[2], a.bias)));
-    mixed[k] = ssimu2_cbrt_add (v < 0.0f ? 0.0f : v, a.neg_bias_cbrt);
+  for (unsigned int side = 0; side < 2; side++) {
+    float rgb[3], mixed[3], xv, yv, bv;
+
+    for (unsigned int c = 0; c < 3; c++)
+      rgb[c] = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur, side, c))[i];
+    for (unsigned int k = 0; k < 3; k++) {
+      float m = fmaf (a.mix[3 * k], rgb[0], fmaf (a.mix[3 * k + 1], rgb[1],
+              fmaf (a.mix[3 * k + 2], rgb[2], a.bias)));
+      mixed[k] = ssimu2_cbrt_add (m < 0.0f ? 0.0f : m, a.neg_bias_cbrt);
+    }
+    xv = FMUL (0.5f, FSUB (mixed[0], mixed[1]));
+    yv = FMUL (0.5f, FADD (mixed[0], mixed[1]));
+    bv = mixed[2];
+    v[side][2] = FADD (FSUB (bv, yv), 0.55f);
+    v[side][0] = FADD (FMUL (xv, 14.0f), 0.42f);
+    v[side][1] = FADD (yv, 0.01f);
+    for (unsigned int c = 0; c < 3; c++)
+      ssimu2_plane (a, VH_SSIMU2_XYB (side, c))[i] = v[side][c];
   }
-  xv = FMUL (0.5f, FSUB (mixed[0], mixed[1]));
-  yv = FMUL (0.5f, FADD (mixed[0], mixed[1]));
-  bv = mixed[2];
-  ssimu2_plane (a, VH_SSIMU2_XYB (side, 2))[i] = FADD (FSUB (bv, yv), 0.55f);
-  ssimu2_plane (a, VH_SSIMU2_XYB (side, 0))[i] = FADD (FMUL (xv, 14.0f),
-      0.42f);
-  ssimu2_plane (a, VH_SSIMU2_XYB (side, 1))[i] = FADD (yv, 0.01f);
-}
+  for (unsigned int c = 0; c < 3; c++) {
+    const float x1 = v[0][c], x2 = v[1][c];
 
-/* Planes: the channel. */
-extern "C" __global__ void
-vh_ssimu2_products (struct vh_ssimu2_args a, double *out)
-{
-  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned int y, c;
-  float x1, x2;
-  vh_u64 i;
-
-  ssimu2_tile (a.height, &y, &c);
-  if (x >= a.width || y >= a.height || c >= 3)
-    return;
-  i = (vh_u64) y * a.width + x;
-  x1 = ssimu2_plane (a, VH_SSIMU2_XYB (0, c))[i];
-  x2 = ssimu2_plane (a, VH_SSIMU2_XYB (1, c))[i];
-  ssimu2_plane (a, VH_SSIMU2_PROD (c, 0))[i] = FMUL (x1, x1);
-  ssimu2_plane (a, VH_SSIMU2_PROD (c, 1))[i] = FMUL (x2, x2);
-  ssimu2_plane (a, VH_SSIMU2_PROD (c, 2))[i] = FMUL (x1, x2);
+    ssimu2_plane (a, VH_SSIMU2_PROD (c, 0))[i] = FMUL (x1, x1);
+    ssimu2_plane (a, VH_SSIMU2_PROD (c, 1))[i] = FMUL (x2, x2);
+    ssimu2_plane (a, VH_SSIMU2_PROD (c, 2))[i] = FMUL (x1, x2);
+  }
 }
 
 /* Blurred plane @q (channel q / 5; of it the two squares and the product,
@@ -473,19 +469,37 @@ vh_ssimu2_rows (struct vh_ssimu2_args a, double *out)
           part[r][0][k];
 }
 
-/* 18 threads (channel x sum): the rows' sums in row order, into @out,
- * the frame's slot of VH_SSIMU2_N_SCALES x 18 doubles. */
+/* VH_SSIMU2_TOTAL_THREADS threads: the rows' sums in row order into
+ * @out, the frame's slot of VH_SSIMU2_N_SCALES x 18 doubles. The block
+ * stages VH_SSIMU2_TOTAL_ROWS rows at a time in shared memory with
+ * coalesced loads, so that the 18 serial sums (channel x sum) wait on
+ * shared memory, not on a global load per row. */
 extern "C" __global__ void
 vh_ssimu2_total (struct vh_ssimu2_args a, double *out)
 {
+  __shared__ double rows[3][VH_SSIMU2_TOTAL_ROWS * VH_SSIMU2_SUMS];
   const unsigned int t = threadIdx.x;
   const unsigned int c = t / VH_SSIMU2_SUMS, k = t % VH_SSIMU2_SUMS;
   double s = 0.0;
 
-  if (t >= 3 * VH_SSIMU2_SUMS)
-    return;
-  for (unsigned int y = 0; y < a.height; y++)
-    s = DADD (s, a.row_sums[((vh_u64) c * a.height + y) * VH_SSIMU2_SUMS +
-            k]);
-  out[a.scale * 3 * VH_SSIMU2_SUMS + t] = s;
+  for (unsigned int y0 = 0; y0 < a.height; y0 += VH_SSIMU2_TOTAL_ROWS) {
+    const unsigned int n = a.height - y0 < VH_SSIMU2_TOTAL_ROWS ?
+        a.height - y0 : VH_SSIMU2_TOTAL_ROWS;
+
+    for (unsigned int i = t; i < 3 * n * VH_SSIMU2_SUMS;
+        i += VH_SSIMU2_TOTAL_THREADS) {
+      const unsigned int ci = i / (n * VH_SSIMU2_SUMS);
+      const unsigned int j = i % (n * VH_SSIMU2_SUMS);
+
+      rows[ci][j] = a.row_sums[((vh_u64) ci * a.height + y0) *
+          VH_SSIMU2_SUMS + j];
+    }
+    __syncthreads ();
+    if (t < 3 * VH_SSIMU2_SUMS)
+      for (unsigned int y = 0; y < n; y++)
+        s = DADD (s, rows[c][y * VH_SSIMU2_SUMS + k]);
+    __syncthreads ();
+  }
+  if (t < 3 * VH_SSIMU2_SUMS)
+    out[a.scale * 3 * VH_SSIMU2_SUMS + t] = s;
 }
