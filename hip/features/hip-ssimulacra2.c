@@ -29,6 +29,10 @@ extern const VhHipKernelSource vh_hip_kernel_ssimulacra2;
 #define SSIMU2_LINE_THREADS 64
 /* vh_ssimu2_rows: rows of VH_SSIMU2_LANES threads (kernel's value). */
 #define SSIMU2_ROWS_PER_BLOCK 8
+/* vh_ssimu2_blur_rows: VH_SSIMU2_BLUR_ROWS rows a block, a thread each, and
+ * a window no wider than VH_SSIMU2_BLUR_CHUNK (kernel's values). */
+#define SSIMU2_BLUR_ROWS 64
+#define SSIMU2_BLUR_MAX_RADIUS 32
 /* vh_ssimu2_total: VH_SSIMU2_TOTAL_THREADS (kernel's value). */
 #define SSIMU2_TOTAL_THREADS 256
 
@@ -143,6 +147,13 @@ hip_ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
           error)) {
     vh_ssimu2_clear (&s->s);
     return FALSE;
+  }
+  if (s->s.gauss.radius < 1 || s->s.gauss.radius > SSIMU2_BLUR_MAX_RADIUS) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "ssimulacra2: the blur's radius %d is outside the 1 to %d the "
+        "GPU's row pass reads ahead", s->s.gauss.radius,
+        SSIMU2_BLUR_MAX_RADIUS);
+    goto fail;
   }
   for (guint i = 0; i < N_KERNELS; i++) {
     s->k[i] = vh_hip_fex_function (&s->hip, &vh_hip_kernel_ssimulacra2,
@@ -271,8 +282,8 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     if (!hip_ssimu2_launch_pixels (s, K_XYB, a.width, a.height, 1,
             args, error) ||
         !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
-            vh_hip_div_up (a.height, SSIMU2_LINE_THREADS), 15,
-            SSIMU2_LINE_THREADS, 1, 0, args, error) ||
+            vh_hip_div_up (a.height, SSIMU2_BLUR_ROWS), 15,
+            SSIMU2_BLUR_ROWS, 1, 0, args, error) ||
         !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_COLS],
             vh_hip_div_up (a.width, SSIMU2_LINE_THREADS), 15,
             SSIMU2_LINE_THREADS, 1, 0, args, error) ||

@@ -308,13 +308,34 @@ ssimu2_blur_out (unsigned int q)
   return j < 3 ? VH_SSIMU2_PROD (c, j) : VH_SSIMU2_MU (j - 3, c);
 }
 
+/* The row pass reads its rows through shared memory: a block of
+ * VH_SSIMU2_BLUR_ROWS rows (a thread each) loads VH_SSIMU2_BLUR_CHUNK
+ * columns of all its rows at a time with coalesced loads into a ring of
+ * VH_SSIMU2_BLUR_RING columns per row (one chunk behind, the current one
+ * and one ahead: the window reaches radius + 1 back and radius - 1 ahead,
+ * so radius <= VH_SSIMU2_BLUR_CHUNK, which the host checks), and writes
+ * each chunk of outputs back the same way. Row stride odd: no bank
+ * conflicts when each thread reads its own row. */
+#define VH_SSIMU2_BLUR_ROWS 64
+#define VH_SSIMU2_BLUR_CHUNK 32
+#define VH_SSIMU2_BLUR_RING 128
+#define VH_SSIMU2_BLUR_STRIDE (VH_SSIMU2_BLUR_RING + 1)
+
+static __device__ __forceinline__ float
+ssimu2_ring (const float *ring, int n)
+{
+  return ring[n & (VH_SSIMU2_BLUR_RING - 1)];
+}
+
+/* One output of the row recursion with bounds checks (the scalar start
+ * and end); @out holds the chunk that starts at column @c0. */
 static __device__ void
-ssimu2_blur_step (const struct vh_ssimu2_args &a, const float *row,
-    int width, int n, float *prev, float *prev2, float *out)
+ssimu2_blur_step (const struct vh_ssimu2_args &a, const float *ring,
+    int width, int n, float *prev, float *prev2, float *out, int c0)
 {
   const int N = a.radius, left = n - N - 1, right = n + N - 1;
-  const float sum = FADD (left >= 0 ? row[left] : 0.0f,
-      right < width ? row[right] : 0.0f);
+  const float sum = FADD (left >= 0 ? ssimu2_ring (ring, left) : 0.0f,
+      right < width ? ssimu2_ring (ring, right) : 0.0f);
   float o[3];
 
   for (unsigned int k = 0; k < 3; k++) {
@@ -325,49 +346,104 @@ ssimu2_blur_step (const struct vh_ssimu2_args &a, const float *row,
     prev[k] = o[k];
   }
   if (n >= 0)
-    out[n] = FADD (o[0], FADD (o[1], o[2]));
+    out[n - c0] = FADD (o[0], FADD (o[1], o[2]));
 }
 
-/* A thread per row of each of the 15 planes (grid.y: the plane). */
+/* Outputs @lo to @hi (exclusive) of a row, the CPU twin's steps: one by
+ * one below first_aligned (a multiple of four), four at a time while the
+ * window stays inside the row, then one by one. Chunks start at multiples
+ * of four, so a group of four never straddles two. */
+static __device__ void
+ssimu2_blur_span (const struct vh_ssimu2_args &a, const float *ring,
+    int width, int lo, int hi, float *prev, float *prev2, float *out, int c0)
+{
+  const int N = a.radius, first_aligned = (N + 1 + 3) / 4 * 4;
+  int n = lo;
+
+  while (n < hi) {
+    if (n >= first_aligned && n < width - N + 1 - 3) {
+      float sum[4], g[3][4];
+
+      for (int j = 0; j < 4; j++)
+        sum[j] = FADD (ssimu2_ring (ring, n + j - N - 1),
+            ssimu2_ring (ring, n + j + N - 1));
+      for (unsigned int k = 0; k < 3; k++) {
+        for (unsigned int j = 0; j < 4; j++) {
+          float v = FMUL (sum[0], a.mul_in[4 * k + j]);
+
+          for (unsigned int t = 1; t <= j; t++)
+            v = fmaf (a.mul_in[4 * k + j - t], sum[t], v);
+          v = fmaf (a.mul_prev2[4 * k + j], prev2[k], v);
+          g[k][j] = fmaf (a.mul_prev[4 * k + j], prev[k], v);
+        }
+        prev2[k] = g[k][2];
+        prev[k] = g[k][3];
+      }
+      for (int j = 0; j < 4; j++)
+        out[n + j - c0] = FADD (g[0][j], FADD (g[1][j], g[2][j]));
+      n += 4;
+    } else {
+      ssimu2_blur_step (a, ring, width, n, prev, prev2, out, c0);
+      n++;
+    }
+  }
+}
+
+/* Columns @c0 to @c0 + VH_SSIMU2_BLUR_CHUNK of the block's rows into the
+ * ring (zero past the plane's edges). */
+static __device__ void
+ssimu2_blur_load (const struct vh_ssimu2_args &a, const float *plane,
+    unsigned int y0, int c0, float (*ring)[VH_SSIMU2_BLUR_STRIDE])
+{
+  for (unsigned int i = threadIdx.x;
+      i < VH_SSIMU2_BLUR_ROWS * VH_SSIMU2_BLUR_CHUNK; i += blockDim.x) {
+    const unsigned int r = i / VH_SSIMU2_BLUR_CHUNK;
+    const int col = c0 + (int) (i % VH_SSIMU2_BLUR_CHUNK);
+    const unsigned int y = y0 + r;
+
+    ring[r][col & (VH_SSIMU2_BLUR_RING - 1)] = y < a.height
+        && col < (int) a.width ? plane[(vh_u64) y * a.width + col] : 0.0f;
+  }
+}
+
+/* VH_SSIMU2_BLUR_ROWS threads a block, a row each, of each of the 15
+ * planes (grid.y: the plane). */
 extern "C" __global__ void
 vh_ssimu2_blur_rows (struct vh_ssimu2_args a, double *out)
 {
-  const unsigned int y = blockIdx.x * blockDim.x + threadIdx.x;
+  __shared__ float ring[VH_SSIMU2_BLUR_ROWS][VH_SSIMU2_BLUR_STRIDE];
+  __shared__ float outs[VH_SSIMU2_BLUR_ROWS][VH_SSIMU2_BLUR_CHUNK + 1];
+  const unsigned int r = threadIdx.x;
+  const unsigned int y0 = blockIdx.x * VH_SSIMU2_BLUR_ROWS;
   const unsigned int q = blockIdx.y;
   const int width = (int) a.width, N = a.radius;
-  const int first_aligned = (N + 1 + 3) / 4 * 4;
-  const float *row;
-  float *o, prev[3] = { 0, 0, 0 }, prev2[3] = { 0, 0, 0 };
-  int n = -N + 1;
+  const float *in = ssimu2_plane (a, ssimu2_blur_in (q));
+  float *o = ssimu2_plane (a, VH_SSIMU2_TMP (q));
+  float prev[3] = { 0, 0, 0 }, prev2[3] = { 0, 0, 0 };
 
-  if (y >= a.height)
-    return;
-  row = ssimu2_plane (a, ssimu2_blur_in (q)) + (vh_u64) y * a.width;
-  o = ssimu2_plane (a, VH_SSIMU2_TMP (q)) + (vh_u64) y * a.width;
-  for (; n < (first_aligned < width ? first_aligned : width); n++)
-    ssimu2_blur_step (a, row, width, n, prev, prev2, o);
-  for (; n < width - N + 1 - 3; n += 4) {
-    float sum[4], g[3][4];
+  ssimu2_blur_load (a, in, y0, 0, ring);
+  ssimu2_blur_load (a, in, y0, VH_SSIMU2_BLUR_CHUNK, ring);
+  __syncthreads ();
+  /* The outputs before the row's start only set the recursion's state. */
+  ssimu2_blur_span (a, ring[r], width, -N + 1, 0, prev, prev2, outs[r], 0);
+  for (int c0 = 0; c0 < width; c0 += VH_SSIMU2_BLUR_CHUNK) {
+    const int hi = c0 + VH_SSIMU2_BLUR_CHUNK < width ?
+        c0 + VH_SSIMU2_BLUR_CHUNK : width;
 
-    for (int j = 0; j < 4; j++)
-      sum[j] = FADD (row[n + j - N - 1], row[n + j + N - 1]);
-    for (unsigned int k = 0; k < 3; k++) {
-      for (unsigned int j = 0; j < 4; j++) {
-        float v = FMUL (sum[0], a.mul_in[4 * k + j]);
+    ssimu2_blur_span (a, ring[r], width, c0, hi, prev, prev2, outs[r], c0);
+    __syncthreads ();
+    for (unsigned int i = threadIdx.x;
+        i < VH_SSIMU2_BLUR_ROWS * VH_SSIMU2_BLUR_CHUNK; i += blockDim.x) {
+      const unsigned int rr = i / VH_SSIMU2_BLUR_CHUNK;
+      const unsigned int col = i % VH_SSIMU2_BLUR_CHUNK;
+      const unsigned int y = y0 + rr;
 
-        for (unsigned int t = 1; t <= j; t++)
-          v = fmaf (a.mul_in[4 * k + j - t], sum[t], v);
-        v = fmaf (a.mul_prev2[4 * k + j], prev2[k], v);
-        g[k][j] = fmaf (a.mul_prev[4 * k + j], prev[k], v);
-      }
-      prev2[k] = g[k][2];
-      prev[k] = g[k][3];
+      if (y < a.height && c0 + (int) col < width)
+        o[(vh_u64) y * a.width + c0 + col] = outs[rr][col];
     }
-    for (int j = 0; j < 4; j++)
-      o[n + j] = FADD (g[0][j], FADD (g[1][j], g[2][j]));
+    ssimu2_blur_load (a, in, y0, c0 + 2 * VH_SSIMU2_BLUR_CHUNK, ring);
+    __syncthreads ();
   }
-  for (; n < width; n++)
-    ssimu2_blur_step (a, row, width, n, prev, prev2, o);
 }
 
 /* A thread per column of each of the 15 planes (grid.y: the plane). */
