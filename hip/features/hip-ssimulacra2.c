@@ -26,13 +26,14 @@ extern const VhHipKernelSource vh_hip_kernel_ssimulacra2;
 #define SSIMU2_N_SLOTS 48
 #define SSIMU2_BLOCK_X 32
 #define SSIMU2_BLOCK_Y 8
-#define SSIMU2_LINE_THREADS 64
 /* vh_ssimu2_rows: rows of VH_SSIMU2_LANES threads (kernel's value). */
 #define SSIMU2_ROWS_PER_BLOCK 8
 /* vh_ssimu2_blur_rows: VH_SSIMU2_BLUR_ROWS rows a block, a thread each, and
  * a window no wider than VH_SSIMU2_BLUR_CHUNK (kernel's values). */
 #define SSIMU2_BLUR_ROWS 64
 #define SSIMU2_BLUR_MAX_RADIUS 32
+/* vh_ssimu2_blur_cols: VH_SSIMU2_BLUR_COLS columns a block, a thread each. */
+#define SSIMU2_BLUR_COLS 64
 /* vh_ssimu2_total: VH_SSIMU2_TOTAL_THREADS (kernel's value). */
 #define SSIMU2_TOTAL_THREADS 256
 
@@ -285,8 +286,8 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
             vh_hip_div_up (a.height, SSIMU2_BLUR_ROWS), 15,
             SSIMU2_BLUR_ROWS, 1, 0, args, error) ||
         !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_COLS],
-            vh_hip_div_up (a.width, SSIMU2_LINE_THREADS), 15,
-            SSIMU2_LINE_THREADS, 1, 0, args, error) ||
+            vh_hip_div_up (a.width, SSIMU2_BLUR_COLS), 15,
+            SSIMU2_BLUR_COLS, 1, 0, args, error) ||
         !vh_hip_fex_launch (&s->hip, s->k[K_ROWS],
             vh_hip_div_up (a.height, SSIMU2_ROWS_PER_BLOCK), 3,
             VH_SSIMU2_LANES, SSIMU2_ROWS_PER_BLOCK, 0, args, error) ||

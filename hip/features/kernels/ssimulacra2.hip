@@ -320,6 +320,7 @@ ssimu2_blur_out (unsigned int q)
 #define VH_SSIMU2_BLUR_CHUNK 32
 #define VH_SSIMU2_BLUR_RING 128
 #define VH_SSIMU2_BLUR_STRIDE (VH_SSIMU2_BLUR_RING + 1)
+#define VH_SSIMU2_BLUR_COLS 64
 
 static __device__ __forceinline__ float
 ssimu2_ring (const float *ring, int n)
@@ -446,34 +447,72 @@ vh_ssimu2_blur_rows (struct vh_ssimu2_args a, double *out)
   }
 }
 
-/* A thread per column of each of the 15 planes (grid.y: the plane). */
+/* Rows @r0 to @r0 + VH_SSIMU2_BLUR_CHUNK of the block's columns into the
+ * ring (zero past the plane's edges). */
+static __device__ void
+ssimu2_blur_load_rows (const struct vh_ssimu2_args &a, const float *plane,
+    unsigned int x0, int r0, float (*ring)[VH_SSIMU2_BLUR_COLS])
+{
+  for (unsigned int i = threadIdx.x;
+      i < VH_SSIMU2_BLUR_CHUNK * VH_SSIMU2_BLUR_COLS; i += blockDim.x) {
+    const int row = r0 + (int) (i / VH_SSIMU2_BLUR_COLS);
+    const unsigned int col = i % VH_SSIMU2_BLUR_COLS;
+    const unsigned int x = x0 + col;
+
+    ring[row & (VH_SSIMU2_BLUR_RING - 1)][col] = x < a.width
+        && row < (int) a.height ? plane[(vh_u64) row * a.width + x] : 0.0f;
+  }
+}
+
+/* VH_SSIMU2_BLUR_COLS threads a block, a column each, of each of the 15
+ * planes (grid.y: the plane). The inputs come through a shared ring of
+ * VH_SSIMU2_BLUR_RING rows, VH_SSIMU2_BLUR_CHUNK rows loaded at a time
+ * (as the row pass's columns), so that each thread has a chunk of loads
+ * in flight instead of waiting on one per output; the outputs are stored
+ * straight away (a row of the block's columns is one coalesced store). */
 extern "C" __global__ void
 vh_ssimu2_blur_cols (struct vh_ssimu2_args a, double *out)
 {
-  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
+  __shared__ float ring[VH_SSIMU2_BLUR_RING][VH_SSIMU2_BLUR_COLS];
+  const unsigned int t = threadIdx.x;
+  const unsigned int x0 = blockIdx.x * VH_SSIMU2_BLUR_COLS;
+  const unsigned int x = x0 + t;
   const unsigned int q = blockIdx.y;
   const int height = (int) a.height, N = a.radius;
   const vh_u64 w = a.width;
-  const float *in;
-  float *o, prev[3] = { 0, 0, 0 }, prev2[3] = { 0, 0, 0 };
+  const float *in = ssimu2_plane (a, VH_SSIMU2_TMP (q));
+  float *o = ssimu2_plane (a, ssimu2_blur_out (q)) + x;
+  float prev[3] = { 0, 0, 0 }, prev2[3] = { 0, 0, 0 };
+  int n = -N + 1;
 
-  if (x >= a.width)
-    return;
-  in = ssimu2_plane (a, VH_SSIMU2_TMP (q)) + x;
-  o = ssimu2_plane (a, ssimu2_blur_out (q)) + x;
-  for (int n = -N + 1; n < height; n++) {
-    const int top = n - N - 1, bottom = n + N - 1;
-    const float sum = FADD (top >= 0 ? in[(vh_u64) top * w] : 0.0f,
-        bottom < height ? in[(vh_u64) bottom * w] : 0.0f);
-    float acc[3];
+  ssimu2_blur_load_rows (a, in, x0, 0, ring);
+  ssimu2_blur_load_rows (a, in, x0, VH_SSIMU2_BLUR_CHUNK, ring);
+  __syncthreads ();
+  for (int r0 = 0; r0 < height; r0 += VH_SSIMU2_BLUR_CHUNK) {
+    const int hi = r0 + VH_SSIMU2_BLUR_CHUNK < height ?
+        r0 + VH_SSIMU2_BLUR_CHUNK : height;
 
-    for (unsigned int k = 0; k < 3; k++) {
-      acc[k] = fmaf (a.n2[k], sum, fmaf (-a.d1[k], prev[k], -prev2[k]));
-      prev2[k] = prev[k];
-      prev[k] = acc[k];
+    /* The first chunk also takes the outputs before the plane's top,
+     * which only set the recursion's state. */
+    for (; n < hi; n++) {
+      const int top = n - N - 1, bottom = n + N - 1;
+      const float sum = FADD (top >= 0 ?
+          ring[top & (VH_SSIMU2_BLUR_RING - 1)][t] : 0.0f,
+          bottom < height ? ring[bottom & (VH_SSIMU2_BLUR_RING - 1)][t] :
+          0.0f);
+      float acc[3];
+
+      for (unsigned int k = 0; k < 3; k++) {
+        acc[k] = fmaf (a.n2[k], sum, fmaf (-a.d1[k], prev[k], -prev2[k]));
+        prev2[k] = prev[k];
+        prev[k] = acc[k];
+      }
+      if (n >= 0 && x < a.width)
+        o[(vh_u64) n * w] = FADD (acc[0], FADD (acc[1], acc[2]));
     }
-    if (n >= 0)
-      o[(vh_u64) n * w] = FADD (acc[0], FADD (acc[1], acc[2]));
+    __syncthreads ();
+    ssimu2_blur_load_rows (a, in, x0, r0 + 2 * VH_SSIMU2_BLUR_CHUNK, ring);
+    __syncthreads ();
   }
 }
 
