@@ -73,13 +73,12 @@ G_STATIC_ASSERT (G_STRUCT_OFFSET (Ssimu2Args, slot) == 2 * 88 + 3 * 8);
 
 enum
 {
-  K_LINEAR, K_DOWNSAMPLE, K_XYB, K_BLUR_ROWS, K_BLUR_COLS,
+  K_LINEAR, K_DOWNSAMPLE, K_BLUR_ROWS, K_BLUR_COLS,
   K_ROWS, K_TOTAL, N_KERNELS
 };
 
 static const gchar *const ssimu2_kernel_names[N_KERNELS] = {
-  "vh_ssimu2_linear", "vh_ssimu2_downsample", "vh_ssimu2_xyb",
-  "vh_ssimu2_blur_rows", "vh_ssimu2_blur_cols",
+  "vh_ssimu2_linear", "vh_ssimu2_downsample", "vh_ssimu2_blur_rows", "vh_ssimu2_blur_cols",
   "vh_ssimu2_rows", "vh_ssimu2_total",
 };
 
@@ -265,14 +264,14 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   out = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   if (!out)
     return FALSE;
-  if (!hip_ssimu2_launch_pixels (s, K_LINEAR, a.width, a.height, 2,
+  if (!hip_ssimu2_launch_pixels (s, K_LINEAR, a.width, a.height, 1,
           args, error))
     return FALSE;
   for (guint scale = 0; scale < n_scales; scale++) {
     if (scale > 0) {
       const guint ow = (a.width + 1) / 2, oh = (a.height + 1) / 2;
 
-      if (!hip_ssimu2_launch_pixels (s, K_DOWNSAMPLE, ow, oh, 6,
+      if (!hip_ssimu2_launch_pixels (s, K_DOWNSAMPLE, ow, oh, 1,
               args, error))
         return FALSE;
       a.cur ^= 1;
@@ -280,9 +279,7 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
       a.height = oh;
     }
     a.scale = scale;
-    if (!hip_ssimu2_launch_pixels (s, K_XYB, a.width, a.height, 1,
-            args, error) ||
-        !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
+    if (!vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
             vh_hip_div_up (a.height, SSIMU2_BLUR_ROWS), 15,
             SSIMU2_BLUR_ROWS, 1, 0, args, error) ||
         !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_COLS],

@@ -169,63 +169,6 @@ ssimu2_tile (unsigned int height, unsigned int *y, unsigned int *z)
   *y = (blockIdx.y % tiles) * blockDim.y + threadIdx.y;
 }
 
-/* Planes: the picture (0 reference, 1 distorted). */
-extern "C" __global__ void
-vh_ssimu2_linear (struct vh_ssimu2_args a, double *out)
-{
-  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned int y, side;
-  float luma, cb = 0.0f, cr = 0.0f;
-  vh_u64 i;
-
-  ssimu2_tile (a.height, &y, &side);
-  if (x >= a.width || y >= a.height || side >= 2)
-    return;
-  const struct vh_ssimu2_pic &p = a.pic[side];
-  i = (vh_u64) y * a.width + x;
-  luma = FMUL (FSUB ((float) ssimu2_sample (p, a.hbd != 0, 0, x, y),
-          a.y_offset), a.y_scale);
-  if (!a.grey) {
-    cb = FMUL (FSUB (FMUL ((float) ssimu2_chroma_num (a, p, 1, x, y),
-                0.125f), a.c_offset), a.c_scale);
-    cr = FMUL (FSUB (FMUL ((float) ssimu2_chroma_num (a, p, 2, x, y),
-                0.125f), a.c_offset), a.c_scale);
-  }
-  ssimu2_plane (a, VH_SSIMU2_LIN (0, side, 0))[i] =
-      a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cr_r, cr)))];
-  ssimu2_plane (a, VH_SSIMU2_LIN (0, side, 1))[i] =
-      a.to_linear[ssimu2_quantise (FSUB (FSUB (luma, FMUL (a.cb_g, cb)),
-              FMUL (a.cr_g, cr)))];
-  ssimu2_plane (a, VH_SSIMU2_LIN (0, side, 2))[i] =
-      a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cb_b, cb)))];
-}
-
-/* From the previous scale (a.width x a.height, linear half a.cur) to half
- * a.cur ^ 1; planes: picture x 3 + channel. */
-extern "C" __global__ void
-vh_ssimu2_downsample (struct vh_ssimu2_args a, double *out)
-{
-  const unsigned int ox = blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned int w = a.width, h = a.height;
-  const unsigned int ow = (w + 1) / 2, oh = (h + 1) / 2;
-  unsigned int oy, z, x0, x1, y1;
-  const float *r0, *r1, *in;
-  float *o;
-
-  ssimu2_tile (oh, &oy, &z);
-  if (ox >= ow || oy >= oh || z >= 6)
-    return;
-  in = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur, z / 3, z % 3));
-  o = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur ^ 1, z / 3, z % 3));
-  x0 = 2 * ox;
-  x1 = 2 * ox + 1 < w ? 2 * ox + 1 : w - 1;
-  y1 = 2 * oy + 1 < h ? 2 * oy + 1 : h - 1;
-  r0 = in + (vh_u64) (2 * oy) * w;
-  r1 = in + (vh_u64) y1 * w;
-  o[(vh_u64) oy * ow + ox] = FMUL (FADD (FADD (FADD (r0[x0], r0[x1]),
-              r1[x0]), r1[x1]), 0.25f);
-}
-
 /* cbrt (x) + add, the CPU twin's ssimu2_cbrt_add() step by step. */
 static __device__ float
 ssimu2_cbrt_add (float x, float add)
@@ -247,29 +190,21 @@ ssimu2_cbrt_add (float x, float add)
   return fmaf (r2, x, add);
 }
 
-/* A thread per pixel (one plane along grid.y): both pictures' XYB, then
- * per channel the two squares and the product, from the values in
- * registers (one pass over memory instead of two). */
-extern "C" __global__ void
-vh_ssimu2_xyb (struct vh_ssimu2_args a, double *out)
+/* Pixel @i of this scale from both pictures' linear R, G, B: their XYB,
+ * then per channel the two squares and the product, from the values in
+ * registers (no pass of its own over memory). */
+static __device__ void
+ssimu2_xyb_store (const struct vh_ssimu2_args &a, vh_u64 i,
+    const float lin[2][3])
 {
-  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned int y, z;
   float v[2][3];
-  vh_u64 i;
 
-  ssimu2_tile (a.height, &y, &z);
-  if (x >= a.width || y >= a.height || z >= 1)
-    return;
-  i = (vh_u64) y * a.width + x;
   for (unsigned int side = 0; side < 2; side++) {
-    float rgb[3], mixed[3], xv, yv, bv;
+    float mixed[3], xv, yv, bv;
 
-    for (unsigned int c = 0; c < 3; c++)
-      rgb[c] = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur, side, c))[i];
     for (unsigned int k = 0; k < 3; k++) {
-      float m = fmaf (a.mix[3 * k], rgb[0], fmaf (a.mix[3 * k + 1], rgb[1],
-              fmaf (a.mix[3 * k + 2], rgb[2], a.bias)));
+      float m = fmaf (a.mix[3 * k], lin[side][0], fmaf (a.mix[3 * k + 1],
+              lin[side][1], fmaf (a.mix[3 * k + 2], lin[side][2], a.bias)));
       mixed[k] = ssimu2_cbrt_add (m < 0.0f ? 0.0f : m, a.neg_bias_cbrt);
     }
     xv = FMUL (0.5f, FSUB (mixed[0], mixed[1]));
@@ -288,6 +223,78 @@ vh_ssimu2_xyb (struct vh_ssimu2_args a, double *out)
     ssimu2_plane (a, VH_SSIMU2_PROD (c, 1))[i] = FMUL (x2, x2);
     ssimu2_plane (a, VH_SSIMU2_PROD (c, 2))[i] = FMUL (x1, x2);
   }
+}
+
+/* A thread per pixel (one plane along grid.y): both pictures' linear
+ * planes (kept for the next scale) and the first scale's XYB and
+ * products. */
+extern "C" __global__ void
+vh_ssimu2_linear (struct vh_ssimu2_args a, double *out)
+{
+  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int y, z;
+  float lin[2][3];
+  vh_u64 i;
+
+  ssimu2_tile (a.height, &y, &z);
+  if (x >= a.width || y >= a.height || z >= 1)
+    return;
+  i = (vh_u64) y * a.width + x;
+  for (unsigned int side = 0; side < 2; side++) {
+    const struct vh_ssimu2_pic &p = a.pic[side];
+    float luma, cb = 0.0f, cr = 0.0f;
+
+    luma = FMUL (FSUB ((float) ssimu2_sample (p, a.hbd != 0, 0, x, y),
+            a.y_offset), a.y_scale);
+    if (!a.grey) {
+      cb = FMUL (FSUB (FMUL ((float) ssimu2_chroma_num (a, p, 1, x, y),
+                  0.125f), a.c_offset), a.c_scale);
+      cr = FMUL (FSUB (FMUL ((float) ssimu2_chroma_num (a, p, 2, x, y),
+                  0.125f), a.c_offset), a.c_scale);
+    }
+    lin[side][0] = a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cr_r,
+                cr)))];
+    lin[side][1] = a.to_linear[ssimu2_quantise (FSUB (FSUB (luma,
+                FMUL (a.cb_g, cb)), FMUL (a.cr_g, cr)))];
+    lin[side][2] = a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cb_b,
+                cb)))];
+    for (unsigned int c = 0; c < 3; c++)
+      ssimu2_plane (a, VH_SSIMU2_LIN (0, side, c))[i] = lin[side][c];
+  }
+  ssimu2_xyb_store (a, i, lin);
+}
+
+/* From the previous scale (a.width x a.height, linear half a.cur) to half
+ * a.cur ^ 1, a thread per output pixel (one plane along grid.y) for the
+ * six planes, then that scale's XYB and products. */
+extern "C" __global__ void
+vh_ssimu2_downsample (struct vh_ssimu2_args a, double *out)
+{
+  const unsigned int ox = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned int w = a.width, h = a.height;
+  const unsigned int ow = (w + 1) / 2, oh = (h + 1) / 2;
+  unsigned int oy, z, x0, x1, y1;
+  float lin[2][3];
+  vh_u64 oi;
+
+  ssimu2_tile (oh, &oy, &z);
+  if (ox >= ow || oy >= oh || z >= 1)
+    return;
+  x0 = 2 * ox;
+  x1 = 2 * ox + 1 < w ? 2 * ox + 1 : w - 1;
+  y1 = 2 * oy + 1 < h ? 2 * oy + 1 : h - 1;
+  oi = (vh_u64) oy * ow + ox;
+  for (unsigned int p = 0; p < 6; p++) {
+    const float *in = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur, p / 3, p % 3));
+    const float *r0 = in + (vh_u64) (2 * oy) * w;
+    const float *r1 = in + (vh_u64) y1 * w;
+    const float v = FMUL (FADD (FADD (FADD (r0[x0], r0[x1]), r1[x0]),
+            r1[x1]), 0.25f);
+
+    ssimu2_plane (a, VH_SSIMU2_LIN (a.cur ^ 1, p / 3, p % 3))[oi] = v;
+    lin[p / 3][p % 3] = v;
+  }
+  ssimu2_xyb_store (a, oi, lin);
 }
 
 /* Blurred plane @q (channel q / 5; of it the two squares and the product,
