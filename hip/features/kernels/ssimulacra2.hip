@@ -12,14 +12,30 @@
  * ssimulacra2.h). Planes live in one allocation of equal slots (the
  * frame's size; smaller scales use the start of a slot, rows packed):
  *
- *  1. vh_ssimu2_linear, a thread per pixel and picture: Y'CbCr to 16-bit
- *     R'G'B' and, through the CPU twin's table, linear light;
- *  2. per scale: vh_ssimu2_downsample (past the first), vh_ssimu2_xyb,
- *     vh_ssimu2_products (the squares and the product per channel);
- *     vh_ssimu2_blur_rows, a thread per row of each of the 15 planes to
- *     blur, and vh_ssimu2_blur_cols, a thread per column; vh_ssimu2_rows,
- *     32 threads per row and channel, the row's six sums in double; and
- *     vh_ssimu2_total, the rows' sums in row order into the frame's slot.
+ *  1. vh_ssimu2_linear, a thread per pixel for both pictures: Y'CbCr to
+ *     16-bit R'G'B' and, through the CPU twin's table, linear light, kept
+ *     for the next scale, and from the values in registers the first
+ *     scale's XYB and products (the squares and the product per channel);
+ *  2. per scale: vh_ssimu2_downsample (past the first: the six linear
+ *     planes halved, then that scale's XYB and products, as in 1);
+ *     vh_ssimu2_blur_rows, 64 rows of one of the 15 planes to blur a
+ *     block, a thread per row, reading and writing through shared memory
+ *     in 32-column chunks (coalesced); vh_ssimu2_blur_cols, 64 columns a
+ *     block, a thread per column, reading 32-row chunks through shared
+ *     memory; vh_ssimu2_rows, 32 threads per row and channel, the row's
+ *     six sums in double; and vh_ssimu2_total, the rows' sums in row order
+ *     into the frame's slot, staged through shared memory.
+ *
+ * Cost per frame, in passes over a plane of the first scale (reads +
+ * writes of W x H floats; the other scales add about a third), and
+ * launches for six scales:
+ *   before (linear; xyb 6+6; products 6+9; row blur 15+15 uncoalesced,
+ *   a thread per row; column blur 15+15; rows 7): 100 passes, 42 launches
+ *   (1 + 5 downsample + 6 x 6), the total's 18 threads each waiting on a
+ *   global load per row;
+ *   now (linear 6+6+9; row blur 15+15 coalesced; column blur 15+15;
+ *   rows 7): 88 passes, 30 launches (1 + 5 + 6 x 4), the total's loads
+ *   coalesced into shared memory.
  *
  * Single precision where the C has it, fused multiply-adds (fmaf) exactly
  * where the C calls fmaf, and no other contraction. */
@@ -618,6 +634,7 @@ vh_ssimu2_total (struct vh_ssimu2_args a, double *out)
     }
     __syncthreads ();
     if (t < 3 * VH_SSIMU2_SUMS)
+#pragma unroll 8
       for (unsigned int y = 0; y < n; y++)
         s = DADD (s, rows[c][y * VH_SSIMU2_SUMS + k]);
     __syncthreads ();
