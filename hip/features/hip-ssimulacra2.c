@@ -26,9 +26,16 @@ extern const VhHipKernelSource vh_hip_kernel_ssimulacra2;
 #define SSIMU2_N_SLOTS 48
 #define SSIMU2_BLOCK_X 32
 #define SSIMU2_BLOCK_Y 8
-#define SSIMU2_LINE_THREADS 64
 /* vh_ssimu2_rows: rows of VH_SSIMU2_LANES threads (kernel's value). */
 #define SSIMU2_ROWS_PER_BLOCK 8
+/* vh_ssimu2_blur_rows: VH_SSIMU2_BLUR_ROWS rows a block, a thread each, and
+ * a window no wider than VH_SSIMU2_BLUR_CHUNK (kernel's values). */
+#define SSIMU2_BLUR_ROWS 64
+#define SSIMU2_BLUR_MAX_RADIUS 32
+/* vh_ssimu2_blur_cols: VH_SSIMU2_BLUR_COLS columns a block, a thread each. */
+#define SSIMU2_BLUR_COLS 64
+/* vh_ssimu2_total: VH_SSIMU2_TOTAL_THREADS (kernel's value). */
+#define SSIMU2_TOTAL_THREADS 256
 
 /* Must match struct vh_ssimu2_pic and vh_ssimu2_args in the kernel. */
 typedef struct
@@ -66,13 +73,12 @@ G_STATIC_ASSERT (G_STRUCT_OFFSET (Ssimu2Args, slot) == 2 * 88 + 3 * 8);
 
 enum
 {
-  K_LINEAR, K_DOWNSAMPLE, K_XYB, K_PRODUCTS, K_BLUR_ROWS, K_BLUR_COLS,
+  K_LINEAR, K_DOWNSAMPLE, K_BLUR_ROWS, K_BLUR_COLS,
   K_ROWS, K_TOTAL, N_KERNELS
 };
 
 static const gchar *const ssimu2_kernel_names[N_KERNELS] = {
-  "vh_ssimu2_linear", "vh_ssimu2_downsample", "vh_ssimu2_xyb",
-  "vh_ssimu2_products", "vh_ssimu2_blur_rows", "vh_ssimu2_blur_cols",
+  "vh_ssimu2_linear", "vh_ssimu2_downsample", "vh_ssimu2_blur_rows", "vh_ssimu2_blur_cols",
   "vh_ssimu2_rows", "vh_ssimu2_total",
 };
 
@@ -141,6 +147,13 @@ hip_ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
           error)) {
     vh_ssimu2_clear (&s->s);
     return FALSE;
+  }
+  if (s->s.gauss.radius < 1 || s->s.gauss.radius > SSIMU2_BLUR_MAX_RADIUS) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "ssimulacra2: the blur's radius %d is outside the 1 to %d the "
+        "GPU's row pass reads ahead", s->s.gauss.radius,
+        SSIMU2_BLUR_MAX_RADIUS);
+    goto fail;
   }
   for (guint i = 0; i < N_KERNELS; i++) {
     s->k[i] = vh_hip_fex_function (&s->hip, &vh_hip_kernel_ssimulacra2,
@@ -251,14 +264,14 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   out = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   if (!out)
     return FALSE;
-  if (!hip_ssimu2_launch_pixels (s, K_LINEAR, a.width, a.height, 2,
+  if (!hip_ssimu2_launch_pixels (s, K_LINEAR, a.width, a.height, 1,
           args, error))
     return FALSE;
   for (guint scale = 0; scale < n_scales; scale++) {
     if (scale > 0) {
       const guint ow = (a.width + 1) / 2, oh = (a.height + 1) / 2;
 
-      if (!hip_ssimu2_launch_pixels (s, K_DOWNSAMPLE, ow, oh, 6,
+      if (!hip_ssimu2_launch_pixels (s, K_DOWNSAMPLE, ow, oh, 1,
               args, error))
         return FALSE;
       a.cur ^= 1;
@@ -266,21 +279,17 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
       a.height = oh;
     }
     a.scale = scale;
-    if (!hip_ssimu2_launch_pixels (s, K_XYB, a.width, a.height, 2,
-            args, error) ||
-        !hip_ssimu2_launch_pixels (s, K_PRODUCTS, a.width, a.height,
-            3, args, error) ||
-        !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
-            vh_hip_div_up (a.height, SSIMU2_LINE_THREADS), 15,
-            SSIMU2_LINE_THREADS, 1, 0, args, error) ||
+    if (!vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
+            vh_hip_div_up (a.height, SSIMU2_BLUR_ROWS), 15,
+            SSIMU2_BLUR_ROWS, 1, 0, args, error) ||
         !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_COLS],
-            vh_hip_div_up (a.width, SSIMU2_LINE_THREADS), 15,
-            SSIMU2_LINE_THREADS, 1, 0, args, error) ||
+            vh_hip_div_up (a.width, SSIMU2_BLUR_COLS), 15,
+            SSIMU2_BLUR_COLS, 1, 0, args, error) ||
         !vh_hip_fex_launch (&s->hip, s->k[K_ROWS],
             vh_hip_div_up (a.height, SSIMU2_ROWS_PER_BLOCK), 3,
             VH_SSIMU2_LANES, SSIMU2_ROWS_PER_BLOCK, 0, args, error) ||
         !vh_hip_fex_launch (&s->hip, s->k[K_TOTAL], 1, 1,
-            3 * VH_SSIMU2_SUMS_PER_CHANNEL, 1, 0, args, error))
+            SSIMU2_TOTAL_THREADS, 1, 0, args, error))
       return FALSE;
   }
   return vh_hip_fex_end (&s->hip, ref, dist, fc, error);

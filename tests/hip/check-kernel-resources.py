@@ -231,7 +231,7 @@ def check_launch(arch, lim, k, launch):
 FEATURES = ['psnr', 'float_psnr', 'motion', 'float_motion', 'vif',
             'float_vif', 'adm', 'float_adm', 'float_ssim', 'float_ms_ssim',
             'float_moment', 'float_ansnr', 'ciede', 'cambi', 'psnr_hvs',
-            'speed_chroma', 'speed_temporal',
+            'speed_chroma', 'speed_temporal', 'ssimulacra2',
             # options that launch other kernels
             'cambi=full_ref=true:src_width=400:src_height=300',
             'cambi=enc_width=1280:enc_height=720'] + [

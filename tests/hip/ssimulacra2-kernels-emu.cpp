@@ -27,8 +27,6 @@ static const struct
 } ssimu2_kernels[] = {
   {"vh_ssimu2_linear", vh_ssimu2_linear},
   {"vh_ssimu2_downsample", vh_ssimu2_downsample},
-  {"vh_ssimu2_xyb", vh_ssimu2_xyb},
-  {"vh_ssimu2_products", vh_ssimu2_products},
   {"vh_ssimu2_blur_rows", vh_ssimu2_blur_rows},
   {"vh_ssimu2_blur_cols", vh_ssimu2_blur_cols},
   {"vh_ssimu2_rows", vh_ssimu2_rows},

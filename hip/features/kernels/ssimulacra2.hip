@@ -12,14 +12,30 @@
  * ssimulacra2.h). Planes live in one allocation of equal slots (the
  * frame's size; smaller scales use the start of a slot, rows packed):
  *
- *  1. vh_ssimu2_linear, a thread per pixel and picture: Y'CbCr to 16-bit
- *     R'G'B' and, through the CPU twin's table, linear light;
- *  2. per scale: vh_ssimu2_downsample (past the first), vh_ssimu2_xyb,
- *     vh_ssimu2_products (the squares and the product per channel);
- *     vh_ssimu2_blur_rows, a thread per row of each of the 15 planes to
- *     blur, and vh_ssimu2_blur_cols, a thread per column; vh_ssimu2_rows,
- *     32 threads per row and channel, the row's six sums in double; and
- *     vh_ssimu2_total, the rows' sums in row order into the frame's slot.
+ *  1. vh_ssimu2_linear, a thread per pixel for both pictures: Y'CbCr to
+ *     16-bit R'G'B' and, through the CPU twin's table, linear light, kept
+ *     for the next scale, and from the values in registers the first
+ *     scale's XYB and products (the squares and the product per channel);
+ *  2. per scale: vh_ssimu2_downsample (past the first: the six linear
+ *     planes halved, then that scale's XYB and products, as in 1);
+ *     vh_ssimu2_blur_rows, 64 rows of one of the 15 planes to blur a
+ *     block, a thread per row, reading and writing through shared memory
+ *     in 32-column chunks (coalesced); vh_ssimu2_blur_cols, 64 columns a
+ *     block, a thread per column, reading 32-row chunks through shared
+ *     memory; vh_ssimu2_rows, 32 threads per row and channel, the row's
+ *     six sums in double; and vh_ssimu2_total, the rows' sums in row order
+ *     into the frame's slot, staged through shared memory.
+ *
+ * Cost per frame, in passes over a plane of the first scale (reads +
+ * writes of W x H floats; the other scales add about a third), and
+ * launches for six scales:
+ *   before (linear; xyb 6+6; products 6+9; row blur 15+15 uncoalesced,
+ *   a thread per row; column blur 15+15; rows 7): 100 passes, 42 launches
+ *   (1 + 5 downsample + 6 x 6), the total's 18 threads each waiting on a
+ *   global load per row;
+ *   now (linear 6+6+9; row blur 15+15 coalesced; column blur 15+15;
+ *   rows 7): 88 passes, 30 launches (1 + 5 + 6 x 4), the total's loads
+ *   coalesced into shared memory.
  *
  * Single precision where the C has it, fused multiply-adds (fmaf) exactly
  * where the C calls fmaf, and no other contraction. */
@@ -55,6 +71,8 @@ typedef unsigned long long vh_u64;
 #define VH_SSIMU2_LANES 32
 #define VH_SSIMU2_ROWS_PER_BLOCK 8
 #define VH_SSIMU2_C2 0.0009f
+#define VH_SSIMU2_TOTAL_THREADS 256
+#define VH_SSIMU2_TOTAL_ROWS 128
 
 /* Plane slots. */
 #define VH_SSIMU2_LIN(pp, side, c) ((pp) * 6 + (side) * 3 + (c))
@@ -167,63 +185,6 @@ ssimu2_tile (unsigned int height, unsigned int *y, unsigned int *z)
   *y = (blockIdx.y % tiles) * blockDim.y + threadIdx.y;
 }
 
-/* Planes: the picture (0 reference, 1 distorted). */
-extern "C" __global__ void
-vh_ssimu2_linear (struct vh_ssimu2_args a, double *out)
-{
-  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned int y, side;
-  float luma, cb = 0.0f, cr = 0.0f;
-  vh_u64 i;
-
-  ssimu2_tile (a.height, &y, &side);
-  if (x >= a.width || y >= a.height || side >= 2)
-    return;
-  const struct vh_ssimu2_pic &p = a.pic[side];
-  i = (vh_u64) y * a.width + x;
-  luma = FMUL (FSUB ((float) ssimu2_sample (p, a.hbd != 0, 0, x, y),
-          a.y_offset), a.y_scale);
-  if (!a.grey) {
-    cb = FMUL (FSUB (FMUL ((float) ssimu2_chroma_num (a, p, 1, x, y),
-                0.125f), a.c_offset), a.c_scale);
-    cr = FMUL (FSUB (FMUL ((float) ssimu2_chroma_num (a, p, 2, x, y),
-                0.125f), a.c_offset), a.c_scale);
-  }
-  ssimu2_plane (a, VH_SSIMU2_LIN (0, side, 0))[i] =
-      a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cr_r, cr)))];
-  ssimu2_plane (a, VH_SSIMU2_LIN (0, side, 1))[i] =
-      a.to_linear[ssimu2_quantise (FSUB (FSUB (luma, FMUL (a.cb_g, cb)),
-              FMUL (a.cr_g, cr)))];
-  ssimu2_plane (a, VH_SSIMU2_LIN (0, side, 2))[i] =
-      a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cb_b, cb)))];
-}
-
-/* From the previous scale (a.width x a.height, linear half a.cur) to half
- * a.cur ^ 1; planes: picture x 3 + channel. */
-extern "C" __global__ void
-vh_ssimu2_downsample (struct vh_ssimu2_args a, double *out)
-{
-  const unsigned int ox = blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned int w = a.width, h = a.height;
-  const unsigned int ow = (w + 1) / 2, oh = (h + 1) / 2;
-  unsigned int oy, z, x0, x1, y1;
-  const float *r0, *r1, *in;
-  float *o;
-
-  ssimu2_tile (oh, &oy, &z);
-  if (ox >= ow || oy >= oh || z >= 6)
-    return;
-  in = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur, z / 3, z % 3));
-  o = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur ^ 1, z / 3, z % 3));
-  x0 = 2 * ox;
-  x1 = 2 * ox + 1 < w ? 2 * ox + 1 : w - 1;
-  y1 = 2 * oy + 1 < h ? 2 * oy + 1 : h - 1;
-  r0 = in + (vh_u64) (2 * oy) * w;
-  r1 = in + (vh_u64) y1 * w;
-  o[(vh_u64) oy * ow + ox] = FMUL (FADD (FADD (FADD (r0[x0], r0[x1]),
-              r1[x0]), r1[x1]), 0.25f);
-}
-
 /* cbrt (x) + add, the CPU twin's ssimu2_cbrt_add() step by step. */
 static __device__ float
 ssimu2_cbrt_add (float x, float add)
@@ -245,53 +206,111 @@ ssimu2_cbrt_add (float x, float add)
   return fmaf (r2, x, add);
 }
 
-/* Planes: the picture. */
-extern "C" __global__ void
-vh_ssimu2_xyb (struct vh_ssimu2_args a, double *out)
+/* Pixel @i of this scale from both pictures' linear R, G, B: their XYB,
+ * then per channel the two squares and the product, from the values in
+ * registers (no pass of its own over memory). */
+static __device__ void
+ssimu2_xyb_store (const struct vh_ssimu2_args &a, vh_u64 i,
+    const float lin[2][3])
 {
-  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned int y, side;
-  float rgb[3], mixed[3], xv, yv, bv;
-  vh_u64 i;
+  float v[2][3];
 
-  ssimu2_tile (a.height, &y, &side);
-  if (x >= a.width || y >= a.height || side >= 2)
-    return;
-  i = (vh_u64) y * a.width + x;
-  for (unsigned int c = 0; c < 3; c++)
-    rgb[c] = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur, side, c))[i];
-  for (unsigned int k = 0; k < 3; k++) {
-    float v = fmaf (a.mix[3 * k], rgb[0], fmaf (a.mix[3 * k + 1], rgb[1],
-            fmaf (a.mix[3 * k + 2], rgb[2], a.bias)));
-    mixed[k] = ssimu2_cbrt_add (v < 0.0f ? 0.0f : v, a.neg_bias_cbrt);
+  for (unsigned int side = 0; side < 2; side++) {
+    float mixed[3], xv, yv, bv;
+
+    for (unsigned int k = 0; k < 3; k++) {
+      float m = fmaf (a.mix[3 * k], lin[side][0], fmaf (a.mix[3 * k + 1],
+              lin[side][1], fmaf (a.mix[3 * k + 2], lin[side][2], a.bias)));
+      mixed[k] = ssimu2_cbrt_add (m < 0.0f ? 0.0f : m, a.neg_bias_cbrt);
+    }
+    xv = FMUL (0.5f, FSUB (mixed[0], mixed[1]));
+    yv = FMUL (0.5f, FADD (mixed[0], mixed[1]));
+    bv = mixed[2];
+    v[side][2] = FADD (FSUB (bv, yv), 0.55f);
+    v[side][0] = FADD (FMUL (xv, 14.0f), 0.42f);
+    v[side][1] = FADD (yv, 0.01f);
+    for (unsigned int c = 0; c < 3; c++)
+      ssimu2_plane (a, VH_SSIMU2_XYB (side, c))[i] = v[side][c];
   }
-  xv = FMUL (0.5f, FSUB (mixed[0], mixed[1]));
-  yv = FMUL (0.5f, FADD (mixed[0], mixed[1]));
-  bv = mixed[2];
-  ssimu2_plane (a, VH_SSIMU2_XYB (side, 2))[i] = FADD (FSUB (bv, yv), 0.55f);
-  ssimu2_plane (a, VH_SSIMU2_XYB (side, 0))[i] = FADD (FMUL (xv, 14.0f),
-      0.42f);
-  ssimu2_plane (a, VH_SSIMU2_XYB (side, 1))[i] = FADD (yv, 0.01f);
+  for (unsigned int c = 0; c < 3; c++) {
+    const float x1 = v[0][c], x2 = v[1][c];
+
+    ssimu2_plane (a, VH_SSIMU2_PROD (c, 0))[i] = FMUL (x1, x1);
+    ssimu2_plane (a, VH_SSIMU2_PROD (c, 1))[i] = FMUL (x2, x2);
+    ssimu2_plane (a, VH_SSIMU2_PROD (c, 2))[i] = FMUL (x1, x2);
+  }
 }
 
-/* Planes: the channel. */
+/* A thread per pixel (one plane along grid.y): both pictures' linear
+ * planes (kept for the next scale) and the first scale's XYB and
+ * products. */
 extern "C" __global__ void
-vh_ssimu2_products (struct vh_ssimu2_args a, double *out)
+vh_ssimu2_linear (struct vh_ssimu2_args a, double *out)
 {
   const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned int y, c;
-  float x1, x2;
+  unsigned int y, z;
+  float lin[2][3];
   vh_u64 i;
 
-  ssimu2_tile (a.height, &y, &c);
-  if (x >= a.width || y >= a.height || c >= 3)
+  ssimu2_tile (a.height, &y, &z);
+  if (x >= a.width || y >= a.height || z >= 1)
     return;
   i = (vh_u64) y * a.width + x;
-  x1 = ssimu2_plane (a, VH_SSIMU2_XYB (0, c))[i];
-  x2 = ssimu2_plane (a, VH_SSIMU2_XYB (1, c))[i];
-  ssimu2_plane (a, VH_SSIMU2_PROD (c, 0))[i] = FMUL (x1, x1);
-  ssimu2_plane (a, VH_SSIMU2_PROD (c, 1))[i] = FMUL (x2, x2);
-  ssimu2_plane (a, VH_SSIMU2_PROD (c, 2))[i] = FMUL (x1, x2);
+  for (unsigned int side = 0; side < 2; side++) {
+    const struct vh_ssimu2_pic &p = a.pic[side];
+    float luma, cb = 0.0f, cr = 0.0f;
+
+    luma = FMUL (FSUB ((float) ssimu2_sample (p, a.hbd != 0, 0, x, y),
+            a.y_offset), a.y_scale);
+    if (!a.grey) {
+      cb = FMUL (FSUB (FMUL ((float) ssimu2_chroma_num (a, p, 1, x, y),
+                  0.125f), a.c_offset), a.c_scale);
+      cr = FMUL (FSUB (FMUL ((float) ssimu2_chroma_num (a, p, 2, x, y),
+                  0.125f), a.c_offset), a.c_scale);
+    }
+    lin[side][0] = a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cr_r,
+                cr)))];
+    lin[side][1] = a.to_linear[ssimu2_quantise (FSUB (FSUB (luma,
+                FMUL (a.cb_g, cb)), FMUL (a.cr_g, cr)))];
+    lin[side][2] = a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cb_b,
+                cb)))];
+    for (unsigned int c = 0; c < 3; c++)
+      ssimu2_plane (a, VH_SSIMU2_LIN (0, side, c))[i] = lin[side][c];
+  }
+  ssimu2_xyb_store (a, i, lin);
+}
+
+/* From the previous scale (a.width x a.height, linear half a.cur) to half
+ * a.cur ^ 1, a thread per output pixel (one plane along grid.y) for the
+ * six planes, then that scale's XYB and products. */
+extern "C" __global__ void
+vh_ssimu2_downsample (struct vh_ssimu2_args a, double *out)
+{
+  const unsigned int ox = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned int w = a.width, h = a.height;
+  const unsigned int ow = (w + 1) / 2, oh = (h + 1) / 2;
+  unsigned int oy, z, x0, x1, y1;
+  float lin[2][3];
+  vh_u64 oi;
+
+  ssimu2_tile (oh, &oy, &z);
+  if (ox >= ow || oy >= oh || z >= 1)
+    return;
+  x0 = 2 * ox;
+  x1 = 2 * ox + 1 < w ? 2 * ox + 1 : w - 1;
+  y1 = 2 * oy + 1 < h ? 2 * oy + 1 : h - 1;
+  oi = (vh_u64) oy * ow + ox;
+  for (unsigned int p = 0; p < 6; p++) {
+    const float *in = ssimu2_plane (a, VH_SSIMU2_LIN (a.cur, p / 3, p % 3));
+    const float *r0 = in + (vh_u64) (2 * oy) * w;
+    const float *r1 = in + (vh_u64) y1 * w;
+    const float v = FMUL (FADD (FADD (FADD (r0[x0], r0[x1]), r1[x0]),
+            r1[x1]), 0.25f);
+
+    ssimu2_plane (a, VH_SSIMU2_LIN (a.cur ^ 1, p / 3, p % 3))[oi] = v;
+    lin[p / 3][p % 3] = v;
+  }
+  ssimu2_xyb_store (a, oi, lin);
 }
 
 /* Blurred plane @q (channel q / 5; of it the two squares and the product,
@@ -312,13 +331,35 @@ ssimu2_blur_out (unsigned int q)
   return j < 3 ? VH_SSIMU2_PROD (c, j) : VH_SSIMU2_MU (j - 3, c);
 }
 
+/* The row pass reads its rows through shared memory: a block of
+ * VH_SSIMU2_BLUR_ROWS rows (a thread each) loads VH_SSIMU2_BLUR_CHUNK
+ * columns of all its rows at a time with coalesced loads into a ring of
+ * VH_SSIMU2_BLUR_RING columns per row (one chunk behind, the current one
+ * and one ahead: the window reaches radius + 1 back and radius - 1 ahead,
+ * so radius <= VH_SSIMU2_BLUR_CHUNK, which the host checks), and writes
+ * each chunk of outputs back the same way. Row stride odd: no bank
+ * conflicts when each thread reads its own row. */
+#define VH_SSIMU2_BLUR_ROWS 64
+#define VH_SSIMU2_BLUR_CHUNK 32
+#define VH_SSIMU2_BLUR_RING 128
+#define VH_SSIMU2_BLUR_STRIDE (VH_SSIMU2_BLUR_RING + 1)
+#define VH_SSIMU2_BLUR_COLS 64
+
+static __device__ __forceinline__ float
+ssimu2_ring (const float *ring, int n)
+{
+  return ring[n & (VH_SSIMU2_BLUR_RING - 1)];
+}
+
+/* One output of the row recursion with bounds checks (the scalar start
+ * and end); @out holds the chunk that starts at column @c0. */
 static __device__ void
-ssimu2_blur_step (const struct vh_ssimu2_args &a, const float *row,
-    int width, int n, float *prev, float *prev2, float *out)
+ssimu2_blur_step (const struct vh_ssimu2_args &a, const float *ring,
+    int width, int n, float *prev, float *prev2, float *out, int c0)
 {
   const int N = a.radius, left = n - N - 1, right = n + N - 1;
-  const float sum = FADD (left >= 0 ? row[left] : 0.0f,
-      right < width ? row[right] : 0.0f);
+  const float sum = FADD (left >= 0 ? ssimu2_ring (ring, left) : 0.0f,
+      right < width ? ssimu2_ring (ring, right) : 0.0f);
   float o[3];
 
   for (unsigned int k = 0; k < 3; k++) {
@@ -329,79 +370,172 @@ ssimu2_blur_step (const struct vh_ssimu2_args &a, const float *row,
     prev[k] = o[k];
   }
   if (n >= 0)
-    out[n] = FADD (o[0], FADD (o[1], o[2]));
+    out[n - c0] = FADD (o[0], FADD (o[1], o[2]));
 }
 
-/* A thread per row of each of the 15 planes (grid.y: the plane). */
+/* Outputs @lo to @hi (exclusive) of a row, the CPU twin's steps: one by
+ * one below first_aligned (a multiple of four), four at a time while the
+ * window stays inside the row, then one by one. Chunks start at multiples
+ * of four, so a group of four never straddles two. */
+static __device__ void
+ssimu2_blur_span (const struct vh_ssimu2_args &a, const float *ring,
+    int width, int lo, int hi, float *prev, float *prev2, float *out, int c0)
+{
+  const int N = a.radius, first_aligned = (N + 1 + 3) / 4 * 4;
+  int n = lo;
+
+  while (n < hi) {
+    if (n >= first_aligned && n < width - N + 1 - 3) {
+      float sum[4], g[3][4];
+
+      for (int j = 0; j < 4; j++)
+        sum[j] = FADD (ssimu2_ring (ring, n + j - N - 1),
+            ssimu2_ring (ring, n + j + N - 1));
+      for (unsigned int k = 0; k < 3; k++) {
+        for (unsigned int j = 0; j < 4; j++) {
+          float v = FMUL (sum[0], a.mul_in[4 * k + j]);
+
+          for (unsigned int t = 1; t <= j; t++)
+            v = fmaf (a.mul_in[4 * k + j - t], sum[t], v);
+          v = fmaf (a.mul_prev2[4 * k + j], prev2[k], v);
+          g[k][j] = fmaf (a.mul_prev[4 * k + j], prev[k], v);
+        }
+        prev2[k] = g[k][2];
+        prev[k] = g[k][3];
+      }
+      for (int j = 0; j < 4; j++)
+        out[n + j - c0] = FADD (g[0][j], FADD (g[1][j], g[2][j]));
+      n += 4;
+    } else {
+      ssimu2_blur_step (a, ring, width, n, prev, prev2, out, c0);
+      n++;
+    }
+  }
+}
+
+/* Columns @c0 to @c0 + VH_SSIMU2_BLUR_CHUNK of the block's rows into the
+ * ring (zero past the plane's edges). */
+static __device__ void
+ssimu2_blur_load (const struct vh_ssimu2_args &a, const float *plane,
+    unsigned int y0, int c0, float (*ring)[VH_SSIMU2_BLUR_STRIDE])
+{
+  for (unsigned int i = threadIdx.x;
+      i < VH_SSIMU2_BLUR_ROWS * VH_SSIMU2_BLUR_CHUNK; i += blockDim.x) {
+    const unsigned int r = i / VH_SSIMU2_BLUR_CHUNK;
+    const int col = c0 + (int) (i % VH_SSIMU2_BLUR_CHUNK);
+    const unsigned int y = y0 + r;
+
+    ring[r][col & (VH_SSIMU2_BLUR_RING - 1)] = y < a.height
+        && col < (int) a.width ? plane[(vh_u64) y * a.width + col] : 0.0f;
+  }
+}
+
+/* VH_SSIMU2_BLUR_ROWS threads a block, a row each, of each of the 15
+ * planes (grid.y: the plane). */
 extern "C" __global__ void
 vh_ssimu2_blur_rows (struct vh_ssimu2_args a, double *out)
 {
-  const unsigned int y = blockIdx.x * blockDim.x + threadIdx.x;
+  __shared__ float ring[VH_SSIMU2_BLUR_ROWS][VH_SSIMU2_BLUR_STRIDE];
+  __shared__ float outs[VH_SSIMU2_BLUR_ROWS][VH_SSIMU2_BLUR_CHUNK + 1];
+  const unsigned int r = threadIdx.x;
+  const unsigned int y0 = blockIdx.x * VH_SSIMU2_BLUR_ROWS;
   const unsigned int q = blockIdx.y;
   const int width = (int) a.width, N = a.radius;
-  const int first_aligned = (N + 1 + 3) / 4 * 4;
-  const float *row;
-  float *o, prev[3] = { 0, 0, 0 }, prev2[3] = { 0, 0, 0 };
-  int n = -N + 1;
+  const float *in = ssimu2_plane (a, ssimu2_blur_in (q));
+  float *o = ssimu2_plane (a, VH_SSIMU2_TMP (q));
+  float prev[3] = { 0, 0, 0 }, prev2[3] = { 0, 0, 0 };
 
-  if (y >= a.height)
-    return;
-  row = ssimu2_plane (a, ssimu2_blur_in (q)) + (vh_u64) y * a.width;
-  o = ssimu2_plane (a, VH_SSIMU2_TMP (q)) + (vh_u64) y * a.width;
-  for (; n < (first_aligned < width ? first_aligned : width); n++)
-    ssimu2_blur_step (a, row, width, n, prev, prev2, o);
-  for (; n < width - N + 1 - 3; n += 4) {
-    float sum[4], g[3][4];
+  ssimu2_blur_load (a, in, y0, 0, ring);
+  ssimu2_blur_load (a, in, y0, VH_SSIMU2_BLUR_CHUNK, ring);
+  __syncthreads ();
+  /* The outputs before the row's start only set the recursion's state. */
+  ssimu2_blur_span (a, ring[r], width, -N + 1, 0, prev, prev2, outs[r], 0);
+  for (int c0 = 0; c0 < width; c0 += VH_SSIMU2_BLUR_CHUNK) {
+    const int hi = c0 + VH_SSIMU2_BLUR_CHUNK < width ?
+        c0 + VH_SSIMU2_BLUR_CHUNK : width;
 
-    for (int j = 0; j < 4; j++)
-      sum[j] = FADD (row[n + j - N - 1], row[n + j + N - 1]);
-    for (unsigned int k = 0; k < 3; k++) {
-      for (unsigned int j = 0; j < 4; j++) {
-        float v = FMUL (sum[0], a.mul_in[4 * k + j]);
+    ssimu2_blur_span (a, ring[r], width, c0, hi, prev, prev2, outs[r], c0);
+    __syncthreads ();
+    for (unsigned int i = threadIdx.x;
+        i < VH_SSIMU2_BLUR_ROWS * VH_SSIMU2_BLUR_CHUNK; i += blockDim.x) {
+      const unsigned int rr = i / VH_SSIMU2_BLUR_CHUNK;
+      const unsigned int col = i % VH_SSIMU2_BLUR_CHUNK;
+      const unsigned int y = y0 + rr;
 
-        for (unsigned int t = 1; t <= j; t++)
-          v = fmaf (a.mul_in[4 * k + j - t], sum[t], v);
-        v = fmaf (a.mul_prev2[4 * k + j], prev2[k], v);
-        g[k][j] = fmaf (a.mul_prev[4 * k + j], prev[k], v);
-      }
-      prev2[k] = g[k][2];
-      prev[k] = g[k][3];
+      if (y < a.height && c0 + (int) col < width)
+        o[(vh_u64) y * a.width + c0 + col] = outs[rr][col];
     }
-    for (int j = 0; j < 4; j++)
-      o[n + j] = FADD (g[0][j], FADD (g[1][j], g[2][j]));
+    ssimu2_blur_load (a, in, y0, c0 + 2 * VH_SSIMU2_BLUR_CHUNK, ring);
+    __syncthreads ();
   }
-  for (; n < width; n++)
-    ssimu2_blur_step (a, row, width, n, prev, prev2, o);
 }
 
-/* A thread per column of each of the 15 planes (grid.y: the plane). */
+/* Rows @r0 to @r0 + VH_SSIMU2_BLUR_CHUNK of the block's columns into the
+ * ring (zero past the plane's edges). */
+static __device__ void
+ssimu2_blur_load_rows (const struct vh_ssimu2_args &a, const float *plane,
+    unsigned int x0, int r0, float (*ring)[VH_SSIMU2_BLUR_COLS])
+{
+  for (unsigned int i = threadIdx.x;
+      i < VH_SSIMU2_BLUR_CHUNK * VH_SSIMU2_BLUR_COLS; i += blockDim.x) {
+    const int row = r0 + (int) (i / VH_SSIMU2_BLUR_COLS);
+    const unsigned int col = i % VH_SSIMU2_BLUR_COLS;
+    const unsigned int x = x0 + col;
+
+    ring[row & (VH_SSIMU2_BLUR_RING - 1)][col] = x < a.width
+        && row < (int) a.height ? plane[(vh_u64) row * a.width + x] : 0.0f;
+  }
+}
+
+/* VH_SSIMU2_BLUR_COLS threads a block, a column each, of each of the 15
+ * planes (grid.y: the plane). The inputs come through a shared ring of
+ * VH_SSIMU2_BLUR_RING rows, VH_SSIMU2_BLUR_CHUNK rows loaded at a time
+ * (as the row pass's columns), so that each thread has a chunk of loads
+ * in flight instead of waiting on one per output; the outputs are stored
+ * straight away (a row of the block's columns is one coalesced store). */
 extern "C" __global__ void
 vh_ssimu2_blur_cols (struct vh_ssimu2_args a, double *out)
 {
-  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
+  __shared__ float ring[VH_SSIMU2_BLUR_RING][VH_SSIMU2_BLUR_COLS];
+  const unsigned int t = threadIdx.x;
+  const unsigned int x0 = blockIdx.x * VH_SSIMU2_BLUR_COLS;
+  const unsigned int x = x0 + t;
   const unsigned int q = blockIdx.y;
   const int height = (int) a.height, N = a.radius;
   const vh_u64 w = a.width;
-  const float *in;
-  float *o, prev[3] = { 0, 0, 0 }, prev2[3] = { 0, 0, 0 };
+  const float *in = ssimu2_plane (a, VH_SSIMU2_TMP (q));
+  float *o = ssimu2_plane (a, ssimu2_blur_out (q)) + x;
+  float prev[3] = { 0, 0, 0 }, prev2[3] = { 0, 0, 0 };
+  int n = -N + 1;
 
-  if (x >= a.width)
-    return;
-  in = ssimu2_plane (a, VH_SSIMU2_TMP (q)) + x;
-  o = ssimu2_plane (a, ssimu2_blur_out (q)) + x;
-  for (int n = -N + 1; n < height; n++) {
-    const int top = n - N - 1, bottom = n + N - 1;
-    const float sum = FADD (top >= 0 ? in[(vh_u64) top * w] : 0.0f,
-        bottom < height ? in[(vh_u64) bottom * w] : 0.0f);
-    float acc[3];
+  ssimu2_blur_load_rows (a, in, x0, 0, ring);
+  ssimu2_blur_load_rows (a, in, x0, VH_SSIMU2_BLUR_CHUNK, ring);
+  __syncthreads ();
+  for (int r0 = 0; r0 < height; r0 += VH_SSIMU2_BLUR_CHUNK) {
+    const int hi = r0 + VH_SSIMU2_BLUR_CHUNK < height ?
+        r0 + VH_SSIMU2_BLUR_CHUNK : height;
 
-    for (unsigned int k = 0; k < 3; k++) {
-      acc[k] = fmaf (a.n2[k], sum, fmaf (-a.d1[k], prev[k], -prev2[k]));
-      prev2[k] = prev[k];
-      prev[k] = acc[k];
+    /* The first chunk also takes the outputs before the plane's top,
+     * which only set the recursion's state. */
+    for (; n < hi; n++) {
+      const int top = n - N - 1, bottom = n + N - 1;
+      const float sum = FADD (top >= 0 ?
+          ring[top & (VH_SSIMU2_BLUR_RING - 1)][t] : 0.0f,
+          bottom < height ? ring[bottom & (VH_SSIMU2_BLUR_RING - 1)][t] :
+          0.0f);
+      float acc[3];
+
+      for (unsigned int k = 0; k < 3; k++) {
+        acc[k] = fmaf (a.n2[k], sum, fmaf (-a.d1[k], prev[k], -prev2[k]));
+        prev2[k] = prev[k];
+        prev[k] = acc[k];
+      }
+      if (n >= 0 && x < a.width)
+        o[(vh_u64) n * w] = FADD (acc[0], FADD (acc[1], acc[2]));
     }
-    if (n >= 0)
-      o[(vh_u64) n * w] = FADD (acc[0], FADD (acc[1], acc[2]));
+    __syncthreads ();
+    ssimu2_blur_load_rows (a, in, x0, r0 + 2 * VH_SSIMU2_BLUR_CHUNK, ring);
+    __syncthreads ();
   }
 }
 
@@ -473,19 +607,38 @@ vh_ssimu2_rows (struct vh_ssimu2_args a, double *out)
           part[r][0][k];
 }
 
-/* 18 threads (channel x sum): the rows' sums in row order, into @out,
- * the frame's slot of VH_SSIMU2_N_SCALES x 18 doubles. */
+/* VH_SSIMU2_TOTAL_THREADS threads: the rows' sums in row order into
+ * @out, the frame's slot of VH_SSIMU2_N_SCALES x 18 doubles. The block
+ * stages VH_SSIMU2_TOTAL_ROWS rows at a time in shared memory with
+ * coalesced loads, so that the 18 serial sums (channel x sum) wait on
+ * shared memory, not on a global load per row. */
 extern "C" __global__ void
 vh_ssimu2_total (struct vh_ssimu2_args a, double *out)
 {
+  __shared__ double rows[3][VH_SSIMU2_TOTAL_ROWS * VH_SSIMU2_SUMS];
   const unsigned int t = threadIdx.x;
   const unsigned int c = t / VH_SSIMU2_SUMS, k = t % VH_SSIMU2_SUMS;
   double s = 0.0;
 
-  if (t >= 3 * VH_SSIMU2_SUMS)
-    return;
-  for (unsigned int y = 0; y < a.height; y++)
-    s = DADD (s, a.row_sums[((vh_u64) c * a.height + y) * VH_SSIMU2_SUMS +
-            k]);
-  out[a.scale * 3 * VH_SSIMU2_SUMS + t] = s;
+  for (unsigned int y0 = 0; y0 < a.height; y0 += VH_SSIMU2_TOTAL_ROWS) {
+    const unsigned int n = a.height - y0 < VH_SSIMU2_TOTAL_ROWS ?
+        a.height - y0 : VH_SSIMU2_TOTAL_ROWS;
+
+    for (unsigned int i = t; i < 3 * n * VH_SSIMU2_SUMS;
+        i += VH_SSIMU2_TOTAL_THREADS) {
+      const unsigned int ci = i / (n * VH_SSIMU2_SUMS);
+      const unsigned int j = i % (n * VH_SSIMU2_SUMS);
+
+      rows[ci][j] = a.row_sums[((vh_u64) ci * a.height + y0) *
+          VH_SSIMU2_SUMS + j];
+    }
+    __syncthreads ();
+    if (t < 3 * VH_SSIMU2_SUMS)
+#pragma unroll 8
+      for (unsigned int y = 0; y < n; y++)
+        s = DADD (s, rows[c][y * VH_SSIMU2_SUMS + k]);
+    __syncthreads ();
+  }
+  if (t < 3 * VH_SSIMU2_SUMS)
+    out[a.scale * 3 * VH_SSIMU2_SUMS + t] = s;
 }
