@@ -211,15 +211,19 @@ stretch_add (GstVmafHipEvents * ev, Stretch * st, GstClockTime start,
 /* ---------------------------------------------------------------------- */
 /* Luma statistics                                                         */
 
-static inline guint
-sample_at (const VhPicture * pic, guint x, guint y)
-{
-  const guint8 *row = vh_picture_row (pic, 0, y);
-
-  if (pic->info.bpc > 8)
-    return ((const guint16 *) row)[x];
-  return row[x];
-}
+/* Row @y's samples at @x0, @x0 + @step, ... below @w: their sum and sum
+ * of squares added, each written to @out when given. */
+#define SAMPLE_ROW(type) \
+  G_STMT_START { \
+    const type *r = (const type *) row; \
+    for (guint x = x0; x < w; x += step) { \
+      guint v = r[x]; \
+      sum += v; \
+      sum_sq += (guint64) v * v; \
+      if (out) \
+        *out++ = (guint16) v; \
+    } \
+  } G_STMT_END
 
 void
 gst_vmaf_hip_luma_stats (const VhPicture * pic, gdouble * mean,
@@ -228,29 +232,35 @@ gst_vmaf_hip_luma_stats (const VhPicture * pic, gdouble * mean,
   guint w = pic->width[0], h = pic->height[0];
   guint step_x = MAX ((w + SAMPLE_COLUMNS - 1) / SAMPLE_COLUMNS, 1);
   guint step_y = MAX ((h + SAMPLE_ROWS - 1) / SAMPLE_ROWS, 1);
+  guint x0 = step_x / 2, y0 = step_y / 2, step = step_x;
+  guint per_row = x0 < w ? (w - x0 + step_x - 1) / step_x : 0;
+  guint rows = y0 < h ? (h - y0 + step_y - 1) / step_y : 0;
   gdouble scale = (gdouble) (1u << (pic->info.bpc - 8));
-  guint64 sum = 0, sum_sq = 0, n = 0;
+  guint64 sum = 0, sum_sq = 0, n = (guint64) per_row * rows;
+  guint16 *out = NULL;
   gdouble m, var;
 
-  if (samples)
-    g_array_set_size (samples, 0);
-  for (guint y = step_y / 2; y < h; y += step_y) {
-    for (guint x = step_x / 2; x < w; x += step_x) {
-      guint v = sample_at (pic, x, y);
-      guint16 v16 = (guint16) v;
+  /* Sized once and written in place: this runs on every picture of both
+   * inputs, and an append per sample cost more than the sums. */
+  if (samples) {
+    g_array_set_size (samples, (guint) n);
+    out = (guint16 *) samples->data;
+  }
+  for (guint y = y0; y < h; y += step_y) {
+    const guint8 *row = vh_picture_row (pic, 0, y);
 
-      sum += v;
-      sum_sq += (guint64) v * v;
-      n++;
-      if (samples)
-        g_array_append_val (samples, v16);
-    }
+    if (pic->info.bpc > 8)
+      SAMPLE_ROW (guint16);
+    else
+      SAMPLE_ROW (guint8);
   }
   m = n ? (gdouble) sum / n : 0.0;
   var = n ? (gdouble) sum_sq / n - m * m : 0.0;
   *mean = m / scale;
   *stddev = sqrt (MAX (var, 0.0)) / scale;
 }
+
+#undef SAMPLE_ROW
 
 /* Mean absolute difference of two sample sets, in 8-bit code values. */
 static gdouble
