@@ -211,14 +211,48 @@ stretch_add (GstVmafHipEvents * ev, Stretch * st, GstClockTime start,
 /* ---------------------------------------------------------------------- */
 /* Luma statistics                                                         */
 
-static inline guint
-sample_at (const VhPicture * pic, guint x, guint y)
+/* Row @row's samples at @x0, @x0 + @step, ... below @w into @out: a
+ * plain copy, so that the sums below run over contiguous samples. */
+static void
+gather_row (const guint8 * row, gboolean wide, guint x0, guint step,
+    guint w, guint16 * out)
 {
-  const guint8 *row = vh_picture_row (pic, 0, y);
+  if (wide) {
+    const guint16 *r = (const guint16 *) row;
+    for (guint x = x0; x < w; x += step)
+      *out++ = r[x];
+  } else {
+    for (guint x = x0; x < w; x += step)
+      *out++ = row[x];
+  }
+}
 
-  if (pic->info.bpc > 8)
-    return ((const guint16 *) row)[x];
-  return row[x];
+/* The sum and the sum of squares of @n samples of at most SAMPLE_COLUMNS:
+ * 8-bit ones add up in 32 bits (480 * 255^2 fits), which vectorises. */
+static void
+sum_row (const guint16 * v, guint n, gboolean wide, guint64 * sum,
+    guint64 * sum_sq)
+{
+  guint32 s = 0;
+
+  if (wide) {
+    guint64 sq = 0;
+
+    for (guint i = 0; i < n; i++) {
+      s += v[i];
+      sq += (guint64) v[i] * v[i];
+    }
+    *sum_sq += sq;
+  } else {
+    guint32 sq = 0;
+
+    for (guint i = 0; i < n; i++) {
+      s += v[i];
+      sq += (guint32) v[i] * v[i];
+    }
+    *sum_sq += sq;
+  }
+  *sum += s;
 }
 
 void
@@ -228,23 +262,28 @@ gst_vmaf_hip_luma_stats (const VhPicture * pic, gdouble * mean,
   guint w = pic->width[0], h = pic->height[0];
   guint step_x = MAX ((w + SAMPLE_COLUMNS - 1) / SAMPLE_COLUMNS, 1);
   guint step_y = MAX ((h + SAMPLE_ROWS - 1) / SAMPLE_ROWS, 1);
+  guint x0 = step_x / 2, y0 = step_y / 2;
+  guint per_row = x0 < w ? (w - x0 + step_x - 1) / step_x : 0;
+  guint rows = y0 < h ? (h - y0 + step_y - 1) / step_y : 0;
+  gboolean wide = pic->info.bpc > 8;
   gdouble scale = (gdouble) (1u << (pic->info.bpc - 8));
-  guint64 sum = 0, sum_sq = 0, n = 0;
+  guint64 sum = 0, sum_sq = 0, n = (guint64) per_row * rows;
+  guint16 row_samples[SAMPLE_COLUMNS];
+  guint16 *out = row_samples;
   gdouble m, var;
 
-  if (samples)
-    g_array_set_size (samples, 0);
-  for (guint y = step_y / 2; y < h; y += step_y) {
-    for (guint x = step_x / 2; x < w; x += step_x) {
-      guint v = sample_at (pic, x, y);
-      guint16 v16 = (guint16) v;
-
-      sum += v;
-      sum_sq += (guint64) v * v;
-      n++;
-      if (samples)
-        g_array_append_val (samples, v16);
-    }
+  /* This runs on every picture of both inputs: the samples are written
+   * in place (an append each cost more than the sums), and each row's
+   * are copied out first so that their sums vectorise. */
+  if (samples) {
+    g_array_set_size (samples, (guint) n);
+    out = (guint16 *) samples->data;
+  }
+  for (guint y = y0; y < h; y += step_y) {
+    gather_row (vh_picture_row (pic, 0, y), wide, x0, step_x, w, out);
+    sum_row (out, per_row, wide, &sum, &sum_sq);
+    if (samples)
+      out += per_row;
   }
   m = n ? (gdouble) sum / n : 0.0;
   var = n ? (gdouble) sum_sq / n - m * m : 0.0;
@@ -252,17 +291,26 @@ gst_vmaf_hip_luma_stats (const VhPicture * pic, gdouble * mean,
   *stddev = sqrt (MAX (var, 0.0)) / scale;
 }
 
-/* Mean absolute difference of two sample sets, in 8-bit code values. */
+/* Mean absolute difference of two sample sets, in 8-bit code values.
+ * Summed in 32-bit parts of 65536 samples (65535 * 65536 fits), which
+ * vectorises. */
 static gdouble
 mean_abs_diff (GArray * a, GArray * b, guint bpc)
 {
   const guint16 *x = (const guint16 *) a->data, *y =
       (const guint16 *) b->data;
+  guint n = a->len;
   guint64 sum = 0;
 
-  for (guint i = 0; i < a->len; i++)
-    sum += x[i] > y[i] ? x[i] - y[i] : y[i] - x[i];
-  return a->len ? (gdouble) sum / a->len / (1u << (bpc - 8)) : 0.0;
+  for (guint i = 0; i < n;) {
+    guint end = n - i > 65536 ? i + 65536 : n;
+    guint32 part = 0;
+
+    for (; i < end; i++)
+      part += (guint32) ABS ((gint) x[i] - (gint) y[i]);
+    sum += part;
+  }
+  return n ? (gdouble) sum / n / (1u << (bpc - 8)) : 0.0;
 }
 
 /* The picture in host memory, if it has one. */

@@ -25,12 +25,19 @@ struct _GstVmafHipReport
   VhRunReport *run;             /* thread-safe on its own */
   GMutex lock;                  /* the fields below */
   gchar *score_name;
+  GQuark score_quark;           /* of score_name; 0 without one */
+  GQuark score_field;           /* "score" */
   GPtrArray *order;             /* gchar*: names reported first */
   GHashTable *in_order;         /* the same names, as a set */
   GPtrArray *shown;             /* gchar*: message and summary order */
   guint n_models_shown;         /* the model outputs heading shown */
   gboolean shown_as_logged;     /* shown's features follow the log's
                                  * order (known from the first frame) */
+  /* Each frame's message is built from these, not from names: the
+   * field of each of shown (its alias, as a quark), and how many
+   * features the collector had when shown took them all in. */
+  GArray *shown_fields;         /* GQuark */
+  guint n_features_logged;
 };
 
 GstVmafHipReport *
@@ -50,6 +57,8 @@ gst_vmaf_hip_report_new (const VhRunReportConfig * results, GError ** error)
   report->order = g_ptr_array_new_with_free_func (g_free);
   report->in_order = g_hash_table_new (g_str_hash, g_str_equal);
   report->shown = g_ptr_array_new_with_free_func (g_free);
+  report->shown_fields = g_array_new (FALSE, FALSE, sizeof (GQuark));
+  report->score_field = g_quark_from_static_string ("score");
   return report;
 }
 
@@ -62,6 +71,7 @@ gst_vmaf_hip_report_free (GstVmafHipReport * report)
   g_free (report->score_name);
   g_hash_table_unref (report->in_order);
   g_ptr_array_unref (report->shown);
+  g_array_unref (report->shown_fields);
   g_ptr_array_unref (report->order);
   g_mutex_clear (&report->lock);
   g_free (report);
@@ -80,7 +90,21 @@ gst_vmaf_hip_report_set_score_name (GstVmafHipReport * report,
   g_mutex_lock (&report->lock);
   g_free (report->score_name);
   report->score_name = g_strdup (name);
+  report->score_quark = name ? g_quark_from_string (name) : 0;
   g_mutex_unlock (&report->lock);
+}
+
+/* shown_fields anew from shown. */
+static void
+index_shown (GstVmafHipReport * report)
+{
+  g_array_set_size (report->shown_fields, 0);
+  for (guint i = 0; i < report->shown->len; i++) {
+    GQuark field = g_quark_from_string (vh_feature_name_alias
+        (g_ptr_array_index (report->shown, i)));
+
+    g_array_append_val (report->shown_fields, field);
+  }
 }
 
 /* Appends @name to shown unless @seen has it. */
@@ -119,6 +143,8 @@ order_models_first (GstVmafHipReport * report, VhContext * ctx)
   for (guint i = 0; i < report->order->len; i++)
     show (report, seen, g_ptr_array_index (report->order, i));
   report->shown_as_logged = FALSE;
+  report->n_features_logged = G_MAXUINT;
+  index_shown (report);
   g_hash_table_unref (seen);
 }
 
@@ -142,6 +168,8 @@ follow_log_order (GstVmafHipReport * report, VhFeatureCollector * fc)
   g_ptr_array_unref (before);
   g_hash_table_unref (seen);
   report->shown_as_logged = TRUE;
+  report->n_features_logged = n_features;
+  index_shown (report);
 }
 
 void
@@ -161,16 +189,15 @@ gst_vmaf_hip_report_set_order (GstVmafHipReport * report, GPtrArray * names,
   g_mutex_unlock (&report->lock);
 }
 
-/* One value of the frame, in the message. */
+/* One value of the frame, in the message under @field (the alias of
+ * its name). */
 static void
-message_value (GstVmafHipReport * report, GstStructure * s,
-    const gchar * name, gdouble v)
+message_value (GstVmafHipReport * report, GstStructure * s, GQuark field,
+    gdouble v)
 {
-  const gchar *alias = vh_feature_name_alias (name);
-
-  if (report->score_name && !g_strcmp0 (alias, report->score_name))
-    gst_structure_set (s, "score", G_TYPE_DOUBLE, v, NULL);
-  gst_structure_set (s, alias, G_TYPE_DOUBLE, v, NULL);
+  if (report->score_quark && field == report->score_quark)
+    gst_structure_id_set (s, report->score_field, G_TYPE_DOUBLE, v, NULL);
+  gst_structure_id_set (s, field, G_TYPE_DOUBLE, v, NULL);
 }
 
 /* The "vmaf" message of engine frame @ctx_index, with the lock held. */
@@ -198,17 +225,21 @@ make_message (GstVmafHipReport * report, VhFeatureCollector * fc,
     gdouble v;
 
     if (vh_feature_collector_get (fc, name, ctx_index, &v))
-      message_value (report, s, name, v);
+      message_value (report, s, g_array_index (report->shown_fields, GQuark,
+              j), v);
   }
+  /* The collector's features are all in shown unless one came since. */
   n_features = vh_feature_collector_n_features (fc);
-  for (guint j = 0; j < n_features; j++) {
+  for (guint j = 0; n_features != report->n_features_logged &&
+      j < n_features; j++) {
     const gchar *name = vh_feature_collector_feature_name (fc, j);
+    const gchar *alias = vh_feature_name_alias (name);
     gdouble v;
 
     /* one that came after the first frame */
-    if (!gst_structure_has_field (s, vh_feature_name_alias (name)) &&
+    if (!gst_structure_has_field (s, alias) &&
         vh_feature_collector_get (fc, name, ctx_index, &v))
-      message_value (report, s, name, v);
+      message_value (report, s, g_quark_from_string (alias), v);
   }
   return s;
 }

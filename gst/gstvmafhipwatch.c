@@ -59,6 +59,9 @@ struct _GstVmafHipWatch
   GstVmafHipEvents *events;
   GstVmafHipLag *lag;
   gchar *score_name;            /* set before the first frame */
+  GQuark score_field;           /* its quark, 0 without one */
+  /* the frame fields read, as quarks: no string lookups a frame */
+  GQuark q_stream_time, q_running_time, q_duration, q_lag;
   GPtrArray *finished;          /* windows to post; frame-ready callback */
 };
 
@@ -78,6 +81,10 @@ gst_vmaf_hip_watch_new (GstElement * element,
   watch->lag = gst_vmaf_hip_lag_new (element, s->lag_warning);
   watch->finished = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_structure_free);
+  watch->q_stream_time = g_quark_from_static_string ("stream-time");
+  watch->q_running_time = g_quark_from_static_string ("running-time");
+  watch->q_duration = g_quark_from_static_string ("duration");
+  watch->q_lag = g_quark_from_static_string ("lag");
   return watch;
 }
 
@@ -100,6 +107,7 @@ gst_vmaf_hip_watch_set_outputs (GstVmafHipWatch * watch,
 {
   g_free (watch->score_name);
   watch->score_name = g_strdup (score_name);
+  watch->score_field = score_name ? g_quark_from_string (score_name) : 0;
   if (score_name)
     gst_vmaf_hip_events_set_metric (watch->events, score_name);
   gst_vmaf_hip_windows_set_models (watch->windows, model_outputs);
@@ -139,25 +147,36 @@ post_window (GstVmafHipWatch * watch, GstStructure * s)
       gst_message_new_element (GST_OBJECT_CAST (watch->element), s));
 }
 
+/* The frame's guint64 @field, or GST_CLOCK_TIME_NONE. */
+static guint64
+frame_time (const GstStructure * frame, GQuark field)
+{
+  const GValue *v = gst_structure_id_get_value (frame, field);
+
+  return v && G_VALUE_HOLDS_UINT64 (v) ? g_value_get_uint64 (v) :
+      GST_CLOCK_TIME_NONE;
+}
+
 void
 gst_vmaf_hip_watch_frame (GstVmafHipWatch * watch, GstStructure * frame)
 {
-  guint64 running_time = GST_CLOCK_TIME_NONE, t = GST_CLOCK_TIME_NONE;
-  guint64 duration = GST_CLOCK_TIME_NONE;
+  guint64 running_time, t, duration;
+  const GValue *score = NULL;
   GstClockTime lag;
-  gdouble score;
 
   gst_vmaf_hip_windows_add (watch->windows, frame, watch->finished);
 
-  gst_structure_get_uint64 (frame, "stream-time", &t);
-  gst_structure_get_uint64 (frame, "duration", &duration);
-  if (watch->score_name &&
-      gst_structure_get_double (frame, watch->score_name, &score))
-    gst_vmaf_hip_events_score (watch->events, score, t, duration);
+  t = frame_time (frame, watch->q_stream_time);
+  duration = frame_time (frame, watch->q_duration);
+  if (watch->score_field)
+    score = gst_structure_id_get_value (frame, watch->score_field);
+  if (score && G_VALUE_HOLDS_DOUBLE (score))
+    gst_vmaf_hip_events_score (watch->events, g_value_get_double (score), t,
+        duration);
 
-  gst_structure_get_uint64 (frame, "running-time", &running_time);
+  running_time = frame_time (frame, watch->q_running_time);
   if (gst_vmaf_hip_lag_measure (watch->lag, running_time, &lag))
-    gst_structure_set (frame, "lag", G_TYPE_UINT64, lag, NULL);
+    gst_structure_id_set (frame, watch->q_lag, G_TYPE_UINT64, lag, NULL);
 }
 
 void

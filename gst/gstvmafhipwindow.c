@@ -48,7 +48,10 @@ struct _GstVmafHipWindows
   gboolean live;                /* no run percentiles */
   GHashTable *models;           /* names of model outputs */
   GPtrArray *metrics;           /* Metric*, in the order first seen */
-  GHashTable *by_name;          /* name -> Metric* */
+  GHashTable *by_field;         /* GQuark of its name -> Metric* */
+  /* the frame fields read, as quarks: no string lookups a frame */
+  GQuark q_score, q_stream_time, q_running_time, q_timestamp, q_duration,
+      q_index;
 
   /* the window being filled */
   guint frames;
@@ -83,7 +86,13 @@ gst_vmaf_hip_windows_new (const GstVmafHipWatchSettings * s, GError ** error)
   w->pad = g_strdup ("dist_sink");
   w->models = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   w->metrics = g_ptr_array_new_with_free_func ((GDestroyNotify) metric_free);
-  w->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  w->by_field = g_hash_table_new (g_direct_hash, g_direct_equal);
+  w->q_score = g_quark_from_static_string ("score");
+  w->q_stream_time = g_quark_from_static_string ("stream-time");
+  w->q_running_time = g_quark_from_static_string ("running-time");
+  w->q_timestamp = g_quark_from_static_string ("timestamp");
+  w->q_duration = g_quark_from_static_string ("duration");
+  w->q_index = g_quark_from_static_string ("index");
   w->nominal_start = GST_CLOCK_TIME_NONE;
   if (!gst_vmaf_hip_parse_levels (s->percentiles, "percentiles", "p",
           w->percentiles, w->percentile_names, error) ||
@@ -106,7 +115,7 @@ gst_vmaf_hip_windows_free (GstVmafHipWindows * w)
   g_ptr_array_unref (w->threshold_names);
   g_free (w->pad);
   g_hash_table_unref (w->models);
-  g_hash_table_unref (w->by_name);
+  g_hash_table_unref (w->by_field);
   g_ptr_array_unref (w->metrics);
   g_mutex_clear (&w->lock);
   g_free (w);
@@ -157,22 +166,22 @@ gst_vmaf_hip_windows_enabled (GstVmafHipWindows * w)
 }
 
 static Metric *
-get_metric (GstVmafHipWindows * w, const gchar * name)
+get_metric (GstVmafHipWindows * w, GQuark field)
 {
-  Metric *m = g_hash_table_lookup (w->by_name, name);
+  Metric *m = g_hash_table_lookup (w->by_field, GUINT_TO_POINTER (field));
   guint n_thresholds = w->thresholds->len;
 
   if (m)
     return m;
   m = g_new0 (Metric, 1);
-  m->name = g_strdup (name);
-  m->is_model = g_hash_table_contains (w->models, name);
+  m->name = g_strdup (g_quark_to_string (field));
+  m->is_model = g_hash_table_contains (w->models, m->name);
   m->values = g_array_new (FALSE, FALSE, sizeof (gdouble));
   m->all = g_array_new (FALSE, FALSE, sizeof (gdouble));
   m->below = g_new0 (guint, MAX (n_thresholds, 1));
   m->all_below = g_new0 (guint64, MAX (n_thresholds, 1));
   g_ptr_array_add (w->metrics, m);
-  g_hash_table_insert (w->by_name, m->name, m);
+  g_hash_table_insert (w->by_field, GUINT_TO_POINTER (field), m);
   return m;
 }
 
@@ -254,33 +263,33 @@ close_window (GstVmafHipWindows * w)
   return s;
 }
 
-/* The frame's moment: its stream time, else its running time or PTS. */
-static GstClockTime
-frame_time (const GstStructure * frame, const gchar * field)
+/* The frame's guint64 @field, or GST_CLOCK_TIME_NONE. */
+static guint64
+frame_time (const GstStructure * frame, GQuark field)
 {
-  guint64 t = GST_CLOCK_TIME_NONE;
+  const GValue *v = gst_structure_id_get_value (frame, field);
 
-  gst_structure_get_uint64 (frame, field, &t);
-  return t;
+  return v && G_VALUE_HOLDS_UINT64 (v) ? g_value_get_uint64 (v) :
+      GST_CLOCK_TIME_NONE;
 }
 
+/* The frame's moment: its stream time, else its running time or PTS. */
 static GstClockTime
-frame_moment (const GstStructure * frame)
+frame_moment (GstVmafHipWindows * w, const GstStructure * frame)
 {
-  GstClockTime t = frame_time (frame, "stream-time");
+  GstClockTime t = frame_time (frame, w->q_stream_time);
 
   if (!GST_CLOCK_TIME_IS_VALID (t))
-    t = frame_time (frame, "running-time");
+    t = frame_time (frame, w->q_running_time);
   if (!GST_CLOCK_TIME_IS_VALID (t))
-    t = frame_time (frame, "timestamp");
+    t = frame_time (frame, w->q_timestamp);
   return t;
 }
 
 static void
-add_value (GstVmafHipWindows * w, const gchar * name, gdouble v,
-    GstClockTime t)
+add_value (GstVmafHipWindows * w, GQuark field, gdouble v, GstClockTime t)
 {
-  Metric *m = get_metric (w, name);
+  Metric *m = get_metric (w, field);
   gboolean worst = m->acc.n == 0 || v < m->acc.min;
 
   vh_pool_accumulator_add (&m->acc, v);
@@ -298,17 +307,35 @@ add_value (GstVmafHipWindows * w, const gchar * name, gdouble v,
   }
 }
 
+typedef struct
+{
+  GstVmafHipWindows *w;
+  GstClockTime t;
+} FrameValues;
+
+/* Every double of the frame but "score" (the first model's again). */
+static gboolean
+add_field (GQuark field, const GValue * v, gpointer user_data)
+{
+  FrameValues *f = user_data;
+
+  if (G_VALUE_TYPE (v) == G_TYPE_DOUBLE && field != f->w->q_score)
+    add_value (f->w, field, g_value_get_double (v), f->t);
+  return TRUE;
+}
+
 void
 gst_vmaf_hip_windows_add (GstVmafHipWindows * w, const GstStructure * frame,
     GPtrArray * finished)
 {
-  GstClockTime t = frame_moment (frame);
-  GstClockTime dur = frame_time (frame, "duration");
-  guint64 index = 0;
-  gint n = gst_structure_n_fields (frame);
+  GstClockTime t = frame_moment (w, frame);
+  GstClockTime dur = frame_time (frame, w->q_duration);
+  guint64 index = frame_time (frame, w->q_index);
   GstClockTime span = w->window_duration;
+  FrameValues values = { w, t };
 
-  gst_structure_get_uint64 (frame, "index", &index);
+  if (index == GST_CLOCK_TIME_NONE)
+    index = 0;
   g_mutex_lock (&w->lock);
   /* window-duration: a frame past the window's span closes it; the next
    * span starts where the frame falls on the grid of the first. */
@@ -333,13 +360,7 @@ gst_vmaf_hip_windows_add (GstVmafHipWindows * w, const GstStructure * frame,
   w->last_time = t;
   w->last_frame = index;
 
-  for (gint i = 0; i < n; i++) {
-    const gchar *name = gst_structure_nth_field_name (frame, i);
-    const GValue *v = gst_structure_get_value (frame, name);
-
-    if (G_VALUE_TYPE (v) == G_TYPE_DOUBLE && strcmp (name, "score") != 0)
-      add_value (w, name, g_value_get_double (v), t);
-  }
+  gst_structure_foreach (frame, add_field, &values);
 
   /* Closed at once when it is full, not at the next frame: a live
    * window is posted when its last frame is scored. */

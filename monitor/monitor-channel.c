@@ -41,7 +41,9 @@ struct _MonitorChannel
   gboolean last_fell_back;      /* the run of last_stats did */
   guint64 fallbacks;            /* runs that went over to the CPU */
   guint64 lag_warnings;         /* the element's "behind real time" */
-  GstStructure *latest;
+  /* The last "vmaf" message, kept whole: its structure is the latest
+   * frame's values, without a copy a frame. */
+  GstMessage *latest;
   gdouble latest_time;
   gint64 latest_us;             /* monotonic */
   MonitorScores *scores;        /* over every run */
@@ -314,25 +316,21 @@ on_sync_message (GstBus * bus, GstMessage * msg, gpointer user_data)
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
       GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare) &&
       gst_message_has_name (msg, "vmaf")) {
-    GstStructure *latest =
-        gst_structure_copy (gst_message_get_structure (msg));
+    const GstStructure *latest = gst_message_get_structure (msg);
     gint64 now_us = g_get_monotonic_time ();
     gint64 lag_ns;
     gboolean has_lag = field_ns (latest, "lag", &lag_ns) ||
         clock_lag (GST_ELEMENT (GST_MESSAGE_SRC (msg)), latest, &lag_ns);
 
     g_mutex_lock (&ch->lock);
-    if (ch->latest)
-      gst_structure_free (ch->latest);
-    ch->latest = latest;
+    /* The dropped message is the handler's: kept as the latest. */
+    gst_message_take (&ch->latest, msg);
     ch->latest_time = g_get_real_time () / 1e6;
     ch->latest_us = now_us;
     monitor_scores_add_frame (ch->scores, latest, now_us);
     ch->has_lag = has_lag;
     ch->lag = has_lag ? lag_ns / 1e9 : 0;
     g_mutex_unlock (&ch->lock);
-    /* A dropped message is the handler's to free. */
-    gst_message_unref (msg);
     return GST_BUS_DROP;
   }
   if (monitor_devices_handle_message (ch->devices, msg, ch->config->device)) {
@@ -605,8 +603,7 @@ monitor_channel_free (MonitorChannel * channel)
   monitor_channel_stop (channel);
   if (channel->last_stats)
     gst_structure_free (channel->last_stats);
-  if (channel->latest)
-    gst_structure_free (channel->latest);
+  gst_clear_message (&channel->latest);
   monitor_scores_free (channel->scores);
   monitor_events_free (channel->events);
   g_hash_table_unref (channel->windows);
@@ -668,7 +665,8 @@ monitor_channel_snapshot (MonitorChannel * channel,
       stats_count (now, "dropped-reference");
   snap->dropped_distorted = channel->past_dropped[1] +
       stats_count (now, "dropped-distorted");
-  snap->latest = channel->latest ? gst_structure_copy (channel->latest) : NULL;
+  snap->latest = channel->latest ?
+      gst_structure_copy (gst_message_get_structure (channel->latest)) : NULL;
   snap->latest_time = channel->latest_time;
   snap->scores = monitor_scores_snapshot (channel->scores,
       g_get_monotonic_time ());
