@@ -50,7 +50,63 @@ struct _MonitorChannel
   gdouble lag;
   gint align_locked;            /* of the current run; -1: unknown */
   GHashTable *windows;          /* pad name -> its last vmaf-window */
+  GPtrArray *renditions;        /* a ladder: Rendition*; else NULL */
 };
+
+/* A ladder's distorted pad: its own latest frame and statistics. */
+typedef struct
+{
+  gchar *pad;
+  gchar *label;
+  GstStructure *latest;
+  gdouble latest_time;
+  MonitorScores *scores;        /* over every run */
+} Rendition;
+
+static void
+rendition_free (Rendition * r)
+{
+  g_free (r->pad);
+  g_free (r->label);
+  if (r->latest)
+    gst_structure_free (r->latest);
+  monitor_scores_free (r->scores);
+  g_free (r);
+}
+
+static GPtrArray *
+renditions_new (const MonitorChannelConfig * config)
+{
+  GPtrArray *out;
+
+  if (!monitor_channel_config_is_ladder (config))
+    return NULL;
+  out = g_ptr_array_new_with_free_func ((GDestroyNotify) rendition_free);
+  for (guint i = 0; config->inputs[i]; i++) {
+    Rendition *r = g_new0 (Rendition, 1);
+
+    r->pad = monitor_channel_config_pad_name (i);
+    r->label = g_strdup (config->labels ? config->labels[i] : r->pad);
+    r->scores = monitor_scores_new (config);
+    g_ptr_array_add (out, r);
+  }
+  return out;
+}
+
+/* The rendition a "vmaf" message is about (its "pad"), or NULL. */
+static Rendition *
+rendition_of (GPtrArray * renditions, const GstStructure * frame)
+{
+  const gchar *pad = gst_structure_get_string (frame, "pad");
+
+  for (guint i = 0; renditions && pad && i < renditions->len; i++) {
+    Rendition *r = g_ptr_array_index (renditions, i);
+
+    if (!strcmp (r->pad, pad))
+      return r;
+  }
+  return NULL;
+}
 
 static const gchar *const state_names[] = {
   "stopped", "starting", "playing", "restarting", "ended"
@@ -71,6 +127,7 @@ monitor_channel_new (const MonitorChannelConfig * config,
   ch->config = (MonitorChannelConfig *) config;
   ch->devices = devices;
   ch->scores = monitor_scores_new (config);
+  ch->renditions = renditions_new (config);
   ch->events = monitor_events_new ();
   ch->align_locked = -1;
   ch->windows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -327,7 +384,20 @@ on_sync_message (GstBus * bus, GstMessage * msg, gpointer user_data)
     ch->latest = latest;
     ch->latest_time = g_get_real_time () / 1e6;
     ch->latest_us = now_us;
-    monitor_scores_add_frame (ch->scores, latest, now_us);
+    if (ch->renditions) {
+      /* a ladder: each rendition's values apart, never mixed */
+      Rendition *r = rendition_of (ch->renditions, latest);
+
+      if (r) {
+        if (r->latest)
+          gst_structure_free (r->latest);
+        r->latest = gst_structure_copy (latest);
+        r->latest_time = ch->latest_time;
+        monitor_scores_add_frame (r->scores, latest, now_us);
+      }
+    } else {
+      monitor_scores_add_frame (ch->scores, latest, now_us);
+    }
     ch->has_lag = has_lag;
     ch->lag = has_lag ? lag_ns / 1e9 : 0;
     g_mutex_unlock (&ch->lock);
@@ -608,6 +678,7 @@ monitor_channel_free (MonitorChannel * channel)
   if (channel->latest)
     gst_structure_free (channel->latest);
   monitor_scores_free (channel->scores);
+  g_clear_pointer (&channel->renditions, g_ptr_array_unref);
   monitor_events_free (channel->events);
   g_hash_table_unref (channel->windows);
   g_mutex_clear (&channel->lock);
@@ -645,6 +716,41 @@ dispatch_now (const gchar * dispatch, gboolean fell_back)
   return g_string_free (out, FALSE);
 }
 
+static void
+rendition_snapshot_free (MonitorRenditionSnapshot * r)
+{
+  g_free (r->pad);
+  g_free (r->label);
+  if (r->latest)
+    gst_structure_free (r->latest);
+  g_ptr_array_unref (r->scores);
+  g_free (r);
+}
+
+/* Under the channel's lock. */
+static GPtrArray *
+renditions_snapshot (GPtrArray * renditions, gint64 now_us)
+{
+  GPtrArray *out;
+
+  if (!renditions)
+    return NULL;
+  out = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      rendition_snapshot_free);
+  for (guint i = 0; i < renditions->len; i++) {
+    Rendition *r = g_ptr_array_index (renditions, i);
+    MonitorRenditionSnapshot *s = g_new0 (MonitorRenditionSnapshot, 1);
+
+    s->pad = g_strdup (r->pad);
+    s->label = g_strdup (r->label);
+    s->latest = r->latest ? gst_structure_copy (r->latest) : NULL;
+    s->latest_time = r->latest_time;
+    s->scores = monitor_scores_snapshot (r->scores, now_us);
+    g_ptr_array_add (out, s);
+  }
+  return out;
+}
+
 void
 monitor_channel_snapshot (MonitorChannel * channel,
     MonitorChannelSnapshot * snap)
@@ -671,6 +777,8 @@ monitor_channel_snapshot (MonitorChannel * channel,
   snap->latest = channel->latest ? gst_structure_copy (channel->latest) : NULL;
   snap->latest_time = channel->latest_time;
   snap->scores = monitor_scores_snapshot (channel->scores,
+      g_get_monotonic_time ());
+  snap->renditions = renditions_snapshot (channel->renditions,
       g_get_monotonic_time ());
   snap->events = monitor_events_snapshot (channel->events);
   snap->lag_warnings = channel->lag_warnings;
@@ -717,6 +825,7 @@ monitor_channel_snapshot_clear (MonitorChannelSnapshot * snap)
   g_clear_pointer (&snap->pooled, gst_structure_free);
   g_clear_pointer (&snap->dispatch, g_free);
   g_clear_pointer (&snap->scores, g_ptr_array_unref);
+  g_clear_pointer (&snap->renditions, g_ptr_array_unref);
   g_clear_pointer (&snap->events, g_ptr_array_unref);
   g_clear_pointer (&snap->windows, g_ptr_array_unref);
 }
