@@ -14,7 +14,8 @@ element's request pads; each rendition's latest score, histogram, frames
 below the thresholds and window minimum are labelled by pad and label and
 are exactly what the element's own per-frame messages for the same pipeline
 (gst-launch-1.0 -m) give for that pad; no rendition's values are mixed
-into another's. --check shows the pads and refuses labels that do not
+into another's. --check shows the pads (of a `distortion` list too) and
+refuses labels that do not
 match the inputs. Skips (77) without gst-launch-1.0."""
 
 import os
@@ -107,6 +108,20 @@ def check_refusals(monitor, tmp, ref, dists):
         if p.returncode == 0 or says not in p.stderr:
             failures.append(f"labels = {labels}: exit {p.returncode}, "
                             f"{p.stderr.strip()!r} (wanted {says!r})")
+    # distortion as a list: the tee feeds one chain per rendition
+    with open(path, "w") as f:
+        chains = " ; ".join(f"videoscale ! video/x-raw,width={w},height={h}"
+                            for _, _, w, h in RUNGS)
+        f.write(f"[monitor]\nport = 0\nbackend = cpu\n[channel t]\n"
+                f"reference = {ref}\ndistortion = {chains}\n"
+                f"labels = a,b,c\n")
+    p = subprocess.run([monitor, "--check", "-c", path],
+                       capture_output=True, text=True, timeout=60)
+    if p.returncode != 0 or any(
+            f"! compare.{pad} " not in p.stdout for pad, *_ in RUNGS) or \
+            p.stdout.count("feed. ! queue !") != len(RUNGS) + 1:
+        failures.append(f"a distortion list: exit {p.returncode}, "
+                        f"{p.stdout.strip()!r} {p.stderr.strip()!r}")
     write_config(path, ref, dists[:1], "720p")
     p = subprocess.run([monitor, "--check", "-c", path],
                        capture_output=True, text=True, timeout=60)
