@@ -724,7 +724,33 @@ rendition_snapshot_free (MonitorRenditionSnapshot * r)
   if (r->latest)
     gst_structure_free (r->latest);
   g_ptr_array_unref (r->scores);
+  if (r->pooled)
+    gst_structure_free (r->pooled);
   g_free (r);
+}
+
+/* Each rendition's own stats, from the element's "renditions" (one per
+ * distorted pad, matched by "pad"). */
+static void
+renditions_pooled (GPtrArray * renditions, const GstStructure * pooled)
+{
+  const GValue *list = pooled ? gst_structure_get_value (pooled,
+      "renditions") : NULL;
+
+  for (guint i = 0; renditions && list && i < renditions->len; i++) {
+    MonitorRenditionSnapshot *r = g_ptr_array_index (renditions, i);
+
+    for (guint k = 0; k < gst_value_array_get_size (list); k++) {
+      const GValue *v = gst_value_array_get_value (list, k);
+      const GstStructure *one = GST_VALUE_HOLDS_STRUCTURE (v) ?
+          gst_value_get_structure (v) : NULL;
+
+      if (one && !g_strcmp0 (gst_structure_get_string (one, "pad"), r->pad)) {
+        r->pooled = gst_structure_copy (one);
+        break;
+      }
+    }
+  }
 }
 
 /* Under the channel's lock. */
@@ -811,6 +837,7 @@ monitor_channel_snapshot (MonitorChannel * channel,
     fell_back = channel->last_fell_back;
   }
   g_mutex_unlock (&channel->lock);
+  renditions_pooled (snap->renditions, snap->pooled);
   if (snap->pooled)
     snap->dispatch = dispatch_now (gst_structure_get_string (snap->pooled,
             "dispatch"), fell_back);

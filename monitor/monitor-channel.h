@@ -45,6 +45,8 @@ typedef struct
   GstStructure *latest;         /* its last "vmaf" message; NULL: none yet */
   gdouble latest_time;          /* Unix seconds */
   GPtrArray *scores;            /* MonitorScoreSnapshot* */
+  GstStructure *pooled;         /* its stats in the channel's pooled
+                                 * "renditions"; NULL: none */
 } MonitorRenditionSnapshot;
 
 /* What /metrics shows of a channel at one moment. Counters cover every run

@@ -166,12 +166,13 @@ pooled_scores (GString * out, const Row * row)
 }
 
 /* @write for the channel, or for each rendition of a ladder with its
- * latest frame and scores, labelled by pad and label. */
+ * latest frame, scores and pooled values, labelled by pad and label. */
 static void
 per_rendition (GString * out, Row * row, void (*write) (GString *,
         const Row *))
 {
   GstStructure *latest = row->snap.latest;
+  GstStructure *pooled = row->snap.pooled;
   GPtrArray *scores = row->snap.scores;
 
   if (!row->snap.renditions) {
@@ -187,10 +188,12 @@ per_rendition (GString * out, Row * row, void (*write) (GString *,
         label);
     row->snap.latest = r->latest;
     row->snap.scores = r->scores;
+    row->snap.pooled = r->pooled;
     write (out, row);
     g_clear_pointer (&row->rendition, g_free);
   }
   row->snap.latest = latest;
+  row->snap.pooled = pooled;
   row->snap.scores = scores;
 }
 
@@ -484,7 +487,7 @@ monitor_metrics_render (GPtrArray * channels, MonitorDevices * devices)
       "Model scores and features pooled over the current run (the last one "
       "while a restarted run has no frame yet), as the element's "
       "vmaf-summary.");
-  FOR_ROWS pooled_scores (out, ROW);
+  FOR_ROWS per_rendition (out, ROW, pooled_scores);
 
   family (out, "vmafhip_channel_score_histogram", "histogram",
       "Per-frame values of the channel's histogram-metrics, since the "

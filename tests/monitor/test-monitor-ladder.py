@@ -11,12 +11,12 @@
 (videotestsrc scaled down by videoscale, each rung its own size) in
 `distorted`, separated by ';', with `labels`. The channel runs them as the
 element's request pads; each rendition's latest score, histogram, frames
-below the thresholds and window minimum are labelled by pad and label and
+below the thresholds, window minimum and pooled values are labelled by pad and label and
 are exactly what the element's own per-frame messages for the same pipeline
 (gst-launch-1.0 -m) give for that pad; no rendition's values are mixed
 into another's. --check shows the pads (of a `distortion` list too) and
-refuses labels that do not
-match the inputs. Skips (77) without gst-launch-1.0."""
+refuses labels that do not match the inputs. Skips (77) without
+gst-launch-1.0."""
 
 import os
 import re
@@ -183,6 +183,7 @@ def main():
     mins = samples(m, "vmafhip_channel_score_window_min")
     below = samples(m, "vmafhip_channel_frames_below_total")
     latest = samples(m, "vmafhip_channel_score")
+    pooled = samples(m, "vmafhip_channel_score_pooled")
     for pad, label, w, h in RUNGS:
         values = frames[pad]
         key = f'channel="live",pad="{pad}",label="{label}",metric="vmaf"'
@@ -208,9 +209,13 @@ def main():
         if latest.get(key) != values[-1]:
             failures.append(f"{pad}: latest score {latest.get(key)}, the "
                             f"element's last frame {values[-1]}")
+        mean = pooled.get(f'{key},pool="mean"')
+        if mean is None or abs(mean - sum(values) / len(values)) > 1e-9:
+            failures.append(f"{pad}: pooled mean {mean}, the element's "
+                            f"frames give {sum(values) / len(values)}")
         print(f"{label} ({pad}, {w}x{h}): {len(values)} frames, min "
               f"{min(values):.3f}, last {values[-1]:.3f}; histogram, "
-              f"thresholds, minimum and latest checked")
+              f"thresholds, minimum, latest and pooled mean checked")
     # A ladder's per-frame statistics exist per rendition only.
     for name in ("vmafhip_channel_score_histogram_count",
                  "vmafhip_channel_score_window_min"):
