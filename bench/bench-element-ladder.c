@@ -82,16 +82,31 @@ make_frames (guint w, guint h, guint rung_w, guint rung_h, gboolean back,
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
   GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_buffer_unref);
-  GstSample *sample;
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *error = NULL;
 
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
-    if (!*caps)
-      *caps = gst_caps_ref (gst_sample_get_caps (sample));
-    g_ptr_array_add (frames, gst_buffer_ref (gst_sample_get_buffer (sample)));
-    gst_sample_unref (sample);
+  /* Without a GPU the upload fails: an error on the bus, no end of
+   * stream, so the sink is polled and the bus looked at in between. */
+  if (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE) {
+    while (!gst_app_sink_is_eos (GST_APP_SINK (sink))) {
+      GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+          100 * GST_MSECOND);
+
+      if (sample) {
+        if (!*caps)
+          *caps = gst_caps_ref (gst_sample_get_caps (sample));
+        g_ptr_array_add (frames,
+            gst_buffer_ref (gst_sample_get_buffer (sample)));
+        gst_sample_unref (sample);
+      } else if ((error = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
+        break;
+      }
+    }
   }
+  g_clear_pointer (&error, gst_message_unref);
   gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
   gst_object_unref (sink);
   gst_object_unref (pipe);
   if (frames->len < distinct) {
