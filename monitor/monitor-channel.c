@@ -52,7 +52,63 @@ struct _MonitorChannel
   gdouble lag;
   gint align_locked;            /* of the current run; -1: unknown */
   GHashTable *windows;          /* pad name -> its last vmaf-window */
+  GPtrArray *renditions;        /* a ladder: Rendition*; else NULL */
 };
+
+/* A ladder's distorted pad: its own latest frame and statistics. */
+typedef struct
+{
+  gchar *pad;
+  gchar *label;
+  GstStructure *latest;
+  gdouble latest_time;
+  MonitorScores *scores;        /* over every run */
+} Rendition;
+
+static void
+rendition_free (Rendition * r)
+{
+  g_free (r->pad);
+  g_free (r->label);
+  if (r->latest)
+    gst_structure_free (r->latest);
+  monitor_scores_free (r->scores);
+  g_free (r);
+}
+
+static GPtrArray *
+renditions_new (const MonitorChannelConfig * config)
+{
+  GPtrArray *out;
+
+  if (!monitor_channel_config_is_ladder (config))
+    return NULL;
+  out = g_ptr_array_new_with_free_func ((GDestroyNotify) rendition_free);
+  for (guint i = 0; config->inputs[i]; i++) {
+    Rendition *r = g_new0 (Rendition, 1);
+
+    r->pad = monitor_channel_config_pad_name (i);
+    r->label = g_strdup (config->labels ? config->labels[i] : r->pad);
+    r->scores = monitor_scores_new (config);
+    g_ptr_array_add (out, r);
+  }
+  return out;
+}
+
+/* The rendition a "vmaf" message is about (its "pad"), or NULL. */
+static Rendition *
+rendition_of (GPtrArray * renditions, const GstStructure * frame)
+{
+  const gchar *pad = gst_structure_get_string (frame, "pad");
+
+  for (guint i = 0; renditions && pad && i < renditions->len; i++) {
+    Rendition *r = g_ptr_array_index (renditions, i);
+
+    if (!strcmp (r->pad, pad))
+      return r;
+  }
+  return NULL;
+}
 
 static const gchar *const state_names[] = {
   "stopped", "starting", "playing", "restarting", "ended"
@@ -73,6 +129,7 @@ monitor_channel_new (const MonitorChannelConfig * config,
   ch->config = (MonitorChannelConfig *) config;
   ch->devices = devices;
   ch->scores = monitor_scores_new (config);
+  ch->renditions = renditions_new (config);
   ch->events = monitor_events_new ();
   ch->align_locked = -1;
   ch->windows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -327,7 +384,20 @@ on_sync_message (GstBus * bus, GstMessage * msg, gpointer user_data)
     gst_message_take (&ch->latest, msg);
     ch->latest_time = g_get_real_time () / 1e6;
     ch->latest_us = now_us;
-    monitor_scores_add_frame (ch->scores, latest, now_us);
+    if (ch->renditions) {
+      /* a ladder: each rendition's values apart, never mixed */
+      Rendition *r = rendition_of (ch->renditions, latest);
+
+      if (r) {
+        if (r->latest)
+          gst_structure_free (r->latest);
+        r->latest = gst_structure_copy (latest);
+        r->latest_time = ch->latest_time;
+        monitor_scores_add_frame (r->scores, latest, now_us);
+      }
+    } else {
+      monitor_scores_add_frame (ch->scores, latest, now_us);
+    }
     ch->has_lag = has_lag;
     ch->lag = has_lag ? lag_ns / 1e9 : 0;
     g_mutex_unlock (&ch->lock);
@@ -605,6 +675,7 @@ monitor_channel_free (MonitorChannel * channel)
     gst_structure_free (channel->last_stats);
   gst_clear_message (&channel->latest);
   monitor_scores_free (channel->scores);
+  g_clear_pointer (&channel->renditions, g_ptr_array_unref);
   monitor_events_free (channel->events);
   g_hash_table_unref (channel->windows);
   g_mutex_clear (&channel->lock);
@@ -642,6 +713,67 @@ dispatch_now (const gchar * dispatch, gboolean fell_back)
   return g_string_free (out, FALSE);
 }
 
+static void
+rendition_snapshot_free (MonitorRenditionSnapshot * r)
+{
+  g_free (r->pad);
+  g_free (r->label);
+  if (r->latest)
+    gst_structure_free (r->latest);
+  g_ptr_array_unref (r->scores);
+  if (r->pooled)
+    gst_structure_free (r->pooled);
+  g_free (r);
+}
+
+/* Each rendition's own stats, from the element's "renditions" (one per
+ * distorted pad, matched by "pad"). */
+static void
+renditions_pooled (GPtrArray * renditions, const GstStructure * pooled)
+{
+  const GValue *list = pooled ? gst_structure_get_value (pooled,
+      "renditions") : NULL;
+
+  for (guint i = 0; renditions && list && i < renditions->len; i++) {
+    MonitorRenditionSnapshot *r = g_ptr_array_index (renditions, i);
+
+    for (guint k = 0; k < gst_value_array_get_size (list); k++) {
+      const GValue *v = gst_value_array_get_value (list, k);
+      const GstStructure *one = GST_VALUE_HOLDS_STRUCTURE (v) ?
+          gst_value_get_structure (v) : NULL;
+
+      if (one && !g_strcmp0 (gst_structure_get_string (one, "pad"), r->pad)) {
+        r->pooled = gst_structure_copy (one);
+        break;
+      }
+    }
+  }
+}
+
+/* Under the channel's lock. */
+static GPtrArray *
+renditions_snapshot (GPtrArray * renditions, gint64 now_us)
+{
+  GPtrArray *out;
+
+  if (!renditions)
+    return NULL;
+  out = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      rendition_snapshot_free);
+  for (guint i = 0; i < renditions->len; i++) {
+    Rendition *r = g_ptr_array_index (renditions, i);
+    MonitorRenditionSnapshot *s = g_new0 (MonitorRenditionSnapshot, 1);
+
+    s->pad = g_strdup (r->pad);
+    s->label = g_strdup (r->label);
+    s->latest = r->latest ? gst_structure_copy (r->latest) : NULL;
+    s->latest_time = r->latest_time;
+    s->scores = monitor_scores_snapshot (r->scores, now_us);
+    g_ptr_array_add (out, s);
+  }
+  return out;
+}
+
 void
 monitor_channel_snapshot (MonitorChannel * channel,
     MonitorChannelSnapshot * snap)
@@ -669,6 +801,8 @@ monitor_channel_snapshot (MonitorChannel * channel,
       gst_structure_copy (gst_message_get_structure (channel->latest)) : NULL;
   snap->latest_time = channel->latest_time;
   snap->scores = monitor_scores_snapshot (channel->scores,
+      g_get_monotonic_time ());
+  snap->renditions = renditions_snapshot (channel->renditions,
       g_get_monotonic_time ());
   snap->events = monitor_events_snapshot (channel->events);
   snap->lag_warnings = channel->lag_warnings;
@@ -701,6 +835,7 @@ monitor_channel_snapshot (MonitorChannel * channel,
     fell_back = channel->last_fell_back;
   }
   g_mutex_unlock (&channel->lock);
+  renditions_pooled (snap->renditions, snap->pooled);
   if (snap->pooled)
     snap->dispatch = dispatch_now (gst_structure_get_string (snap->pooled,
             "dispatch"), fell_back);
@@ -715,6 +850,7 @@ monitor_channel_snapshot_clear (MonitorChannelSnapshot * snap)
   g_clear_pointer (&snap->pooled, gst_structure_free);
   g_clear_pointer (&snap->dispatch, g_free);
   g_clear_pointer (&snap->scores, g_ptr_array_unref);
+  g_clear_pointer (&snap->renditions, g_ptr_array_unref);
   g_clear_pointer (&snap->events, g_ptr_array_unref);
   g_clear_pointer (&snap->windows, g_ptr_array_unref);
 }

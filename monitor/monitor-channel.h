@@ -36,6 +36,19 @@ typedef enum
 
 #define MONITOR_CHANNEL_N_STATES (MONITOR_CHANNEL_ENDED + 1)
 
+/* A ladder's rendition (one distorted pad) at one moment: its latest
+ * frame and the statistics of its per-frame values. */
+typedef struct
+{
+  gchar *pad;                   /* dist_sink, dist_sink_1, ... */
+  gchar *label;                 /* the configured label, else the pad */
+  GstStructure *latest;         /* its last "vmaf" message; NULL: none yet */
+  gdouble latest_time;          /* Unix seconds */
+  GPtrArray *scores;            /* MonitorScoreSnapshot* */
+  GstStructure *pooled;         /* its stats in the channel's pooled
+                                 * "renditions"; NULL: none */
+} MonitorRenditionSnapshot;
+
 /* What /metrics shows of a channel at one moment. Counters cover every run
  * since the service started; values are the element's own. */
 typedef struct
@@ -60,7 +73,10 @@ typedef struct
                                  * fall-back to the CPU: cpu); NULL: unknown */
   GPtrArray *scores;            /* MonitorScoreSnapshot* of each metric seen:
                                  * histograms, below-threshold counts and
-                                 * the sliding minimum */
+                                 * the sliding minimum; a ladder: empty,
+                                 * each rendition has its own */
+  GPtrArray *renditions;        /* a ladder: MonitorRenditionSnapshot*, in
+                                 * the order of its inputs; else NULL */
   GPtrArray *events;            /* MonitorEventCount* (vmaf-event) */
   guint64 lag_warnings;         /* the element's warnings that scoring fell
                                  * behind real time (its lag-warning) */

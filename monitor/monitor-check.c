@@ -104,13 +104,20 @@ monitor_channel_check_scoring (const MonitorChannelConfig * config,
   GstBus *bus;
   GstMessage *msg;
   gboolean ok = FALSE;
+  guint n_inputs;
 
   probe.reference = (gchar *) "videotestsrc num-buffers=2 ! "
       "video/x-raw,format=I420,width=176,height=144";
   probe.distorted = NULL;
   probe.distortion = (gchar *) "identity";
+  /* as many renditions as the channel has, labelled as it labels them */
+  n_inputs = config->inputs ? MAX (g_strv_length (config->inputs), 1) : 1;
+  probe.inputs = g_new0 (gchar *, n_inputs + 1);
+  for (guint i = 0; i < n_inputs; i++)
+    probe.inputs[i] = g_strdup ("identity");
   probe.latency_ms = 0;
   pipeline = monitor_channel_build (&probe, error);
+  g_strfreev (probe.inputs);
   if (!pipeline)
     return FALSE;
   bus = gst_element_get_bus (pipeline);

@@ -24,7 +24,12 @@ static const gchar *const channel_keys[] = {
   "restart-on-eos", "stall-timeout", "pace", "histogram-metrics",
   "histogram-buckets", "thresholds", "min-window", "low-score-threshold",
   "low-score-min-frames", "black-min-duration", "freeze-min-duration",
-  "window-frames", "align", "align-window", NULL
+  "window-frames", "align", "align-window", "labels", NULL
+};
+
+/* Keys of a channel that the [monitor] group cannot default. */
+static const gchar *const channel_only_keys[] = {
+  "reference", "distorted", "distortion", "labels", NULL
 };
 
 static const gchar *const monitor_only_keys[] = {
@@ -40,6 +45,8 @@ monitor_channel_config_free (MonitorChannelConfig * c)
   g_free (c->reference);
   g_free (c->distorted);
   g_free (c->distortion);
+  g_strfreev (c->inputs);
+  g_strfreev (c->labels);
   g_free (c->model);
   g_free (c->features);
   g_free (c->backend);
@@ -296,8 +303,7 @@ check_keys (Reader * r, gboolean is_monitor)
   for (guint i = 0; keys && keys[i]; i++) {
     const gchar *k = keys[i];
     gboolean known = in_list (channel_keys, k) &&
-        !(is_monitor && (!strcmp (k, "reference") || !strcmp (k,
-                    "distorted") || !strcmp (k, "distortion")));
+        !(is_monitor && in_list (channel_only_keys, k));
 
     if (is_monitor && in_list (monitor_only_keys, k))
       known = TRUE;
@@ -370,6 +376,78 @@ read_channel_keys (Reader * r, MonitorChannelConfig * c)
     fail (r, "align-window", "more than 600 seconds (the element's limit)");
 }
 
+/* A ladder: distorted (or distortion) as a list split at ';' (launch
+ * lines use commas in caps), and labels, one per input, split at ','. */
+static void
+read_ladder (Reader * r, MonitorChannelConfig * c)
+{
+  const gchar *key = c->distortion && *c->distortion ? "distortion" :
+      "distorted";
+  const gchar *value = c->distortion && *c->distortion ? c->distortion :
+      c->distorted;
+  g_auto (GStrv) items = NULL;
+  GPtrArray *inputs;
+  g_autoptr (GHashTable) seen = NULL;
+
+  if (r->error || !value)
+    return;
+  items = g_strsplit (value, ";", -1);
+  inputs = g_ptr_array_new ();
+  for (guint i = 0; items[i]; i++) {
+    gchar *item = g_strstrip (items[i]);
+
+    if (!*item) {
+      fail (r, key, "an empty input in the list (inputs are separated by "
+          "';')");
+      break;
+    }
+    g_ptr_array_add (inputs, g_strdup (item));
+  }
+  g_ptr_array_add (inputs, NULL);
+  c->inputs = (gchar **) g_ptr_array_free (inputs, FALSE);
+  g_clear_pointer (&c->labels, g_strfreev);
+  if (!has (r, "labels") || r->error)
+    return;
+  read_names (r, "labels", &c->labels);
+  if (r->error)
+    return;
+  if (g_strv_length (c->inputs) < 2) {
+    fail (r, "labels", "labels name the renditions of a ladder: give two "
+        "or more distorted inputs (separated by ';')");
+    return;
+  }
+  if (g_strv_length (c->labels) != g_strv_length (c->inputs)) {
+    g_autofree gchar *what = g_strdup_printf ("%u labels for %u distorted "
+        "inputs (one each, separated by ',')", g_strv_length (c->labels),
+        g_strv_length (c->inputs));
+
+    fail (r, "labels", what);
+    return;
+  }
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; c->labels[i]; i++) {
+    if (!g_hash_table_add (seen, c->labels[i])) {
+      g_autofree gchar *what = g_strdup_printf ("\"%s\" is given twice "
+          "(each rendition's label is its own)", c->labels[i]);
+
+      fail (r, "labels", what);
+      return;
+    }
+  }
+}
+
+gboolean
+monitor_channel_config_is_ladder (const MonitorChannelConfig * c)
+{
+  return c->inputs && c->inputs[0] && c->inputs[1];
+}
+
+gchar *
+monitor_channel_config_pad_name (guint i)
+{
+  return i ? g_strdup_printf ("dist_sink_%u", i) : g_strdup ("dist_sink");
+}
+
 static MonitorChannelConfig *
 channel_config_copy (const MonitorChannelConfig * src, const gchar * name)
 {
@@ -379,6 +457,8 @@ channel_config_copy (const MonitorChannelConfig * src, const gchar * name)
   c->reference = g_strdup (src->reference);
   c->distorted = g_strdup (src->distorted);
   c->distortion = g_strdup (src->distortion);
+  c->inputs = g_strdupv (src->inputs);
+  c->labels = g_strdupv (src->labels);
   c->model = g_strdup (src->model);
   c->features = g_strdup (src->features);
   c->backend = g_strdup (src->backend);
@@ -559,6 +639,7 @@ monitor_config_load (const gchar * path, GError ** error)
           "distortion: what makes it from the reference)");
     if (c->restart_delay_max < c->restart_delay)
       fail (&r, "restart-delay-max", "less than restart-delay");
+    read_ladder (&r, c);
   }
   g_hash_table_unref (names);
   g_free (defaults.model);
@@ -633,6 +714,15 @@ numbers_equal (const gdouble * a, guint n_a, const gdouble * b, guint n_b)
   return n_a == n_b && (n_a == 0 || !memcmp (a, b, n_a * sizeof (gdouble)));
 }
 
+/* NULL-safe: NULL equals NULL only. */
+static gboolean
+strv_equal0 (gchar ** a, gchar ** b)
+{
+  if (!a || !b)
+    return a == b;
+  return g_strv_equal ((const gchar * const *) a, (const gchar * const *) b);
+}
+
 gboolean
 monitor_channel_config_equal (const MonitorChannelConfig * a,
     const MonitorChannelConfig * b)
@@ -641,6 +731,7 @@ monitor_channel_config_equal (const MonitorChannelConfig * a,
       !g_strcmp0 (a->reference, b->reference) &&
       !g_strcmp0 (a->distorted, b->distorted) &&
       !g_strcmp0 (a->distortion, b->distortion) &&
+      strv_equal0 (a->labels, b->labels) &&
       !g_strcmp0 (a->model, b->model) &&
       !g_strcmp0 (a->features, b->features) &&
       !g_strcmp0 (a->backend, b->backend) &&

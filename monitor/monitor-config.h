@@ -32,6 +32,11 @@ typedef struct
   gchar *reference;             /* a URI or a launch-line fragment */
   gchar *distorted;
   gchar *distortion;            /* or the reference through this fragment */
+  /* A ladder: the distorted inputs (or distortions), the value of either
+   * key split at ';', in the order of the pads dist_sink, dist_sink_1, ...;
+   * one for a plain channel. */
+  gchar **inputs;
+  gchar **labels;               /* one per input of a ladder; NULL: none */
   gchar *model;                 /* vmafhipcompare's model property */
   gchar *features;
   gchar *backend;               /* auto, cpu or hip */
@@ -95,6 +100,14 @@ gboolean       monitor_channel_config_equal (const MonitorChannelConfig * a,
  * address is not this host's. A port taken now is not an error. */
 gboolean       monitor_config_try_listen  (const gchar * listen, guint port,
                                            GError ** error);
+
+/* More than one distorted input: the channel is a ladder, its per-frame
+ * metrics labelled by pad and label. */
+gboolean       monitor_channel_config_is_ladder (const MonitorChannelConfig * c);
+
+/* The element's pad of input @i: dist_sink, dist_sink_1, ... (newly
+ * allocated). */
+gchar         *monitor_channel_config_pad_name (guint i);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MonitorConfig, monitor_config_free);
 

@@ -153,17 +153,33 @@ describe (const MonitorChannelConfig * config, gboolean with_properties)
 
   if (config->distortion && *config->distortion) {
     /* One feed and what a processing chain makes of it: the frames of
-     * both inputs are the same frames, timestamps and all. */
-    desc = g_strdup_printf ("%s ! tee name=feed "
-        "feed. ! queue ! compare.ref_sink "
-        "feed. ! queue ! %s ! compare.dist_sink %s",
-        ref, config->distortion, compare);
-  } else {
-    gchar *dist = source_fragment (config->distorted, config->pace_realtime);
+     * both inputs are the same frames, timestamps and all. A ladder: one
+     * chain per rendition, each into its own pad. */
+    GString *out = g_string_new (NULL);
 
-    desc = g_strdup_printf ("%s ! queue ! compare.ref_sink "
-        "%s ! queue ! compare.dist_sink %s", ref, dist, compare);
-    g_free (dist);
+    g_string_append_printf (out, "%s ! tee name=feed "
+        "feed. ! queue ! compare.ref_sink ", ref);
+    for (guint i = 0; config->inputs && config->inputs[i]; i++) {
+      g_autofree gchar *pad = monitor_channel_config_pad_name (i);
+
+      g_string_append_printf (out, "feed. ! queue ! %s ! compare.%s ",
+          config->inputs[i], pad);
+    }
+    g_string_append (out, compare);
+    desc = g_string_free (out, FALSE);
+  } else {
+    GString *out = g_string_new (NULL);
+
+    g_string_append_printf (out, "%s ! queue ! compare.ref_sink ", ref);
+    for (guint i = 0; config->inputs && config->inputs[i]; i++) {
+      g_autofree gchar *dist = source_fragment (config->inputs[i],
+          config->pace_realtime);
+      g_autofree gchar *pad = monitor_channel_config_pad_name (i);
+
+      g_string_append_printf (out, "%s ! queue ! compare.%s ", dist, pad);
+    }
+    g_string_append (out, compare);
+    desc = g_string_free (out, FALSE);
   }
   g_free (ref);
   g_free (props);
@@ -230,6 +246,17 @@ monitor_channel_build (const MonitorChannelConfig * config, GError ** error)
   for (guint i = 0; events[i] && events[i + 1]; i += 2)
     gst_util_set_object_arg (G_OBJECT (compare), events[i], events[i + 1]);
   g_strfreev (events);
+  /* A ladder's labels, on the pads the launch line requested: the
+   * element's messages, summaries and windows carry them. */
+  for (guint i = 0; config->labels && config->labels[i]; i++) {
+    g_autofree gchar *name = monitor_channel_config_pad_name (i);
+    GstPad *pad = gst_element_get_static_pad (compare, name);
+
+    if (pad) {
+      g_object_set (pad, "label", config->labels[i], NULL);
+      gst_object_unref (pad);
+    }
+  }
   gst_object_unref (compare);
   return pipeline;
 }

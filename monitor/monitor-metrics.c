@@ -62,6 +62,8 @@ typedef struct
   MonitorChannel *channel;
   gchar *label;
   MonitorChannelSnapshot snap;
+  gchar *rendition;             /* pad="...",label="..." while a ladder's
+                                 * rendition is written; else NULL */
 } Row;
 
 static void
@@ -77,8 +79,9 @@ static void
 sample (GString * out, const gchar * name, const Row * row,
     const gchar * extra, gdouble value)
 {
-  g_string_append_printf (out, "%s{channel=\"%s\"%s%s} ", name, row->label,
-      extra ? "," : "", extra ? extra : "");
+  g_string_append_printf (out, "%s{channel=\"%s\"%s%s%s%s} ", name,
+      row->label, row->rendition ? "," : "", row->rendition ?
+      row->rendition : "", extra ? "," : "", extra ? extra : "");
   monitor_metrics_append_value (out, value);
   g_string_append_c (out, '\n');
 }
@@ -160,6 +163,38 @@ pooled_scores (GString * out, const Row * row)
     }
     g_free (label);
   }
+}
+
+/* @write for the channel, or for each rendition of a ladder with its
+ * latest frame, scores and pooled values, labelled by pad and label. */
+static void
+per_rendition (GString * out, Row * row, void (*write) (GString *,
+        const Row *))
+{
+  GstStructure *latest = row->snap.latest;
+  GstStructure *pooled = row->snap.pooled;
+  GPtrArray *scores = row->snap.scores;
+
+  if (!row->snap.renditions) {
+    write (out, row);
+    return;
+  }
+  for (guint i = 0; i < row->snap.renditions->len; i++) {
+    MonitorRenditionSnapshot *r = g_ptr_array_index (row->snap.renditions, i);
+    g_autofree gchar *pad = monitor_metrics_escape_label (r->pad);
+    g_autofree gchar *label = monitor_metrics_escape_label (r->label);
+
+    row->rendition = g_strdup_printf ("pad=\"%s\",label=\"%s\"", pad,
+        label);
+    row->snap.latest = r->latest;
+    row->snap.scores = r->scores;
+    row->snap.pooled = r->pooled;
+    write (out, row);
+    g_clear_pointer (&row->rendition, g_free);
+  }
+  row->snap.latest = latest;
+  row->snap.pooled = pooled;
+  row->snap.scores = scores;
 }
 
 /* A label value given as a number, as Prometheus' own clients write
@@ -446,27 +481,27 @@ monitor_metrics_render (GPtrArray * channels, MonitorDevices * devices)
 
   family (out, "vmafhip_channel_score", "gauge",
       "The latest scored frame's model scores and features.");
-  FOR_ROWS latest_scores (out, ROW);
+  FOR_ROWS per_rendition (out, ROW, latest_scores);
 
   family (out, "vmafhip_channel_score_pooled", "gauge",
       "Model scores and features pooled over the current run (the last one "
       "while a restarted run has no frame yet), as the element's "
       "vmaf-summary.");
-  FOR_ROWS pooled_scores (out, ROW);
+  FOR_ROWS per_rendition (out, ROW, pooled_scores);
 
   family (out, "vmafhip_channel_score_histogram", "histogram",
       "Per-frame values of the channel's histogram-metrics, since the "
       "service started.");
-  FOR_ROWS score_histograms (out, ROW);
+  FOR_ROWS per_rendition (out, ROW, score_histograms);
 
   family (out, "vmafhip_channel_score_window_min", "gauge",
       "The lowest per-frame value over the last min-window seconds (the "
       "same for every scraper).");
-  FOR_ROWS score_window_min (out, ROW);
+  FOR_ROWS per_rendition (out, ROW, score_window_min);
 
   family (out, "vmafhip_channel_frames_below_total", "counter",
       "Frames whose value was below each of the channel's thresholds.");
-  FOR_ROWS frames_below (out, ROW);
+  FOR_ROWS per_rendition (out, ROW, frames_below);
 
   family (out, "vmafhip_channel_events_total", "counter",
       "Events the element reported (black, freeze, low-score) that began.");

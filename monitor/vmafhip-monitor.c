@@ -39,6 +39,8 @@ static const gchar description[] =
     "  # or, instead of distorted, what a processing chain makes of the\n"
     "  # reference itself (split by a tee):\n"
     "  # distortion = x264enc tune=zerolatency ! avdec_h264\n"
+    "  # a ladder: several distorted inputs (or distortions), separated\n"
+    "  # by ';', named by labels (one each): labels = 720p,540p,360p\n"
     "  model = vmaf_v0.6.1       # vmafhipcompare's model property\n"
     "  features = psnr,float_ssim\n"
     "  backend = auto            # auto, cpu or hip\n"
