@@ -67,7 +67,7 @@ test_against_libjxl (void)
   g_auto (GStrv) lines = NULL;
   g_autoptr (GPtrArray) pairs = vh_golden_pairs ();
   gdouble worst = 0.0;
-  guint n = 0;
+  guint n = 0, missing = 0;
 
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   lines = g_strsplit (text, "\n", -1);
@@ -100,6 +100,7 @@ test_against_libjxl (void)
      * machine has the in-tree clips only. */
     if (!pair) {
       g_test_message ("%s: its clips are not here, not checked", f[0]);
+      missing++;
       continue;
     }
     ours = score (pair, f[2], frames, backend);
@@ -126,7 +127,9 @@ test_against_libjxl (void)
     g_test_skip ("none of the golden clips of expected.tsv is here");
     return;
   }
-  g_assert_cmpuint (n, >=, 10);
+  /* every pair checked where the golden set is whole */
+  if (missing == 0)
+    g_assert_cmpuint (n, >=, 10);
   g_test_message ("%u frames on %s, largest |ours - libjxl| %.3g", n,
       backend, worst);
 }
