@@ -103,3 +103,30 @@ load_frames (JsonParser * parser, const gchar * path)
   return json_object_get_array_member (json_node_get_object
       (json_parser_get_root (parser)), "frames");
 }
+
+VhPicture *
+make_moving_frame (guint w, guint h, guint t)
+{
+  VhPictureInfo info;
+  VhPicture *pic;
+
+  vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, w, h, NULL);
+  pic = vh_picture_new (&info);
+  for (guint p = 0; p < 3; p++)
+    for (guint y = 0; y < pic->height[p]; y++)
+      for (guint x = 0; x < pic->width[p]; x++) {
+        gdouble v = 128 + 70 * sin ((x + 3 * t) * 0.21 + p) * cos (y * 0.17)
+            + (((x + t) / 9 + y / 6) % 2 ? 30 : -30);
+        ((guint8 *) vh_picture_row (pic, p, y))[x] = (guint8) CLAMP (v, 0,
+            255);
+      }
+  return pic;
+}
+
+void
+append_picture (GString * s, const VhPicture * pic)
+{
+  for (guint p = 0; p < pic->n_planes; p++)
+    for (guint y = 0; y < pic->height[p]; y++)
+      g_string_append_len (s, vh_picture_row (pic, p, y), pic->width[p]);
+}

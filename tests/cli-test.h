@@ -40,6 +40,12 @@ Result       run_score                (const gchar * first, ...);
 
 gboolean     exited_with              (const Result * r, gint code);
 
+/* A moving 8-bit 4:2:0 pattern with edges, frame @t, @w x @h. */
+VhPicture   *make_moving_frame        (guint w, guint h, guint t);
+
+/* Appends @pic's samples, plane after plane, row after row. */
+void         append_picture           (GString * s, const VhPicture * pic);
+
 gchar       *write_y4m                (const gchar * name, guint w, guint h,
                                        guint bpc, guint n);
 

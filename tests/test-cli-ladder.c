@@ -15,40 +15,11 @@
 #include "scale.h"
 
 #include <glib/gstdio.h>
-#include <math.h>
 #include <string.h>
 
 #define REF_W 160
 #define REF_H 96
 #define N_FRAMES 4
-
-/* A moving 8-bit 4:2:0 pattern with edges, frame @t. */
-static VhPicture *
-make_frame (guint t)
-{
-  VhPictureInfo info;
-  VhPicture *pic;
-
-  vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, REF_W, REF_H, NULL);
-  pic = vh_picture_new (&info);
-  for (guint p = 0; p < 3; p++)
-    for (guint y = 0; y < pic->height[p]; y++)
-      for (guint x = 0; x < pic->width[p]; x++) {
-        gdouble v = 128 + 70 * sin ((x + 3 * t) * 0.21 + p) * cos (y * 0.17)
-            + (((x + t) / 9 + y / 6) % 2 ? 30 : -30);
-        ((guint8 *) vh_picture_row (pic, p, y))[x] = (guint8) CLAMP (v, 0,
-            255);
-      }
-  return pic;
-}
-
-static void
-append_picture (GString * s, const VhPicture * pic)
-{
-  for (guint p = 0; p < pic->n_planes; p++)
-    for (guint y = 0; y < pic->height[p]; y++)
-      g_string_append_len (s, vh_picture_row (pic, p, y), pic->width[p]);
-}
 
 /* The reference, or a rendition of it: downscaled to @w x @h (bilinear),
  * with some samples changed so that no rendition is the reference, as Y4M
@@ -70,7 +41,7 @@ write_rendition (const gchar * name, guint w, guint h, guint n_frames,
     g_string_append_printf (s, "YUV4MPEG2 W%u H%u F25:1 Ip A1:1 C420jpeg\n",
         w, h);
   for (guint t = 0; t < n_frames; t++) {
-    g_autoptr (VhPicture) ref = make_frame (t);
+    g_autoptr (VhPicture) ref = make_moving_frame (REF_W, REF_H, t);
     g_autoptr (VhPicture) pic = down ? vh_scaler_scale (down, ref, NULL) :
         vh_picture_ref (ref);
     gsize at;

@@ -14,7 +14,6 @@
 #include "scale.h"
 
 #include <glib/gstdio.h>
-#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -23,34 +22,6 @@
 #define DIST_W 97
 #define DIST_H 61
 #define N_FRAMES 3
-
-/* A moving 8-bit 4:2:0 pattern with edges, frame @t. */
-static VhPicture *
-make_frame (guint w, guint h, guint t)
-{
-  VhPictureInfo info;
-  VhPicture *pic;
-
-  vh_picture_info_init (&info, VH_PIX_FMT_YUV420, 8, w, h, NULL);
-  pic = vh_picture_new (&info);
-  for (guint p = 0; p < 3; p++)
-    for (guint y = 0; y < pic->height[p]; y++)
-      for (guint x = 0; x < pic->width[p]; x++) {
-        gdouble v = 128 + 70 * sin ((x + 3 * t) * 0.21 + p) * cos (y * 0.17)
-            + (((x + t) / 9 + y / 6) % 2 ? 30 : -30);
-        ((guint8 *) vh_picture_row (pic, p, y))[x] = (guint8) CLAMP (v, 0,
-            255);
-      }
-  return pic;
-}
-
-static void
-append_picture (GString * s, const VhPicture * pic)
-{
-  for (guint p = 0; p < pic->n_planes; p++)
-    for (guint y = 0; y < pic->height[p]; y++)
-      g_string_append_len (s, vh_picture_row (pic, p, y), pic->width[p]);
-}
 
 static gchar *
 write_file (const gchar * name, const GString * s)
@@ -81,7 +52,7 @@ write_inputs (gchar ** ref_path, gchar ** small_path, gchar ** y4m_path,
   g_string_append_printf (y4m, "YUV4MPEG2 W%u H%u F25:1 Ip A1:1 C420jpeg\n",
       DIST_W, DIST_H);
   for (guint t = 0; t < N_FRAMES; t++) {
-    g_autoptr (VhPicture) frame = make_frame (REF_W, REF_H, t);
+    g_autoptr (VhPicture) frame = make_moving_frame (REF_W, REF_H, t);
     g_autoptr (VhPicture) reduced = vh_scaler_scale (down, frame, NULL);
     g_autoptr (VhPicture) back = vh_scaler_scale (up, reduced, NULL);
 
