@@ -34,8 +34,7 @@ struct _MonitorChannel
   MonitorChannelState state;
   guint64 restarts;             /* after failures */
   guint64 eos_restarts;         /* after ends of stream (restart-on-eos) */
-  guint64 past_scored, past_skipped;   /* finished runs */
-  guint64 past_unpaired[2], past_dropped[2];
+  MonitorFrameCounts past;      /* finished runs */
   GstStructure *last_stats;     /* the last finished run with frames */
   gboolean fell_back;           /* the current run went over to the CPU */
   gboolean last_fell_back;      /* the run of last_stats did */
@@ -62,6 +61,7 @@ typedef struct
   gchar *label;
   GstStructure *latest;
   gdouble latest_time;
+  MonitorFrameCounts past;      /* finished runs */
   MonitorScores *scores;        /* over every run */
 } Rendition;
 
@@ -185,6 +185,38 @@ stats_count (const GstStructure * s, const gchar * field)
   return n;
 }
 
+/* Adds the frames counted in @stats (NULL: none) to @counts. */
+static void
+frame_counts_add (MonitorFrameCounts * counts, const GstStructure * stats)
+{
+  counts->scored += stats_count (stats, "scored");
+  counts->skipped += stats_count (stats, "skipped");
+  counts->unpaired_reference += stats_count (stats, "unpaired-reference");
+  counts->unpaired_distorted += stats_count (stats, "unpaired-distorted");
+  counts->dropped_reference += stats_count (stats, "dropped-reference");
+  counts->dropped_distorted += stats_count (stats, "dropped-distorted");
+}
+
+/* A ladder's rendition in the element's stats: the entry of its
+ * "renditions" whose "pad" is @pad, or NULL. */
+static const GstStructure *
+rendition_stats (const GstStructure * stats, const gchar * pad)
+{
+  const GValue *list = stats ? gst_structure_get_value (stats,
+      "renditions") : NULL;
+
+  for (guint k = 0; list && GST_VALUE_HOLDS_ARRAY (list) &&
+      k < gst_value_array_get_size (list); k++) {
+    const GValue *v = gst_value_array_get_value (list, k);
+    const GstStructure *one = GST_VALUE_HOLDS_STRUCTURE (v) ?
+        gst_value_get_structure (v) : NULL;
+
+    if (one && !g_strcmp0 (gst_structure_get_string (one, "pad"), pad))
+      return one;
+  }
+  return NULL;
+}
+
 /* The running element's stats, or NULL. */
 static GstStructure *
 current_stats (MonitorChannel * ch)
@@ -208,12 +240,12 @@ finish_run (MonitorChannel * ch)
 
   g_mutex_lock (&ch->lock);
   if (stats) {
-    ch->past_scored += stats_count (stats, "scored");
-    ch->past_skipped += stats_count (stats, "skipped");
-    ch->past_unpaired[0] += stats_count (stats, "unpaired-reference");
-    ch->past_unpaired[1] += stats_count (stats, "unpaired-distorted");
-    ch->past_dropped[0] += stats_count (stats, "dropped-reference");
-    ch->past_dropped[1] += stats_count (stats, "dropped-distorted");
+    frame_counts_add (&ch->past, stats);
+    for (guint i = 0; ch->renditions && i < ch->renditions->len; i++) {
+      Rendition *r = g_ptr_array_index (ch->renditions, i);
+
+      frame_counts_add (&r->past, rendition_stats (stats, r->pad));
+    }
     if (stats_count (stats, "scored") > 0) {
       if (ch->last_stats)
         gst_structure_free (ch->last_stats);
@@ -731,28 +763,19 @@ rendition_snapshot_free (MonitorRenditionSnapshot * r)
 static void
 renditions_pooled (GPtrArray * renditions, const GstStructure * pooled)
 {
-  const GValue *list = pooled ? gst_structure_get_value (pooled,
-      "renditions") : NULL;
-
-  for (guint i = 0; renditions && list && i < renditions->len; i++) {
+  for (guint i = 0; renditions && i < renditions->len; i++) {
     MonitorRenditionSnapshot *r = g_ptr_array_index (renditions, i);
+    const GstStructure *one = rendition_stats (pooled, r->pad);
 
-    for (guint k = 0; k < gst_value_array_get_size (list); k++) {
-      const GValue *v = gst_value_array_get_value (list, k);
-      const GstStructure *one = GST_VALUE_HOLDS_STRUCTURE (v) ?
-          gst_value_get_structure (v) : NULL;
-
-      if (one && !g_strcmp0 (gst_structure_get_string (one, "pad"), r->pad)) {
-        r->pooled = gst_structure_copy (one);
-        break;
-      }
-    }
+    if (one)
+      r->pooled = gst_structure_copy (one);
   }
 }
 
-/* Under the channel's lock. */
+/* Under the channel's lock; @now: the running element's stats, or NULL. */
 static GPtrArray *
-renditions_snapshot (GPtrArray * renditions, gint64 now_us)
+renditions_snapshot (GPtrArray * renditions, const GstStructure * now,
+    gint64 now_us)
 {
   GPtrArray *out;
 
@@ -768,6 +791,8 @@ renditions_snapshot (GPtrArray * renditions, gint64 now_us)
     s->label = g_strdup (r->label);
     s->latest = r->latest ? gst_structure_copy (r->latest) : NULL;
     s->latest_time = r->latest_time;
+    s->frames = r->past;
+    frame_counts_add (&s->frames, rendition_stats (now, r->pad));
     s->scores = monitor_scores_snapshot (r->scores, now_us);
     g_ptr_array_add (out, s);
   }
@@ -787,22 +812,14 @@ monitor_channel_snapshot (MonitorChannel * channel,
   snap->restarts = channel->restarts;
   snap->eos_restarts = channel->eos_restarts;
   snap->cpu_fallbacks = channel->fallbacks;
-  snap->scored = channel->past_scored + stats_count (now, "scored");
-  snap->skipped = channel->past_skipped + stats_count (now, "skipped");
-  snap->unpaired_reference = channel->past_unpaired[0] +
-      stats_count (now, "unpaired-reference");
-  snap->unpaired_distorted = channel->past_unpaired[1] +
-      stats_count (now, "unpaired-distorted");
-  snap->dropped_reference = channel->past_dropped[0] +
-      stats_count (now, "dropped-reference");
-  snap->dropped_distorted = channel->past_dropped[1] +
-      stats_count (now, "dropped-distorted");
+  snap->frames = channel->past;
+  frame_counts_add (&snap->frames, now);
   snap->latest = channel->latest ?
       gst_structure_copy (gst_message_get_structure (channel->latest)) : NULL;
   snap->latest_time = channel->latest_time;
   snap->scores = monitor_scores_snapshot (channel->scores,
       g_get_monotonic_time ());
-  snap->renditions = renditions_snapshot (channel->renditions,
+  snap->renditions = renditions_snapshot (channel->renditions, now,
       g_get_monotonic_time ());
   snap->events = monitor_events_snapshot (channel->events);
   snap->lag_warnings = channel->lag_warnings;

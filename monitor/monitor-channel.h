@@ -36,14 +36,28 @@ typedef enum
 
 #define MONITOR_CHANNEL_N_STATES (MONITOR_CHANNEL_ENDED + 1)
 
+/* Frames counted by the element's stats (its "scored", "skipped",
+ * "unpaired-reference", ...) over every run since the service started. */
+typedef struct
+{
+  guint64 scored;
+  guint64 skipped;              /* left out by subsample */
+  guint64 unpaired_reference;
+  guint64 unpaired_distorted;
+  guint64 dropped_reference;
+  guint64 dropped_distorted;
+} MonitorFrameCounts;
+
 /* A ladder's rendition (one distorted pad) at one moment: its latest
- * frame and the statistics of its per-frame values. */
+ * frame, its frame counters and the statistics of its per-frame values. */
 typedef struct
 {
   gchar *pad;                   /* dist_sink, dist_sink_1, ... */
   gchar *label;                 /* the configured label, else the pad */
   GstStructure *latest;         /* its last "vmaf" message; NULL: none yet */
   gdouble latest_time;          /* Unix seconds */
+  MonitorFrameCounts frames;    /* its own pad's (the element's
+                                 * "renditions" stats) */
   GPtrArray *scores;            /* MonitorScoreSnapshot* */
   GstStructure *pooled;         /* its stats in the channel's pooled
                                  * "renditions"; NULL: none */
@@ -58,12 +72,8 @@ typedef struct
   guint64 eos_restarts;         /* after ends of stream (restart-on-eos) */
   guint64 cpu_fallbacks;        /* runs whose GPU failed and that went on on
                                  * the CPU (backend auto) */
-  guint64 scored;
-  guint64 skipped;
-  guint64 unpaired_reference;
-  guint64 unpaired_distorted;
-  guint64 dropped_reference;
-  guint64 dropped_distorted;
+  MonitorFrameCounts frames;    /* the element's stats: a ladder's are
+                                 * dist_sink's, each rendition has its own */
   GstStructure *latest;         /* the last "vmaf" message; NULL: none yet */
   gdouble latest_time;          /* when it came, Unix seconds */
   GstStructure *pooled;         /* "vmaf-stats" of the current run, or of the

@@ -165,8 +165,42 @@ pooled_scores (GString * out, const Row * row)
   }
 }
 
+/* The frame counters of the element's stats. */
+static void
+frames_scored (GString * out, const Row * row)
+{
+  sample (out, "vmafhip_channel_frames_scored_total", row, NULL,
+      row->snap.frames.scored);
+}
+
+static void
+frames_skipped (GString * out, const Row * row)
+{
+  sample (out, "vmafhip_channel_frames_skipped_total", row, NULL,
+      row->snap.frames.skipped);
+}
+
+static void
+frames_unpaired (GString * out, const Row * row)
+{
+  sample (out, "vmafhip_channel_frames_unpaired_total", row,
+      "input=\"reference\"", row->snap.frames.unpaired_reference);
+  sample (out, "vmafhip_channel_frames_unpaired_total", row,
+      "input=\"distorted\"", row->snap.frames.unpaired_distorted);
+}
+
+static void
+frames_dropped (GString * out, const Row * row)
+{
+  sample (out, "vmafhip_channel_frames_dropped_total", row,
+      "input=\"reference\"", row->snap.frames.dropped_reference);
+  sample (out, "vmafhip_channel_frames_dropped_total", row,
+      "input=\"distorted\"", row->snap.frames.dropped_distorted);
+}
+
 /* @write for the channel, or for each rendition of a ladder with its
- * latest frame, scores and pooled values, labelled by pad and label. */
+ * latest frame, frame counters, scores and pooled values, labelled by pad
+ * and label. */
 static void
 per_rendition (GString * out, Row * row, void (*write) (GString *,
         const Row *))
@@ -174,6 +208,7 @@ per_rendition (GString * out, Row * row, void (*write) (GString *,
   GstStructure *latest = row->snap.latest;
   GstStructure *pooled = row->snap.pooled;
   GPtrArray *scores = row->snap.scores;
+  MonitorFrameCounts frames = row->snap.frames;
 
   if (!row->snap.renditions) {
     write (out, row);
@@ -189,12 +224,14 @@ per_rendition (GString * out, Row * row, void (*write) (GString *,
     row->snap.latest = r->latest;
     row->snap.scores = r->scores;
     row->snap.pooled = r->pooled;
+    row->snap.frames = r->frames;
     write (out, row);
     g_clear_pointer (&row->rendition, g_free);
   }
   row->snap.latest = latest;
   row->snap.pooled = pooled;
   row->snap.scores = scores;
+  row->snap.frames = frames;
 }
 
 /* A label value given as a number, as Prometheus' own clients write
@@ -452,32 +489,20 @@ monitor_metrics_render (GPtrArray * channels, MonitorDevices * devices)
 
   family (out, "vmafhip_channel_frames_scored_total", "counter",
       "Frame pairs scored.");
-  FOR_ROWS sample (out, "vmafhip_channel_frames_scored_total", ROW, NULL,
-      ROW->snap.scored);
+  FOR_ROWS per_rendition (out, ROW, frames_scored);
 
   family (out, "vmafhip_channel_frames_skipped_total", "counter",
       "Frame pairs left out by subsample.");
-  FOR_ROWS sample (out, "vmafhip_channel_frames_skipped_total", ROW, NULL,
-      ROW->snap.skipped);
+  FOR_ROWS per_rendition (out, ROW, frames_skipped);
 
   family (out, "vmafhip_channel_frames_unpaired_total", "counter",
       "Frames of one input that had no partner in the other.");
-  FOR_ROWS {
-    sample (out, "vmafhip_channel_frames_unpaired_total", ROW,
-        "input=\"reference\"", ROW->snap.unpaired_reference);
-    sample (out, "vmafhip_channel_frames_unpaired_total", ROW,
-        "input=\"distorted\"", ROW->snap.unpaired_distorted);
-  }
+  FOR_ROWS per_rendition (out, ROW, frames_unpaired);
 
   family (out, "vmafhip_channel_frames_dropped_total", "counter",
       "Frames dropped before they could be paired (too late in a live "
       "pipeline).");
-  FOR_ROWS {
-    sample (out, "vmafhip_channel_frames_dropped_total", ROW,
-        "input=\"reference\"", ROW->snap.dropped_reference);
-    sample (out, "vmafhip_channel_frames_dropped_total", ROW,
-        "input=\"distorted\"", ROW->snap.dropped_distorted);
-  }
+  FOR_ROWS per_rendition (out, ROW, frames_dropped);
 
   family (out, "vmafhip_channel_score", "gauge",
       "The latest scored frame's model scores and features.");

@@ -14,7 +14,9 @@ element's request pads; each rendition's latest score, histogram, frames
 below the thresholds, window minimum and pooled values are labelled by pad and label and
 are exactly what the element's own per-frame messages for the same pipeline
 (gst-launch-1.0 -m) give for that pad; no rendition's values are mixed
-into another's. --check shows the pads (of a `distortion` list too) and
+into another's. The frame counters (scored, skipped, unpaired, dropped) are
+per rendition too: the last rung ends SHORT frames early, and its frames
+scored and reference frames unpaired are its own. --check shows the pads (of a `distortion` list too) and
 refuses labels that do not match the inputs. Skips (77) without
 gst-launch-1.0."""
 
@@ -31,6 +33,7 @@ import urllib.request
 
 SKIP = 77
 FRAMES = 30
+SHORT = 6       # the last rung's stream ends this many frames early
 REF_SIZE = (192, 108)
 RUNGS = [("dist_sink", "720p", 128, 72), ("dist_sink_1", "540p", 96, 54),
          ("dist_sink_2", "360p", 64, 36)]
@@ -38,9 +41,13 @@ BUCKETS = [20, 40, 60, 80, 90, 95, 100]
 THRESHOLDS = [60, 80, 95]
 
 
-def source(w, h):
+def rung_frames(pad):
+    return FRAMES - SHORT if pad == RUNGS[-1][0] else FRAMES
+
+
+def source(w, h, frames=FRAMES):
     """The moving ball at the reference's size, scaled to w x h."""
-    return (f"videotestsrc pattern=ball num-buffers={FRAMES} ! "
+    return (f"videotestsrc pattern=ball num-buffers={frames} ! "
             f"video/x-raw,format=I420,width={REF_SIZE[0]},"
             f"height={REF_SIZE[1]},framerate=25/1 ! videoscale ! "
             f"video/x-raw,width={w},height={h}")
@@ -137,10 +144,10 @@ def main():
         print("SKIP: gst-launch-1.0 is not installed")
         return SKIP
     ref = source(*REF_SIZE)
-    dists = [source(w, h) for _, _, w, h in RUNGS]
+    dists = [source(w, h, rung_frames(pad)) for pad, _, w, h in RUNGS]
     frames = element_frames(ref, dists)
     for pad, values in frames.items():
-        if len(values) != FRAMES:
+        if len(values) != rung_frames(pad):
             print(f"FAIL the element gave {len(values)} frames on {pad}")
             return 1
     failures = []
@@ -184,6 +191,10 @@ def main():
     below = samples(m, "vmafhip_channel_frames_below_total")
     latest = samples(m, "vmafhip_channel_score")
     pooled = samples(m, "vmafhip_channel_score_pooled")
+    scored = samples(m, "vmafhip_channel_frames_scored_total")
+    skipped = samples(m, "vmafhip_channel_frames_skipped_total")
+    unpaired = samples(m, "vmafhip_channel_frames_unpaired_total")
+    dropped = samples(m, "vmafhip_channel_frames_dropped_total")
     for pad, label, w, h in RUNGS:
         values = frames[pad]
         key = f'channel="live",pad="{pad}",label="{label}",metric="vmaf"'
@@ -213,12 +224,36 @@ def main():
         if mean is None or abs(mean - sum(values) / len(values)) > 1e-9:
             failures.append(f"{pad}: pooled mean {mean}, the element's "
                             f"frames give {sum(values) / len(values)}")
+        # the frame counters: this rendition's own, as the element scored
+        rung = f'channel="live",pad="{pad}",label="{label}"'
+        counted = {
+            "scored": (scored.get(rung), len(values)),
+            "skipped": (skipped.get(rung), 0),
+            "unpaired reference": (
+                unpaired.get(f'{rung},input="reference"'),
+                FRAMES - len(values)),
+            "unpaired distorted": (
+                unpaired.get(f'{rung},input="distorted"'), 0),
+            "dropped reference": (
+                dropped.get(f'{rung},input="reference"'), 0),
+            "dropped distorted": (
+                dropped.get(f'{rung},input="distorted"'), 0),
+        }
+        for what, (got, want) in counted.items():
+            if got != want:
+                failures.append(f"{pad}: {what} {got}, not {want}")
         print(f"{label} ({pad}, {w}x{h}): {len(values)} frames, min "
               f"{min(values):.3f}, last {values[-1]:.3f}; histogram, "
-              f"thresholds, minimum, latest and pooled mean checked")
-    # A ladder's per-frame statistics exist per rendition only.
+              f"thresholds, minimum, latest, pooled mean and frame counters "
+              f"checked")
+    # A ladder's per-frame statistics and frame counters exist per
+    # rendition only.
     for name in ("vmafhip_channel_score_histogram_count",
-                 "vmafhip_channel_score_window_min"):
+                 "vmafhip_channel_score_window_min",
+                 "vmafhip_channel_frames_scored_total",
+                 "vmafhip_channel_frames_skipped_total",
+                 "vmafhip_channel_frames_unpaired_total",
+                 "vmafhip_channel_frames_dropped_total"):
         for k in samples(m, name):
             if 'pad="' not in k:
                 failures.append(f"{name}{{{k}}} mixes the renditions")
