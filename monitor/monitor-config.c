@@ -23,7 +23,8 @@ static const gchar *const channel_keys[] = {
   "threads", "subsample", "latency", "restart-delay", "restart-delay-max",
   "restart-on-eos", "stall-timeout", "pace", "histogram-metrics",
   "histogram-buckets", "thresholds", "min-window", "low-score-threshold",
-  "low-score-min-frames", "black-min-duration", "freeze-min-duration",
+  "low-score-min-frames", "black-threshold", "black-spread",
+  "black-min-duration", "freeze-threshold", "freeze-min-duration",
   "window-frames", "align", "align-window", "labels", NULL
 };
 
@@ -158,9 +159,11 @@ read_seconds (Reader * r, const gchar * key, gdouble min, gdouble * value)
   g_free (v);
 }
 
-/* A score threshold: any number from 0 to 1000 (VMAF, PSNR, ...). */
+/* A number from @min to @max (NaN and infinities are none); @what says
+ * what it is in the error ("a score"). */
 static void
-read_score (Reader * r, const gchar * key, gdouble * value)
+read_number (Reader * r, const gchar * key, const gchar * what, gdouble min,
+    gdouble max, gdouble * value)
 {
   gchar *v, *end = NULL;
   gdouble d;
@@ -169,15 +172,30 @@ read_score (Reader * r, const gchar * key, gdouble * value)
     return;
   v = g_key_file_get_string (r->kf, r->group, key, NULL);
   d = v ? g_ascii_strtod (g_strstrip (v), &end) : -1;
-  if (!v || !*v || *end || !(d >= 0 && d <= 1000)) {
-    gchar *what = g_strdup_printf ("\"%s\" is not a score from 0 to 1000",
-        v ? v : "");
-    fail (r, key, what);
-    g_free (what);
+  if (!v || !*v || *end || !(d >= min && d <= max)) {
+    gchar *why = g_strdup_printf ("\"%s\" is not %s from %g to %g",
+        v ? v : "", what, min, max);
+    fail (r, key, why);
+    g_free (why);
   } else {
     *value = d;
   }
   g_free (v);
+}
+
+/* A score threshold: any number from 0 to 1000 (VMAF, PSNR, ...). */
+static void
+read_score (Reader * r, const gchar * key, gdouble * value)
+{
+  read_number (r, key, "a score", 0, 1000, value);
+}
+
+/* The element's black and freeze limits: luma in 8-bit code values, its
+ * properties' range (0 to 256). */
+static void
+read_luma (Reader * r, const gchar * key, gdouble * value)
+{
+  read_number (r, key, "a luma level (8-bit code values)", 0, 256, value);
 }
 
 static void
@@ -364,7 +382,10 @@ read_channel_keys (Reader * r, MonitorChannelConfig * c)
   /* The element's, checked by the element (when it has them). */
   read_score (r, "low-score-threshold", &c->low_score_threshold);
   read_int (r, "low-score-min-frames", 1, G_MAXUINT, &c->low_score_min_frames);
+  read_luma (r, "black-threshold", &c->black_threshold);
+  read_luma (r, "black-spread", &c->black_spread);
   read_seconds (r, "black-min-duration", 0, &c->black_min_duration);
+  read_luma (r, "freeze-threshold", &c->freeze_threshold);
   read_seconds (r, "freeze-min-duration", 0, &c->freeze_min_duration);
   read_int (r, "window-frames", 1, G_MAXUINT, &c->window_frames);
   read_string (r, "align", &c->align);
@@ -548,7 +569,10 @@ monitor_config_load (const gchar * path, GError ** error)
     .stall_timeout = 30.0,
     .min_window = MONITOR_DEFAULT_MIN_WINDOW,
     .low_score_threshold = -1,
+    .black_threshold = -1,
+    .black_spread = -1,
     .black_min_duration = -1,
+    .freeze_threshold = -1,
     .freeze_min_duration = -1,
     .align_window = -1,
   };
@@ -750,7 +774,10 @@ monitor_channel_config_equal (const MonitorChannelConfig * a,
       b->n_thresholds) && a->min_window == b->min_window &&
       a->low_score_threshold == b->low_score_threshold &&
       a->low_score_min_frames == b->low_score_min_frames &&
+      a->black_threshold == b->black_threshold &&
+      a->black_spread == b->black_spread &&
       a->black_min_duration == b->black_min_duration &&
+      a->freeze_threshold == b->freeze_threshold &&
       a->freeze_min_duration == b->freeze_min_duration &&
       a->window_frames == b->window_frames &&
       !g_strcmp0 (a->align, b->align) && a->align_window == b->align_window;

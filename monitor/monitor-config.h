@@ -63,7 +63,12 @@ typedef struct
    * element has the property): < 0 or 0 = not given. */
   gdouble low_score_threshold;  /* < 0: not given */
   gint64 low_score_min_frames;  /* 0: not given */
+  gdouble black_threshold;      /* luma mean, 8-bit code values; < 0: not
+                                 * given */
+  gdouble black_spread;         /* luma deviation, the same; < 0: not given */
   gdouble black_min_duration;   /* seconds; < 0: not given */
+  gdouble freeze_threshold;     /* luma difference, the same; < 0: not
+                                 * given */
   gdouble freeze_min_duration;  /* seconds; < 0: not given */
   gint64 window_frames;         /* 0: not given */
   gchar *align;                 /* timestamps or content; NULL: not given */

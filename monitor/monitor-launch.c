@@ -80,9 +80,18 @@ event_properties (const MonitorChannelConfig * config)
   if (config->low_score_min_frames > 0)
     ADD ("low-score-min-frames", g_strdup_printf ("%" G_GINT64_FORMAT,
             config->low_score_min_frames));
+  if (config->black_threshold >= 0)
+    ADD ("black-threshold", g_strdup (g_ascii_dtostr (buf, sizeof (buf),
+                config->black_threshold)));
+  if (config->black_spread >= 0)
+    ADD ("black-spread", g_strdup (g_ascii_dtostr (buf, sizeof (buf),
+                config->black_spread)));
   if (config->black_min_duration >= 0)
     ADD ("black-min-duration", g_strdup_printf ("%" G_GUINT64_FORMAT,
             (guint64) (config->black_min_duration * GST_SECOND)));
+  if (config->freeze_threshold >= 0)
+    ADD ("freeze-threshold", g_strdup (g_ascii_dtostr (buf, sizeof (buf),
+                config->freeze_threshold)));
   if (config->freeze_min_duration >= 0)
     ADD ("freeze-min-duration", g_strdup_printf ("%" G_GUINT64_FORMAT,
             (guint64) (config->freeze_min_duration * GST_SECOND)));

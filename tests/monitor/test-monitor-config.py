@@ -49,6 +49,22 @@ CASES = [
      "min-window: \"0\" is not a number of seconds from 0.1"),
     (GOOD + "low-score-threshold = -5\n", 2,
      "low-score-threshold: \"-5\" is not a score from 0 to 1000"),
+    (GOOD + "low-score-threshold = nan\n", 2,
+     "low-score-threshold: \"nan\" is not a score from 0 to 1000"),
+    # The element's black and freeze limits: 8-bit luma, 0 to 256.
+    (GOOD + "black-threshold = nan\n", 2,
+     "black-threshold: \"nan\" is not a luma level (8-bit code values) "
+     "from 0 to 256"),
+    (GOOD + "black-spread = -1\n", 2,
+     "black-spread: \"-1\" is not a luma level (8-bit code values) from 0 "
+     "to 256"),
+    (GOOD + "freeze-threshold = 300\n", 2,
+     "freeze-threshold: \"300\" is not a luma level (8-bit code values) "
+     "from 0 to 256"),
+    (GOOD.replace("port = 0", "port = 0\nfreeze-threshold = inf"), 2,
+     "[monitor] freeze-threshold: \"inf\" is not a luma level"),
+    (GOOD + "black-threshold = dark\n", 2,
+     "black-threshold: \"dark\" is not a luma level"),
     (GOOD + "align = frames\n", 2, "align: must be timestamps or content"),
     (GOOD + "align-window = 700\n", 2, "align-window: more than 600 seconds"),
     (GOOD + "low-score-min-frames = 0\n", 2,
@@ -293,6 +309,26 @@ def main():
             "device-id=0" in p.stdout
         print("%s --check on a good file: %s" % ("ok  " if ok else "FAIL",
                                                  p.stdout.strip()))
+        failed += not ok
+
+        # The element's black and freeze settings on its launch line, in
+        # its units (nanoseconds for durations), defaults from [monitor];
+        # the element has them all when it has black-threshold.
+        with open(path, "w") as f:
+            f.write(GOOD.replace("port = 0", "port = 0\nblack-threshold = 16"
+                                 "\nfreeze-threshold = 0.5") +
+                    "black-spread = 4.25\nblack-min-duration = 1.5\n"
+                    "freeze-min-duration = 3\n")
+        p = run(monitor, ["--check", "-c", path])
+        settings = (" black-threshold=16 black-spread=4.25 "
+                    "black-min-duration=1500000000 freeze-threshold=0.5 "
+                    "freeze-min-duration=3000000000 ")
+        has = subprocess.run(["gst-inspect-1.0", "vmafhipcompare"],
+                             capture_output=True, text=True,
+                             timeout=60).stdout.count("black-threshold") > 0
+        ok = p.returncode == 0 and (settings in p.stdout) == has
+        print("%s --check with black and freeze settings: %s" %
+              ("ok  " if ok else "FAIL", p.stdout.strip()))
         failed += not ok
 
         # distortion: the reference itself, split by a tee.
