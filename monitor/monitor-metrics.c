@@ -421,6 +421,77 @@ feature_backends (GString * out, const Row * row)
   g_strfreev (entries);
 }
 
+/* Values of one sample per channel, left out while the channel has none
+ * (FALSE). */
+static gboolean
+lag_seconds (const MonitorChannelSnapshot * snap, gdouble * value)
+{
+  *value = snap->lag;
+  return snap->has_lag;
+}
+
+static gboolean
+lag_warnings (const MonitorChannelSnapshot * snap, gdouble * value)
+{
+  *value = snap->lag_warnings;
+  return TRUE;
+}
+
+static gboolean
+offset_seconds (const MonitorChannelSnapshot * snap, gdouble * value)
+{
+  *value = snap->offset;
+  return snap->has_offset;
+}
+
+static gboolean
+offset_frames (const MonitorChannelSnapshot * snap, gdouble * value)
+{
+  *value = snap->offset_frames;
+  return snap->has_offset_frames;
+}
+
+static gboolean
+align_locked (const MonitorChannelSnapshot * snap, gdouble * value)
+{
+  *value = snap->align_locked;
+  return snap->align_locked >= 0;
+}
+
+static gboolean
+last_frame_time (const MonitorChannelSnapshot * snap, gdouble * value)
+{
+  *value = snap->latest_time;
+  return snap->latest != NULL;
+}
+
+/* The families of one sample per channel without other labels, in the
+ * order they are written. */
+static const struct
+{
+  const gchar *name;
+  const gchar *type;
+  const gchar *help;
+  gboolean (*get) (const MonitorChannelSnapshot * snap, gdouble * value);
+} channel_values[] = {
+  {"vmafhip_channel_lag_seconds", "gauge",
+      "How far behind the pipeline clock the latest frame was scored.",
+      lag_seconds},
+  {"vmafhip_channel_lag_warnings_total", "counter",
+      "The element's warnings that scoring fell behind real time (one an "
+      "episode, past its lag-warning).", lag_warnings},
+  {"vmafhip_channel_offset_seconds", "gauge",
+      "The element's alignment offset of the distorted input (align = "
+      "content).", offset_seconds},
+  {"vmafhip_channel_offset_frames", "gauge",
+      "The element's alignment offset, frames.", offset_frames},
+  {"vmafhip_channel_align_locked", "gauge",
+      "1 while the element's alignment is locked, 0 while it is not.",
+      align_locked},
+  {"vmafhip_channel_last_frame_timestamp_seconds", "gauge",
+      "When the latest frame was scored (Unix time).", last_frame_time},
+};
+
 gchar *
 monitor_metrics_render (GPtrArray * channels, MonitorDevices * devices)
 {
@@ -549,50 +620,15 @@ monitor_metrics_render (GPtrArray * channels, MonitorDevices * devices)
       "Frames of the element's last window below each of its thresholds.");
   FOR_ROWS window_scores (out, ROW, TRUE);
 
-  family (out, "vmafhip_channel_lag_seconds", "gauge",
-      "How far behind the pipeline clock the latest frame was scored.");
-  FOR_ROWS {
-    if (ROW->snap.has_lag)
-      sample (out, "vmafhip_channel_lag_seconds", ROW, NULL, ROW->snap.lag);
-  }
+  for (guint g = 0; g < G_N_ELEMENTS (channel_values); g++) {
+    family (out, channel_values[g].name, channel_values[g].type,
+        channel_values[g].help);
+    FOR_ROWS {
+      gdouble value;
 
-  family (out, "vmafhip_channel_lag_warnings_total", "counter",
-      "The element's warnings that scoring fell behind real time (one an "
-      "episode, past its lag-warning).");
-  FOR_ROWS sample (out, "vmafhip_channel_lag_warnings_total", ROW, NULL,
-      ROW->snap.lag_warnings);
-
-  family (out, "vmafhip_channel_offset_seconds", "gauge",
-      "The element's alignment offset of the distorted input (align = "
-      "content).");
-  FOR_ROWS {
-    if (ROW->snap.has_offset)
-      sample (out, "vmafhip_channel_offset_seconds", ROW, NULL,
-          ROW->snap.offset);
-  }
-
-  family (out, "vmafhip_channel_offset_frames", "gauge",
-      "The element's alignment offset, frames.");
-  FOR_ROWS {
-    if (ROW->snap.has_offset_frames)
-      sample (out, "vmafhip_channel_offset_frames", ROW, NULL,
-          ROW->snap.offset_frames);
-  }
-
-  family (out, "vmafhip_channel_align_locked", "gauge",
-      "1 while the element's alignment is locked, 0 while it is not.");
-  FOR_ROWS {
-    if (ROW->snap.align_locked >= 0)
-      sample (out, "vmafhip_channel_align_locked", ROW, NULL,
-          ROW->snap.align_locked);
-  }
-
-  family (out, "vmafhip_channel_last_frame_timestamp_seconds", "gauge",
-      "When the latest frame was scored (Unix time).");
-  FOR_ROWS {
-    if (ROW->snap.latest)
-      sample (out, "vmafhip_channel_last_frame_timestamp_seconds", ROW, NULL,
-          ROW->snap.latest_time);
+      if (channel_values[g].get (&ROW->snap, &value))
+        sample (out, channel_values[g].name, ROW, NULL, value);
+    }
   }
 
   family (out, "vmafhip_channel_feature_backend", "gauge",
