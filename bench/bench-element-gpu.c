@@ -22,68 +22,40 @@
  *
  * Exits 77 where the element cannot open a GPU. */
 
-#include <gst/gst.h>
-#include <gst/app/gstappsink.h>
-#include <gst/app/gstappsrc.h>
+#include "bench-feed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #define N_DISTINCT 16
 
-typedef struct
-{
-  GstAppSrc *src;
-  GPtrArray *frames;            /* GstBuffer*, cycled */
-  guint n;
-  GstClockTime duration;
-} Feeder;
-
-/* N_DISTINCT moving frames, distorted by scaling down and up, in system or
- * HIP memory. */
+/* N_DISTINCT moving frames at w x h (distorted: made at a third of the
+ * size and scaled up), in system or HIP memory; NULL if that fails. */
 static GPtrArray *
 make_frames (guint w, guint h, gboolean distorted, gboolean hip,
     GstCaps ** caps)
 {
-  g_autofree gchar *desc = g_strdup_printf ("videotestsrc pattern=ball "
-      "num-buffers=%u ! video/x-raw,format=I420,width=%u,height=%u,"
-      "framerate=30/1 ! videoscale ! video/x-raw,width=%u,height=%u %s ! "
-      "appsink name=sink sync=false", N_DISTINCT, distorted ? w / 3 : w,
-      distorted ? h / 3 : h, w, h, hip ? "! vmafhipupload" : "");
-  GstElement *pipe = gst_parse_launch (desc, NULL);
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
-  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      gst_buffer_unref);
-  GstSample *sample;
+  g_autofree gchar *chain = g_strdup_printf ("videoscale ! "
+      "video/x-raw,width=%u,height=%u%s", w, h, hip ? " ! vmafhipupload" : "");
 
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
-    if (!*caps)
-      *caps = gst_caps_ref (gst_sample_get_caps (sample));
-    g_ptr_array_add (frames, gst_buffer_ref (gst_sample_get_buffer (sample)));
-    gst_sample_unref (sample);
-  }
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (sink);
-  gst_object_unref (pipe);
-  return frames;
+  return bench_make_frames (N_DISTINCT, distorted ? w / 3 : w,
+      distorted ? h / 3 : h, chain, caps);
 }
 
-static gpointer
-feed (gpointer data)
+/* The element's feature dispatch (its stats hold it until it stops). */
+static gchar *
+read_dispatch (GstElement * pipe)
 {
-  Feeder *f = data;
+  GstElement *c = gst_bin_get_by_name (GST_BIN (pipe), "c");
+  GstStructure *st = NULL;
+  gchar *dispatch = NULL;
 
-  for (guint i = 0; i < f->n; i++) {
-    GstBuffer *buf = gst_buffer_copy (g_ptr_array_index (f->frames,
-            i % f->frames->len));
-    GST_BUFFER_PTS (buf) = i * f->duration;
-    GST_BUFFER_DURATION (buf) = f->duration;
-    if (gst_app_src_push_buffer (f->src, buf) != GST_FLOW_OK)
-      break;
-  }
-  gst_app_src_end_of_stream (f->src);
-  return NULL;
+  g_object_get (c, "stats", &st, NULL);
+  if (st)
+    dispatch = g_strdup (gst_structure_get_string (st, "dispatch"));
+  g_clear_pointer (&st, gst_structure_free);
+  gst_object_unref (c);
+  return dispatch;
 }
 
 /* Frames per second, or a negative value if the pipeline failed. */
@@ -91,53 +63,32 @@ static gdouble
 run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
     const gchar * model, gchar ** dispatch)
 {
-  GstCaps *ref_caps = NULL, *dist_caps = NULL;
-  g_autoptr (GPtrArray) ref = make_frames (w, h, FALSE, hip_memory, &ref_caps);
-  g_autoptr (GPtrArray) dist = make_frames (w, h, TRUE, hip_memory, &dist_caps);
-  g_autofree gchar *desc = g_strdup_printf ("appsrc name=ref format=time ! "
-      "c.ref_sink appsrc name=dist format=time ! c.dist_sink "
+  GstCaps *caps[2] = { NULL };
+  GPtrArray *frames[2] = {
+    make_frames (w, h, FALSE, hip_memory, &caps[0]),
+    make_frames (w, h, TRUE, hip_memory, &caps[1]),
+  };
+  g_autofree gchar *desc = g_strdup_printf ("appsrc name=in0 format=time ! "
+      "c.ref_sink appsrc name=in1 format=time ! c.dist_sink "
       "vmafhipcompare name=c backend=%s model=\"%s\" ! fakesink sync=false",
       backend, model);
-  GstElement *pipe = gst_parse_launch (desc, NULL);
-  Feeder feeders[2];
-  GThread *threads[2];
-  GstBus *bus = gst_element_get_bus (pipe);
+  GstElement *pipe;
+  BenchFeed *feed;
   GstMessage *msg;
-  gint64 t0;
-  gdouble fps = -1;
+  gdouble seconds, fps = -1;
 
-  for (guint k = 0; k < 2; k++) {
-    feeders[k].src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipe),
-            k ? "dist" : "ref"));
-    feeders[k].frames = k ? dist : ref;
-    feeders[k].n = n;
-    feeders[k].duration = GST_SECOND / 30;
-    gst_app_src_set_caps (feeders[k].src, k ? dist_caps : ref_caps);
+  if (!frames[0] || !frames[1]) {
+    fprintf (stderr, "%s %ux%u: the frames could not be made\n", backend, w,
+        h);
+    goto out;
   }
-  t0 = g_get_monotonic_time ();
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  for (guint k = 0; k < 2; k++)
-    threads[k] = g_thread_new ("feed", feed, &feeders[k]);
-  for (;;) {
-    msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
-        GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT);
-    if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT)
-      break;
-    gst_message_unref (msg);
-  }
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS && dispatch) {
-    /* The stats hold it until the element stops. */
-    GstElement *c = gst_bin_get_by_name (GST_BIN (pipe), "c");
-    GstStructure *st = NULL;
-
-    g_object_get (c, "stats", &st, NULL);
-    if (st)
-      *dispatch = g_strdup (gst_structure_get_string (st, "dispatch"));
-    g_clear_pointer (&st, gst_structure_free);
-    gst_object_unref (c);
-  }
+  pipe = gst_parse_launch (desc, NULL);
+  feed = bench_feed_start (pipe, 2, frames, caps, n);
+  msg = bench_feed_wait (feed, &seconds);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS && dispatch)
+    *dispatch = read_dispatch (pipe);
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
-    fps = n / ((g_get_monotonic_time () - t0) / 1e6);
+    fps = n / seconds;
   } else {
     GError *err = NULL;
     gst_message_parse_error (msg, &err, NULL);
@@ -145,15 +96,13 @@ run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
     g_error_free (err);
   }
   gst_message_unref (msg);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  for (guint k = 0; k < 2; k++) {
-    g_thread_join (threads[k]);
-    gst_object_unref (feeders[k].src);
-  }
-  gst_object_unref (bus);
+  bench_feed_stop (feed);
   gst_object_unref (pipe);
-  gst_caps_unref (ref_caps);
-  gst_caps_unref (dist_caps);
+out:
+  for (guint k = 0; k < 2; k++) {
+    g_clear_pointer (&frames[k], g_ptr_array_unref);
+    g_clear_pointer (&caps[k], gst_caps_unref);
+  }
   return fps;
 }
 

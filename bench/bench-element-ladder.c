@@ -27,9 +27,7 @@
  * FRAMES (source frames, default 3000) and DISTINCT (default 60).
  * Exits 77 where the element cannot open a GPU, 1 if a run fails. */
 
-#include <gst/gst.h>
-#include <gst/app/gstappsink.h>
-#include <gst/app/gstappsrc.h>
+#include "bench-feed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,14 +37,6 @@
 /* Each rung's size as a fraction of the source's. */
 static const guint rung_num[N_INPUTS - 1] = { 1, 2, 1, 1 };
 static const guint rung_den[N_INPUTS - 1] = { 1, 3, 2, 3 };
-
-typedef struct
-{
-  GstAppSrc *src;
-  GPtrArray *frames;            /* GstBuffer*, cycled */
-  guint n;
-  GstClockTime duration;
-} Feeder;
 
 typedef struct
 {
@@ -73,65 +63,11 @@ make_frames (guint w, guint h, guint rung_w, guint rung_h, gboolean back,
   g_autofree gchar *back_to_source = back ?
       g_strdup_printf ("! videoscale ! video/x-raw,width=%u,height=%u ", w,
       h) : g_strdup ("");
-  g_autofree gchar *desc = g_strdup_printf ("videotestsrc pattern=ball "
-      "num-buffers=%u ! video/x-raw,format=I420,width=%u,height=%u,"
-      "framerate=30/1 ! videoscale ! video/x-raw,width=%u,height=%u %s! "
-      "vmafhipupload ! appsink name=sink sync=false", distinct, w, h, rung_w,
-      rung_h, back_to_source);
-  GstElement *pipe = gst_parse_launch (desc, NULL);
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
-  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      gst_buffer_unref);
-  GstBus *bus = gst_element_get_bus (pipe);
-  GstMessage *error = NULL;
+  g_autofree gchar *chain = g_strdup_printf ("videoscale ! "
+      "video/x-raw,width=%u,height=%u %s! vmafhipupload", rung_w, rung_h,
+      back_to_source);
 
-  /* Without a GPU the upload fails: an error on the bus, no end of
-   * stream, so the sink is polled and the bus looked at in between. */
-  if (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE) {
-    while (!gst_app_sink_is_eos (GST_APP_SINK (sink))) {
-      GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
-          100 * GST_MSECOND);
-
-      if (sample) {
-        if (!*caps)
-          *caps = gst_caps_ref (gst_sample_get_caps (sample));
-        g_ptr_array_add (frames,
-            gst_buffer_ref (gst_sample_get_buffer (sample)));
-        gst_sample_unref (sample);
-      } else if ((error = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
-        break;
-      }
-    }
-  }
-  g_clear_pointer (&error, gst_message_unref);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (sink);
-  gst_object_unref (pipe);
-  if (frames->len < distinct) {
-    g_ptr_array_unref (frames);
-    g_clear_pointer (caps, gst_caps_unref);
-    return NULL;
-  }
-  return frames;
-}
-
-static gpointer
-feed (gpointer data)
-{
-  Feeder *f = data;
-
-  for (guint i = 0; i < f->n; i++) {
-    GstBuffer *buf = gst_buffer_copy (g_ptr_array_index (f->frames,
-            i % f->frames->len));
-    GST_BUFFER_PTS (buf) = i * f->duration;
-    GST_BUFFER_DURATION (buf) = f->duration;
-    if (gst_app_src_push_buffer (f->src, buf) != GST_FLOW_OK)
-      break;
-  }
-  gst_app_src_end_of_stream (f->src);
-  return NULL;
+  return bench_make_frames (distinct, w, h, chain, caps);
 }
 
 /* "pad: scaler, ..." for each distorted pad the element resamples. */
@@ -185,11 +121,9 @@ run (GPtrArray ** frames, GstCaps ** caps, guint n, gboolean scaled,
       scaled ? "bicubic" : "none");
   GError *error = NULL;
   GstElement *pipe = gst_parse_launch (desc, &error);
-  Feeder feeders[N_INPUTS];
-  GThread *threads[N_INPUTS];
-  GstBus *bus;
+  BenchFeed *feed;
   GstMessage *msg;
-  gint64 t0;
+  gdouble seconds;
   gboolean ok;
 
   if (!pipe) {
@@ -197,31 +131,11 @@ run (GPtrArray ** frames, GstCaps ** caps, guint n, gboolean scaled,
     g_error_free (error);
     return FALSE;
   }
-  bus = gst_element_get_bus (pipe);
-  for (guint k = 0; k < N_INPUTS; k++) {
-    g_autofree gchar *name = g_strdup_printf ("in%u", k);
-
-    feeders[k].src = GST_APP_SRC (gst_bin_get_by_name (GST_BIN (pipe),
-            name));
-    feeders[k].frames = frames[k];
-    feeders[k].n = n;
-    feeders[k].duration = GST_SECOND / 30;
-    gst_app_src_set_caps (feeders[k].src, caps[k]);
-  }
-  t0 = g_get_monotonic_time ();
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  for (guint k = 0; k < N_INPUTS; k++)
-    threads[k] = g_thread_new ("feed", feed, &feeders[k]);
-  for (;;) {
-    msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
-        GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT);
-    if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT)
-      break;
-    gst_message_unref (msg);
-  }
+  feed = bench_feed_start (pipe, N_INPUTS, frames, caps, n);
+  msg = bench_feed_wait (feed, &seconds);
   ok = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
   if (ok) {
-    result->seconds = (g_get_monotonic_time () - t0) / 1e6;
+    result->seconds = seconds;
     read_stats (pipe, result);
   } else {
     gst_message_parse_error (msg, &error, NULL);
@@ -230,12 +144,7 @@ run (GPtrArray ** frames, GstCaps ** caps, guint n, gboolean scaled,
     g_error_free (error);
   }
   gst_message_unref (msg);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  for (guint k = 0; k < N_INPUTS; k++) {
-    g_thread_join (threads[k]);
-    gst_object_unref (feeders[k].src);
-  }
-  gst_object_unref (bus);
+  bench_feed_stop (feed);
   gst_object_unref (pipe);
   return ok;
 }
