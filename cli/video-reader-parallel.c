@@ -122,26 +122,16 @@ worker_thread (gpointer data)
   VhVideoReader *r = w->reader;
 
   for (;;) {
-    GError *error = NULL;
-    Slot *slot = vh_reader_take_slot (r, &error);
-    ReadResult *res;
+    Slot *slot = vh_reader_take_slot (r);
     guint index;
 
-    if (!slot && !error)
+    if (!slot)
       break;
     if (!reader_claim (r, &index)) {
-      if (slot)
-        vh_reader_give_back_slot (r, slot);
-      g_clear_error (&error);
+      vh_reader_give_back_slot (r, slot);
       break;
     }
-    if (slot) {
-      res = worker_read (w, slot, index);
-    } else {
-      res = g_new0 (ReadResult, 1);
-      res->error = error;
-    }
-    reader_post (r, index, res);
+    reader_post (r, index, worker_read (w, slot, index));
   }
   return NULL;
 }

@@ -39,6 +39,7 @@ typedef struct
 {
   Slots *slots;
   guint8 *mem;
+  gboolean on_heap;             /* not from the funcs: their alloc failed */
 } Slot;
 
 /* What a reading thread hands over: a picture, an error, or (both NULL)
@@ -117,8 +118,8 @@ Slots       *vh_reader_slots_new         (const VhVideoReaderMemoryFuncs * funcs
 void         vh_reader_slots_unref       (Slots * slots);
 
 /* An idle slot, a new one while fewer than max_frames exist, else the
- * next one released; NULL when told to stop or on an allocation error. */
-Slot        *vh_reader_take_slot         (VhVideoReader * r, GError ** error);
+ * next one released; NULL when told to stop. */
+Slot        *vh_reader_take_slot         (VhVideoReader * r);
 
 /* Puts back a slot that holds no frame. */
 void         vh_reader_give_back_slot    (VhVideoReader * r, Slot * slot);

@@ -52,7 +52,7 @@ reader_read_frame (VhVideoReader * r, GError ** error)
     ungetc (c, r->file);
   }
 
-  slot = vh_reader_take_slot (r, error);
+  slot = vh_reader_take_slot (r);
   if (!slot)
     return NULL;
   pic = vh_reader_wrap_slot (r, slot);

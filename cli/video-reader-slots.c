@@ -23,10 +23,10 @@ slot_free (Slot * slot)
 {
   Slots *slots = slot->slots;
 
-  if (slots->funcs.free)
-    slots->funcs.free (slot->mem, slots->user_data);
-  else
+  if (slot->on_heap)
     g_aligned_free (slot->mem);
+  else
+    slots->funcs.free (slot->mem, slots->user_data);
   g_free (slot);
 }
 
@@ -97,11 +97,36 @@ zero_padding (VhVideoReader * r, guint8 * mem)
   }
 }
 
-/* A new slot while fewer than max_frames exist, else NULL. */
-static Slot *
-reader_new_slot (VhVideoReader * r, GError ** error)
+/* A slot's memory from the funcs, else the heap. Page-locked memory
+ * only spares the uploads a copy: where it cannot be had (the GPU lost in
+ * the middle of a run, which the engine goes on without on the CPU; its
+ * page-locked memory used up) the heap does, and the slot's pictures say
+ * they are not page-locked. Slots are made as reading needs them, so
+ * without this whether a run survives a lost GPU would depend on how many
+ * slots existed by then. */
+static void
+slot_alloc (VhVideoReader * r, Slot * slot)
 {
   Slots *slots = r->slots;
+  GError *error = NULL;
+
+  if (slots->funcs.alloc) {
+    slot->mem = slots->funcs.alloc (r->picture_bytes, slots->user_data,
+        &error);
+    if (slot->mem)
+      return;
+    g_debug ("%s: a frame slot on the heap (%s)", r->path, error ?
+        error->message : "its memory refused");
+    g_clear_error (&error);
+  }
+  slot->mem = g_aligned_alloc (1, r->picture_bytes, PICTURE_ALIGN);
+  slot->on_heap = TRUE;
+}
+
+/* A new slot while fewer than max_frames exist, else NULL. */
+static Slot *
+reader_new_slot (VhVideoReader * r)
+{
   Slot *slot;
 
   g_mutex_lock (&r->lock);
@@ -110,32 +135,21 @@ reader_new_slot (VhVideoReader * r, GError ** error)
     return NULL;
   }
   slot = g_new0 (Slot, 1);
-  slot->slots = slots;
-  slot->mem = slots->funcs.alloc ?
-      slots->funcs.alloc (r->picture_bytes, slots->user_data, error) :
-      g_aligned_alloc (1, r->picture_bytes, PICTURE_ALIGN);
-  if (slot->mem)
-    r->n_slots++;
+  slot->slots = r->slots;
+  slot_alloc (r, slot);
+  r->n_slots++;
   g_mutex_unlock (&r->lock);
-  if (!slot->mem) {
-    g_free (slot);
-    g_prefix_error (error, "%s: ", r->path);
-    return NULL;
-  }
   zero_padding (r, slot->mem);
   return slot;
 }
 
 Slot *
-vh_reader_take_slot (VhVideoReader * r, GError ** error)
+vh_reader_take_slot (VhVideoReader * r)
 {
   Slot *slot = g_async_queue_try_pop (r->slots->idle);
 
-  if (!slot) {
-    slot = reader_new_slot (r, error);
-    if (!slot && error && *error)
-      return NULL;
-  }
+  if (!slot)
+    slot = reader_new_slot (r);
   if (!slot)
     slot = g_async_queue_pop (r->slots->idle);
   if (slot == &wake_up || g_atomic_int_get (&r->stop)) {
@@ -184,7 +198,7 @@ vh_reader_wrap_slot (VhVideoReader * r, Slot * slot)
   g_atomic_int_inc (&r->slots->ref_count);
   pic = vh_picture_new_wrapped (&r->info, data, r->stride, NULL,
       VH_MEMORY_HOST, slot, slot_return);
-  pic->page_locked = r->slots->funcs.page_locked;
+  pic->page_locked = r->slots->funcs.page_locked && !slot->on_heap;
   if (r->luma_only)
     vh_picture_drop_chroma (pic);
   return pic;

@@ -584,6 +584,98 @@ test_bounded_memory (void)
   g_rand_free (rand);
 }
 
+/* Page-locked memory that runs out (a GPU lost in the middle of a run):
+ * the slots made after it come from the heap, every frame is read, and
+ * only the slots the funcs made are page-locked and given back to them. */
+typedef struct
+{
+  gint made;                    /* by the funcs */
+  gint freed;                   /* by the funcs */
+  gint refused;
+  GHashTable *mem;              /* what the funcs made */
+  GMutex lock;
+} Locked;
+
+static gpointer
+running_out_alloc (gsize size, gpointer user_data, GError ** error)
+{
+  Locked *l = user_data;
+  gpointer mem = NULL;
+
+  g_mutex_lock (&l->lock);
+  if (l->made < 2) {
+    l->made++;
+    mem = g_malloc (size);
+    g_hash_table_add (l->mem, mem);
+  } else {
+    l->refused++;
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM, "device lost");
+  }
+  g_mutex_unlock (&l->lock);
+  return mem;
+}
+
+static void
+running_out_free (gpointer mem, gpointer user_data)
+{
+  Locked *l = user_data;
+
+  g_mutex_lock (&l->lock);
+  g_assert_true (g_hash_table_remove (l->mem, mem));
+  l->freed++;
+  g_mutex_unlock (&l->lock);
+  g_free (mem);
+}
+
+static void
+test_page_locked_runs_out (void)
+{
+  static const VhVideoReaderMemoryFuncs funcs = {
+    running_out_alloc, running_out_free, TRUE
+  };
+  GRand *rand = g_rand_new_with_seed (8);
+  g_autoptr (Clip) c = raw_clip_new (VH_PIX_FMT_YUV420, 8, 64, 32, 20, rand);
+  g_autofree gchar *path = clip_write (c, "locked.yuv");
+  Locked l = { 0 };
+
+  l.mem = g_hash_table_new (NULL, NULL);
+  g_mutex_init (&l.lock);
+  for (guint threads = 1; threads <= 3; threads += 2) {
+    VhVideoReader *reader = vh_video_reader_open (path, &c->info, NULL);
+    GQueue held = G_QUEUE_INIT;
+    guint n = 0, locked = 0;
+    VhPicture *pic;
+
+    l.made = l.freed = l.refused = 0;
+    vh_video_reader_set_threads (reader, threads);
+    vh_video_reader_set_memory (reader, 5, &funcs, &l, NULL);
+    while ((pic = vh_video_reader_read (reader, NULL))) {
+      check_frame (c, pic, n++, FALSE);
+      /* a page-locked picture's memory is the funcs' */
+      g_mutex_lock (&l.lock);
+      g_assert_cmpint (pic->page_locked, ==,
+          g_hash_table_contains (l.mem, pic->data[0]));
+      g_mutex_unlock (&l.lock);
+      locked += pic->page_locked;
+      /* held, so that the reader makes every slot it may */
+      g_queue_push_tail (&held, pic);
+      if (g_queue_get_length (&held) > 2)
+        vh_picture_unref (g_queue_pop_head (&held));
+    }
+    g_assert_cmpuint (n, ==, 20);
+    g_assert_cmpint (l.made, ==, 2);
+    g_assert_cmpint (l.refused, >, 0);
+    g_assert_cmpuint (locked, >, 0);
+    g_assert_cmpuint (locked, <, n);
+    g_queue_clear_full (&held, (GDestroyNotify) vh_picture_unref);
+    vh_video_reader_free (reader);
+    g_assert_cmpint (l.freed, ==, 2);
+  }
+  g_hash_table_unref (l.mem);
+  g_mutex_clear (&l.lock);
+  g_rand_free (rand);
+}
+
 /* Freed while its threads read ahead, or hold pictures the caller still
  * has: nothing waits forever, nothing leaks. */
 static void
@@ -631,6 +723,8 @@ main (int argc, char **argv)
   g_test_add_func ("/video-reader/y4m-tags", test_y4m_tags);
   g_test_add_func ("/video-reader/y4m-size-checked", test_y4m_size_checked);
   g_test_add_func ("/video-reader/bounded-memory", test_bounded_memory);
+  g_test_add_func ("/video-reader/page-locked-runs-out",
+      test_page_locked_runs_out);
   g_test_add_func ("/video-reader/free-early", test_free_early);
   ret = g_test_run ();
   vh_test_remove_dir (tmpdir);
