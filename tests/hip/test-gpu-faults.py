@@ -9,8 +9,11 @@
 """GPU faults, injected through the fake CUDA driver (fake-cuda.c), or the
 fake AMD HIP runtime (fake-hip-amd.c) with VH_TEST_VENDOR=amd.
 
-Each case runs vmafhip-score, or gst-launch-1.0 with vmafhipcompare, in a
-process of its own (the driver counts calls per process) with one fault:
+Each case runs vmafhip-score, or a pipeline with vmafhipcompare (through
+tests/gst-hip/run-pipeline.c, gst-launch-1.0 without its race: an error
+posted before gst-launch's main loop runs is lost and the rest of the
+pipeline waits for ever, which a stream failing as it starts hit under
+load), in a process of its own (the driver counts calls per process) with one fault:
 a device allocation, a kernel launch or a synchronisation failing at its
 Nth call, an illegal address (which stays, as on a GPU), or too little
 device memory for several streams at once. The driver's exit check is on:
@@ -34,9 +37,10 @@ on a real GPU with VH_TEST_MODE=gpu (exit 77 without one). There kernels
 run, so every frame equals the CPU run; with VH_COMPUTE_SANITIZER naming
 compute-sanitizer, each run goes through its memcheck with leak check.
 
-Environment: VH_SCORE (vmafhip-score), VH_FAKE_CUDA (the driver),
-VH_FAKE_HIP_AMD (the AMD runtime), VH_TEST_VENDOR (nvidia or amd),
-GST_PLUGIN_PATH_1_0 (the plugin; element cases skip without gst-launch-1.0).
+Environment: VH_SCORE (vmafhip-score), VH_RUN_PIPELINE (run-pipeline;
+without it gst-launch-1.0, and element cases skip without that),
+VH_FAKE_CUDA (the driver), VH_FAKE_HIP_AMD (the AMD runtime),
+VH_TEST_VENDOR (nvidia or amd), GST_PLUGIN_PATH_1_0 (the plugin).
 """
 
 import json
@@ -294,9 +298,10 @@ def pipeline(results, backend, n_frames, name='c'):
 
 
 def element_cases(tmp):
-    launch = shutil.which('gst-launch-1.0')
+    launch = os.environ.get('VH_RUN_PIPELINE') or \
+        shutil.which('gst-launch-1.0')
     if not launch:
-        print('element cases skipped: no gst-launch-1.0')
+        print('element cases skipped: no run-pipeline or gst-launch-1.0')
         return
     n = 30
     cpu_log = os.path.join(tmp, 'cpu-element.json')
