@@ -107,8 +107,16 @@ hip_ssimu2_collect (VhFeatureExtractor * fex, gconstpointer results,
 static const gchar *
 hip_ssimu2_unsupported (const VhFeatureExtractor * fex)
 {
+  VhSsimu2Matrix matrix[2];
+  VhSsimu2Range range[2];
+
   if (vh_feature_extractor_get_string_option (fex, "dump_rgb"))
     return "dump_rgb is written on the CPU";
+  /* The kernels convert both inputs with one set of coefficients. */
+  vh_ssimu2_colorimetry (fex, matrix, range);
+  if (matrix[0] != matrix[1] || range[0] != range[1])
+    return "the distorted input's colorimetry (dist_matrix, dist_range) "
+        "differs from the reference's, which is converted on the CPU";
   return NULL;
 }
 
@@ -181,7 +189,8 @@ hip_ssimu2_args (HipSsimu2 * s, const VhPictureInfo * info,
     const VhPicture * ref, const VhPicture * dist, Ssimu2Args * a)
 {
   const VhPicture *pics[2] = { ref, dist };
-  const VhSsimu2Yuv *yuv = &s->s.yuv;
+  /* Both inputs' coefficients are equal here (hip_ssimu2_unsupported). */
+  const VhSsimu2Yuv *yuv = &s->s.yuv[0];
   const VhSsimu2Gauss *g = &s->s.gauss;
 
   memset (a, 0, sizeof (*a));

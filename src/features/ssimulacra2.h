@@ -94,13 +94,20 @@ typedef struct
 
 typedef struct
 {
-  VhSsimu2Yuv yuv;
+  VhSsimu2Yuv yuv[2];           /* [ref, dist]: each its own colorimetry */
   VhSsimu2Gauss gauss;
   gfloat *to_linear;            /* 65536 entries: R'G'B' / 65535 to linear */
   gfloat mix[9];                /* opsin absorbance, row-major */
   gfloat bias;
   gfloat neg_bias_cbrt;
 } VhSsimu2;
+
+/* The matrix and range of each input [ref, dist] from @fex's options:
+ * the distorted's dist_matrix and dist_range where given, else the
+ * reference's matrix and range. */
+void         vh_ssimu2_colorimetry       (const VhFeatureExtractor * fex,
+                                          VhSsimu2Matrix matrix[2],
+                                          VhSsimu2Range range[2]);
 
 /* Checks @info and @fex's options and fills @s; vh_ssimu2_clear()
  * releases it. */
