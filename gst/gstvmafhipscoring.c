@@ -439,7 +439,8 @@ log_colorimetry (GstVmafHipScoring * scoring)
           "option, else bt709", input[i], scoring->color_unconvertible[i]);
   }
   GST_INFO_OBJECT (scoring->element, "colorimetry from the caps, where no "
-      "option gives it: reference %s, %s range; distorted %s, %s range",
+      "option gives it (unknown: the default): reference %s, %s range; "
+      "distorted %s, %s range",
       vh_color_matrix_to_string (scoring->color[0].matrix),
       vh_color_range_to_string (scoring->color[0].range),
       vh_color_matrix_to_string (scoring->color[1].matrix),
