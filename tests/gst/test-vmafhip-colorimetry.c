@@ -11,8 +11,9 @@
  * BT.709 or BT.601, limited or full range by rawvideoparse, score
  * differently, each exactly as vmafhip-score with the matching options;
  * explicit options win over the caps, the reference and the distorted
- * input are each converted with their own caps' colorimetry, and a
- * matrix without a conversion (SMPTE 240M) falls back to BT.709. */
+ * input are each converted with their own caps' colorimetry, a matrix
+ * without a conversion (SMPTE 240M) falls back to BT.709, and caps that
+ * change mid-stream change the conversion from the next frame. */
 
 #include <string.h>
 
@@ -279,6 +280,71 @@ test_unconvertible_matrix (void)
   g_free (results);
 }
 
+/* Frames 0 and 1 with caps colorimetry @first, 2 and 3 with @second,
+ * through harnesses: the per-frame ssimulacra2. */
+static GArray *
+harness_scores (const gchar * first, const gchar * second)
+{
+  const gchar *props[] = { "backend", "cpu", "model", "", "features",
+    "ssimulacra2", "threads", "2", NULL
+  };
+  const gchar *colorimetry[] = { first, first, second, second };
+  GArray *scores = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  GPtrArray *frames;
+  VhGstPads t;
+  GList *msgs;
+
+  vh_gst_pads_setup (&t, props);
+  for (guint i = 0; i < 4; i++) {
+    if (i == 0 || strcmp (colorimetry[i], colorimetry[i - 1])) {
+      gchar *caps = g_strdup_printf ("video/x-raw,format=I420,width=%u,"
+          "height=%u,framerate=25/1,colorimetry=%s", WIDTH, HEIGHT,
+          colorimetry[i]);
+
+      gst_harness_set_src_caps_str (t.ref, caps);
+      gst_harness_set_src_caps_str (t.dist, caps);
+      g_free (caps);
+    }
+    vh_gst_pads_push_synth (&t, GST_VIDEO_FORMAT_I420, WIDTH, HEIGHT, i, i);
+  }
+  msgs = vh_gst_pads_finish (&t);
+  g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+  frames = vh_gst_structures (msgs, "vmaf");
+  g_assert_cmpuint (frames->len, ==, 4);
+  for (guint i = 0; i < frames->len; i++) {
+    gdouble v = vh_gst_get_double (g_ptr_array_index (frames, i),
+        "ssimulacra2");
+
+    g_array_append_val (scores, v);
+  }
+  g_ptr_array_unref (frames);
+  vh_gst_free_messages (msgs);
+  vh_gst_pads_teardown (&t);
+  return scores;
+}
+
+/* Caps whose colorimetry changes mid-stream: the frames after the change
+ * are converted with the new one. */
+static void
+test_caps_change (void)
+{
+  GArray *changed = harness_scores ("bt709", "bt601");
+  GArray *bt709 = harness_scores ("bt709", "bt709");
+  GArray *bt601 = harness_scores ("bt601", "bt601");
+
+  for (guint i = 0; i < 4; i++) {
+    const gdouble want = g_array_index (i < 2 ? bt709 : bt601, gdouble, i);
+
+    vh_assert_msg (g_array_index (changed, gdouble, i) == want, "frame %u: "
+        "%.17g, want %.17g", i, g_array_index (changed, gdouble, i), want);
+    vh_assert_msg (g_array_index (bt709, gdouble, i) != g_array_index (bt601,
+            gdouble, i), "frame %u: bt709 and bt601 alike", i);
+  }
+  g_array_unref (changed);
+  g_array_unref (bt709);
+  g_array_unref (bt601);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -292,6 +358,7 @@ main (int argc, char **argv)
   g_test_add_func ("/colorimetry/options-win", test_options_win);
   g_test_add_func ("/colorimetry/unconvertible-matrix",
       test_unconvertible_matrix);
+  g_test_add_func ("/colorimetry/caps-change", test_caps_change);
   ret = g_test_run ();
   g_free (ref_path);
   g_free (dist_path);
