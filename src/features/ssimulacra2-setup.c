@@ -217,8 +217,10 @@ ssimu2_linear_table (void)
   return t;
 }
 
-void
-vh_ssimu2_colorimetry (const VhFeatureExtractor * fex,
+/* The matrix and range of each input [ref, dist]: the distorted's
+ * dist_matrix and dist_range where given, else the reference's. */
+static void
+ssimu2_colorimetry (const VhFeatureExtractor * fex,
     VhSsimu2Matrix matrix[2], VhSsimu2Range range[2])
 {
   matrix[0] = (VhSsimu2Matrix) vh_feature_extractor_get_option (fex,
@@ -253,7 +255,7 @@ vh_ssimu2_setup (VhSsimu2 * s, const VhFeatureExtractor * fex,
         info->width, info->height, VH_SSIMU2_MIN_SIZE, VH_SSIMU2_MIN_SIZE);
     return FALSE;
   }
-  vh_ssimu2_colorimetry (fex, matrix, range);
+  ssimu2_colorimetry (fex, matrix, range);
   for (guint i = 0; i < 2; i++)
     ssimu2_yuv_setup (&s->yuv[i], matrix[i], range[i], info);
   ssimu2_gauss_setup (&s->gauss, 1.5);

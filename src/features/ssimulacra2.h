@@ -102,13 +102,6 @@ typedef struct
   gfloat neg_bias_cbrt;
 } VhSsimu2;
 
-/* The matrix and range of each input [ref, dist] from @fex's options:
- * the distorted's dist_matrix and dist_range where given, else the
- * reference's matrix and range. */
-void         vh_ssimu2_colorimetry       (const VhFeatureExtractor * fex,
-                                          VhSsimu2Matrix matrix[2],
-                                          VhSsimu2Range range[2]);
-
 /* Checks @info and @fex's options and fills @s; vh_ssimu2_clear()
  * releases it. */
 gboolean     vh_ssimu2_setup             (VhSsimu2 * s,
