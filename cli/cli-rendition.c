@@ -50,9 +50,12 @@ load_model (const gchar * text, GError ** error)
   return model;
 }
 
-/* "NAME[=key=value[:key=value...]]" (src/feature-spec.h). */
+/* "NAME[=key=value[:key=value...]]" (src/feature-spec.h); what its
+ * options leave of the colorimetry comes from the inputs' headers. */
 static gboolean
-add_feature (VhContext * ctx, const gchar * text, GError ** error)
+add_feature (VhContext * ctx, const gchar * text,
+    const VhColorimetry * ref_color, const VhColorimetry * dist_color,
+    GError ** error)
 {
   VhFeatureSpec spec;
   GError *err = NULL;
@@ -65,6 +68,7 @@ add_feature (VhContext * ctx, const gchar * text, GError ** error)
     g_error_free (err);
     return FALSE;
   }
+  vh_feature_spec_add_colorimetry (&spec, ref_color, dist_color);
   ok = vh_context_add_feature (ctx, spec.name,
       (const gchar * const *) spec.options, error);
   vh_feature_spec_clear (&spec);
@@ -181,7 +185,8 @@ fail:
 gboolean
 vh_cli_rendition_prepare (VhCliRendition * r, const VhCliSettings * s,
     const VhContextConfig * config, VhOutputFormat format,
-    const VhPictureInfo * ref_info, GError ** error)
+    const VhPictureInfo * ref_info, const VhColorimetry * ref_color,
+    GError ** error)
 {
   r->ctx = vh_context_new (config);
   vh_context_set_fallback_func (r->ctx, on_gpu_fallback, NULL);
@@ -200,7 +205,8 @@ vh_cli_rendition_prepare (VhCliRendition * r, const VhCliSettings * s,
     }
   }
   for (guint i = 0; s->features && s->features[i]; i++) {
-    if (!add_feature (r->ctx, s->features[i], error))
+    if (!add_feature (r->ctx, s->features[i], ref_color,
+            vh_video_reader_get_colorimetry (r->reader), error))
       return FALSE;
   }
   /* The output is checked (and holds an empty log) before any scoring,

@@ -63,12 +63,16 @@ VhCliRendition *vh_cli_rendition_open    (const VhCliSettings * s,
                                           GError ** error);
 
 /* Its context (@config: backends and transfer, shared by all), models,
- * features and run report (its results file checked before any scoring). */
+ * features and run report (its results file checked before any scoring).
+ * @ref_color: the reference's colorimetry (its Y4M header's), which with
+ * the distorted file's fills what --feature options leave out for the
+ * features that convert Y'CbCr to RGB. */
 gboolean     vh_cli_rendition_prepare    (VhCliRendition * r,
                                           const VhCliSettings * s,
                                           const VhContextConfig * config,
                                           VhOutputFormat format,
                                           const VhPictureInfo * ref_info,
+                                          const VhColorimetry * ref_color,
                                           GError ** error);
 
 /* Whether reference frame @ref_index (counted after --frame_skip_ref) is

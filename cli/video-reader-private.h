@@ -60,6 +60,7 @@ struct _VhVideoReader
   FILE *file;
   gboolean y4m;
   VhPictureInfo info;
+  VhColorimetry color;          /* the Y4M header's; raw: unknown */
   guint n_read;                 /* by the sequential thread */
   guint n_returned;
   gboolean luma_only;

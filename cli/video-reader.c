@@ -197,7 +197,8 @@ vh_video_reader_open (const gchar * path, const VhPictureInfo * raw_info,
     return NULL;
   }
   if (r->y4m) {
-    if (!vh_y4m_read_header (r->file, r->path, &r->info, error)) {
+    if (!vh_y4m_read_header (r->file, r->path, &r->info, &r->color,
+            error)) {
       vh_video_reader_free (r);
       return NULL;
     }
@@ -230,6 +231,12 @@ const VhPictureInfo *
 vh_video_reader_get_info (VhVideoReader * reader)
 {
   return &reader->info;
+}
+
+const VhColorimetry *
+vh_video_reader_get_colorimetry (VhVideoReader * reader)
+{
+  return &reader->color;
 }
 
 void

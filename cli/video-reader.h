@@ -10,6 +10,7 @@
 #define __VH_VIDEO_READER_H__
 
 #include <glib.h>
+#include "feature-colorimetry.h"
 #include "picture.h"
 
 G_BEGIN_DECLS
@@ -49,6 +50,10 @@ VhVideoReader *vh_video_reader_open      (const gchar * path,
 gboolean     vh_video_reader_path_is_stdin (const gchar * path);
 
 const VhPictureInfo *vh_video_reader_get_info (VhVideoReader * reader);
+
+/* What the Y4M header says of the colorimetry (its range, with ffmpeg's
+ * XCOLORRANGE); all UNKNOWN for raw YUV. */
+const VhColorimetry *vh_video_reader_get_colorimetry (VhVideoReader * reader);
 
 /* Before the first read: at most @max_frames pictures are out at once
  * (read ahead, being read, or still held; default 8, at least 2), their

@@ -394,7 +394,8 @@ run (VhCliSettings * s, GError ** error)
 
   for (guint i = 0; i < renditions->len; i++) {
     if (!vh_cli_rendition_prepare (g_ptr_array_index (renditions, i), s,
-            &config, format, ref_info, error))
+            &config, format, ref_info,
+            vh_video_reader_get_colorimetry (ref_reader), error))
       goto out;
   }
   /* Which feature runs where, once: on stderr and in the results file

@@ -61,14 +61,33 @@ y4m_parse_colorspace (const gchar * tag, VhPixFmt * fmt, guint * bpc)
   return FALSE;
 }
 
+/* ffmpeg's "XCOLORRANGE=FULL|LIMITED"; other X parameters are not ours. */
+static gboolean
+y4m_parse_extension (const gchar * t, VhColorRange * range)
+{
+  static const gchar key[] = "XCOLORRANGE=";
+
+  if (strncmp (t, key, sizeof (key) - 1))
+    return TRUE;
+  t += sizeof (key) - 1;
+  if (!strcmp (t, "FULL"))
+    *range = VH_COLOR_RANGE_FULL;
+  else if (!strcmp (t, "LIMITED"))
+    *range = VH_COLOR_RANGE_LIMITED;
+  else
+    return FALSE;
+  return TRUE;
+}
+
 gboolean
 vh_y4m_read_header (FILE * file, const gchar * path, VhPictureInfo * info,
-    GError ** error)
+    VhColorimetry * color, GError ** error)
 {
   gchar line[1024] = "";
   gchar **tokens;
   guint width = 0, height = 0, bpc = 8;
   VhPixFmt fmt = VH_PIX_FMT_YUV420;
+  VhColorRange range = VH_COLOR_RANGE_UNKNOWN;
   gboolean ok;
 
   if (!fgets (line, sizeof (line), file) || !strchr (line, '\n')) {
@@ -109,11 +128,24 @@ vh_y4m_read_header (FILE * file, const gchar * path, VhPictureInfo * info,
           return FALSE;
         }
         break;
+      case 'X':
+        if (!y4m_parse_extension (t, &range)) {
+          g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+              "%s: unknown Y4M colour range '%s' (expected "
+              "XCOLORRANGE=FULL or XCOLORRANGE=LIMITED)", path, t);
+          g_strfreev (tokens);
+          return FALSE;
+        }
+        break;
       default:
         break;
     }
   }
   g_strfreev (tokens);
+  if (color) {
+    color->matrix = VH_COLOR_MATRIX_UNKNOWN;
+    color->range = range;
+  }
   ok = vh_picture_info_init (info, fmt, bpc, width, height, error);
   if (!ok)
     g_prefix_error (error, "%s: ", path);

@@ -12,6 +12,7 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "feature-colorimetry.h"
 #include "picture.h"
 
 G_BEGIN_DECLS
@@ -25,9 +26,13 @@ G_BEGIN_DECLS
  * into @info: width and height strictly in 1..32768, the colour space
  * matched whole (420, 420jpeg, 420mpeg2, 420paldv, 422, 422jpeg, 444,
  * mono, or one with its depth: 420p10, mono16). Errors name @path and the
- * tag. */
+ * tag. @color (may be NULL) gets the range of ffmpeg's XCOLORRANGE=FULL
+ * or LIMITED (another value is refused); Y4M has no matrix, and its
+ * "jpeg" colour spaces say where chroma is sited, not the range, so both
+ * are otherwise UNKNOWN. */
 gboolean     vh_y4m_read_header          (FILE * file, const gchar * path,
                                           VhPictureInfo * info,
+                                          VhColorimetry * color,
                                           GError ** error);
 
 /* @line (@len bytes, not NUL-terminated) is a FRAME line: "FRAME", maybe

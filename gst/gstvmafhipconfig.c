@@ -88,14 +88,20 @@ load_model (const gchar * text, const GstVmafHipSettings * s,
 
 /* "NAME[=key=value[:key=value...]]", as vmafhip-score's --feature. */
 static gboolean
-add_feature (VhContext * ctx, const gchar * text, GError ** error)
+add_feature (VhContext * ctx, const gchar * text,
+    const VhColorimetry * colorimetry, gboolean * uses_colorimetry,
+    GError ** error)
 {
   VhFeatureSpec spec;
   GError *err = NULL;
   gboolean ok;
 
-  ok = vh_feature_spec_parse (&spec, text, &err) &&
-      vh_context_add_feature (ctx, spec.name,
+  ok = vh_feature_spec_parse (&spec, text, &err);
+  if (ok && vh_feature_spec_add_colorimetry (&spec,
+          colorimetry ? &colorimetry[0] : NULL,
+          colorimetry ? &colorimetry[1] : NULL))
+    *uses_colorimetry = TRUE;
+  ok = ok && vh_context_add_feature (ctx, spec.name,
       (const gchar * const *) spec.options, &err);
   vh_feature_spec_clear (&spec);
   if (!ok) {
@@ -109,6 +115,7 @@ add_feature (VhContext * ctx, const gchar * text, GError ** error)
 VhContext *
 gst_vmaf_hip_context_new (const GstVmafHipSettings * s, VhBackend backends,
     VhPictureTransfer * transfer, VhExtractorSet * extractors,
+    const VhColorimetry * colorimetry, gboolean * uses_colorimetry,
     GError ** error)
 {
   VhContextConfig config = { 0 };
@@ -119,6 +126,7 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, VhBackend backends,
   gboolean ok;
   VhContext *ctx;
 
+  *uses_colorimetry = FALSE;
   config.n_threads = s->threads ? s->threads : g_get_num_processors ();
   /* threads=0 on a GPU: a few workers keep it busy; one per processor
    * would only multiply start-up and GPU state (many elements at once). */
@@ -171,7 +179,8 @@ gst_vmaf_hip_context_new (const GstVmafHipSettings * s, VhBackend backends,
     g_hash_table_add (names, (gpointer) name);
   }
   for (guint i = 0; features[i]; i++) {
-    if (!add_feature (ctx, features[i], error))
+    if (!add_feature (ctx, features[i], colorimetry, uses_colorimetry,
+            error))
       goto fail;
   }
   if (!models[0] && !features[0]) {

@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "context.h"
+#include "feature-colorimetry.h"
 #include "gstvmafhipenums.h"
 
 G_BEGIN_DECLS
@@ -47,11 +48,17 @@ void         gst_vmaf_hip_settings_clear   (GstVmafHipSettings * s);
  * (VH_BACKEND_CPU and NULL: none, or backend cpu): with HIP each feature
  * runs on its HIP twin where there is one, on the CPU otherwise.
  * @extractors: the classes the context may run (NULL: every HIP twin's and
- * the CPU's; a set without the twins the self-test failed). */
+ * the CPU's; a set without the twins the self-test failed).
+ * @colorimetry: the reference's and the distorted input's, [ref, dist]
+ * (NULL: not known yet), for the features that convert Y'CbCr to RGB
+ * and were not given it as options; *@uses_colorimetry tells whether
+ * any feature took it, so that new colorimetry needs a new context. */
 VhContext   *gst_vmaf_hip_context_new      (const GstVmafHipSettings * s,
                                             VhBackend backends,
                                             VhPictureTransfer * transfer,
                                             VhExtractorSet * extractors,
+                                            const VhColorimetry * colorimetry,
+                                            gboolean * uses_colorimetry,
                                             GError ** error);
 
 G_END_DECLS

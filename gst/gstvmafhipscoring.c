@@ -14,9 +14,12 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include <gst/base/gstaggregator.h>
 
 #include "gstvmafhipscoring.h"
+#include "gstvmafhipcolorimetry.h"
 #include "gstvmafhipcompat.h"
 #include "gstvmafhippicture.h"
 #include "gstvmafhipreport.h"
@@ -59,6 +62,14 @@ struct _GstVmafHipScoring
   GstVideoInfo ref_info_used;
   GstVideoInfo dist_info_used;
   gboolean have_info_used;
+  /* The inputs' colorimetry from their caps, [ref, dist], once frames
+   * came (have_color), what of it has no conversion (caps' matrix names,
+   * NULL: none), and whether the context's features took it (then new
+   * colorimetry needs a new context). */
+  VhColorimetry color[2];
+  const gchar *color_unconvertible[2];
+  gboolean have_color;
+  gboolean ctx_uses_color;
   GstVmafHipReport *report;     /* the engine's run report and what the
                                  * element makes of it; thread-safe,
                                  * shared with the workers; set under the
@@ -390,6 +401,7 @@ gst_vmaf_hip_scoring_prepare (GstVmafHipScoring * scoring)
   scoring->ctx_base = 0;
   scoring->n_pairs = 0;
   scoring->have_info_used = FALSE;
+  scoring->have_color = FALSE;
   return report != NULL;
 }
 
@@ -414,6 +426,27 @@ watch_outputs (GstVmafHipScoring * scoring, VhModel * first)
   g_ptr_array_unref (outputs);
 }
 
+/* Said once per context that takes the caps' colorimetry. */
+static void
+log_colorimetry (GstVmafHipScoring * scoring)
+{
+  static const gchar *const input[2] = { "reference", "distorted" };
+
+  for (guint i = 0; i < 2; i++) {
+    if (scoring->color_unconvertible[i])
+      GST_INFO_OBJECT (scoring->element, "the %s caps' Y'CbCr matrix (%s) "
+          "has no conversion to RGB here: ssimulacra2 takes its matrix "
+          "option, else bt709", input[i], scoring->color_unconvertible[i]);
+  }
+  GST_INFO_OBJECT (scoring->element, "colorimetry from the caps, where no "
+      "option gives it (unknown: the default): reference %s, %s range; "
+      "distorted %s, %s range",
+      vh_color_matrix_to_string (scoring->color[0].matrix),
+      vh_color_range_to_string (scoring->color[0].range),
+      vh_color_matrix_to_string (scoring->color[1].matrix),
+      vh_color_range_to_string (scoring->color[1].range));
+}
+
 gboolean
 gst_vmaf_hip_scoring_build (GstVmafHipScoring * scoring)
 {
@@ -425,7 +458,9 @@ gst_vmaf_hip_scoring_build (GstVmafHipScoring * scoring)
   scoring->ctx = gst_vmaf_hip_context_new (&scoring->run,
       gst_vmaf_hip_gpu_backends (scoring->gpu),
       gst_vmaf_hip_gpu_transfer (scoring->gpu),
-      gst_vmaf_hip_gpu_extractors (scoring->gpu), &err);
+      gst_vmaf_hip_gpu_extractors (scoring->gpu),
+      scoring->have_color ? scoring->color : NULL, &scoring->ctx_uses_color,
+      &err);
   if (!scoring->ctx) {
     if (g_error_matches (err, VH_ERROR, VH_ERROR_BACKEND)) {
       GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
@@ -444,6 +479,8 @@ gst_vmaf_hip_scoring_build (GstVmafHipScoring * scoring)
   vh_context_set_frame_ready_func (scoring->ctx, on_frame_ready, scoring,
       NULL);
   vh_context_set_fallback_func (scoring->ctx, on_gpu_fallback, scoring);
+  if (scoring->ctx_uses_color && scoring->have_color)
+    log_colorimetry (scoring);
   log_dispatch (scoring);
   names = vh_context_output_names (scoring->ctx);
   gst_vmaf_hip_report_set_order (scoring->report, names, scoring->ctx);
@@ -636,12 +673,42 @@ post_mismatch (GstVmafHipScoring * scoring, const GstVideoInfo * ref,
   g_free (d);
 }
 
+/* The caps' colorimetry, for the features that take it from there: the
+ * context built before any caps came is built again with it, a started
+ * one retired when it changes. */
+static gboolean
+follow_colorimetry (GstVmafHipScoring * scoring, const GstVideoInfo * rinfo,
+    const GstVideoInfo * dinfo)
+{
+  VhColorimetry color[2];
+  const gchar *unconvertible[2];
+
+  gst_vmaf_hip_colorimetry_from_video (rinfo, &color[0], &unconvertible[0]);
+  gst_vmaf_hip_colorimetry_from_video (dinfo, &color[1], &unconvertible[1]);
+  if (scoring->have_color && !memcmp (color, scoring->color, sizeof (color)))
+    return TRUE;
+  memcpy (scoring->color, color, sizeof (color));
+  memcpy (scoring->color_unconvertible, unconvertible,
+      sizeof (unconvertible));
+  scoring->have_color = TRUE;
+  if (!scoring->ctx || !scoring->ctx_uses_color)
+    return TRUE;
+  if (scoring->ctx_started) {
+    GST_INFO_OBJECT (scoring->element, "colorimetry changed, new context");
+    return retire_context (scoring);
+  }
+  g_clear_pointer (&scoring->ctx, vh_context_free);
+  return TRUE;
+}
+
 /* A new geometry needs a new context; new caps restart temporal
  * features. */
 static gboolean
 follow_geometry (GstVmafHipScoring * scoring, const VhPictureInfo * rpi,
     const GstVideoInfo * rinfo, const GstVideoInfo * dinfo)
 {
+  if (!follow_colorimetry (scoring, rinfo, dinfo))
+    return FALSE;
   if (scoring->ctx_started && !vh_picture_info_equal (&scoring->ctx_info,
           rpi)) {
     GST_INFO_OBJECT (scoring->element, "picture geometry changed, new "

@@ -159,6 +159,13 @@ vh_feature_extractor_get_option (const VhFeatureExtractor * fex,
   return vh_option_values_get (&fex->options, name);
 }
 
+gboolean
+vh_feature_extractor_option_is_set (const VhFeatureExtractor * fex,
+    const gchar * name)
+{
+  return vh_option_values_is_set (&fex->options, name);
+}
+
 gchar *
 vh_feature_extractor_output_name (const VhFeatureExtractor * fex,
     const gchar * base_name)

@@ -189,6 +189,10 @@ void         vh_feature_extractor_free            (VhFeatureExtractor * fex);
 gdouble      vh_feature_extractor_get_option      (const VhFeatureExtractor * fex,
                                                    const gchar * name);
 
+/* Whether option @name was given rather than left at its default. */
+gboolean     vh_feature_extractor_option_is_set   (const VhFeatureExtractor * fex,
+                                                   const gchar * name);
+
 /* Text of a string option (NULL when unset), name of a choice option. */
 const gchar *vh_feature_extractor_get_string_option (const VhFeatureExtractor * fex,
                                                    const gchar * name);

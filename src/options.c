@@ -180,6 +180,15 @@ vh_option_values_get (const VhOptionValues * ov, const gchar * name)
   return ov->values[i];
 }
 
+gboolean
+vh_option_values_is_set (const VhOptionValues * ov, const gchar * name)
+{
+  gint i = option_index (ov, name);
+
+  g_return_val_if_fail (i >= 0, FALSE);
+  return ov->is_set[i];
+}
+
 static gint
 compare_spec_names (gconstpointer a, gconstpointer b)
 {

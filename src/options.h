@@ -70,6 +70,10 @@ gboolean     vh_option_values_set       (VhOptionValues * ov,
 gdouble      vh_option_values_get       (const VhOptionValues * ov,
                                          const gchar * name);
 
+/* Whether option @name was given (not left at its default). */
+gboolean     vh_option_values_is_set    (const VhOptionValues * ov,
+                                         const gchar * name);
+
 /* A VH_OPTION_STRING option's text (NULL when unset) or a
  * VH_OPTION_CHOICE option's chosen name. */
 const gchar *vh_option_values_get_string (const VhOptionValues * ov,

@@ -50,13 +50,18 @@ typedef struct
 
 typedef struct
 {
+  gfloat y_offset, y_scale, c_offset, c_scale;
+  gfloat cr_r, cb_g, cr_g, cb_b;
+} Ssimu2Yuv;
+
+typedef struct
+{
   Ssimu2Pic pic[2];
   gfloat *planes;
   const gfloat *to_linear;
   gdouble *row_sums;
   guint64 slot;
-  gfloat y_offset, y_scale, c_offset, c_scale;
-  gfloat cr_r, cb_g, cr_g, cb_b;
+  Ssimu2Yuv yuv[2];             /* reference, distorted: each its own */
   gfloat mix[9];
   gfloat bias, neg_bias_cbrt;
   gfloat n2[3], d1[3];
@@ -70,6 +75,8 @@ typedef struct
 
 G_STATIC_ASSERT (sizeof (Ssimu2Pic) == 88);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Ssimu2Args, slot) == 2 * 88 + 3 * 8);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Ssimu2Args, mix) == 2 * 88 + 4 * 8 +
+    2 * 8 * 4);
 
 enum
 {
@@ -181,7 +188,8 @@ hip_ssimu2_args (HipSsimu2 * s, const VhPictureInfo * info,
     const VhPicture * ref, const VhPicture * dist, Ssimu2Args * a)
 {
   const VhPicture *pics[2] = { ref, dist };
-  const VhSsimu2Yuv *yuv = &s->s.yuv;
+  /* Chroma layout and grey are the stream's, alike for both inputs. */
+  const VhSsimu2Yuv *yuv = &s->s.yuv[0];
   const VhSsimu2Gauss *g = &s->s.gauss;
 
   memset (a, 0, sizeof (*a));
@@ -197,14 +205,18 @@ hip_ssimu2_args (HipSsimu2 * s, const VhPictureInfo * info,
   a->to_linear = s->d_to_linear;
   a->row_sums = s->d_row_sums;
   a->slot = (guint64) info->width * info->height;
-  a->y_offset = yuv->y_offset;
-  a->y_scale = yuv->y_scale;
-  a->c_offset = yuv->c_offset;
-  a->c_scale = yuv->c_scale;
-  a->cr_r = yuv->cr_r;
-  a->cb_g = yuv->cb_g;
-  a->cr_g = yuv->cr_g;
-  a->cb_b = yuv->cb_b;
+  for (guint i = 0; i < 2; i++) {
+    const VhSsimu2Yuv *in = &s->s.yuv[i];
+
+    a->yuv[i].y_offset = in->y_offset;
+    a->yuv[i].y_scale = in->y_scale;
+    a->yuv[i].c_offset = in->c_offset;
+    a->yuv[i].c_scale = in->c_scale;
+    a->yuv[i].cr_r = in->cr_r;
+    a->yuv[i].cb_g = in->cb_g;
+    a->yuv[i].cr_g = in->cr_g;
+    a->yuv[i].cb_b = in->cb_b;
+  }
   memcpy (a->mix, s->s.mix, sizeof (a->mix));
   a->bias = s->s.bias;
   a->neg_bias_cbrt = s->s.neg_bias_cbrt;

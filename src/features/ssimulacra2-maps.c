@@ -89,8 +89,8 @@ vh_ssimu2_planes_clear (VhSsimu2Planes * p)
 }
 
 static inline VH_SSIMU2_INLINE void
-ssimu2_linear (const VhSsimu2 * s, VhSsimu2Planes * p, const VhPicture * pic,
-    gfloat * const out[3])
+ssimu2_linear (const VhSsimu2 * s, const VhSsimu2Yuv * yuv,
+    VhSsimu2Planes * p, const VhPicture * pic, gfloat * const out[3])
 {
   const guint w = pic->info.width, h = pic->info.height;
   guint16 *r = p->row16, *g = r + w, *b = g + w;
@@ -99,7 +99,7 @@ ssimu2_linear (const VhSsimu2 * s, VhSsimu2Planes * p, const VhPicture * pic,
     gfloat *o0 = out[0] + (gsize) y * w, *o1 = out[1] + (gsize) y * w;
     gfloat *o2 = out[2] + (gsize) y * w;
 
-    vh_ssimu2_rgb16_row (&s->yuv, pic, y, r, g, b);
+    vh_ssimu2_rgb16_row (yuv, pic, y, r, g, b);
     for (guint x = 0; x < w; x++) {
       o0[x] = s->to_linear[r[x]];
       o1[x] = s->to_linear[g[x]];
@@ -328,8 +328,8 @@ ssimu2_compute (const VhSsimu2 * s, VhSsimu2Planes * p,
   const guint n_scales = vh_ssimu2_n_scales (p->width, p->height);
   guint w = p->width, h = p->height, cur = 0;
 
-  ssimu2_linear (s, p, ref, p->lin[0][0]);
-  ssimu2_linear (s, p, dist, p->lin[1][0]);
+  ssimu2_linear (s, &s->yuv[0], p, ref, p->lin[0][0]);
+  ssimu2_linear (s, &s->yuv[1], p, dist, p->lin[1][0]);
   for (guint scale = 0; scale < n_scales; scale++) {
     gsize n;
 

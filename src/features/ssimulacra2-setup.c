@@ -28,6 +28,14 @@ const VhOptionSpec vh_ssimu2_options[] = {
       VH_OPTION_CHOICE, VH_SSIMU2_MATRIX_BT709, 0, 0, 0, ssimu2_matrix_names},
   {"range", NULL, "sample range of the input: limited or full",
       VH_OPTION_CHOICE, VH_SSIMU2_RANGE_LIMITED, 0, 0, 0, ssimu2_range_names},
+  {"dist_matrix", NULL,
+        "Y'CbCr matrix of the distorted input when it differs from the "
+        "reference's: bt601, bt709 or bt2020 (default: matrix)",
+      VH_OPTION_CHOICE, VH_SSIMU2_MATRIX_BT709, 0, 0, 0, ssimu2_matrix_names},
+  {"dist_range", NULL,
+        "sample range of the distorted input when it differs from the "
+        "reference's: limited or full (default: range)",
+      VH_OPTION_CHOICE, VH_SSIMU2_RANGE_LIMITED, 0, 0, 0, ssimu2_range_names},
   {"dump_rgb", NULL,
         "folder (created) where the R'G'B' fed to the metric is written as "
         "raw 16-bit RGB frames (ref-N.rgb48, dis-N.rgb48)",
@@ -209,6 +217,23 @@ ssimu2_linear_table (void)
   return t;
 }
 
+/* The matrix and range of each input [ref, dist]: the distorted's
+ * dist_matrix and dist_range where given, else the reference's. */
+static void
+ssimu2_colorimetry (const VhFeatureExtractor * fex,
+    VhSsimu2Matrix matrix[2], VhSsimu2Range range[2])
+{
+  matrix[0] = (VhSsimu2Matrix) vh_feature_extractor_get_option (fex,
+      "matrix");
+  range[0] = (VhSsimu2Range) vh_feature_extractor_get_option (fex, "range");
+  matrix[1] = vh_feature_extractor_option_is_set (fex, "dist_matrix") ?
+      (VhSsimu2Matrix) vh_feature_extractor_get_option (fex, "dist_matrix") :
+      matrix[0];
+  range[1] = vh_feature_extractor_option_is_set (fex, "dist_range") ?
+      (VhSsimu2Range) vh_feature_extractor_get_option (fex, "dist_range") :
+      range[0];
+}
+
 gboolean
 vh_ssimu2_setup (VhSsimu2 * s, const VhFeatureExtractor * fex,
     const VhPictureInfo * info, GError ** error)
@@ -216,8 +241,8 @@ vh_ssimu2_setup (VhSsimu2 * s, const VhFeatureExtractor * fex,
   /* libjxl's opsin absorbance matrix and bias. */
   static const gfloat m02 = 0.078f, m00 = 0.30f, m12 = 0.078f, m10 = 0.23f;
   static const gfloat m20 = 0.24342268924547819f, m21 = 0.20476744424496821f;
-  const gdouble matrix = vh_feature_extractor_get_option (fex, "matrix");
-  const gdouble range = vh_feature_extractor_get_option (fex, "range");
+  VhSsimu2Matrix matrix[2];
+  VhSsimu2Range range[2];
 
   if (info->bpc < 8 || info->bpc > 16) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
@@ -230,8 +255,9 @@ vh_ssimu2_setup (VhSsimu2 * s, const VhFeatureExtractor * fex,
         info->width, info->height, VH_SSIMU2_MIN_SIZE, VH_SSIMU2_MIN_SIZE);
     return FALSE;
   }
-  ssimu2_yuv_setup (&s->yuv, (VhSsimu2Matrix) matrix, (VhSsimu2Range) range,
-      info);
+  ssimu2_colorimetry (fex, matrix, range);
+  for (guint i = 0; i < 2; i++)
+    ssimu2_yuv_setup (&s->yuv[i], matrix[i], range[i], info);
   ssimu2_gauss_setup (&s->gauss, 1.5);
   s->to_linear = ssimu2_linear_table ();
   s->mix[0] = m00;

@@ -94,7 +94,7 @@ typedef struct
 
 typedef struct
 {
-  VhSsimu2Yuv yuv;
+  VhSsimu2Yuv yuv[2];           /* [ref, dist]: each its own colorimetry */
   VhSsimu2Gauss gauss;
   gfloat *to_linear;            /* 65536 entries: R'G'B' / 65535 to linear */
   gfloat mix[9];                /* opsin absorbance, row-major */

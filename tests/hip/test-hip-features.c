@@ -184,6 +184,30 @@ test_fallback (void)
   }
   vh_context_free (mixed);
 
+  /* The twin converts each input with its own colorimetry; dump_rgb is
+   * the CPU twin's. */
+  mixed = vh_context_new (&cfg);
+  {
+    const gchar *other[] = { "range", "full", "dist_range", "limited", NULL };
+    const gchar *dump[] = { "dump_rgb", "unused", NULL };
+
+    if (vh_context_add_feature (mixed, "ssimulacra2", other, NULL)) {
+      g_free (dispatch);
+      dispatch = vh_context_describe_dispatch (mixed);
+      VH_TEST_CHECK (!strcmp (dispatch, "ssimulacra2: hip"), "dispatch: %s",
+          dispatch);
+    }
+    vh_context_free (mixed);
+    mixed = vh_context_new (&cfg);
+    if (vh_context_add_feature (mixed, "ssimulacra2", dump, NULL)) {
+      g_free (dispatch);
+      dispatch = vh_context_describe_dispatch (mixed);
+      VH_TEST_CHECK (!strcmp (dispatch, "ssimulacra2: cpu (dump_rgb is "
+              "written on the CPU)"), "dispatch: %s", dispatch);
+    }
+  }
+  vh_context_free (mixed);
+
   clip_free (clip);
 }
 

@@ -326,12 +326,17 @@ static const Case cases[] = {
   {&vh_fex_float_adm, &vh_hip_fex_float_adm, 0x20, 2,
         {"adm_bypass_cm", "1", "adm_skip_scale0", "1", NULL}},
   {&vh_fex_psnr_hvs, &vh_hip_fex_psnr_hvs, 0x62, 2, {NULL}},
-  /* SSIMULACRA 2: 4:2:0, 4:2:2 at 12 bits, 4:4:4 at 10, other matrices. */
+  /* SSIMULACRA 2: 4:2:0, 4:2:2 at 12 bits, 4:4:4 at 10, other matrices,
+   * and the distorted input's own. */
   {&vh_fex_ssimulacra2, &vh_hip_fex_ssimulacra2, 0x60, 2, {NULL}},
   {&vh_fex_ssimulacra2, &vh_hip_fex_ssimulacra2, 0x04, 1,
         {"matrix", "bt2020", "range", "full", NULL}},
   {&vh_fex_ssimulacra2, &vh_hip_fex_ssimulacra2, 0x80, 1,
         {"matrix", "bt601", NULL}},
+  /* each input its own colorimetry */
+  {&vh_fex_ssimulacra2, &vh_hip_fex_ssimulacra2, 0x60, 1,
+        {"matrix", "bt709", "range", "full", "dist_matrix", "bt601",
+        "dist_range", "limited", NULL}},
 };
 
 /* Each covariance order this CPU can take. */

@@ -93,6 +93,13 @@ struct vh_ssimu2_pic
   unsigned int pad;
 };
 
+/* Y'CbCr to R'G'B' of one input. */
+struct vh_ssimu2_yuv
+{
+  float y_offset, y_scale, c_offset, c_scale;
+  float cr_r, cb_g, cr_g, cb_b;
+};
+
 struct vh_ssimu2_args
 {
   struct vh_ssimu2_pic pic[2];  /* reference, distorted */
@@ -100,8 +107,7 @@ struct vh_ssimu2_args
   const float *to_linear;       /* 65536 */
   double *row_sums;             /* height x 3 channels x 6 */
   vh_u64 slot;                  /* floats per slot */
-  float y_offset, y_scale, c_offset, c_scale;
-  float cr_r, cb_g, cr_g, cb_b;
+  struct vh_ssimu2_yuv yuv[2];  /* reference, distorted: each its own */
   float mix[9];
   float bias, neg_bias_cbrt;
   float n2[3], d1[3];
@@ -258,21 +264,22 @@ vh_ssimu2_linear (struct vh_ssimu2_args a, double *out)
   i = (vh_u64) y * a.width + x;
   for (unsigned int side = 0; side < 2; side++) {
     const struct vh_ssimu2_pic &p = a.pic[side];
+    const struct vh_ssimu2_yuv &k = a.yuv[side];
     float luma, cb = 0.0f, cr = 0.0f;
 
     luma = FMUL (FSUB ((float) ssimu2_sample (p, a.hbd != 0, 0, x, y),
-            a.y_offset), a.y_scale);
+            k.y_offset), k.y_scale);
     if (!a.grey) {
       cb = FMUL (FSUB (FMUL ((float) ssimu2_chroma_num (a, p, 1, x, y),
-                  0.125f), a.c_offset), a.c_scale);
+                  0.125f), k.c_offset), k.c_scale);
       cr = FMUL (FSUB (FMUL ((float) ssimu2_chroma_num (a, p, 2, x, y),
-                  0.125f), a.c_offset), a.c_scale);
+                  0.125f), k.c_offset), k.c_scale);
     }
-    lin[side][0] = a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cr_r,
+    lin[side][0] = a.to_linear[ssimu2_quantise (FADD (luma, FMUL (k.cr_r,
                 cr)))];
     lin[side][1] = a.to_linear[ssimu2_quantise (FSUB (FSUB (luma,
-                FMUL (a.cb_g, cb)), FMUL (a.cr_g, cr)))];
-    lin[side][2] = a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cb_b,
+                FMUL (k.cb_g, cb)), FMUL (k.cr_g, cr)))];
+    lin[side][2] = a.to_linear[ssimu2_quantise (FADD (luma, FMUL (k.cb_b,
                 cb)))];
     for (unsigned int c = 0; c < 3; c++)
       ssimu2_plane (a, VH_SSIMU2_LIN (0, side, c))[i] = lin[side][c];
