@@ -23,7 +23,7 @@
 
 extern const VhHipKernelSource vh_hip_kernel_ssimulacra2;
 
-#define SSIMU2_N_SLOTS 48
+#define SSIMU2_N_SLOTS 36
 #define SSIMU2_BLOCK_X 32
 #define SSIMU2_BLOCK_Y 8
 /* vh_ssimu2_rows: rows of VH_SSIMU2_LANES threads (kernel's value). */
@@ -55,6 +55,7 @@ typedef struct
   const gfloat *to_linear;
   gdouble *row_sums;
   guint64 slot;
+  guint64 offset[VH_SSIMU2_N_SCALES];
   gfloat y_offset, y_scale, c_offset, c_scale;
   gfloat cr_r, cb_g, cr_g, cb_b;
   gfloat mix[9];
@@ -63,13 +64,19 @@ typedef struct
   gfloat mul_in[12], mul_prev[12], mul_prev2[12];
   gint32 radius;
   guint32 ssx, ssy, grey, hbd;
-  guint32 width, height;
-  guint32 cur;
+  guint32 n_scales;
   guint32 scale;
+  guint32 width[VH_SSIMU2_N_SCALES], height[VH_SSIMU2_N_SCALES];
+  guint32 row_base[VH_SSIMU2_N_SCALES];
+  guint32 blur_rows_start[VH_SSIMU2_N_SCALES + 1];
+  guint32 blur_cols_start[VH_SSIMU2_N_SCALES + 1];
+  guint32 rows_start[VH_SSIMU2_N_SCALES + 1];
+  guint32 pad;
 } Ssimu2Args;
 
 G_STATIC_ASSERT (sizeof (Ssimu2Pic) == 88);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Ssimu2Args, slot) == 2 * 88 + 3 * 8);
+G_STATIC_ASSERT (sizeof (Ssimu2Args) == 688);
 
 enum
 {
@@ -87,6 +94,7 @@ typedef struct
   VhHipFex hip;
   VhSsimu2 s;
   VhHipFunction *k[N_KERNELS];
+  Ssimu2Args layout;            /* the scales' sizes, offsets, grids */
   gfloat *d_planes;
   gfloat *d_to_linear;
   gdouble *d_row_sums;
@@ -133,13 +141,50 @@ hip_ssimu2_close (VhFeatureExtractor * fex)
   vh_hip_fex_close (&s->hip);
 }
 
+/* Each scale's size, its place in a slot and in the row sums, and the
+ * first block of each scale in the launches over every scale (largest
+ * scale first, so that its long serial chains start first). */
+static void
+hip_ssimu2_layout (const VhPictureInfo * info, Ssimu2Args * l)
+{
+  guint64 floats = 0;
+  guint rows = 0;
+
+  memset (l, 0, sizeof (*l));
+  l->n_scales = vh_ssimu2_n_scales (info->width, info->height);
+  for (guint i = 0; i < l->n_scales; i++) {
+    guint w, h;
+
+    vh_ssimu2_scale_size (info->width, info->height, i, &w, &h);
+    l->width[i] = w;
+    l->height[i] = h;
+    l->offset[i] = floats;
+    l->row_base[i] = rows;
+    floats += (guint64) w * h;
+    rows += h;
+    l->blur_rows_start[i + 1] = l->blur_rows_start[i] +
+        15 * vh_hip_div_up (h, SSIMU2_BLUR_ROWS);
+    l->blur_cols_start[i + 1] = l->blur_cols_start[i] +
+        15 * vh_hip_div_up (w, SSIMU2_BLUR_COLS);
+    l->rows_start[i + 1] = l->rows_start[i] +
+        3 * vh_hip_div_up (h, SSIMU2_ROWS_PER_BLOCK);
+  }
+  /* Past the last scale, where the launches' grids end. */
+  for (guint i = l->n_scales + 1; i <= VH_SSIMU2_N_SCALES; i++) {
+    l->blur_rows_start[i] = l->blur_rows_start[l->n_scales];
+    l->blur_cols_start[i] = l->blur_cols_start[l->n_scales];
+    l->rows_start[i] = l->rows_start[l->n_scales];
+  }
+  l->slot = floats;
+}
+
 static gboolean
 hip_ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     GError ** error)
 {
   HipSsimu2 *s = fex->priv;
-  const gsize n = (gsize) info->width * info->height;
   const gsize table = 65536 * sizeof (gfloat);
+  guint rows = 0;
 
   if (!vh_ssimu2_setup (&s->s, fex, info, error) ||
       !vh_hip_fex_init (&s->hip, fex, VH_SSIMU2_N_SCALES *
@@ -161,11 +206,14 @@ hip_ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     if (!s->k[i])
       goto fail;
   }
-  if (vh_hip_malloc (s->hip.device, SSIMU2_N_SLOTS * n * sizeof (gfloat),
-          (gpointer *) & s->d_planes, error) &&
+  hip_ssimu2_layout (info, &s->layout);
+  for (guint i = 0; i < s->layout.n_scales; i++)
+    rows += s->layout.height[i];
+  if (vh_hip_malloc (s->hip.device, SSIMU2_N_SLOTS * s->layout.slot *
+          sizeof (gfloat), (gpointer *) & s->d_planes, error) &&
       vh_hip_malloc (s->hip.device, table, (gpointer *) & s->d_to_linear,
           error) &&
-      vh_hip_malloc (s->hip.device, (gsize) 3 * info->height *
+      vh_hip_malloc (s->hip.device, (gsize) 3 * rows *
           VH_SSIMU2_SUMS_PER_CHANNEL * sizeof (gdouble),
           (gpointer *) & s->d_row_sums, error) &&
       vh_hip_memcpy_2d (s->hip.device, VH_HIP_COPY_HOST_TO_DEVICE,
@@ -184,7 +232,7 @@ hip_ssimu2_args (HipSsimu2 * s, const VhPictureInfo * info,
   const VhSsimu2Yuv *yuv = &s->s.yuv;
   const VhSsimu2Gauss *g = &s->s.gauss;
 
-  memset (a, 0, sizeof (*a));
+  *a = s->layout;
   for (guint i = 0; i < 2; i++)
     for (guint p = 0; p < pics[i]->n_planes && p < 3; p++) {
       a->pic[i].data[p] = pics[i]->data[p];
@@ -196,7 +244,6 @@ hip_ssimu2_args (HipSsimu2 * s, const VhPictureInfo * info,
   a->planes = s->d_planes;
   a->to_linear = s->d_to_linear;
   a->row_sums = s->d_row_sums;
-  a->slot = (guint64) info->width * info->height;
   a->y_offset = yuv->y_offset;
   a->y_scale = yuv->y_scale;
   a->c_offset = yuv->c_offset;
@@ -222,8 +269,6 @@ hip_ssimu2_args (HipSsimu2 * s, const VhPictureInfo * info,
   a->ssy = yuv->ssy;
   a->grey = yuv->grey;
   a->hbd = info->bpc > 8;
-  a->width = info->width;
-  a->height = info->height;
 }
 
 /* A thread per pixel of @planes planes of @w x @h, stacked along y. */
@@ -243,8 +288,6 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     GError ** error)
 {
   HipSsimu2 *s = fex->priv;
-  const guint n_scales = vh_ssimu2_n_scales (fex->info.width,
-      fex->info.height);
   Ssimu2Args a;
   gpointer out;
   gpointer args[] = { &a, &out };
@@ -264,34 +307,27 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   out = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   if (!out)
     return FALSE;
-  if (!hip_ssimu2_launch_pixels (s, K_LINEAR, a.width, a.height, 1,
+  /* Every scale's XYB and products first (each scale from the one
+   * before), then each pass over every scale at once, so that the small
+   * scales' serial chains run beside the first scale's. */
+  if (!hip_ssimu2_launch_pixels (s, K_LINEAR, a.width[0], a.height[0], 1,
           args, error))
     return FALSE;
-  for (guint scale = 0; scale < n_scales; scale++) {
-    if (scale > 0) {
-      const guint ow = (a.width + 1) / 2, oh = (a.height + 1) / 2;
-
-      if (!hip_ssimu2_launch_pixels (s, K_DOWNSAMPLE, ow, oh, 1,
-              args, error))
-        return FALSE;
-      a.cur ^= 1;
-      a.width = ow;
-      a.height = oh;
-    }
-    a.scale = scale;
-    if (!vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
-            vh_hip_div_up (a.height, SSIMU2_BLUR_ROWS), 15,
-            SSIMU2_BLUR_ROWS, 1, 0, args, error) ||
-        !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_COLS],
-            vh_hip_div_up (a.width, SSIMU2_BLUR_COLS), 15,
-            SSIMU2_BLUR_COLS, 1, 0, args, error) ||
-        !vh_hip_fex_launch (&s->hip, s->k[K_ROWS],
-            vh_hip_div_up (a.height, SSIMU2_ROWS_PER_BLOCK), 3,
-            VH_SSIMU2_LANES, SSIMU2_ROWS_PER_BLOCK, 0, args, error) ||
-        !vh_hip_fex_launch (&s->hip, s->k[K_TOTAL], 1, 1,
-            SSIMU2_TOTAL_THREADS, 1, 0, args, error))
+  for (a.scale = 1; a.scale < a.n_scales; a.scale++)
+    if (!hip_ssimu2_launch_pixels (s, K_DOWNSAMPLE, a.width[a.scale],
+            a.height[a.scale], 1, args, error))
       return FALSE;
-  }
+  if (!vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
+          a.blur_rows_start[a.n_scales], 1, SSIMU2_BLUR_ROWS, 1, 0, args,
+          error) ||
+      !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_COLS],
+          a.blur_cols_start[a.n_scales], 1, SSIMU2_BLUR_COLS, 1, 0, args,
+          error) ||
+      !vh_hip_fex_launch (&s->hip, s->k[K_ROWS], a.rows_start[a.n_scales],
+          1, VH_SSIMU2_LANES, SSIMU2_ROWS_PER_BLOCK, 0, args, error) ||
+      !vh_hip_fex_launch (&s->hip, s->k[K_TOTAL], a.n_scales, 1,
+          SSIMU2_TOTAL_THREADS, 1, 0, args, error))
+    return FALSE;
   return vh_hip_fex_end (&s->hip, ref, dist, fc, error);
 }
 
