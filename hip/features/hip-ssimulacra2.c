@@ -28,10 +28,10 @@ extern const VhHipKernelSource vh_hip_kernel_ssimulacra2;
 #define SSIMU2_BLOCK_Y 8
 /* vh_ssimu2_rows: rows of VH_SSIMU2_LANES threads (kernel's value). */
 #define SSIMU2_ROWS_PER_BLOCK 8
-/* vh_ssimu2_blur_rows: VH_SSIMU2_BLUR_ROWS rows a block, a thread each, and
- * a window no wider than VH_SSIMU2_BLUR_CHUNK (kernel's values). */
+/* vh_ssimu2_blur_rows: VH_SSIMU2_BLUR_ROWS rows a block, a thread each;
+ * the blurs are built for VH_SSIMU2_RADIUS (kernel's values). */
 #define SSIMU2_BLUR_ROWS 64
-#define SSIMU2_BLUR_MAX_RADIUS 32
+#define SSIMU2_BLUR_RADIUS 5
 /* vh_ssimu2_blur_cols: VH_SSIMU2_BLUR_COLS columns a block, a thread each. */
 #define SSIMU2_BLUR_COLS 64
 /* vh_ssimu2_total: VH_SSIMU2_TOTAL_THREADS (kernel's value). */
@@ -62,7 +62,6 @@ typedef struct
   gfloat bias, neg_bias_cbrt;
   gfloat n2[3], d1[3];
   gfloat mul_in[12], mul_prev[12], mul_prev2[12];
-  gint32 radius;
   guint32 ssx, ssy, grey, hbd;
   guint32 n_scales;
   guint32 scale;
@@ -71,12 +70,11 @@ typedef struct
   guint32 blur_rows_start[VH_SSIMU2_N_SCALES + 1];
   guint32 blur_cols_start[VH_SSIMU2_N_SCALES + 1];
   guint32 rows_start[VH_SSIMU2_N_SCALES + 1];
-  guint32 pad;
 } Ssimu2Args;
 
 G_STATIC_ASSERT (sizeof (Ssimu2Pic) == 88);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Ssimu2Args, slot) == 2 * 88 + 3 * 8);
-G_STATIC_ASSERT (sizeof (Ssimu2Args) == 688);
+G_STATIC_ASSERT (sizeof (Ssimu2Args) == 680);
 
 enum
 {
@@ -193,11 +191,10 @@ hip_ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     vh_ssimu2_clear (&s->s);
     return FALSE;
   }
-  if (s->s.gauss.radius < 1 || s->s.gauss.radius > SSIMU2_BLUR_MAX_RADIUS) {
+  if (s->s.gauss.radius != SSIMU2_BLUR_RADIUS) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "ssimulacra2: the blur's radius %d is outside the 1 to %d the "
-        "GPU's row pass reads ahead", s->s.gauss.radius,
-        SSIMU2_BLUR_MAX_RADIUS);
+        "ssimulacra2: the blur's radius is %d, but the GPU's blur is built "
+        "for libjxl's %d", s->s.gauss.radius, SSIMU2_BLUR_RADIUS);
     goto fail;
   }
   for (guint i = 0; i < N_KERNELS; i++) {
@@ -264,7 +261,6 @@ hip_ssimu2_args (HipSsimu2 * s, const VhPictureInfo * info,
       a->mul_prev2[4 * k + j] = g->mul_prev2[k][j];
     }
   }
-  a->radius = g->radius;
   a->ssx = yuv->ssx;
   a->ssy = yuv->ssy;
   a->grey = yuv->grey;

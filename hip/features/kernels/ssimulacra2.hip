@@ -44,7 +44,11 @@
  *   the other: a frame took the sum of every scale's serial chains;
  *   now: the same 88 passes, 10 launches (1 + 5 + 4), the scales' chains
  *   side by side: a frame takes about the longest, and each block's
- *   loads of the next chunk overlap its arithmetic.
+ *   loads of the next chunk overlap its arithmetic. The row chain's step
+ *   inside a row is about 19 instructions an output (PTX, sm_90) instead
+ *   of 34: the radius a constant and the ring's ends copied, so that a
+ *   chunk's window is read at constant offsets without wrapping or
+ *   bounds.
  *
  * Single precision where the C has it, fused multiply-adds (fmaf) exactly
  * where the C calls fmaf, and no other contraction. */
@@ -119,7 +123,6 @@ struct vh_ssimu2_args
   float bias, neg_bias_cbrt;
   float n2[3], d1[3];
   float mul_in[12], mul_prev[12], mul_prev2[12];
-  int radius;
   unsigned int ssx, ssy, grey, hbd;
   unsigned int n_scales;
   unsigned int scale;           /* the one vh_ssimu2_downsample makes */
@@ -130,7 +133,6 @@ struct vh_ssimu2_args
   unsigned int blur_rows_start[VH_SSIMU2_N_SCALES + 1];
   unsigned int blur_cols_start[VH_SSIMU2_N_SCALES + 1];
   unsigned int rows_start[VH_SSIMU2_N_SCALES + 1];
-  unsigned int pad;
 };
 
 /* One scale: its size, where its planes start in a slot and its rows in
@@ -407,24 +409,48 @@ ssimu2_blur_out (unsigned int q)
   return j < 3 ? VH_SSIMU2_PROD (c, j) : VH_SSIMU2_MU (j - 3, c);
 }
 
+/* The blur's radius: libjxl's for sigma 1.5, the only one the CPU twin
+ * sets up (the host checks it), so that the window's offsets are
+ * constants. */
+#define VH_SSIMU2_RADIUS 5
+#define VH_SSIMU2_FIRST_ALIGNED ((VH_SSIMU2_RADIUS + 1 + 3) / 4 * 4)
+
 /* The row pass reads its rows through shared memory: a block of
  * VH_SSIMU2_BLUR_ROWS rows (a thread each) loads VH_SSIMU2_BLUR_CHUNK
  * columns of all its rows at a time with coalesced loads into a ring of
- * VH_SSIMU2_BLUR_RING columns per row (one chunk behind, the current one
- * and one ahead: the window reaches radius + 1 back and radius - 1 ahead,
- * so radius <= VH_SSIMU2_BLUR_CHUNK, which the host checks), and writes
- * each chunk of outputs back the same way. Row stride odd: no bank
- * conflicts when each thread reads its own row. */
+ * VH_SSIMU2_BLUR_RING columns per row (a chunk behind, the current one,
+ * one ahead and the one being filled), and writes each chunk of outputs
+ * back the same way. A row of the ring starts and ends with copies
+ * (VH_SSIMU2_BLUR_PAD columns each) of the ring's other end, so that a
+ * chunk's window, VH_SSIMU2_BLUR_PAD columns either side of it, is one
+ * contiguous run at constant offsets. Row stride odd: no bank conflicts
+ * when each thread reads its own row. */
 #define VH_SSIMU2_BLUR_ROWS 64
 #define VH_SSIMU2_BLUR_CHUNK 32
 #define VH_SSIMU2_BLUR_RING 128
-#define VH_SSIMU2_BLUR_STRIDE (VH_SSIMU2_BLUR_RING + 1)
+#define VH_SSIMU2_BLUR_PAD 8
+#define VH_SSIMU2_BLUR_STRIDE (VH_SSIMU2_BLUR_RING + 2 * VH_SSIMU2_BLUR_PAD + 1)
 #define VH_SSIMU2_BLUR_COLS 64
+
+/* The blurs' blocks are 64 threads (VH_SSIMU2_BLUR_ROWS, _COLS): told to
+ * the compilers, so that AMD's gives a thread the registers of a 64-thread
+ * block instead of spilling the chunk in flight to scratch. */
+#if defined(__HIP__)
+#define VH_SSIMU2_BLUR_BOUNDS __attribute__ ((amdgpu_flat_work_group_size (1, 64)))
+#elif defined(__CUDACC__)
+#define VH_SSIMU2_BLUR_BOUNDS __launch_bounds__ (64)
+#else
+#define VH_SSIMU2_BLUR_BOUNDS
+#endif
+
+#if VH_SSIMU2_RADIUS + 1 > VH_SSIMU2_BLUR_PAD
+#error "the row pass's window reaches past the ring's copies"
+#endif
 
 static __device__ __forceinline__ float
 ssimu2_ring (const float *ring, int n)
 {
-  return ring[n & (VH_SSIMU2_BLUR_RING - 1)];
+  return ring[VH_SSIMU2_BLUR_PAD + (n & (VH_SSIMU2_BLUR_RING - 1))];
 }
 
 /* One output of the row recursion with bounds checks (the scalar start
@@ -433,7 +459,7 @@ static __device__ void
 ssimu2_blur_step (const struct vh_ssimu2_args &a, const float *ring,
     int width, int n, float *prev, float *prev2, float *out, int c0)
 {
-  const int N = a.radius, left = n - N - 1, right = n + N - 1;
+  const int N = VH_SSIMU2_RADIUS, left = n - N - 1, right = n + N - 1;
   const float sum = FADD (left >= 0 ? ssimu2_ring (ring, left) : 0.0f,
       right < width ? ssimu2_ring (ring, right) : 0.0f);
   float o[3];
@@ -449,43 +475,72 @@ ssimu2_blur_step (const struct vh_ssimu2_args &a, const float *ring,
     out[n - c0] = FADD (o[0], FADD (o[1], o[2]));
 }
 
+/* Four outputs at once from the four window sums, libjxl's order. */
+static __device__ __forceinline__ void
+ssimu2_blur_four (const struct vh_ssimu2_args &a, const float sum[4],
+    float *prev, float *prev2, float *out)
+{
+  float g[3][4];
+
+  for (unsigned int k = 0; k < 3; k++) {
+    for (unsigned int j = 0; j < 4; j++) {
+      float v = FMUL (sum[0], a.mul_in[4 * k + j]);
+
+      for (unsigned int t = 1; t <= j; t++)
+        v = fmaf (a.mul_in[4 * k + j - t], sum[t], v);
+      v = fmaf (a.mul_prev2[4 * k + j], prev2[k], v);
+      g[k][j] = fmaf (a.mul_prev[4 * k + j], prev[k], v);
+    }
+    prev2[k] = g[k][2];
+    prev[k] = g[k][3];
+  }
+  for (unsigned int j = 0; j < 4; j++)
+    out[j] = FADD (g[0][j], FADD (g[1][j], g[2][j]));
+}
+
 /* Outputs @lo to @hi (exclusive) of a row, the CPU twin's steps: one by
- * one below first_aligned (a multiple of four), four at a time while the
- * window stays inside the row, then one by one. Chunks start at multiples
- * of four, so a group of four never straddles two. */
+ * one below VH_SSIMU2_FIRST_ALIGNED (a multiple of four), four at a time
+ * while the window stays inside the row, then one by one. Chunks start at
+ * multiples of four, so a group of four never straddles two. */
 static __device__ void
 ssimu2_blur_span (const struct vh_ssimu2_args &a, const float *ring,
     int width, int lo, int hi, float *prev, float *prev2, float *out, int c0)
 {
-  const int N = a.radius, first_aligned = (N + 1 + 3) / 4 * 4;
+  const int N = VH_SSIMU2_RADIUS;
   int n = lo;
 
   while (n < hi) {
-    if (n >= first_aligned && n < width - N + 1 - 3) {
-      float sum[4], g[3][4];
+    if (n >= VH_SSIMU2_FIRST_ALIGNED && n < width - N + 1 - 3) {
+      float sum[4];
 
       for (int j = 0; j < 4; j++)
         sum[j] = FADD (ssimu2_ring (ring, n + j - N - 1),
             ssimu2_ring (ring, n + j + N - 1));
-      for (unsigned int k = 0; k < 3; k++) {
-        for (unsigned int j = 0; j < 4; j++) {
-          float v = FMUL (sum[0], a.mul_in[4 * k + j]);
-
-          for (unsigned int t = 1; t <= j; t++)
-            v = fmaf (a.mul_in[4 * k + j - t], sum[t], v);
-          v = fmaf (a.mul_prev2[4 * k + j], prev2[k], v);
-          g[k][j] = fmaf (a.mul_prev[4 * k + j], prev[k], v);
-        }
-        prev2[k] = g[k][2];
-        prev[k] = g[k][3];
-      }
-      for (int j = 0; j < 4; j++)
-        out[n + j - c0] = FADD (g[0][j], FADD (g[1][j], g[2][j]));
+      ssimu2_blur_four (a, sum, prev, prev2, out + n - c0);
       n += 4;
     } else {
       ssimu2_blur_step (a, ring, width, n, prev, prev2, out, c0);
       n++;
     }
+  }
+}
+
+/* A whole chunk of groups of four (the row's inside: no bounds to check),
+ * from @win, the ring row's run that starts VH_SSIMU2_BLUR_PAD columns
+ * before the chunk: constant offsets only. */
+static __device__ __forceinline__ void
+ssimu2_blur_chunk (const struct vh_ssimu2_args &a, const float *win,
+    float *prev, float *prev2, float *out)
+{
+  const int N = VH_SSIMU2_RADIUS, P = VH_SSIMU2_BLUR_PAD;
+
+#pragma unroll
+  for (int n = 0; n < VH_SSIMU2_BLUR_CHUNK; n += 4) {
+    float sum[4];
+
+    for (int j = 0; j < 4; j++)
+      sum[j] = FADD (win[P + n + j - N - 1], win[P + n + j + N - 1]);
+    ssimu2_blur_four (a, sum, prev, prev2, out + n);
   }
 }
 
@@ -515,18 +570,29 @@ ssimu2_blur_fetch (const float *plane, unsigned int w, unsigned int h,
   }
 }
 
-/* The values ssimu2_blur_fetch() issued, into the ring. */
+/* The values ssimu2_blur_fetch() issued, into the ring, and those of
+ * its first and last VH_SSIMU2_BLUR_PAD columns into their copies. */
 static __device__ __forceinline__ void
 ssimu2_blur_put (float (*ring)[VH_SSIMU2_BLUR_STRIDE], int c0,
     const float v[VH_SSIMU2_BLUR_LOADS])
 {
-  const unsigned int col = ((unsigned int) c0 +
+  const unsigned int pos = ((unsigned int) c0 +
       threadIdx.x % VH_SSIMU2_BLUR_CHUNK) & (VH_SSIMU2_BLUR_RING - 1);
+  const unsigned int col = VH_SSIMU2_BLUR_PAD + pos;
   const unsigned int r0 = threadIdx.x / VH_SSIMU2_BLUR_CHUNK;
+  const bool head = pos < VH_SSIMU2_BLUR_PAD;
+  const bool tail = pos >= VH_SSIMU2_BLUR_RING - VH_SSIMU2_BLUR_PAD;
+  const unsigned int copy = head ? col + VH_SSIMU2_BLUR_RING :
+      col - VH_SSIMU2_BLUR_RING;
 
 #pragma unroll
-  for (unsigned int k = 0; k < VH_SSIMU2_BLUR_LOADS; k++)
-    ring[r0 + k * (VH_SSIMU2_BLUR_ROWS / VH_SSIMU2_BLUR_CHUNK)][col] = v[k];
+  for (unsigned int k = 0; k < VH_SSIMU2_BLUR_LOADS; k++) {
+    float *row = ring[r0 + k * (VH_SSIMU2_BLUR_ROWS / VH_SSIMU2_BLUR_CHUNK)];
+
+    row[col] = v[k];
+    if (head || tail)
+      row[copy] = v[k];
+  }
 }
 
 /* VH_SSIMU2_BLUR_ROWS threads a block, a row each, of one of the 15
@@ -535,7 +601,7 @@ ssimu2_blur_put (float (*ring)[VH_SSIMU2_BLUR_STRIDE], int c0,
  * chains start first), each scale's blocks plane after plane. The loads
  * of the chunk two ahead are in flight (in registers) while the current
  * chunk is computed. */
-extern "C" __global__ void
+extern "C" __global__ void VH_SSIMU2_BLUR_BOUNDS
 vh_ssimu2_blur_rows (struct vh_ssimu2_args a, double *out)
 {
   __shared__ float ring[VH_SSIMU2_BLUR_ROWS][VH_SSIMU2_BLUR_STRIDE];
@@ -548,7 +614,7 @@ vh_ssimu2_blur_rows (struct vh_ssimu2_args a, double *out)
   const unsigned int r = threadIdx.x;
   const unsigned int y0 = sc.block % tiles * VH_SSIMU2_BLUR_ROWS;
   const unsigned int w = sc.width, h = sc.height;
-  const int width = (int) w, N = a.radius;
+  const int width = (int) w, N = VH_SSIMU2_RADIUS;
   const float *in = ssimu2_plane (a, ssimu2_blur_in (q), sc.offset);
   float *o = ssimu2_plane (a, VH_SSIMU2_TMP (q), sc.offset);
   float prev[3] = { 0, 0, 0 }, prev2[3] = { 0, 0, 0 };
@@ -566,7 +632,15 @@ vh_ssimu2_blur_rows (struct vh_ssimu2_args a, double *out)
     const int hi = c0 + VH_SSIMU2_BLUR_CHUNK < width ?
         c0 + VH_SSIMU2_BLUR_CHUNK : width;
 
-    ssimu2_blur_span (a, ring[r], width, c0, hi, prev, prev2, outs[r], c0);
+    /* Inside the row, where every output is in a group of four, the
+     * chunk takes the path without bounds. */
+    if (c0 >= VH_SSIMU2_FIRST_ALIGNED &&
+        c0 + VH_SSIMU2_BLUR_CHUNK - 4 < width - N + 1 - 3)
+      ssimu2_blur_chunk (a, ring[r] + (c0 & (VH_SSIMU2_BLUR_RING - 1)),
+          prev, prev2, outs[r]);
+    else
+      ssimu2_blur_span (a, ring[r], width, c0, hi, prev, prev2, outs[r],
+          c0);
     __syncthreads ();
     for (unsigned int i = threadIdx.x;
         i < VH_SSIMU2_BLUR_ROWS * VH_SSIMU2_BLUR_CHUNK;
@@ -594,7 +668,7 @@ vh_ssimu2_blur_rows (struct vh_ssimu2_args a, double *out)
  * coalesced) while the current chunk is computed, and the outputs are
  * stored straight away (a row of the warp's columns is one coalesced
  * store). */
-extern "C" __global__ void
+extern "C" __global__ void VH_SSIMU2_BLUR_BOUNDS
 vh_ssimu2_blur_cols (struct vh_ssimu2_args a, double *out)
 {
   __shared__ float ring[VH_SSIMU2_BLUR_RING][VH_SSIMU2_BLUR_COLS];
@@ -605,7 +679,7 @@ vh_ssimu2_blur_cols (struct vh_ssimu2_args a, double *out)
   const unsigned int q = sc.block / tiles;
   const unsigned int t = threadIdx.x;
   const unsigned int x = sc.block % tiles * VH_SSIMU2_BLUR_COLS + t;
-  const int height = (int) sc.height, N = a.radius;
+  const int height = (int) sc.height, N = VH_SSIMU2_RADIUS;
   const vh_u64 w = sc.width;
   const bool inside = x < sc.width;
   const float *in = ssimu2_plane (a, VH_SSIMU2_TMP (q), sc.offset) + x;
