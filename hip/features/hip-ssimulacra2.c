@@ -24,8 +24,11 @@
 extern const VhHipKernelSource vh_hip_kernel_ssimulacra2;
 
 #define SSIMU2_N_SLOTS 36
-#define SSIMU2_BLOCK_X 32
-#define SSIMU2_BLOCK_Y 8
+/* vh_ssimu2_pyramid: a block per VH_SSIMU2_TILE x VH_SSIMU2_TILE tile of
+ * the frame, VH_SSIMU2_TILE x VH_SSIMU2_TILE_ROWS threads (kernel's
+ * values). */
+#define SSIMU2_TILE 32
+#define SSIMU2_TILE_ROWS 8
 /* vh_ssimu2_rows: rows of VH_SSIMU2_LANES threads (kernel's value). */
 #define SSIMU2_ROWS_PER_BLOCK 8
 /* vh_ssimu2_blur_rows: VH_SSIMU2_BLUR_ROWS rows a block, a thread each;
@@ -64,12 +67,12 @@ typedef struct
   gfloat mul_in[12], mul_prev[12], mul_prev2[12];
   guint32 ssx, ssy, grey, hbd;
   guint32 n_scales;
-  guint32 scale;
   guint32 width[VH_SSIMU2_N_SCALES], height[VH_SSIMU2_N_SCALES];
   guint32 row_base[VH_SSIMU2_N_SCALES];
   guint32 blur_rows_start[VH_SSIMU2_N_SCALES + 1];
   guint32 blur_cols_start[VH_SSIMU2_N_SCALES + 1];
   guint32 rows_start[VH_SSIMU2_N_SCALES + 1];
+  guint32 pad;
 } Ssimu2Args;
 
 G_STATIC_ASSERT (sizeof (Ssimu2Pic) == 88);
@@ -78,12 +81,11 @@ G_STATIC_ASSERT (sizeof (Ssimu2Args) == 680);
 
 enum
 {
-  K_LINEAR, K_DOWNSAMPLE, K_BLUR_ROWS, K_BLUR_COLS,
-  K_ROWS, K_TOTAL, N_KERNELS
+  K_PYRAMID, K_BLUR_ROWS, K_BLUR_COLS, K_ROWS, K_TOTAL, N_KERNELS
 };
 
 static const gchar *const ssimu2_kernel_names[N_KERNELS] = {
-  "vh_ssimu2_linear", "vh_ssimu2_downsample", "vh_ssimu2_blur_rows", "vh_ssimu2_blur_cols",
+  "vh_ssimu2_pyramid", "vh_ssimu2_blur_rows", "vh_ssimu2_blur_cols",
   "vh_ssimu2_rows", "vh_ssimu2_total",
 };
 
@@ -267,17 +269,6 @@ hip_ssimu2_args (HipSsimu2 * s, const VhPictureInfo * info,
   a->hbd = info->bpc > 8;
 }
 
-/* A thread per pixel of @planes planes of @w x @h, stacked along y. */
-static gboolean
-hip_ssimu2_launch_pixels (HipSsimu2 * s, guint kernel, guint w, guint h,
-    guint planes, gpointer * args, GError ** error)
-{
-  return vh_hip_fex_launch (&s->hip, s->k[kernel],
-      vh_hip_div_up (w, SSIMU2_BLOCK_X),
-      vh_hip_div_up (h, SSIMU2_BLOCK_Y) * planes, SSIMU2_BLOCK_X,
-      SSIMU2_BLOCK_Y, 0, args, error);
-}
-
 static gboolean
 hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     const VhPicture * dist, guint index, VhFeatureCollector * fc,
@@ -303,17 +294,15 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   out = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   if (!out)
     return FALSE;
-  /* Every scale's XYB and products first (each scale from the one
-   * before), then each pass over every scale at once, so that the small
-   * scales' serial chains run beside the first scale's. */
-  if (!hip_ssimu2_launch_pixels (s, K_LINEAR, a.width[0], a.height[0], 1,
-          args, error))
-    return FALSE;
-  for (a.scale = 1; a.scale < a.n_scales; a.scale++)
-    if (!hip_ssimu2_launch_pixels (s, K_DOWNSAMPLE, a.width[a.scale],
-            a.height[a.scale], 1, args, error))
-      return FALSE;
-  if (!vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
+  /* Every scale's XYB and products first (one launch, a tile of the
+   * frame and all that it averages into a block), then each pass over
+   * every scale at once, so that the small scales' serial chains run
+   * beside the first scale's. */
+  if (!vh_hip_fex_launch (&s->hip, s->k[K_PYRAMID],
+          vh_hip_div_up (a.width[0], SSIMU2_TILE),
+          vh_hip_div_up (a.height[0], SSIMU2_TILE), SSIMU2_TILE,
+          SSIMU2_TILE_ROWS, 0, args, error) ||
+      !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
           a.blur_rows_start[a.n_scales], 1, SSIMU2_BLUR_ROWS, 1, 0, args,
           error) ||
       !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_COLS],

@@ -13,13 +13,12 @@
  * holding every scale's plane one after the other (rows packed), so that
  * every scale is in memory at once:
  *
- *  1. the scales, each from the one before: vh_ssimu2_linear, a thread
- *     per pixel for both pictures: Y'CbCr to 16-bit R'G'B' and, through
- *     the CPU twin's table, linear light, kept for the next scale, and
- *     from the values in registers the first scale's XYB and products (the
- *     squares and the product per channel); then a vh_ssimu2_downsample
- *     per further scale (the six linear planes halved, then that scale's
- *     XYB and products, as in the first);
+ *  1. vh_ssimu2_pyramid, every scale's XYB and products (the squares and
+ *     the product per channel) in one launch: a block per 32 x 32 tile of
+ *     the frame, Y'CbCr to 16-bit R'G'B' and, through the CPU twin's
+ *     table, linear light, then each later scale's 2x2 averages of the
+ *     tile in shared memory (a tile holds all that its pixels average
+ *     into), so linear light never goes to memory;
  *  2. each pass once for every scale, blocks numbered across the scales,
  *     the largest scale's first, so that the small scales' serial chains
  *     run beside the first scale's instead of after them:
@@ -36,19 +35,19 @@
  * Cost per frame, in passes over a plane of the first scale (reads +
  * writes of W x H floats; the other scales add about a third), and
  * launches for six scales:
- *   first version (linear; xyb 6+6; products 6+9; row blur 15+15
- *   uncoalesced, a thread per row; column blur 15+15; rows 7): 100
- *   passes, 42 launches (1 + 5 downsample + 6 x 6);
- *   then (linear 6+6+9; row blur 15+15 coalesced; column blur 15+15;
- *   rows 7): 88 passes, 30 launches (1 + 5 + 6 x 4), one scale after
- *   the other: a frame took the sum of every scale's serial chains;
- *   now: the same 88 passes, 10 launches (1 + 5 + 4), the scales' chains
- *   side by side: a frame takes about the longest, and each block's
- *   loads of the next chunk overlap its arithmetic. The row chain's step
- *   inside a row is about 19 instructions an output (PTX, sm_90) instead
- *   of 34: the radius a constant and the ring's ends copied, so that a
- *   chunk's window is read at constant offsets without wrapping or
- *   bounds.
+ *   before issue 33's second round: linear 6 + XYB 6 + products 9
+ *   written, 6 read by the downsampling, row blur 15 + 15, column blur
+ *   15 + 15, row sums 7 per channel: 108 passes (the count of 88 written
+ *   here then took the row sums as 7 and left out the downsampling's
+ *   reads), 30 launches (1 + 5 downsample + 6 scales x 4), one scale
+ *   after the other: a frame took the sum of every scale's serial chains;
+ *   now: XYB 6 + products 9 written, row blur 30, column blur 30, row
+ *   sums 21: 96 passes, 5 launches, the scales' chains side by side (a
+ *   frame takes about the longest), each block's loads of the next chunk
+ *   overlapping its arithmetic, and the row chain's step inside a row
+ *   about 19 instructions an output (PTX, sm_90) instead of 34: the
+ *   radius a constant and the ring's ends copied, so that a chunk's
+ *   window is read at constant offsets without wrapping or bounds.
  *
  * Single precision where the C has it, fused multiply-adds (fmaf) exactly
  * where the C calls fmaf, and no other contraction. */
@@ -89,10 +88,8 @@ typedef unsigned long long vh_u64;
 #define VH_SSIMU2_TOTAL_ROWS 128
 
 /* Plane slots, each holding every scale's plane (VH_SSIMU2_N_SCALES
- * offsets). The linear planes are read only while the scales are made,
- * before any blur, so the blurred means take their slots. */
-#define VH_SSIMU2_LIN(side, c) ((side) * 3 + (c))
-#define VH_SSIMU2_MU(side, c) VH_SSIMU2_LIN (side, c)
+ * offsets). */
+#define VH_SSIMU2_MU(side, c) ((side) * 3 + (c))
 #define VH_SSIMU2_XYB(side, c) (6 + (side) * 3 + (c))
 #define VH_SSIMU2_PROD(c, k) (12 + (c) * 3 + (k))
 #define VH_SSIMU2_TMP(q) (21 + (q))
@@ -125,7 +122,6 @@ struct vh_ssimu2_args
   float mul_in[12], mul_prev[12], mul_prev2[12];
   unsigned int ssx, ssy, grey, hbd;
   unsigned int n_scales;
-  unsigned int scale;           /* the one vh_ssimu2_downsample makes */
   unsigned int width[VH_SSIMU2_N_SCALES], height[VH_SSIMU2_N_SCALES];
   unsigned int row_base[VH_SSIMU2_N_SCALES];    /* rows of the scales before */
   /* The launches over every scale at once: the first block of each scale
@@ -133,6 +129,7 @@ struct vh_ssimu2_args
   unsigned int blur_rows_start[VH_SSIMU2_N_SCALES + 1];
   unsigned int blur_cols_start[VH_SSIMU2_N_SCALES + 1];
   unsigned int rows_start[VH_SSIMU2_N_SCALES + 1];
+  unsigned int pad;
 };
 
 /* One scale: its size, where its planes start in a slot and its rows in
@@ -247,18 +244,6 @@ ssimu2_quantise (float v)
   return (unsigned int) FADD (FMUL (v, 65535.0f), 0.5f);
 }
 
-/* Pixel kernels stack their planes along grid.y: the tiles of a plane
- * @height rows high, then the next plane's. Row @y and plane @z of this
- * thread. */
-static __device__ __forceinline__ void
-ssimu2_tile (unsigned int height, unsigned int *y, unsigned int *z)
-{
-  const unsigned int tiles = (height + blockDim.y - 1) / blockDim.y;
-
-  *z = blockIdx.y / tiles;
-  *y = (blockIdx.y % tiles) * blockDim.y + threadIdx.y;
-}
-
 /* cbrt (x) + add, the CPU twin's ssimu2_cbrt_add() step by step. */
 static __device__ float
 ssimu2_cbrt_add (float x, float add)
@@ -316,21 +301,11 @@ ssimu2_xyb_store (const struct vh_ssimu2_args &a, vh_u64 i,
   }
 }
 
-/* A thread per pixel (one plane along grid.y): both pictures' linear
- * planes (kept for the next scale) and the first scale's XYB and
- * products. */
-extern "C" __global__ void
-vh_ssimu2_linear (struct vh_ssimu2_args a, double *out)
+/* Both pictures' linear R, G, B at pixel (@x, @y) of the frame. */
+static __device__ void
+ssimu2_linear_pixel (const struct vh_ssimu2_args &a, unsigned int x,
+    unsigned int y, float lin[2][3])
 {
-  const unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned int y, z;
-  float lin[2][3];
-  vh_u64 i;
-
-  ssimu2_tile (a.height[0], &y, &z);
-  if (x >= a.width[0] || y >= a.height[0] || z >= 1)
-    return;
-  i = (vh_u64) y * a.width[0] + x;
   for (unsigned int side = 0; side < 2; side++) {
     const struct vh_ssimu2_pic &p = a.pic[side];
     float luma, cb = 0.0f, cr = 0.0f;
@@ -349,46 +324,89 @@ vh_ssimu2_linear (struct vh_ssimu2_args a, double *out)
                 FMUL (a.cb_g, cb)), FMUL (a.cr_g, cr)))];
     lin[side][2] = a.to_linear[ssimu2_quantise (FADD (luma, FMUL (a.cb_b,
                 cb)))];
-    for (unsigned int c = 0; c < 3; c++)
-      ssimu2_plane (a, VH_SSIMU2_LIN (side, c), 0)[i] = lin[side][c];
   }
-  ssimu2_xyb_store (a, i, lin);
 }
 
-/* Scale a.scale from the one before (its linear planes), a thread per
- * output pixel (one plane along grid.y) for the six planes, then that
- * scale's XYB and products. */
-extern "C" __global__ void
-vh_ssimu2_downsample (struct vh_ssimu2_args a, double *out)
+/* The scales a tile at a time: a tile of VH_SSIMU2_TILE x VH_SSIMU2_TILE
+ * pixels of the first scale holds every pixel of the later scales that
+ * its pixels average into (2^5 for six scales; the 2x2 averages' repeated
+ * last row and column stay inside the tile), so a block makes every
+ * scale of its tile in shared memory, the linear planes never going to
+ * memory. Blocks of VH_SSIMU2_TILE x VH_SSIMU2_TILE_ROWS threads. */
+#define VH_SSIMU2_TILE 32
+#define VH_SSIMU2_TILE_ROWS 8
+
+#if VH_SSIMU2_TILE < 1 << (VH_SSIMU2_N_SCALES - 1)
+#error "a tile must hold a pixel of the last scale"
+#endif
+
+/* A scale's six linear planes in the tile: scales 0, 2, 4 in the even
+ * buffer (rows VH_SSIMU2_TILE apart), 1, 3, 5 in the odd one (rows half
+ * that apart), so that a scale is made from the other buffer. */
+static __device__ __forceinline__ unsigned int
+ssimu2_tile_stride (unsigned int scale)
 {
-  const unsigned int ox = blockIdx.x * blockDim.x + threadIdx.x;
-  const struct vh_ssimu2_scale from = ssimu2_scale (a, a.scale - 1);
-  const struct vh_ssimu2_scale to = ssimu2_scale (a, a.scale);
-  const unsigned int w = from.width, h = from.height;
-  const unsigned int ow = to.width, oh = to.height;
-  unsigned int oy, z, x0, x1, y1;
-  float lin[2][3];
-  vh_u64 oi;
+  return scale & 1 ? VH_SSIMU2_TILE / 2 : VH_SSIMU2_TILE;
+}
 
-  ssimu2_tile (oh, &oy, &z);
-  if (ox >= ow || oy >= oh || z >= 1)
-    return;
-  x0 = 2 * ox;
-  x1 = 2 * ox + 1 < w ? 2 * ox + 1 : w - 1;
-  y1 = 2 * oy + 1 < h ? 2 * oy + 1 : h - 1;
-  oi = (vh_u64) oy * ow + ox;
-  for (unsigned int p = 0; p < 6; p++) {
-    const float *in = ssimu2_plane (a, VH_SSIMU2_LIN (p / 3, p % 3),
-        from.offset);
-    const float *r0 = in + (vh_u64) (2 * oy) * w;
-    const float *r1 = in + (vh_u64) y1 * w;
-    const float v = FMUL (FADD (FADD (FADD (r0[x0], r0[x1]), r1[x0]),
-            r1[x1]), 0.25f);
+/* Every scale's XYB and products (and at the first scale the linear light
+ * from Y'CbCr), one tile of the first scale a block, each later scale
+ * from the one before in shared memory. */
+extern "C" __global__ void
+vh_ssimu2_pyramid (struct vh_ssimu2_args a, double *out)
+{
+  __shared__ float even[6 * VH_SSIMU2_TILE * VH_SSIMU2_TILE];
+  __shared__ float odd[6 * VH_SSIMU2_TILE * VH_SSIMU2_TILE / 4];
+  const unsigned int t = threadIdx.y * VH_SSIMU2_TILE + threadIdx.x;
+  const unsigned int plane0 = VH_SSIMU2_TILE * VH_SSIMU2_TILE;
 
-    ssimu2_plane (a, VH_SSIMU2_LIN (p / 3, p % 3), to.offset)[oi] = v;
-    lin[p / 3][p % 3] = v;
+  for (unsigned int ly = threadIdx.y; ly < VH_SSIMU2_TILE;
+      ly += VH_SSIMU2_TILE_ROWS) {
+    const unsigned int x = blockIdx.x * VH_SSIMU2_TILE + threadIdx.x;
+    const unsigned int y = blockIdx.y * VH_SSIMU2_TILE + ly;
+    float lin[2][3];
+
+    if (x >= a.width[0] || y >= a.height[0])
+      continue;
+    ssimu2_linear_pixel (a, x, y, lin);
+    for (unsigned int p = 0; p < 6; p++)
+      even[p * plane0 + ly * VH_SSIMU2_TILE + threadIdx.x] = lin[p / 3][p % 3];
+    ssimu2_xyb_store (a, (vh_u64) y * a.width[0] + x, lin);
   }
-  ssimu2_xyb_store (a, to.offset + oi, lin);
+  for (unsigned int s = 1; s < a.n_scales; s++) {
+    const struct vh_ssimu2_scale from = ssimu2_scale (a, s - 1);
+    const struct vh_ssimu2_scale to = ssimu2_scale (a, s);
+    const unsigned int ts = VH_SSIMU2_TILE >> s;
+    const unsigned int ox = t % ts, oy = t / ts;
+    const unsigned int gx = blockIdx.x * ts + ox, gy = blockIdx.y * ts + oy;
+    const float *src = s & 1 ? even : odd;
+    float *dst = s & 1 ? odd : even;
+    const unsigned int ss = ssimu2_tile_stride (s - 1);
+    const unsigned int ds = ssimu2_tile_stride (s);
+
+    __syncthreads ();
+    if (t < ts * ts && gx < to.width && gy < to.height) {
+      /* The previous scale's columns and rows in the tile, the last one
+       * repeated at the frame's edge. */
+      const unsigned int x0 = 2 * ox, y0 = 2 * oy;
+      const unsigned int x1 = (2 * gx + 1 < from.width ? 2 * gx + 1 :
+          from.width - 1) - blockIdx.x * 2 * ts;
+      const unsigned int y1 = (2 * gy + 1 < from.height ? 2 * gy + 1 :
+          from.height - 1) - blockIdx.y * 2 * ts;
+      float lin[2][3];
+
+      for (unsigned int p = 0; p < 6; p++) {
+        const float *in = src + p * ss * ss;
+        const float v = FMUL (FADD (FADD (FADD (in[y0 * ss + x0],
+                        in[y0 * ss + x1]), in[y1 * ss + x0]),
+                in[y1 * ss + x1]), 0.25f);
+
+        dst[p * ds * ds + oy * ds + ox] = v;
+        lin[p / 3][p % 3] = v;
+      }
+      ssimu2_xyb_store (a, to.offset + (vh_u64) gy * to.width + gx, lin);
+    }
+  }
 }
 
 /* Blurred plane @q (channel q / 5; of it the two squares and the product,
