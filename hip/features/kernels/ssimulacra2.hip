@@ -576,16 +576,42 @@ static __device__ __forceinline__ void
 ssimu2_blur_fetch (const float *plane, unsigned int w, unsigned int h,
     unsigned int y0, int c0, float v[VH_SSIMU2_BLUR_LOADS])
 {
+  const unsigned int rows_apart = VH_SSIMU2_BLUR_ROWS / VH_SSIMU2_BLUR_CHUNK;
   const unsigned int col = (unsigned int) c0 +
       threadIdx.x % VH_SSIMU2_BLUR_CHUNK;
-  const unsigned int r0 = threadIdx.x / VH_SSIMU2_BLUR_CHUNK;
+  const unsigned int y = y0 + threadIdx.x / VH_SSIMU2_BLUR_CHUNK;
+  const vh_u64 step = (vh_u64) rows_apart * w;
+  const float *p = plane + (vh_u64) y * w + col;
 
 #pragma unroll
   for (unsigned int k = 0; k < VH_SSIMU2_BLUR_LOADS; k++) {
-    const unsigned int y = y0 + r0 +
-        k * (VH_SSIMU2_BLUR_ROWS / VH_SSIMU2_BLUR_CHUNK);
+    v[k] = y + k * rows_apart < h && col < w ? *p : 0.0f;
+    p += step;
+  }
+}
 
-    v[k] = y < h && col < w ? plane[(vh_u64) y * w + col] : 0.0f;
+/* The chunk of outputs in @outs (from column @c0) to the plane, as
+ * ssimu2_blur_fetch() reads: a warp's stores are a row's coalesced
+ * chunk. */
+static __device__ __forceinline__ void
+ssimu2_blur_store (float *plane, unsigned int w, unsigned int h,
+    unsigned int y0, int c0,
+    const float (*outs)[VH_SSIMU2_BLUR_CHUNK + 1])
+{
+  const unsigned int rows_apart = VH_SSIMU2_BLUR_ROWS / VH_SSIMU2_BLUR_CHUNK;
+  const unsigned int c = threadIdx.x % VH_SSIMU2_BLUR_CHUNK;
+  const unsigned int r = threadIdx.x / VH_SSIMU2_BLUR_CHUNK;
+  const unsigned int col = (unsigned int) c0 + c;
+  const vh_u64 step = (vh_u64) rows_apart * w;
+  float *p = plane + (vh_u64) (y0 + r) * w + col;
+
+  if (col >= w)
+    return;
+#pragma unroll
+  for (unsigned int k = 0; k < VH_SSIMU2_BLUR_LOADS; k++) {
+    if (y0 + r + k * rows_apart < h)
+      *p = outs[r + k * rows_apart][c];
+    p += step;
   }
 }
 
@@ -661,16 +687,7 @@ vh_ssimu2_blur_rows (struct vh_ssimu2_args a, double *out)
       ssimu2_blur_span (a, ring[r], width, c0, hi, prev, prev2, outs[r],
           c0);
     __syncthreads ();
-    for (unsigned int i = threadIdx.x;
-        i < VH_SSIMU2_BLUR_ROWS * VH_SSIMU2_BLUR_CHUNK;
-        i += VH_SSIMU2_BLUR_ROWS) {
-      const unsigned int rr = i / VH_SSIMU2_BLUR_CHUNK;
-      const unsigned int col = i % VH_SSIMU2_BLUR_CHUNK;
-      const unsigned int y = y0 + rr;
-
-      if (y < h && c0 + (int) col < width)
-        o[(vh_u64) y * w + c0 + col] = outs[rr][col];
-    }
+    ssimu2_blur_store (o, w, h, y0, c0, outs);
     /* The chunk two ahead takes the place of the one two behind, which
      * the window has left. */
     ssimu2_blur_put (ring, c0 + 2 * VH_SSIMU2_BLUR_CHUNK, v);
