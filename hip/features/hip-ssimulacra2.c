@@ -23,15 +23,18 @@
 
 extern const VhHipKernelSource vh_hip_kernel_ssimulacra2;
 
-#define SSIMU2_N_SLOTS 48
-#define SSIMU2_BLOCK_X 32
-#define SSIMU2_BLOCK_Y 8
+#define SSIMU2_N_SLOTS 36
+/* vh_ssimu2_pyramid: a block per VH_SSIMU2_TILE x VH_SSIMU2_TILE tile of
+ * the frame, VH_SSIMU2_TILE x VH_SSIMU2_TILE_ROWS threads (kernel's
+ * values). */
+#define SSIMU2_TILE 32
+#define SSIMU2_TILE_ROWS 8
 /* vh_ssimu2_rows: rows of VH_SSIMU2_LANES threads (kernel's value). */
 #define SSIMU2_ROWS_PER_BLOCK 8
-/* vh_ssimu2_blur_rows: VH_SSIMU2_BLUR_ROWS rows a block, a thread each, and
- * a window no wider than VH_SSIMU2_BLUR_CHUNK (kernel's values). */
+/* vh_ssimu2_blur_rows: VH_SSIMU2_BLUR_ROWS rows a block, a thread each;
+ * the blurs are built for VH_SSIMU2_RADIUS (kernel's values). */
 #define SSIMU2_BLUR_ROWS 64
-#define SSIMU2_BLUR_MAX_RADIUS 32
+#define SSIMU2_BLUR_RADIUS 5
 /* vh_ssimu2_blur_cols: VH_SSIMU2_BLUR_COLS columns a block, a thread each. */
 #define SSIMU2_BLUR_COLS 64
 /* vh_ssimu2_total: VH_SSIMU2_TOTAL_THREADS (kernel's value). */
@@ -61,31 +64,35 @@ typedef struct
   const gfloat *to_linear;
   gdouble *row_sums;
   guint64 slot;
+  guint64 offset[VH_SSIMU2_N_SCALES];
   Ssimu2Yuv yuv[2];             /* reference, distorted: each its own */
   gfloat mix[9];
   gfloat bias, neg_bias_cbrt;
   gfloat n2[3], d1[3];
   gfloat mul_in[12], mul_prev[12], mul_prev2[12];
-  gint32 radius;
   guint32 ssx, ssy, grey, hbd;
-  guint32 width, height;
-  guint32 cur;
-  guint32 scale;
+  guint32 n_scales;
+  guint32 width[VH_SSIMU2_N_SCALES], height[VH_SSIMU2_N_SCALES];
+  guint32 row_base[VH_SSIMU2_N_SCALES];
+  guint32 blur_rows_start[VH_SSIMU2_N_SCALES + 1];
+  guint32 blur_cols_start[VH_SSIMU2_N_SCALES + 1];
+  guint32 rows_start[VH_SSIMU2_N_SCALES + 1];
+  guint32 pad;
 } Ssimu2Args;
 
 G_STATIC_ASSERT (sizeof (Ssimu2Pic) == 88);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Ssimu2Args, slot) == 2 * 88 + 3 * 8);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Ssimu2Args, mix) == 2 * 88 + 4 * 8 +
-    2 * 8 * 4);
+    VH_SSIMU2_N_SCALES * 8 + 2 * 8 * 4);
+G_STATIC_ASSERT (sizeof (Ssimu2Args) == 712);
 
 enum
 {
-  K_LINEAR, K_DOWNSAMPLE, K_BLUR_ROWS, K_BLUR_COLS,
-  K_ROWS, K_TOTAL, N_KERNELS
+  K_PYRAMID, K_BLUR_ROWS, K_BLUR_COLS, K_ROWS, K_TOTAL, N_KERNELS
 };
 
 static const gchar *const ssimu2_kernel_names[N_KERNELS] = {
-  "vh_ssimu2_linear", "vh_ssimu2_downsample", "vh_ssimu2_blur_rows", "vh_ssimu2_blur_cols",
+  "vh_ssimu2_pyramid", "vh_ssimu2_blur_rows", "vh_ssimu2_blur_cols",
   "vh_ssimu2_rows", "vh_ssimu2_total",
 };
 
@@ -94,6 +101,7 @@ typedef struct
   VhHipFex hip;
   VhSsimu2 s;
   VhHipFunction *k[N_KERNELS];
+  Ssimu2Args layout;            /* the scales' sizes, offsets, grids */
   gfloat *d_planes;
   gfloat *d_to_linear;
   gdouble *d_row_sums;
@@ -140,13 +148,50 @@ hip_ssimu2_close (VhFeatureExtractor * fex)
   vh_hip_fex_close (&s->hip);
 }
 
+/* Each scale's size, its place in a slot and in the row sums, and the
+ * first block of each scale in the launches over every scale (largest
+ * scale first, so that its long serial chains start first). */
+static void
+hip_ssimu2_layout (const VhPictureInfo * info, Ssimu2Args * l)
+{
+  guint64 floats = 0;
+  guint rows = 0;
+
+  memset (l, 0, sizeof (*l));
+  l->n_scales = vh_ssimu2_n_scales (info->width, info->height);
+  for (guint i = 0; i < l->n_scales; i++) {
+    guint w, h;
+
+    vh_ssimu2_scale_size (info->width, info->height, i, &w, &h);
+    l->width[i] = w;
+    l->height[i] = h;
+    l->offset[i] = floats;
+    l->row_base[i] = rows;
+    floats += (guint64) w * h;
+    rows += h;
+    l->blur_rows_start[i + 1] = l->blur_rows_start[i] +
+        15 * vh_hip_div_up (h, SSIMU2_BLUR_ROWS);
+    l->blur_cols_start[i + 1] = l->blur_cols_start[i] +
+        15 * vh_hip_div_up (w, SSIMU2_BLUR_COLS);
+    l->rows_start[i + 1] = l->rows_start[i] +
+        3 * vh_hip_div_up (h, SSIMU2_ROWS_PER_BLOCK);
+  }
+  /* Past the last scale, where the launches' grids end. */
+  for (guint i = l->n_scales + 1; i <= VH_SSIMU2_N_SCALES; i++) {
+    l->blur_rows_start[i] = l->blur_rows_start[l->n_scales];
+    l->blur_cols_start[i] = l->blur_cols_start[l->n_scales];
+    l->rows_start[i] = l->rows_start[l->n_scales];
+  }
+  l->slot = floats;
+}
+
 static gboolean
 hip_ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     GError ** error)
 {
   HipSsimu2 *s = fex->priv;
-  const gsize n = (gsize) info->width * info->height;
   const gsize table = 65536 * sizeof (gfloat);
+  guint rows = 0;
 
   if (!vh_ssimu2_setup (&s->s, fex, info, error) ||
       !vh_hip_fex_init (&s->hip, fex, VH_SSIMU2_N_SCALES *
@@ -155,11 +200,10 @@ hip_ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     vh_ssimu2_clear (&s->s);
     return FALSE;
   }
-  if (s->s.gauss.radius < 1 || s->s.gauss.radius > SSIMU2_BLUR_MAX_RADIUS) {
+  if (s->s.gauss.radius != SSIMU2_BLUR_RADIUS) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
-        "ssimulacra2: the blur's radius %d is outside the 1 to %d the "
-        "GPU's row pass reads ahead", s->s.gauss.radius,
-        SSIMU2_BLUR_MAX_RADIUS);
+        "ssimulacra2: the blur's radius is %d, but the GPU's blur is built "
+        "for libjxl's %d", s->s.gauss.radius, SSIMU2_BLUR_RADIUS);
     goto fail;
   }
   for (guint i = 0; i < N_KERNELS; i++) {
@@ -168,11 +212,14 @@ hip_ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     if (!s->k[i])
       goto fail;
   }
-  if (vh_hip_malloc (s->hip.device, SSIMU2_N_SLOTS * n * sizeof (gfloat),
-          (gpointer *) & s->d_planes, error) &&
+  hip_ssimu2_layout (info, &s->layout);
+  for (guint i = 0; i < s->layout.n_scales; i++)
+    rows += s->layout.height[i];
+  if (vh_hip_malloc (s->hip.device, SSIMU2_N_SLOTS * s->layout.slot *
+          sizeof (gfloat), (gpointer *) & s->d_planes, error) &&
       vh_hip_malloc (s->hip.device, table, (gpointer *) & s->d_to_linear,
           error) &&
-      vh_hip_malloc (s->hip.device, (gsize) 3 * info->height *
+      vh_hip_malloc (s->hip.device, (gsize) 3 * rows *
           VH_SSIMU2_SUMS_PER_CHANNEL * sizeof (gdouble),
           (gpointer *) & s->d_row_sums, error) &&
       vh_hip_memcpy_2d (s->hip.device, VH_HIP_COPY_HOST_TO_DEVICE,
@@ -192,7 +239,7 @@ hip_ssimu2_args (HipSsimu2 * s, const VhPictureInfo * info,
   const VhSsimu2Yuv *yuv = &s->s.yuv[0];
   const VhSsimu2Gauss *g = &s->s.gauss;
 
-  memset (a, 0, sizeof (*a));
+  *a = s->layout;
   for (guint i = 0; i < 2; i++)
     for (guint p = 0; p < pics[i]->n_planes && p < 3; p++) {
       a->pic[i].data[p] = pics[i]->data[p];
@@ -204,7 +251,6 @@ hip_ssimu2_args (HipSsimu2 * s, const VhPictureInfo * info,
   a->planes = s->d_planes;
   a->to_linear = s->d_to_linear;
   a->row_sums = s->d_row_sums;
-  a->slot = (guint64) info->width * info->height;
   for (guint i = 0; i < 2; i++) {
     const VhSsimu2Yuv *in = &s->s.yuv[i];
 
@@ -229,24 +275,10 @@ hip_ssimu2_args (HipSsimu2 * s, const VhPictureInfo * info,
       a->mul_prev2[4 * k + j] = g->mul_prev2[k][j];
     }
   }
-  a->radius = g->radius;
   a->ssx = yuv->ssx;
   a->ssy = yuv->ssy;
   a->grey = yuv->grey;
   a->hbd = info->bpc > 8;
-  a->width = info->width;
-  a->height = info->height;
-}
-
-/* A thread per pixel of @planes planes of @w x @h, stacked along y. */
-static gboolean
-hip_ssimu2_launch_pixels (HipSsimu2 * s, guint kernel, guint w, guint h,
-    guint planes, gpointer * args, GError ** error)
-{
-  return vh_hip_fex_launch (&s->hip, s->k[kernel],
-      vh_hip_div_up (w, SSIMU2_BLOCK_X),
-      vh_hip_div_up (h, SSIMU2_BLOCK_Y) * planes, SSIMU2_BLOCK_X,
-      SSIMU2_BLOCK_Y, 0, args, error);
 }
 
 static gboolean
@@ -255,8 +287,6 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
     GError ** error)
 {
   HipSsimu2 *s = fex->priv;
-  const guint n_scales = vh_ssimu2_n_scales (fex->info.width,
-      fex->info.height);
   Ssimu2Args a;
   gpointer out;
   gpointer args[] = { &a, &out };
@@ -276,34 +306,25 @@ hip_ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
   out = vh_hip_fex_begin (&s->hip, index, ref, dist, error);
   if (!out)
     return FALSE;
-  if (!hip_ssimu2_launch_pixels (s, K_LINEAR, a.width, a.height, 1,
-          args, error))
+  /* Every scale's XYB and products first (one launch, a tile of the
+   * frame and all that it averages into a block), then each pass over
+   * every scale at once, so that the small scales' serial chains run
+   * beside the first scale's. */
+  if (!vh_hip_fex_launch (&s->hip, s->k[K_PYRAMID],
+          vh_hip_div_up (a.width[0], SSIMU2_TILE),
+          vh_hip_div_up (a.height[0], SSIMU2_TILE), SSIMU2_TILE,
+          SSIMU2_TILE_ROWS, 0, args, error) ||
+      !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
+          a.blur_rows_start[a.n_scales], 1, SSIMU2_BLUR_ROWS, 1, 0, args,
+          error) ||
+      !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_COLS],
+          a.blur_cols_start[a.n_scales], 1, SSIMU2_BLUR_COLS, 1, 0, args,
+          error) ||
+      !vh_hip_fex_launch (&s->hip, s->k[K_ROWS], a.rows_start[a.n_scales],
+          1, VH_SSIMU2_LANES, SSIMU2_ROWS_PER_BLOCK, 0, args, error) ||
+      !vh_hip_fex_launch (&s->hip, s->k[K_TOTAL], a.n_scales, 1,
+          SSIMU2_TOTAL_THREADS, 1, 0, args, error))
     return FALSE;
-  for (guint scale = 0; scale < n_scales; scale++) {
-    if (scale > 0) {
-      const guint ow = (a.width + 1) / 2, oh = (a.height + 1) / 2;
-
-      if (!hip_ssimu2_launch_pixels (s, K_DOWNSAMPLE, ow, oh, 1,
-              args, error))
-        return FALSE;
-      a.cur ^= 1;
-      a.width = ow;
-      a.height = oh;
-    }
-    a.scale = scale;
-    if (!vh_hip_fex_launch (&s->hip, s->k[K_BLUR_ROWS],
-            vh_hip_div_up (a.height, SSIMU2_BLUR_ROWS), 15,
-            SSIMU2_BLUR_ROWS, 1, 0, args, error) ||
-        !vh_hip_fex_launch (&s->hip, s->k[K_BLUR_COLS],
-            vh_hip_div_up (a.width, SSIMU2_BLUR_COLS), 15,
-            SSIMU2_BLUR_COLS, 1, 0, args, error) ||
-        !vh_hip_fex_launch (&s->hip, s->k[K_ROWS],
-            vh_hip_div_up (a.height, SSIMU2_ROWS_PER_BLOCK), 3,
-            VH_SSIMU2_LANES, SSIMU2_ROWS_PER_BLOCK, 0, args, error) ||
-        !vh_hip_fex_launch (&s->hip, s->k[K_TOTAL], 1, 1,
-            SSIMU2_TOTAL_THREADS, 1, 0, args, error))
-      return FALSE;
-  }
   return vh_hip_fex_end (&s->hip, ref, dist, fc, error);
 }
 

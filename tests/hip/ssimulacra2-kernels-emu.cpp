@@ -25,8 +25,7 @@ static const struct
   const char *name;
   Ssimu2Kernel kernel;
 } ssimu2_kernels[] = {
-  {"vh_ssimu2_linear", vh_ssimu2_linear},
-  {"vh_ssimu2_downsample", vh_ssimu2_downsample},
+  {"vh_ssimu2_pyramid", vh_ssimu2_pyramid},
   {"vh_ssimu2_blur_rows", vh_ssimu2_blur_rows},
   {"vh_ssimu2_blur_cols", vh_ssimu2_blur_cols},
   {"vh_ssimu2_rows", vh_ssimu2_rows},

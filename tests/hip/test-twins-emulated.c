@@ -236,6 +236,11 @@ static const ClipSpec clips[] = {
   {VH_PIX_FMT_YUV420, 8, 161, 97, FALSE},
   {VH_PIX_FMT_YUV422, 12, 197, 131, FALSE},
   {VH_PIX_FMT_YUV422, 8, 402, 333, FALSE, TRUE},
+  /* SSIMULACRA 2's edges: the smallest frame (two scales, the second
+   * 4x4, inside one tile and one chunk), and a wide, short one (two
+   * scales; rows of many chunks, columns shorter than a chunk). */
+  {VH_PIX_FMT_YUV420, 8, 8, 8, FALSE},
+  {VH_PIX_FMT_YUV444, 8, 1000, 9, FALSE},
 };
 
 /* Each option setting on one clip or a few (the emulation is slow). */
@@ -337,6 +342,7 @@ static const Case cases[] = {
   {&vh_fex_ssimulacra2, &vh_hip_fex_ssimulacra2, 0x60, 1,
         {"matrix", "bt709", "range", "full", "dist_matrix", "bt601",
         "dist_range", "limited", NULL}},
+  {&vh_fex_ssimulacra2, &vh_hip_fex_ssimulacra2, 0x300, 2, {NULL}},
 };
 
 /* Each covariance order this CPU can take. */
