@@ -17,6 +17,9 @@
 
 G_BEGIN_DECLS
 
+/* Rows the SIMD row blur takes at once at most (a lane each). */
+#define VH_SSIMU2_TILE_ROWS 16
+
 /* Scratch planes of one instance, each sized for the full frame. */
 typedef struct
 {
@@ -25,8 +28,37 @@ typedef struct
   gfloat *xyb[2][3];            /* [ref, dis][X, Y, B] */
   gfloat *tmp[7];               /* product, blur temp, s11, s22, s12, mu1, mu2 */
   gfloat *state;                /* the vertical blur's per-column poles */
+  gfloat *tile;                 /* the SIMD row blur's rows, transposed:
+                                 * input and output tiles */
   guint16 *row16;               /* one row of R'G'B' */
 } VhSsimu2Planes;
+
+/* The steps of the per-frame work that have SIMD versions; each gives
+ * the portable one's bits. */
+typedef struct
+{
+  /* XYB of the first @n samples of the linear planes @lin. */
+  void        (*xyb)             (const VhSsimu2 * s, gfloat * const lin[3],
+                                  gfloat * const xyb[3], gsize n);
+  /* @out = the blur of @a times @b (of @a alone when @b is NULL); uses
+   * @p's tmp[0], tmp[1], state and tile. */
+  void        (*blur)            (const VhSsimu2Gauss * g,
+                                  VhSsimu2Planes * p, const gfloat * a,
+                                  const gfloat * b, guint w, guint h,
+                                  gfloat * out);
+  /* One channel's six sums from the XYB planes and the blurred ones
+   * (@t: tmp[2..6] as VhSsimu2Planes names them). */
+  void        (*sums)            (const gfloat * x1, const gfloat * x2,
+                                  gfloat * const t[7], guint w, guint h,
+                                  gdouble * sums);
+} VhSsimu2Kernels;
+
+extern const VhSsimu2Kernels vh_ssimu2_kernels_c;
+
+/* NULL where the CPU (or the compiler) lacks AVX2 and FMA, or AVX-512
+ * (ssimulacra2-kernels-avx2.c, -avx512.c). */
+const VhSsimu2Kernels *vh_ssimu2_kernels_avx2 (void);
+const VhSsimu2Kernels *vh_ssimu2_kernels_avx512 (void);
 
 void         vh_ssimu2_planes_init       (VhSsimu2Planes * p, guint width,
                                           guint height);
@@ -45,16 +77,18 @@ void         vh_ssimu2_rgb16_row         (const VhSsimu2Yuv * yuv,
                                           guint16 * r, guint16 * g,
                                           guint16 * b);
 
-/* Whether the FMA build of vh_ssimu2_compute() may run (same results). */
-gboolean     vh_ssimu2_can_use_fma       (guint cpu_mask);
+/* The fastest kernels that @cpu_mask allows on this CPU (same results
+ * whichever). */
+const VhSsimu2Kernels *vh_ssimu2_kernels (guint cpu_mask);
 
 /* Every scale's sums (VH_SSIMU2_SUMS_PER_SCALE each) of @ref against
- * @dist; returns the number of scales. */
+ * @dist with @k; returns the number of scales. */
 guint        vh_ssimu2_compute           (const VhSsimu2 * s,
                                           VhSsimu2Planes * p,
                                           const VhPicture * ref,
                                           const VhPicture * dist,
-                                          gboolean use_fma, gdouble * sums);
+                                          const VhSsimu2Kernels * k,
+                                          gdouble * sums);
 
 G_END_DECLS
 
