@@ -22,6 +22,7 @@
 #include "ssimulacra2-maps-body.h"
 
 #include <immintrin.h>
+#include <string.h>
 
 /* 8 x 8 floats transposed in registers. */
 static inline VS2_TARGET void
@@ -144,28 +145,31 @@ vs2_tile_load (const gfloat * a, const gfloat * b, guint w, guint h,
   }
 }
 
-/* The inverse of vs2_tile_load() into the rows of @out below @h. */
+/* The inverse of vs2_tile_load(), row y (below @h) to @rows + (y mod
+ * @ring) @w. */
 static inline VS2_TARGET void
 vs2_tile_store (const gfloat * tile, guint w, guint h, guint y0,
-    gfloat * out)
+    gfloat * rows, guint ring)
 {
   for (guint l0 = 0; l0 < VS2_LANES && y0 + l0 < h; l0 += 8) {
-    const guint rows = MIN (8, h - y0 - l0);
-    gfloat *ro = out + (gsize) (y0 + l0) * w;
+    const guint n_rows = MIN (8, h - y0 - l0);
+    gfloat *ro[8];
     guint x = 0;
 
+    for (guint l = 0; l < n_rows; l++)
+      ro[l] = rows + (gsize) ((y0 + l0 + l) % ring) * w;
     for (; x + 8 <= w; x += 8) {
       __m256 v[8];
 
       for (guint j = 0; j < 8; j++)
         v[j] = _mm256_loadu_ps (tile + (gsize) (x + j) * VS2_LANES + l0);
       vs2_transpose8 (v);
-      for (guint l = 0; l < rows; l++)
-        _mm256_storeu_ps (ro + (gsize) l * w + x, v[l]);
+      for (guint l = 0; l < n_rows; l++)
+        _mm256_storeu_ps (ro[l] + x, v[l]);
     }
     for (; x < w; x++)
-      for (guint l = 0; l < rows; l++)
-        ro[(gsize) l * w + x] = tile[(gsize) x * VS2_LANES + l0 + l];
+      for (guint l = 0; l < n_rows; l++)
+        ro[l][x] = tile[(gsize) x * VS2_LANES + l0 + l];
   }
 }
 
@@ -234,25 +238,27 @@ vs2_blur_tile (const VhSsimu2Gauss * g, const gfloat * in, gint width,
 /* ------------------------------------------------------------------ */
 /* Column blur, a lane per column                                      */
 
-/* ssimu2_blur_columns() on VS2_LANES columns from @x, down the whole
- * plane with the poles in registers. */
+/* ssimu2_blur_column_steps() on VS2_LANES columns from @x, the poles in
+ * registers meanwhile. */
 static inline VS2_TARGET void
-vs2_blur_column_strip (const VhSsimu2Gauss * g, const gfloat * in, guint w,
-    guint h, guint x, gfloat * out)
+vs2_blur_column_strip (const VhSsimu2Gauss * g, gfloat * state,
+    const gfloat * rows, guint ring, guint w, guint h, guint x, gint n0,
+    gint n1, gfloat * out)
 {
   const gint N = g->radius, height = (gint) h;
   VF prev[3], prev2[3], n2[3], neg_d1[3];
 
   for (guint k = 0; k < 3; k++) {
-    prev[k] = prev2[k] = vf_zero ();
+    prev[k] = vf_load (state + (gsize) (2 * k) * w + x);
+    prev2[k] = vf_load (state + (gsize) (2 * k + 1) * w + x);
     n2[k] = vf_set1 (g->n2[k]);
     neg_d1[k] = vf_set1 (-g->d1[k]);
   }
-  for (gint n = -N + 1; n < height; n++) {
+  for (gint n = n0; n < n1; n++) {
     const gint top = n - N - 1, bottom = n + N - 1;
-    const VF sum = vf_add (top >= 0 ? vf_load (in + (gsize) top * w + x) :
-        vf_zero (), bottom < height ? vf_load (in + (gsize) bottom * w + x) :
-        vf_zero ());
+    const VF sum = vf_add (top >= 0 ? vf_load (rows + (gsize) (top % ring) *
+            w + x) : vf_zero (), bottom < height ? vf_load (rows +
+            (gsize) (bottom % ring) * w + x) : vf_zero ());
     VF acc[3];
 
     for (guint k = 0; k < 3; k++) {
@@ -265,25 +271,51 @@ vs2_blur_column_strip (const VhSsimu2Gauss * g, const gfloat * in, guint w,
       vf_store (out + (gsize) n * w + x, vf_add (acc[0], vf_add (acc[1],
                   acc[2])));
   }
+  for (guint k = 0; k < 3; k++) {
+    vf_store (state + (gsize) (2 * k) * w + x, prev[k]);
+    vf_store (state + (gsize) (2 * k + 1) * w + x, prev2[k]);
+  }
 }
 
+/* Rows, then columns, in one sweep down the plane: after each tile of
+ * rows, the column pass takes every step whose window it completes, so
+ * the row-blurred rows are read back while still in cache, from a ring
+ * of VH_SSIMU2_RING_ROWS of them. */
 static VS2_TARGET void
 vs2_blur (const VhSsimu2Gauss * g, VhSsimu2Planes * p, const gfloat * a,
     const gfloat * b, guint w, guint h, gfloat * out)
 {
+  const gint N = g->radius;
   gfloat *tile_in = p->tile;
   gfloat *tile_out = p->tile + (gsize) VH_SSIMU2_TILE_ROWS * w;
+  /* A tile and the window (2 N + 1 rows, one of them the tile's) fit in
+   * the ring at libjxl's radius; the whole plane takes any other. */
+  const gboolean fits = VS2_LANES + 2 * N <= VH_SSIMU2_RING_ROWS;
+  gfloat *rows = fits ? tile_out + (gsize) VH_SSIMU2_TILE_ROWS * w :
+      p->tmp[1];
+  const guint ring = fits ? VH_SSIMU2_RING_ROWS : h;
   const guint full = w / VS2_LANES * VS2_LANES;
+  gint n = -N + 1;
 
   G_STATIC_ASSERT (VS2_LANES <= VH_SSIMU2_TILE_ROWS);
+  memset (p->state, 0, sizeof (gfloat) * 6 * w);
   for (guint y0 = 0; y0 < h; y0 += VS2_LANES) {
+    const guint done = MIN (y0 + VS2_LANES, h);
+    /* steps up to the one whose window ends at the last row done */
+    const gint n_end = done == h ? (gint) h : (gint) done - N + 1;
+
     vs2_tile_load (a, b, w, h, y0, tile_in);
     vs2_blur_tile (g, tile_in, (gint) w, tile_out);
-    vs2_tile_store (tile_out, w, h, y0, p->tmp[1]);
+    vs2_tile_store (tile_out, w, h, y0, rows, ring);
+    if (n_end <= n)
+      continue;
+    for (guint x = 0; x < full; x += VS2_LANES)
+      vs2_blur_column_strip (g, p->state, rows, ring, w, h, x, n, n_end,
+          out);
+    ssimu2_blur_column_steps (g, p->state, rows, ring, w, h, full, w, n,
+        n_end, out);
+    n = n_end;
   }
-  for (guint x = 0; x < full; x += VS2_LANES)
-    vs2_blur_column_strip (g, p->tmp[1], w, h, x, out);
-  ssimu2_blur_columns (g, p->state, p->tmp[1], w, h, full, w, out);
 }
 
 /* ------------------------------------------------------------------ */

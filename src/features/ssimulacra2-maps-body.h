@@ -140,11 +140,14 @@ ssimu2_blur_row (const VhSsimu2Gauss * g, const gfloat * row, gint width,
     ssimu2_blur_step (g, row, width, n, prev, prev2, out);
 }
 
-/* The column pass over columns [@x0, @x1) of the @w x @h plane @in, one
- * row after the other; @state holds each column's poles (6 @w). */
+/* Steps [@n0, @n1) of the column pass (step n: output row n, for n >= 0)
+ * over columns [@x0, @x1) of the @w x @h row-blurred plane, whose row y
+ * is at @rows + (y mod @ring) @w; @state holds each column's poles
+ * (6 @w, zero before the first step, -radius + 1). */
 static inline VH_SSIMU2_INLINE void
-ssimu2_blur_columns (const VhSsimu2Gauss * g, gfloat * state,
-    const gfloat * in, guint w, guint h, guint x0, guint x1, gfloat * out)
+ssimu2_blur_column_steps (const VhSsimu2Gauss * g, gfloat * state,
+    const gfloat * rows, guint ring, guint w, guint h, guint x0, guint x1,
+    gint n0, gint n1, gfloat * out)
 {
   const gint N = g->radius, height = (gint) h;
   gfloat *prev[3], *prev2[3];
@@ -152,13 +155,12 @@ ssimu2_blur_columns (const VhSsimu2Gauss * g, gfloat * state,
   for (guint k = 0; k < 3; k++) {
     prev[k] = state + (gsize) (2 * k) * w;
     prev2[k] = state + (gsize) (2 * k + 1) * w;
-    for (guint x = x0; x < x1; x++)
-      prev[k][x] = prev2[k][x] = 0.0f;
   }
-  for (gint n = -N + 1; n < height; n++) {
+  for (gint n = n0; n < n1; n++) {
     const gint top = n - N - 1, bottom = n + N - 1;
-    const gfloat *rt = top >= 0 ? in + (gsize) top * w : NULL;
-    const gfloat *rb = bottom < height ? in + (gsize) bottom * w : NULL;
+    const gfloat *rt = top >= 0 ? rows + (gsize) (top % ring) * w : NULL;
+    const gfloat *rb = bottom < height ? rows + (gsize) (bottom % ring) * w :
+        NULL;
     gfloat *o = n >= 0 ? out + (gsize) n * w : NULL;
 
     for (guint x = x0; x < x1; x++) {
@@ -175,6 +177,18 @@ ssimu2_blur_columns (const VhSsimu2Gauss * g, gfloat * state,
         o[x] = acc[0] + (acc[1] + acc[2]);
     }
   }
+}
+
+/* The whole column pass of the @w x @h plane @in, one row after the
+ * other. */
+static inline VH_SSIMU2_INLINE void
+ssimu2_blur_columns (const VhSsimu2Gauss * g, gfloat * state,
+    const gfloat * in, guint w, guint h, gfloat * out)
+{
+  for (gsize i = 0; i < (gsize) 6 * w; i++)
+    state[i] = 0.0f;
+  ssimu2_blur_column_steps (g, state, in, h, w, h, 0, w, -g->radius + 1,
+      (gint) h, out);
 }
 
 /* Pixel @i's terms of the six sums of a channel, added to @acc. */

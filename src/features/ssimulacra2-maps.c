@@ -31,7 +31,8 @@ vh_ssimu2_planes_init (VhSsimu2Planes * p, guint width, guint height)
   for (guint i = 0; i < G_N_ELEMENTS (p->tmp); i++)
     p->tmp[i] = g_new (gfloat, full);
   p->state = g_new (gfloat, (gsize) 6 * width);
-  p->tile = g_new (gfloat, (gsize) 2 * VH_SSIMU2_TILE_ROWS * width);
+  p->tile = g_new (gfloat, (gsize) (2 * VH_SSIMU2_TILE_ROWS +
+          VH_SSIMU2_RING_ROWS) * width);
   p->row16 = g_new (guint16, (gsize) 3 * width);
 }
 
@@ -112,7 +113,7 @@ ssimu2_blur_c (const VhSsimu2Gauss * g, VhSsimu2Planes * p,
   for (guint y = 0; y < h; y++)
     ssimu2_blur_row (g, in + (gsize) y * w, (gint) w, p->tmp[1] +
         (gsize) y * w);
-  ssimu2_blur_columns (g, p->state, p->tmp[1], w, h, 0, w, out);
+  ssimu2_blur_columns (g, p->state, p->tmp[1], w, h, out);
 }
 
 /* Each row's sums in VH_SSIMU2_LANES interleaved partial sums in double

@@ -19,6 +19,9 @@ G_BEGIN_DECLS
 
 /* Rows the SIMD row blur takes at once at most (a lane each). */
 #define VH_SSIMU2_TILE_ROWS 16
+/* Row-blurred rows it keeps for the column pass: a tile and the column
+ * window (2 radius + 1 rows) around it. */
+#define VH_SSIMU2_RING_ROWS 32
 
 /* Scratch planes of one instance, each sized for the full frame. */
 typedef struct
@@ -28,8 +31,8 @@ typedef struct
   gfloat *xyb[2][3];            /* [ref, dis][X, Y, B] */
   gfloat *tmp[7];               /* product, blur temp, s11, s22, s12, mu1, mu2 */
   gfloat *state;                /* the vertical blur's per-column poles */
-  gfloat *tile;                 /* the SIMD row blur's rows, transposed:
-                                 * input and output tiles */
+  gfloat *tile;                 /* the SIMD blur's: input and output
+                                 * tiles (rows transposed), the ring */
   guint16 *row16;               /* one row of R'G'B' */
 } VhSsimu2Planes;
 
@@ -41,7 +44,7 @@ typedef struct
   void        (*xyb)             (const VhSsimu2 * s, gfloat * const lin[3],
                                   gfloat * const xyb[3], gsize n);
   /* @out = the blur of @a times @b (of @a alone when @b is NULL); uses
-   * @p's tmp[0], tmp[1], state and tile. */
+   * @p's tmp[0], tmp[1], state and tile as scratch. */
   void        (*blur)            (const VhSsimu2Gauss * g,
                                   VhSsimu2Planes * p, const gfloat * a,
                                   const gfloat * b, guint w, guint h,
