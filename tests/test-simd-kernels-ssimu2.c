@@ -81,7 +81,8 @@ ssimu2_linear_sample (GRand * rand, Fill fill)
   return sample (rand, fill, 65535) / 65535.0f;
 }
 
-/* XYB, the five blurs and the sums of one channel on @w x @h. */
+/* Downsampling, XYB, the five blurs and the sums of each channel on
+ * @w x @h. */
 static void
 ssimu2_check_steps (const Ssimu2Impl * impl, const VhSsimu2 * s,
     GRand * rand, guint w, guint h, Fill fill)
@@ -103,6 +104,14 @@ ssimu2_check_steps (const Ssimu2Impl * impl, const VhSsimu2 * s,
             side == 0 ? ssimu2_linear_sample (rand, fill) :
             pa.lin[0][0][ch][i];
       }
+  for (guint ch = 0; ch < 3; ch++) {
+    const gsize half = (gsize) ((w + 1) / 2) * ((h + 1) / 2);
+
+    c->downsample (pa.lin[0][0][ch], w, h, pa.lin[0][1][ch]);
+    impl->k->downsample (pb.lin[0][0][ch], w, h, pb.lin[0][1][ch]);
+    assert_mem_equal (pa.lin[0][1][ch], pb.lin[0][1][ch],
+        half * sizeof (gfloat), what, "downsampling");
+  }
   for (guint side = 0; side < 2; side++) {
     c->xyb (s, pa.lin[side][0], pa.xyb[side], n);
     impl->k->xyb (s, pb.lin[side][0], pb.xyb[side], n);

@@ -183,6 +183,7 @@ vd_negative_part (VD a)
 #include "ssimulacra2-kernels-body.h"
 
 static const VhSsimu2Kernels kernels_avx2 = {
+  .downsample = vs2_downsample,
   .xyb = vs2_xyb,
   .blur = vs2_blur,
   .sums = vs2_sums,

@@ -56,6 +56,50 @@ vs2_transpose8 (__m256 r[8])
 }
 
 /* ------------------------------------------------------------------ */
+/* Downsampling, 8 outputs at once                                     */
+
+/* The even and the odd samples of 16 from @p. */
+static inline VS2_TARGET void
+vs2_deinterleave (const gfloat * p, __m256 * even, __m256 * odd)
+{
+  const __m256 a = _mm256_loadu_ps (p), b = _mm256_loadu_ps (p + 8);
+
+  /* per 128-bit half: a0 a2 b0 b2 | a4 a6 b4 b6, then the halves' pairs
+   * in order */
+  *even = _mm256_castpd_ps (_mm256_permute4x64_pd (_mm256_castps_pd
+          (_mm256_shuffle_ps (a, b, _MM_SHUFFLE (2, 0, 2, 0))),
+          _MM_SHUFFLE (3, 1, 2, 0)));
+  *odd = _mm256_castpd_ps (_mm256_permute4x64_pd (_mm256_castps_pd
+          (_mm256_shuffle_ps (a, b, _MM_SHUFFLE (3, 1, 3, 1))),
+          _MM_SHUFFLE (3, 1, 2, 0)));
+}
+
+static VS2_TARGET void
+vs2_downsample (const gfloat * in, guint w, guint h, gfloat * out)
+{
+  const guint ow = (w + 1) / 2, oh = (h + 1) / 2;
+  const __m256 quarter = _mm256_set1_ps (0.25f);
+
+  for (guint oy = 0; oy < oh; oy++) {
+    const gfloat *r0 = in + (gsize) (2 * oy) * w;
+    const gfloat *r1 = in + (gsize) MIN (2 * oy + 1, h - 1) * w;
+    gfloat *o = out + (gsize) oy * ow;
+    guint ox = 0;
+
+    /* while both columns of each output are inside the row */
+    for (; ox + 8 <= w / 2; ox += 8) {
+      __m256 e0, o0, e1, o1;
+
+      vs2_deinterleave (r0 + 2 * ox, &e0, &o0);
+      vs2_deinterleave (r1 + 2 * ox, &e1, &o1);
+      _mm256_storeu_ps (o + ox, _mm256_mul_ps (_mm256_add_ps (_mm256_add_ps
+                  (_mm256_add_ps (e0, o0), e1), o1), quarter));
+    }
+    ssimu2_downsample_row (r0, r1, w, ox, o);
+  }
+}
+
+/* ------------------------------------------------------------------ */
 /* XYB                                                                 */
 
 static inline VS2_TARGET VF
@@ -254,12 +298,21 @@ vs2_blur_column_strip (const VhSsimu2Gauss * g, gfloat * state,
     n2[k] = vf_set1 (g->n2[k]);
     neg_d1[k] = vf_set1 (-g->d1[k]);
   }
+  /* the ring slots of the window's rows, stepped without a division */
+  guint top_slot = n0 - N - 1 >= 0 ? (guint) (n0 - N - 1) % ring : 0;
+  guint bottom_slot = (guint) (n0 + N - 1) % ring;
+
   for (gint n = n0; n < n1; n++) {
     const gint top = n - N - 1, bottom = n + N - 1;
-    const VF sum = vf_add (top >= 0 ? vf_load (rows + (gsize) (top % ring) *
-            w + x) : vf_zero (), bottom < height ? vf_load (rows +
-            (gsize) (bottom % ring) * w + x) : vf_zero ());
+    const VF sum = vf_add (top >= 0 ? vf_load (rows + (gsize) top_slot * w +
+            x) : vf_zero (), bottom < height ? vf_load (rows +
+            (gsize) bottom_slot * w + x) : vf_zero ());
     VF acc[3];
+
+    if (top >= 0 && ++top_slot == ring)
+      top_slot = 0;
+    if (++bottom_slot == ring)
+      bottom_slot = 0;
 
     for (guint k = 0; k < 3; k++) {
       acc[k] = vf_fma (n2[k], sum, vf_fma (neg_d1[k], prev[k],

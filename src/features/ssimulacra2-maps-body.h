@@ -55,6 +55,19 @@ ssimu2_cbrt_add (gfloat x, gfloat add)
   return VH_SSIMU2_FMA (r2, x, add);
 }
 
+/* Outputs [@from, (@w + 1) / 2) of a row of the 2x2 box average of the
+ * rows @r0 and @r1, @w wide, the last column repeated past the edge. */
+static inline VH_SSIMU2_INLINE void
+ssimu2_downsample_row (const gfloat * r0, const gfloat * r1, guint w,
+    guint from, gfloat * out)
+{
+  for (guint ox = from; ox < (w + 1) / 2; ox++) {
+    const guint x0 = 2 * ox, x1 = MIN (2 * ox + 1, w - 1);
+
+    out[ox] = (((r0[x0] + r0[x1]) + r1[x0]) + r1[x1]) * 0.25f;
+  }
+}
+
 /* XYB of samples [@from, @to) of the linear planes @lin. */
 static inline VH_SSIMU2_INLINE void
 ssimu2_xyb_range (const VhSsimu2 * s, gfloat * const lin[3],

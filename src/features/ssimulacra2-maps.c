@@ -72,23 +72,15 @@ ssimu2_linear (const VhSsimu2 * s, VhSsimu2Planes * p, const VhPicture * pic,
   }
 }
 
-/* 2x2 box average, the last row and column repeated past the edge. */
-static inline VH_SSIMU2_INLINE void
-ssimu2_downsample (const gfloat * in, guint w, guint h, gfloat * out)
+static void
+ssimu2_downsample_c (const gfloat * in, guint w, guint h, gfloat * out)
 {
   const guint ow = (w + 1) / 2, oh = (h + 1) / 2;
 
-  for (guint oy = 0; oy < oh; oy++) {
-    const gfloat *r0 = in + (gsize) (2 * oy) * w;
-    const gfloat *r1 = in + (gsize) MIN (2 * oy + 1, h - 1) * w;
-
-    for (guint ox = 0; ox < ow; ox++) {
-      const guint x0 = 2 * ox, x1 = MIN (2 * ox + 1, w - 1);
-
-      out[(gsize) oy * ow + ox] = (((r0[x0] + r0[x1]) + r1[x0]) + r1[x1]) *
-          0.25f;
-    }
-  }
+  for (guint oy = 0; oy < oh; oy++)
+    ssimu2_downsample_row (in + (gsize) (2 * oy) * w,
+        in + (gsize) MIN (2 * oy + 1, h - 1) * w, w, 0,
+        out + (gsize) oy * ow);
 }
 
 static void
@@ -136,6 +128,7 @@ ssimu2_sums_c (const gfloat * x1, const gfloat * x2, gfloat * const t[7],
 }
 
 const VhSsimu2Kernels vh_ssimu2_kernels_c = {
+  .downsample = ssimu2_downsample_c,
   .xyb = ssimu2_xyb_c,
   .blur = ssimu2_blur_c,
   .sums = ssimu2_sums_c,
@@ -155,7 +148,7 @@ vh_ssimu2_compute (const VhSsimu2 * s, VhSsimu2Planes * p,
     if (scale > 0) {
       for (guint side = 0; side < 2; side++)
         for (guint c = 0; c < 3; c++)
-          ssimu2_downsample (p->lin[side][cur][c], w, h,
+          k->downsample (p->lin[side][cur][c], w, h,
               p->lin[side][cur ^ 1][c]);
       cur ^= 1;
       w = (w + 1) / 2;

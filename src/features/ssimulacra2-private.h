@@ -40,6 +40,10 @@ typedef struct
  * the portable one's bits. */
 typedef struct
 {
+  /* The @w x @h plane @in halved (rounded up) by 2x2 box averages, the
+   * last row and column repeated past the edge. */
+  void        (*downsample)      (const gfloat * in, guint w, guint h,
+                                  gfloat * out);
   /* XYB of the first @n samples of the linear planes @lin. */
   void        (*xyb)             (const VhSsimu2 * s, gfloat * const lin[3],
                                   gfloat * const xyb[3], gsize n);
