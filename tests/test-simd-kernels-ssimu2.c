@@ -82,7 +82,7 @@ ssimu2_linear_sample (GRand * rand, Fill fill)
 }
 
 /* Downsampling, XYB, the five blurs and the sums of each channel on
- * @w x @h. */
+ * @w x @h, then the blurs and sums in one sweep. */
 static void
 ssimu2_check_steps (const Ssimu2Impl * impl, const VhSsimu2 * s,
     GRand * rand, guint w, guint h, Fill fill)
@@ -139,6 +139,9 @@ ssimu2_check_steps (const Ssimu2Impl * impl, const VhSsimu2 * s,
     c->sums (a1, a2, pa.tmp, w, h, sums_a);
     impl->k->sums (b1, b2, pb.tmp, w, h, sums_b);
     assert_mem_equal (sums_a, sums_b, sizeof (sums_a), what, "sums");
+    /* the blurs and the sums in one sweep */
+    impl->k->channel (&s->gauss, &pb, b1, b2, w, h, sums_b);
+    assert_mem_equal (sums_a, sums_b, sizeof (sums_a), what, "channel");
   }
   vh_ssimu2_planes_clear (&pa);
   vh_ssimu2_planes_clear (&pb);

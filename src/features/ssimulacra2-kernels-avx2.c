@@ -187,6 +187,7 @@ static const VhSsimu2Kernels kernels_avx2 = {
   .xyb = vs2_xyb,
   .blur = vs2_blur,
   .sums = vs2_sums,
+  .channel = vs2_channel,
 };
 
 const VhSsimu2Kernels *

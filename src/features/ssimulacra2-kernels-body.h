@@ -287,7 +287,7 @@ vs2_blur_tile (const VhSsimu2Gauss * g, const gfloat * in, gint width,
 static inline VS2_TARGET void
 vs2_blur_column_strip (const VhSsimu2Gauss * g, gfloat * state,
     const gfloat * rows, guint ring, guint w, guint h, guint x, gint n0,
-    gint n1, gfloat * out)
+    gint n1, gfloat * out, gint out_row0)
 {
   const gint N = g->radius, height = (gint) h;
   VF prev[3], prev2[3], n2[3], neg_d1[3];
@@ -321,8 +321,8 @@ vs2_blur_column_strip (const VhSsimu2Gauss * g, gfloat * state,
       prev[k] = acc[k];
     }
     if (n >= 0)
-      vf_store (out + (gsize) n * w + x, vf_add (acc[0], vf_add (acc[1],
-                  acc[2])));
+      vf_store (out + (gsize) (n - out_row0) * w + x, vf_add (acc[0],
+              vf_add (acc[1], acc[2])));
   }
   for (guint k = 0; k < 3; k++) {
     vf_store (state + (gsize) (2 * k) * w + x, prev[k]);
@@ -330,43 +330,77 @@ vs2_blur_column_strip (const VhSsimu2Gauss * g, gfloat * state,
   }
 }
 
+/* ssimu2_blur_column_steps() on every column. */
+static inline VS2_TARGET void
+vs2_blur_column_steps (const VhSsimu2Gauss * g, gfloat * state,
+    const gfloat * rows, guint ring, guint w, guint h, gint n0, gint n1,
+    gfloat * out, gint out_row0)
+{
+  const guint full = w / VS2_LANES * VS2_LANES;
+
+  for (guint x = 0; x < full; x += VS2_LANES)
+    vs2_blur_column_strip (g, state, rows, ring, w, h, x, n0, n1, out,
+        out_row0);
+  ssimu2_blur_column_steps (g, state, rows, ring, w, h, full, w, n0, n1, out,
+      out_row0);
+}
+
+/* The row pass of rows [@y0, @y0 + VS2_LANES) of @a (times @b) into the
+ * ring @rows. */
+static inline VS2_TARGET void
+vs2_blur_row_tile (const VhSsimu2Gauss * g, VhSsimu2Planes * p,
+    const gfloat * a, const gfloat * b, guint w, guint h, guint y0,
+    gfloat * rows, guint ring)
+{
+  gfloat *tile_in = p->tile;
+  gfloat *tile_out = p->tile + (gsize) VH_SSIMU2_TILE_ROWS * w;
+
+  G_STATIC_ASSERT (VS2_LANES <= VH_SSIMU2_TILE_ROWS);
+  vs2_tile_load (a, b, w, h, y0, tile_in);
+  vs2_blur_tile (g, tile_in, (gint) w, tile_out);
+  vs2_tile_store (tile_out, w, h, y0, rows, ring);
+}
+
+/* Whether a tile and the column window (2 radius + 1 rows, one of them
+ * the tile's) fit in a ring, as they do at libjxl's radius. */
+static inline VS2_TARGET gboolean
+vs2_ring_fits (const VhSsimu2Gauss * g)
+{
+  return VS2_LANES + 2 * g->radius <= VH_SSIMU2_RING_ROWS;
+}
+
+/* The column steps that the rows up to @done (of @h) complete: up to
+ * the one whose window ends at row @done - 1, all when that is the
+ * last. */
+static inline VS2_TARGET gint
+vs2_steps_end (const VhSsimu2Gauss * g, guint done, guint h)
+{
+  return done == h ? (gint) h : (gint) done - g->radius + 1;
+}
+
 /* Rows, then columns, in one sweep down the plane: after each tile of
  * rows, the column pass takes every step whose window it completes, so
  * the row-blurred rows are read back while still in cache, from a ring
- * of VH_SSIMU2_RING_ROWS of them. */
+ * of them (the whole plane at radii where the ring is too small). */
 static VS2_TARGET void
 vs2_blur (const VhSsimu2Gauss * g, VhSsimu2Planes * p, const gfloat * a,
     const gfloat * b, guint w, guint h, gfloat * out)
 {
-  const gint N = g->radius;
-  gfloat *tile_in = p->tile;
-  gfloat *tile_out = p->tile + (gsize) VH_SSIMU2_TILE_ROWS * w;
-  /* A tile and the window (2 N + 1 rows, one of them the tile's) fit in
-   * the ring at libjxl's radius; the whole plane takes any other. */
-  const gboolean fits = VS2_LANES + 2 * N <= VH_SSIMU2_RING_ROWS;
-  gfloat *rows = fits ? tile_out + (gsize) VH_SSIMU2_TILE_ROWS * w :
+  const gboolean fits = vs2_ring_fits (g);
+  gfloat *rows = fits ? vh_ssimu2_scratch_ring (p, 0) :
       p->tmp[1];
   const guint ring = fits ? VH_SSIMU2_RING_ROWS : h;
-  const guint full = w / VS2_LANES * VS2_LANES;
-  gint n = -N + 1;
+  gint n = -g->radius + 1;
 
-  G_STATIC_ASSERT (VS2_LANES <= VH_SSIMU2_TILE_ROWS);
   memset (p->state, 0, sizeof (gfloat) * 6 * w);
   for (guint y0 = 0; y0 < h; y0 += VS2_LANES) {
     const guint done = MIN (y0 + VS2_LANES, h);
-    /* steps up to the one whose window ends at the last row done */
-    const gint n_end = done == h ? (gint) h : (gint) done - N + 1;
+    const gint n_end = vs2_steps_end (g, done, h);
 
-    vs2_tile_load (a, b, w, h, y0, tile_in);
-    vs2_blur_tile (g, tile_in, (gint) w, tile_out);
-    vs2_tile_store (tile_out, w, h, y0, rows, ring);
+    vs2_blur_row_tile (g, p, a, b, w, h, y0, rows, ring);
     if (n_end <= n)
       continue;
-    for (guint x = 0; x < full; x += VS2_LANES)
-      vs2_blur_column_strip (g, p->state, rows, ring, w, h, x, n, n_end,
-          out);
-    ssimu2_blur_column_steps (g, p->state, rows, ring, w, h, full, w, n,
-        n_end, out);
+    vs2_blur_column_steps (g, p->state, rows, ring, w, h, n, n_end, out, 0);
     n = n_end;
   }
 }
@@ -419,30 +453,95 @@ vs2_sums_pixels (const gfloat * x1, const gfloat * x2, gfloat * const t[7],
   }
 }
 
+/* One row's sums (@x1, @x2 and @t's planes at the row) added to @sums,
+ * as ssimu2_sums_pixel() and ssimu2_sums_fold() do them. */
+static inline VS2_TARGET void
+vs2_sums_row (const gfloat * x1, const gfloat * x2, gfloat * const t[7],
+    guint w, gdouble * sums)
+{
+  const guint full = w / VS2_LANES * VS2_LANES;
+  gdouble lanes[VH_SSIMU2_SUMS_PER_CHANNEL * VH_SSIMU2_LANES] = { 0 };
+  gdouble acc[VH_SSIMU2_LANES][VH_SSIMU2_SUMS_PER_CHANNEL];
+  guint x;
+
+  G_STATIC_ASSERT (VH_SSIMU2_LANES % VS2_LANES == 0);
+  for (x = 0; x < full; x += VS2_LANES)
+    vs2_sums_pixels (x1, x2, t, x, x % VH_SSIMU2_LANES, lanes);
+  for (guint j = 0; j < VH_SSIMU2_LANES; j++)
+    for (guint k = 0; k < VH_SSIMU2_SUMS_PER_CHANNEL; k++)
+      acc[j][k] = lanes[k * VH_SSIMU2_LANES + j];
+  /* the columns right of the last vector, after those left of them */
+  for (; x < w; x++)
+    ssimu2_sums_pixel (x1, x2, t, x, acc[x % VH_SSIMU2_LANES]);
+  ssimu2_sums_fold (acc, sums);
+}
+
 static VS2_TARGET void
 vs2_sums (const gfloat * x1, const gfloat * x2, gfloat * const t[7], guint w,
     guint h, gdouble * sums)
 {
-  const guint full = w / VS2_LANES * VS2_LANES;
-
-  G_STATIC_ASSERT (VH_SSIMU2_LANES % VS2_LANES == 0);
   for (guint k = 0; k < VH_SSIMU2_SUMS_PER_CHANNEL; k++)
     sums[k] = 0.0;
   for (guint y = 0; y < h; y++) {
-    gdouble lanes[VH_SSIMU2_SUMS_PER_CHANNEL * VH_SSIMU2_LANES] = { 0 };
-    gdouble acc[VH_SSIMU2_LANES][VH_SSIMU2_SUMS_PER_CHANNEL];
-    guint x;
+    const gsize row = (gsize) y * w;
+    gfloat *tr[7] = { NULL, NULL, t[2] + row, t[3] + row, t[4] + row,
+      t[5] + row, t[6] + row
+    };
 
-    for (x = 0; x < full; x += VS2_LANES)
-      vs2_sums_pixels (x1, x2, t, (gsize) y * w + x, x % VH_SSIMU2_LANES,
-          lanes);
-    for (guint j = 0; j < VH_SSIMU2_LANES; j++)
-      for (guint k = 0; k < VH_SSIMU2_SUMS_PER_CHANNEL; k++)
-        acc[j][k] = lanes[k * VH_SSIMU2_LANES + j];
-    /* the columns right of the last vector, after those left of them */
-    for (; x < w; x++)
-      ssimu2_sums_pixel (x1, x2, t, (gsize) y * w + x,
-          acc[x % VH_SSIMU2_LANES]);
-    ssimu2_sums_fold (acc, sums);
+    vs2_sums_row (x1 + row, x2 + row, tr, w, sums);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* A whole channel in one sweep                                        */
+
+/* The five blurs of a channel side by side, tile by tile, each step's
+ * output rows summed as soon as all five have them: the blurred planes
+ * never leave the cache. The same operations as the blurs and sums one
+ * after the other. */
+static VS2_TARGET void
+vs2_channel (const VhSsimu2Gauss * g, VhSsimu2Planes * p, const gfloat * x1,
+    const gfloat * x2, guint w, guint h, gdouble * sums)
+{
+  const gfloat *first[VH_SSIMU2_BLURS] = { x1, x2, x1, x1, x2 };
+  const gfloat *second[VH_SSIMU2_BLURS] = { x1, x2, x2, NULL, NULL };
+  gint n = -g->radius + 1;
+
+  if (!vs2_ring_fits (g)) {
+    for (guint j = 0; j < VH_SSIMU2_BLURS; j++)
+      vs2_blur (g, p, first[j], second[j], w, h, p->tmp[2 + j]);
+    vs2_sums (x1, x2, p->tmp, w, h, sums);
+    return;
+  }
+  for (guint k = 0; k < VH_SSIMU2_SUMS_PER_CHANNEL; k++)
+    sums[k] = 0.0;
+  for (guint j = 0; j < VH_SSIMU2_BLURS; j++)
+    memset (vh_ssimu2_scratch_state (p, j), 0, sizeof (gfloat) * 6 * w);
+  for (guint y0 = 0; y0 < h; y0 += VS2_LANES) {
+    const guint done = MIN (y0 + VS2_LANES, h);
+    const gint n_end = vs2_steps_end (g, done, h);
+    const gint row0 = MAX (n, 0);
+    gfloat *t[7] = { NULL };
+
+    for (guint j = 0; j < VH_SSIMU2_BLURS; j++)
+      vs2_blur_row_tile (g, p, first[j], second[j], w, h, y0,
+          vh_ssimu2_scratch_ring (p, j), VH_SSIMU2_RING_ROWS);
+    if (n_end <= n)
+      continue;
+    for (guint j = 0; j < VH_SSIMU2_BLURS; j++) {
+      t[2 + j] = vh_ssimu2_scratch_out (p, j);
+      vs2_blur_column_steps (g, vh_ssimu2_scratch_state (p, j),
+          vh_ssimu2_scratch_ring (p, j), VH_SSIMU2_RING_ROWS, w, h, n, n_end,
+          t[2 + j], row0);
+    }
+    for (gint y = row0; y < n_end; y++) {
+      const gsize at = (gsize) (y - row0) * w;
+      gfloat *tr[7] = { NULL, NULL, t[2] + at, t[3] + at, t[4] + at,
+        t[5] + at, t[6] + at
+      };
+
+      vs2_sums_row (x1 + (gsize) y * w, x2 + (gsize) y * w, tr, w, sums);
+    }
+    n = n_end;
   }
 }

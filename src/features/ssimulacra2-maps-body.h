@@ -153,14 +153,15 @@ ssimu2_blur_row (const VhSsimu2Gauss * g, const gfloat * row, gint width,
     ssimu2_blur_step (g, row, width, n, prev, prev2, out);
 }
 
-/* Steps [@n0, @n1) of the column pass (step n: output row n, for n >= 0)
- * over columns [@x0, @x1) of the @w x @h row-blurred plane, whose row y
- * is at @rows + (y mod @ring) @w; @state holds each column's poles
- * (6 @w, zero before the first step, -radius + 1). */
+/* Steps [@n0, @n1) of the column pass (step n: output row n, for n >= 0,
+ * at @out + (n - @out_row0) @w) over columns [@x0, @x1) of the @w x @h
+ * row-blurred plane, whose row y is at @rows + (y mod @ring) @w; @state
+ * holds each column's poles (6 @w, zero before the first step,
+ * -radius + 1). */
 static inline VH_SSIMU2_INLINE void
 ssimu2_blur_column_steps (const VhSsimu2Gauss * g, gfloat * state,
     const gfloat * rows, guint ring, guint w, guint h, guint x0, guint x1,
-    gint n0, gint n1, gfloat * out)
+    gint n0, gint n1, gfloat * out, gint out_row0)
 {
   const gint N = g->radius, height = (gint) h;
   gfloat *prev[3], *prev2[3];
@@ -174,7 +175,7 @@ ssimu2_blur_column_steps (const VhSsimu2Gauss * g, gfloat * state,
     const gfloat *rt = top >= 0 ? rows + (gsize) (top % ring) * w : NULL;
     const gfloat *rb = bottom < height ? rows + (gsize) (bottom % ring) * w :
         NULL;
-    gfloat *o = n >= 0 ? out + (gsize) n * w : NULL;
+    gfloat *o = n >= 0 ? out + (gsize) (n - out_row0) * w : NULL;
 
     for (guint x = x0; x < x1; x++) {
       const gfloat sum = (rt ? rt[x] : 0.0f) + (rb ? rb[x] : 0.0f);
@@ -201,7 +202,7 @@ ssimu2_blur_columns (const VhSsimu2Gauss * g, gfloat * state,
   for (gsize i = 0; i < (gsize) 6 * w; i++)
     state[i] = 0.0f;
   ssimu2_blur_column_steps (g, state, in, h, w, h, 0, w, -g->radius + 1,
-      (gint) h, out);
+      (gint) h, out, 0);
 }
 
 /* Pixel @i's terms of the six sums of a channel, added to @acc. */

@@ -31,8 +31,7 @@ vh_ssimu2_planes_init (VhSsimu2Planes * p, guint width, guint height)
   for (guint i = 0; i < G_N_ELEMENTS (p->tmp); i++)
     p->tmp[i] = g_new (gfloat, full);
   p->state = g_new (gfloat, (gsize) 6 * width);
-  p->tile = g_new (gfloat, (gsize) (2 * VH_SSIMU2_TILE_ROWS +
-          VH_SSIMU2_RING_ROWS) * width);
+  p->tile = g_new (gfloat, (gsize) VH_SSIMU2_SCRATCH_ROWS * width);
   p->row16 = g_new (guint16, (gsize) 3 * width);
 }
 
@@ -127,11 +126,24 @@ ssimu2_sums_c (const gfloat * x1, const gfloat * x2, gfloat * const t[7],
   }
 }
 
+static void
+ssimu2_channel_c (const VhSsimu2Gauss * g, VhSsimu2Planes * p,
+    const gfloat * x1, const gfloat * x2, guint w, guint h, gdouble * sums)
+{
+  ssimu2_blur_c (g, p, x1, x1, w, h, p->tmp[2]);
+  ssimu2_blur_c (g, p, x2, x2, w, h, p->tmp[3]);
+  ssimu2_blur_c (g, p, x1, x2, w, h, p->tmp[4]);
+  ssimu2_blur_c (g, p, x1, NULL, w, h, p->tmp[5]);
+  ssimu2_blur_c (g, p, x2, NULL, w, h, p->tmp[6]);
+  ssimu2_sums_c (x1, x2, p->tmp, w, h, sums);
+}
+
 const VhSsimu2Kernels vh_ssimu2_kernels_c = {
   .downsample = ssimu2_downsample_c,
   .xyb = ssimu2_xyb_c,
   .blur = ssimu2_blur_c,
   .sums = ssimu2_sums_c,
+  .channel = ssimu2_channel_c,
 };
 
 guint
@@ -156,17 +168,10 @@ vh_ssimu2_compute (const VhSsimu2 * s, VhSsimu2Planes * p,
     }
     k->xyb (s, p->lin[0][cur], p->xyb[0], (gsize) w * h);
     k->xyb (s, p->lin[1][cur], p->xyb[1], (gsize) w * h);
-    for (guint c = 0; c < 3; c++) {
-      const gfloat *x1 = p->xyb[0][c], *x2 = p->xyb[1][c];
-
-      k->blur (&s->gauss, p, x1, x1, w, h, p->tmp[2]);
-      k->blur (&s->gauss, p, x2, x2, w, h, p->tmp[3]);
-      k->blur (&s->gauss, p, x1, x2, w, h, p->tmp[4]);
-      k->blur (&s->gauss, p, x1, NULL, w, h, p->tmp[5]);
-      k->blur (&s->gauss, p, x2, NULL, w, h, p->tmp[6]);
-      k->sums (x1, x2, p->tmp, w, h, sums + scale * VH_SSIMU2_SUMS_PER_SCALE +
+    for (guint c = 0; c < 3; c++)
+      k->channel (&s->gauss, p, p->xyb[0][c], p->xyb[1][c], w, h,
+          sums + scale * VH_SSIMU2_SUMS_PER_SCALE +
           c * VH_SSIMU2_SUMS_PER_CHANNEL);
-    }
   }
   return n_scales;
 }

@@ -20,8 +20,11 @@ G_BEGIN_DECLS
 /* Rows the SIMD row blur takes at once at most (a lane each). */
 #define VH_SSIMU2_TILE_ROWS 16
 /* Row-blurred rows it keeps for the column pass: a tile and the column
- * window (2 radius + 1 rows) around it. */
+ * window (2 radius + 1 rows) around it; also the most output rows one
+ * tile completes. */
 #define VH_SSIMU2_RING_ROWS 32
+/* Blurs of a channel: x1 x1, x2 x2, x1 x2, x1, x2. */
+#define VH_SSIMU2_BLURS 5
 
 /* Scratch planes of one instance, each sized for the full frame. */
 typedef struct
@@ -32,9 +35,38 @@ typedef struct
   gfloat *tmp[7];               /* product, blur temp, s11, s22, s12, mu1, mu2 */
   gfloat *state;                /* the vertical blur's per-column poles */
   gfloat *tile;                 /* the SIMD blur's: input and output
-                                 * tiles (rows transposed), the ring */
+                                 * tiles (rows transposed), then per blur
+                                 * a ring, output rows and poles (see
+                                 * vh_ssimu2_scratch_ring()) */
   guint16 *row16;               /* one row of R'G'B' */
 } VhSsimu2Planes;
+
+/* The SIMD blurs' scratch in @p->tile after the two tiles: for blur @j,
+ * its ring of row-blurred rows, its output rows of one tile and its
+ * poles. */
+#define VH_SSIMU2_SCRATCH_ROWS (2 * VH_SSIMU2_TILE_ROWS + VH_SSIMU2_BLURS * \
+    (2 * VH_SSIMU2_RING_ROWS + 6))
+
+static inline gfloat *
+vh_ssimu2_scratch_ring (const VhSsimu2Planes * p, guint j)
+{
+  return p->tile + (gsize) (2 * VH_SSIMU2_TILE_ROWS +
+      j * (2 * VH_SSIMU2_RING_ROWS + 6)) * p->width;
+}
+
+static inline gfloat *
+vh_ssimu2_scratch_out (const VhSsimu2Planes * p, guint j)
+{
+  return vh_ssimu2_scratch_ring (p, j) + (gsize) VH_SSIMU2_RING_ROWS *
+      p->width;
+}
+
+static inline gfloat *
+vh_ssimu2_scratch_state (const VhSsimu2Planes * p, guint j)
+{
+  return vh_ssimu2_scratch_out (p, j) + (gsize) VH_SSIMU2_RING_ROWS *
+      p->width;
+}
 
 /* The steps of the per-frame work that have SIMD versions; each gives
  * the portable one's bits. */
@@ -57,6 +89,12 @@ typedef struct
    * (@t: tmp[2..6] as VhSsimu2Planes names them). */
   void        (*sums)            (const gfloat * x1, const gfloat * x2,
                                   gfloat * const t[7], guint w, guint h,
+                                  gdouble * sums);
+  /* One channel's six sums from its XYB planes @x1 and @x2: the five
+   * blurs, then the sums (the SIMD kernels interleave them). */
+  void        (*channel)         (const VhSsimu2Gauss * g,
+                                  VhSsimu2Planes * p, const gfloat * x1,
+                                  const gfloat * x2, guint w, guint h,
                                   gdouble * sums);
 } VhSsimu2Kernels;
 
