@@ -9,8 +9,9 @@
 
 /* Every SIMD kernel (AVX2, AVX-512) of integer VIF, ADM, motion and
  * SSIMULACRA 2 against the portable one it replaces, called directly on
- * the same inputs (as dav1d's checkasm does): random samples, the extremes of each bit depth,
- * zero-heavy rows, widths around the vector sizes down to one column.
+ * the same inputs (as dav1d's checkasm does): random samples, the
+ * extremes of each bit depth, zero-heavy rows, widths around the vector
+ * sizes down to one column.
  * Every buffer is allocated to the size the extractor gives it, so that
  * ASan sees any read or write beyond it. Kernels the CPU lacks are
  * skipped with a message. VIF is in test-simd-kernels-vif.c, ADM in

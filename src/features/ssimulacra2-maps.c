@@ -9,7 +9,10 @@
 
 /* SSIMULACRA 2's per-frame work on the CPU: linear light, the scales,
  * XYB, the recursive blur and the sums of the SSIM and edge maps, in the
- * order ssimulacra2.h describes. */
+ * order ssimulacra2.h describes. The steps with SIMD versions go through
+ * a table of kernels: the portable ones here (from the steps of
+ * ssimulacra2-maps-body.h), the AVX2 and AVX-512 ones in
+ * ssimulacra2-kernels-avx2.c and -avx512.c, chosen by the CPU mask. */
 
 #include "ssimulacra2-maps-body.h"
 #include "simd.h"
