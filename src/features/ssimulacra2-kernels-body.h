@@ -14,10 +14,12 @@
  * scalar code's kind. Each lane does exactly what the portable code
  * (ssimulacra2-maps-body.h) does for its sample, in the same order, so
  * the bits are the same:
- * - XYB, the column blur and the sums: a lane per column;
+ * - downsampling, XYB, the column blur and the sums: a lane per column;
  * - the row blur, serial along a row: a lane per row, VS2_LANES rows at
  *   once, transposed through @p->tile in blocks of 8 x 8 (the product of
- *   the two planes taken on the way in: no plane of its own). */
+ *   the two planes taken on the way in: no plane of its own);
+ * - a channel (vs2_channel()): its five blurs and its sums in one sweep
+ *   down the planes, so that the blurred rows stay in cache. */
 
 #include "ssimulacra2-maps-body.h"
 
@@ -387,8 +389,7 @@ vs2_blur (const VhSsimu2Gauss * g, VhSsimu2Planes * p, const gfloat * a,
     const gfloat * b, guint w, guint h, gfloat * out)
 {
   const gboolean fits = vs2_ring_fits (g);
-  gfloat *rows = fits ? vh_ssimu2_scratch_ring (p, 0) :
-      p->tmp[1];
+  gfloat *rows = fits ? vh_ssimu2_scratch_ring (p, 0) : p->tmp[1];
   const guint ring = fits ? VH_SSIMU2_RING_ROWS : h;
   gint n = -g->radius + 1;
 
