@@ -47,10 +47,13 @@ void         assert_mem_equal         (gconstpointer a, gconstpointer b,
                                        gsize size, const gchar * what,
                                        const gchar * part);
 
-/* test-simd-kernels-vif.c, test-simd-kernels-adm.c */
+/* test-simd-kernels-vif.c, test-simd-kernels-adm.c,
+ * test-simd-kernels-ssimu2.c */
 void         test_vif_passes          (void);
 void         test_vif_stats_random_streams (void);
 void         test_adm_kernels         (void);
+void         test_ssimu2_steps        (void);
+void         test_ssimu2_frames       (void);
 
 G_END_DECLS
 

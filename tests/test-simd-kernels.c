@@ -7,14 +7,16 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* Every SIMD kernel (AVX2, AVX-512) of integer VIF, ADM and motion against
- * the portable one it replaces, called directly on the same inputs (as
- * dav1d's checkasm does): random samples, the extremes of each bit depth,
- * zero-heavy rows, widths around the vector sizes down to one column.
+/* Every SIMD kernel (AVX2, AVX-512) of integer VIF, ADM, motion and
+ * SSIMULACRA 2 against the portable one it replaces, called directly on
+ * the same inputs (as dav1d's checkasm does): random samples, the
+ * extremes of each bit depth, zero-heavy rows, widths around the vector
+ * sizes down to one column.
  * Every buffer is allocated to the size the extractor gives it, so that
  * ASan sees any read or write beyond it. Kernels the CPU lacks are
  * skipped with a message. VIF is in test-simd-kernels-vif.c, ADM in
- * test-simd-kernels-adm.c, what they share in simd-kernels-test.c. */
+ * test-simd-kernels-adm.c, SSIMULACRA 2 in test-simd-kernels-ssimu2.c, what
+ * they share in simd-kernels-test.c. */
 
 #include "simd-kernels-test.h"
 
@@ -139,5 +141,7 @@ main (int argc, char **argv)
       test_vif_stats_random_streams);
   g_test_add_func ("/simd-kernels/adm", test_adm_kernels);
   g_test_add_func ("/simd-kernels/motion", test_motion_kernels);
+  g_test_add_func ("/simd-kernels/ssimulacra2/steps", test_ssimu2_steps);
+  g_test_add_func ("/simd-kernels/ssimulacra2/frames", test_ssimu2_frames);
   return g_test_run ();
 }

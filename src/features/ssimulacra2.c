@@ -31,7 +31,7 @@ typedef struct
   VhSsimu2 s;
   VhSsimu2Planes planes;
   const gchar *dump_dir;
-  gboolean use_fma;
+  const VhSsimu2Kernels *kernels;
 } Ssimu2State;
 
 static gboolean
@@ -51,7 +51,7 @@ ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
     return FALSE;
   }
   vh_ssimu2_planes_init (&st->planes, info->width, info->height);
-  st->use_fma = vh_ssimu2_can_use_fma (fex->cpu_mask);
+  st->kernels = vh_ssimu2_kernels (fex->cpu_mask);
   return TRUE;
 }
 
@@ -102,7 +102,7 @@ ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
               st->dump_dir, "dis", index, error)))
     return FALSE;
   n_scales = vh_ssimu2_compute (&st->s, &st->planes, ref, dist,
-      st->use_fma, sums);
+      st->kernels, sums);
   return vh_feature_extractor_append (fex, fc, "ssimulacra2", index,
       vh_ssimu2_score (sums, n_scales, ref->info.width, ref->info.height),
       error);

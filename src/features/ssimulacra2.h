@@ -25,8 +25,9 @@
  * - 2x2 downsampling: ((a + b) + c) + d, times 0.25, edges clamped;
  * - XYB: m = fma (m0, r, fma (m1, g, fma (m2, b, bias))) per mix, clamped
  *   at 0; its cube root plus the bias's negated cube root by
- *   ssimu2_cbrt_add() (ssimulacra2-maps.c: an inverse cube root from the
- *   exponent, four Newton steps); X = 0.5 (r - g), Y = 0.5 (r + g), B = b; then
+ *   ssimu2_cbrt_add() (ssimulacra2-maps-body.h: an inverse cube root from
+ *   the exponent, four Newton steps); X = 0.5 (r - g), Y = 0.5 (r + g),
+ *   B = b; then
  *   B = (B - Y) + 0.55, X = X * 14 + 0.42, Y = Y + 0.01;
  * - the blur, per pole: rows by libjxl's four-at-a-time recursion (a
  *   scalar start up to column 7, groups of four, a scalar end; see
