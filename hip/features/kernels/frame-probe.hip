@@ -56,16 +56,16 @@ struct vh_probe_grid
   unsigned int rows;
 };
 
-/* Sums of the block's threads into part[0]. */
+/* The block's sums: each thread adds its own into shared totals (two
+ * barriers a block, where a tree of partial sums took one a level). */
 static __device__ void
-probe_reduce (vh_u64 * part, unsigned int tid)
+probe_block_add (vh_u64 * total, const vh_u64 * mine, unsigned int n)
 {
-  __syncthreads ();
-  for (unsigned int k = VH_PROBE_THREADS / 2; k > 0; k >>= 1) {
-    if (tid < k)
-      part[tid] += part[tid + k];
-    __syncthreads ();
+  for (unsigned int k = 0; k < n; k++) {
+    if (mine[k])
+      atomicAdd (&total[k], mine[k]);
   }
+  __syncthreads ();
 }
 
 static __device__ unsigned int
@@ -78,7 +78,7 @@ template < typename T >
 static __device__ void
 probe_signature (const struct vh_probe_plane &pl, vh_u64 * cells)
 {
-  __shared__ vh_u64 part[VH_PROBE_THREADS];
+  __shared__ vh_u64 total[1];
   const unsigned int tid = threadIdx.x;
   const unsigned int c = blockIdx.x, r = blockIdx.y;
   const unsigned int x0 = probe_block_start (c, pl.width, VH_PROBE_GRID_W);
@@ -91,16 +91,18 @@ probe_signature (const struct vh_probe_plane &pl, vh_u64 * cells)
   const vh_u64 n = (vh_u64) cw * (y1 - y0);
   vh_u64 s = 0;
 
+  if (tid == 0)
+    total[0] = 0;
+  __syncthreads ();
   for (vh_u64 i = tid; i < n; i += VH_PROBE_THREADS) {
     const unsigned int y = y0 + (unsigned int) (i / cw);
     const unsigned int x = x0 + (unsigned int) (i % cw);
     const T *row = (const T *) (pl.data + y * pl.pitch);
     s += row[(vh_u64) x * pl.step];
   }
-  part[tid] = s;
-  probe_reduce (part, tid);
+  probe_block_add (total, &s, 1);
   if (tid == 0)
-    cells[r * VH_PROBE_GRID_W + c] = part[0];
+    cells[r * VH_PROBE_GRID_W + c] = total[0];
 }
 
 extern "C" __global__ void
@@ -121,10 +123,14 @@ static __device__ void
 probe_samples (const struct vh_probe_plane &pl, const struct vh_probe_grid &g,
     unsigned short *cur, const unsigned short *prev, vh_u64 * sums)
 {
-  __shared__ vh_u64 part[3][VH_PROBE_THREADS];
+  __shared__ vh_u64 total[3];
   const unsigned int tid = threadIdx.x;
   const vh_u64 n = (vh_u64) g.per_row * g.rows;
-  vh_u64 s = 0, sq = 0, diff = 0;
+  vh_u64 mine[3] = { 0, 0, 0 };
+
+  if (tid < 3)
+    total[tid] = 0;
+  __syncthreads ();
 
   for (vh_u64 i = (vh_u64) blockIdx.x * VH_PROBE_THREADS + tid; i < n;
       i += (vh_u64) gridDim.x * VH_PROBE_THREADS) {
@@ -134,23 +140,14 @@ probe_samples (const struct vh_probe_plane &pl, const struct vh_probe_grid &g,
     const unsigned int v = row[(vh_u64) x * pl.step];
 
     cur[i] = (unsigned short) v;
-    s += v;
-    sq += (vh_u64) v * v;
+    mine[0] += v;
+    mine[1] += (vh_u64) v * v;
     if (prev)
-      diff += v > prev[i] ? v - prev[i] : prev[i] - v;
+      mine[2] += v > prev[i] ? v - prev[i] : prev[i] - v;
   }
-  part[0][tid] = s;
-  part[1][tid] = sq;
-  part[2][tid] = diff;
-  probe_reduce (part[0], tid);
-  probe_reduce (part[1], tid);
-  probe_reduce (part[2], tid);
-  if (tid == 0) {
-    for (unsigned int k = 0; k < 3; k++) {
-      if (part[k][0])
-        atomicAdd (&sums[k], part[k][0]);
-    }
-  }
+  probe_block_add (total, mine, 3);
+  if (tid < 3 && total[tid])
+    atomicAdd (&sums[tid], total[tid]);
 }
 
 extern "C" __global__ void
