@@ -18,8 +18,8 @@ G_BEGIN_DECLS
 
 /* Alignment by content: which distorted frame shows which reference frame,
  * found from small luma signatures of both streams. The engine takes
- * signatures (computed here on the CPU, or from a GPU's block sums) and gives pairing
- * decisions; it knows neither pictures nor timestamps. */
+ * signatures (computed here on the CPU, or from a GPU's block sums) and
+ * gives pairing decisions; it knows neither pictures nor timestamps. */
 
 #define VH_ALIGN_GRID_W 16
 #define VH_ALIGN_GRID_H 16

@@ -108,8 +108,8 @@ slot_take (VhHipFrameProbe * probe, GError ** error)
   if (slot)
     return slot;
   slot = g_new0 (Slot, 1);
-  if (!vh_hip_malloc (probe->device, SLOT_BYTES, (gpointer *) & slot->d_results,
-          error) ||
+  if (!vh_hip_malloc (probe->device, SLOT_BYTES,
+          (gpointer *) & slot->d_results, error) ||
       !vh_hip_host_alloc (probe->device, SLOT_BYTES,
           (gpointer *) & slot->h_results, error) ||
       !(slot->done = vh_hip_event_new (probe->device, FALSE, error))) {
@@ -251,7 +251,8 @@ vh_hip_frame_probe_signature (VhHipFrameProbe * probe, VhPicture * pic,
 
   if (!begin (probe, pic, &plane, error))
     return NULL;
-  if (plane.width < VH_HIP_PROBE_GRID_W || plane.height < VH_HIP_PROBE_GRID_H) {
+  if (plane.width < VH_HIP_PROBE_GRID_W ||
+      plane.height < VH_HIP_PROBE_GRID_H) {
     g_set_error (error, VH_ERROR, VH_ERROR_TOO_SMALL,
         "frames of %ux%u are too small to align by content "
         "(at least %ux%u)", plane.width, plane.height, VH_HIP_PROBE_GRID_W,
