@@ -21,6 +21,9 @@
 #include "vh-gst-check.h"
 #include "vh-gst-pads.h"
 #include "fake-cuda-counters.h"
+#include "gst-hip-test.h"
+
+#include <stdio.h>
 
 /* Small: the kernels run emulated on the stand-ins. */
 #define W 64
@@ -303,6 +306,11 @@ main (int argc, char **argv)
   gint ret;
 
   vh_gst_test_init (&argc, &argv);
+  if (!vh_gst_test_pipeline_starts ("videotestsrc num-buffers=1 ! "
+          "vmafhipupload ! fakesink")) {
+    printf ("SKIP: vmafhipupload cannot start here (no GPU)\n");
+    return 77;
+  }
   gst_debug_set_active (TRUE);
   gst_debug_remove_log_function (gst_debug_log_default);
   gst_debug_add_log_function (count_downloads, NULL, NULL);
