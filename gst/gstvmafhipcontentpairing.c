@@ -26,6 +26,10 @@
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
 
+/* Frames whose GPU signatures the engine may be without before the
+ * pairing waits for them. */
+#define MAX_SIGNATURES_IN_FLIGHT 8
+
 /* The frame duration assumed when a stream says none (25 fps). */
 #define FALLBACK_FRAME_DURATION (GST_SECOND / 25)
 
@@ -273,14 +277,23 @@ pool_is_bounded (GstBufferPool * pool)
   return max != 0;
 }
 
-/* The pending signatures to the engine, in the order the frames came,
- * waiting for the GPU's if need be. */
+/* The pending signatures to the engine, in the order the frames came:
+ * those whose GPU results arrived, and, waiting for them, those beyond
+ * the last MAX_SIGNATURES_IN_FLIGHT (all of them with @all, at the end).
+ * Waiting for the newest frame's would wait for its upload too. */
 static void
-push_pending (GstVmafHipContentPairing * p)
+push_pending (GstVmafHipContentPairing * p, gboolean all)
 {
   PendingSignature *ps;
 
-  while ((ps = g_queue_pop_head (&p->signatures))) {
+  while ((ps = g_queue_peek_head (&p->signatures))) {
+#ifdef VH_HAVE_HIP
+    if (ps->ticket && !all &&
+        p->signatures.length <= MAX_SIGNATURES_IN_FLIGHT &&
+        !vh_hip_probe_ticket_ready (ps->ticket))
+      break;
+#endif
+    g_queue_pop_head (&p->signatures);
 #ifdef VH_HAVE_HIP
     if (ps->ticket) {
       guint64 sums[VH_HIP_PROBE_CELLS];
@@ -387,7 +400,7 @@ gst_vmaf_hip_content_pairing_next (GstVmafHipContentPairing * p,
   memset (r, 0, sizeof (*r));
   if (!p->align)
     return FALSE;
-  push_pending (p);
+  push_pending (p, ref_over || dist_over);
   if (ref_over && !p->ended[0]) {
     p->ended[0] = TRUE;
     vh_align_end_reference (p->align);
