@@ -16,9 +16,18 @@
  * where each feature ran.
  *
  *   GST_PLUGIN_PATH=gst bench/bench-element-gpu [FRAMES [MODEL...]]
+ *   GST_PLUGIN_PATH=gst bench/bench-element-gpu --align [FRAMES [ROUNDS]]
  *
  * FRAMES defaults to 3000; a MODEL is a model property value, or
  * A/B for model A at 1080p and model B at 2160p.
+ *
+ * --align: the cost of align=content (issue 29): 1080p frames in HIP
+ * memory, vmaf_v0.6.1, align=timestamps and align=content
+ * (align-window=0.5 s) in turn for ROUNDS rounds (default 5), from 60
+ * distinct frames of a scrolling pattern (longer than the window, so that
+ * every offset but the right one differs); each run's rate and frames
+ * scored, then each mode's mean and best and content's cost against
+ * timestamps.
  *
  * Exits 77 where the element cannot open a GPU. */
 
@@ -39,16 +48,21 @@ typedef struct
   GstClockTime duration;
 } Feeder;
 
-/* N_DISTINCT moving frames, distorted by scaling down and up, in system or
- * HIP memory. */
+/* The frames of the alignment comparison: more than the window's. */
+#define N_DISTINCT_ALIGN 60
+#define ALIGN_PATTERN "pattern=smpte horizontal-speed=4"
+#define ALIGN_WINDOW "align-window=500000000"
+
+/* @n moving frames of videotestsrc's @pattern, distorted by scaling down
+ * and up, in system or HIP memory. */
 static GPtrArray *
 make_frames (guint w, guint h, gboolean distorted, gboolean hip,
-    GstCaps ** caps)
+    const gchar * pattern, guint n, GstCaps ** caps)
 {
-  g_autofree gchar *desc = g_strdup_printf ("videotestsrc pattern=ball "
+  g_autofree gchar *desc = g_strdup_printf ("videotestsrc %s "
       "num-buffers=%u ! video/x-raw,format=I420,width=%u,height=%u,"
       "framerate=30/1 ! videoscale ! video/x-raw,width=%u,height=%u %s ! "
-      "appsink name=sink sync=false", N_DISTINCT, distorted ? w / 3 : w,
+      "appsink name=sink sync=false", pattern, n, distorted ? w / 3 : w,
       distorted ? h / 3 : h, w, h, hip ? "! vmafhipupload" : "");
   GstElement *pipe = gst_parse_launch (desc, NULL);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
@@ -86,18 +100,24 @@ feed (gpointer data)
   return NULL;
 }
 
-/* Frames per second, or a negative value if the pipeline failed. */
+/* Frames per second, or a negative value if the pipeline failed; @props:
+ * more element properties; @pattern, @n_distinct: the frames cycled;
+ * @scored: where to count the pairs scored, or NULL. */
 static gdouble
-run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
-    const gchar * model, gchar ** dispatch)
+run_with (guint w, guint h, guint n, gboolean hip_memory,
+    const gchar * backend, const gchar * model, const gchar * props,
+    const gchar * pattern, guint n_distinct, gchar ** dispatch,
+    guint * scored)
 {
   GstCaps *ref_caps = NULL, *dist_caps = NULL;
-  g_autoptr (GPtrArray) ref = make_frames (w, h, FALSE, hip_memory, &ref_caps);
-  g_autoptr (GPtrArray) dist = make_frames (w, h, TRUE, hip_memory, &dist_caps);
+  g_autoptr (GPtrArray) ref = make_frames (w, h, FALSE, hip_memory, pattern,
+      n_distinct, &ref_caps);
+  g_autoptr (GPtrArray) dist = make_frames (w, h, TRUE, hip_memory, pattern,
+      n_distinct, &dist_caps);
   g_autofree gchar *desc = g_strdup_printf ("appsrc name=ref format=time ! "
       "c.ref_sink appsrc name=dist format=time ! c.dist_sink "
-      "vmafhipcompare name=c backend=%s model=\"%s\" ! fakesink sync=false",
-      backend, model);
+      "vmafhipcompare name=c backend=%s model=\"%s\" %s ! fakesink "
+      "sync=false", backend, model, props);
   GstElement *pipe = gst_parse_launch (desc, NULL);
   Feeder feeders[2];
   GThread *threads[2];
@@ -123,6 +143,8 @@ run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
         GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT);
     if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT)
       break;
+    if (scored && gst_message_has_name (msg, "vmaf"))
+      (*scored)++;
     gst_message_unref (msg);
   }
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS && dispatch) {
@@ -157,6 +179,47 @@ run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
   return fps;
 }
 
+static gdouble
+run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
+    const gchar * model, gchar ** dispatch)
+{
+  return run_with (w, h, n, hip_memory, backend, model, "", "pattern=ball",
+      N_DISTINCT, dispatch, NULL);
+}
+
+/* --align: timestamps against content, frames in HIP memory. */
+static int
+compare_align (guint n, guint rounds)
+{
+  static const gchar *modes[2] = { "timestamps", "content" };
+  gdouble sum[2] = { 0, 0 }, best[2] = { 0, 0 };
+
+  printf ("align=timestamps against align=content, 1920x1080, frames in "
+      "HIP memory, vmaf_v0.6.1, %u frames, %u rounds\n", n, rounds);
+  for (guint r = 0; r < rounds; r++) {
+    for (guint m = 0; m < 2; m++) {
+      g_autofree gchar *props = g_strdup_printf ("align=%s %s", modes[m],
+          ALIGN_WINDOW);
+      guint scored = 0;
+      gdouble fps = run_with (1920, 1080, n, TRUE, "hip", "vmaf_v0.6.1",
+          props, ALIGN_PATTERN, N_DISTINCT_ALIGN, NULL, &scored);
+
+      if (fps < 0)
+        return 1;
+      printf ("round %u  %-10s %8.1f fps  %u pairs scored\n", r + 1,
+          modes[m], fps, scored);
+      sum[m] += fps;
+      best[m] = MAX (best[m], fps);
+    }
+  }
+  printf ("mean: timestamps %.1f fps, content %.1f fps: content costs "
+      "%.1f%%\n", sum[0] / rounds, sum[1] / rounds,
+      100.0 * (1.0 - sum[1] / sum[0]));
+  printf ("best: timestamps %.1f fps, content %.1f fps: content costs "
+      "%.1f%%\n", best[0], best[1], 100.0 * (1.0 - best[1] / best[0]));
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -164,7 +227,9 @@ main (int argc, char **argv)
   static const gchar *default_models[] = { "vmaf_v0.6.1",
     "vmaf_v1.0.16_3d0h/vmaf_v1.0.16_3d0h_2160", NULL
   };
-  guint n = argc > 1 ? atoi (argv[1]) : 3000;
+  gboolean align = argc > 1 && !g_strcmp0 (argv[1], "--align");
+  gint first = align ? 2 : 1;
+  guint n = argc > first ? atoi (argv[first]) : 3000;
   const gchar **models = argc > 2 ? (const gchar **) argv + 2 :
       default_models;
 
@@ -173,6 +238,8 @@ main (int argc, char **argv)
     printf ("SKIP: vmafhipcompare backend=hip cannot run here (no GPU)\n");
     return 77;
   }
+  if (align)
+    return compare_align (n, argc > first + 1 ? atoi (argv[first + 1]) : 5);
   printf ("through vmafhipcompare, %u frames (CPU: %u), per-frame messages "
       "on\n%-10s %-26s %14s %14s %12s\n", n, MAX (n / 20, 30), "size",
       "model", "HIP (HIP mem)", "HIP (sys mem)", "CPU");
