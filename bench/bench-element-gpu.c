@@ -16,18 +16,21 @@
  * where each feature ran.
  *
  *   GST_PLUGIN_PATH=gst bench/bench-element-gpu [FRAMES [MODEL...]]
- *   GST_PLUGIN_PATH=gst bench/bench-element-gpu --align [FRAMES [ROUNDS]]
+ *   GST_PLUGIN_PATH=gst bench/bench-element-gpu --align [FRAMES [ROUNDS
+ *                                                    [WINDOW_MS]]]
  *
  * FRAMES defaults to 3000; a MODEL is a model property value, or
  * A/B for model A at 1080p and model B at 2160p.
  *
  * --align: the cost of align=content (issue 29): 1080p frames in HIP
- * memory, vmaf_v0.6.1, align=timestamps and align=content
- * (align-window=0.5 s) in turn for ROUNDS rounds (default 5), from 60
- * distinct frames of a scrolling pattern (longer than the window, so that
- * every offset but the right one differs); each run's rate and frames
- * scored, then each mode's mean and best and content's cost against
- * timestamps.
+ * memory, vmaf_v0.6.1, align=timestamps and align=content, each with
+ * black and freeze detection (the default) and without, in turn for
+ * ROUNDS rounds (default 5), align-window WINDOW_MS (default 500: until
+ * the first lock frames wait a window, a delay at the start that a long
+ * run makes small; below 2000, so that only one offset fits the 60
+ * distinct frames of a scrolling pattern that are cycled); each
+ * run's rate and frames scored, then the means and bests and content's
+ * cost against timestamps.
  *
  * Exits 77 where the element cannot open a GPU. */
 
@@ -51,7 +54,6 @@ typedef struct
 /* The frames of the alignment comparison: more than the window's. */
 #define N_DISTINCT_ALIGN 60
 #define ALIGN_PATTERN "pattern=smpte horizontal-speed=4"
-#define ALIGN_WINDOW "align-window=500000000"
 
 /* @n moving frames of videotestsrc's @pattern, distorted by scaling down
  * and up, in system or HIP memory. */
@@ -187,36 +189,54 @@ run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
       N_DISTINCT, dispatch, NULL);
 }
 
-/* --align: timestamps against content, frames in HIP memory. */
+/* --align: timestamps against content, frames in HIP memory, with black
+ * and freeze detection (on by default) and without it. */
 static int
-compare_align (guint n, guint rounds)
+compare_align (guint n, guint rounds, guint window_ms)
 {
-  static const gchar *modes[2] = { "timestamps", "content" };
-  gdouble sum[2] = { 0, 0 }, best[2] = { 0, 0 };
+  static const struct
+  {
+    const gchar *name;
+    const gchar *props;
+  } modes[] = {
+    {"timestamps", "align=timestamps"},
+    {"content", "align=content"},
+    {"timestamps, no black/freeze", "align=timestamps black-threshold=0 "
+          "freeze-threshold=0"},
+    {"content, no black/freeze", "align=content black-threshold=0 "
+          "freeze-threshold=0"},
+  };
+  gdouble sum[G_N_ELEMENTS (modes)] = { 0 };
+  gdouble best[G_N_ELEMENTS (modes)] = { 0 };
 
   printf ("align=timestamps against align=content, 1920x1080, frames in "
-      "HIP memory, vmaf_v0.6.1, %u frames, %u rounds\n", n, rounds);
+      "HIP memory, vmaf_v0.6.1, %u frames, %u rounds, align-window %u ms\n",
+      n, rounds, window_ms);
   for (guint r = 0; r < rounds; r++) {
-    for (guint m = 0; m < 2; m++) {
-      g_autofree gchar *props = g_strdup_printf ("align=%s %s", modes[m],
-          ALIGN_WINDOW);
+    for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
+      g_autofree gchar *props = g_strdup_printf ("%s align-window=%"
+          G_GUINT64_FORMAT, modes[m].props, window_ms * GST_MSECOND);
       guint scored = 0;
       gdouble fps = run_with (1920, 1080, n, TRUE, "hip", "vmaf_v0.6.1",
           props, ALIGN_PATTERN, N_DISTINCT_ALIGN, NULL, &scored);
 
       if (fps < 0)
         return 1;
-      printf ("round %u  %-10s %8.1f fps  %u pairs scored\n", r + 1,
-          modes[m], fps, scored);
+      printf ("round %u  %-28s %8.1f fps  %u pairs scored\n", r + 1,
+          modes[m].name, fps, scored);
       sum[m] += fps;
       best[m] = MAX (best[m], fps);
     }
   }
-  printf ("mean: timestamps %.1f fps, content %.1f fps: content costs "
-      "%.1f%%\n", sum[0] / rounds, sum[1] / rounds,
-      100.0 * (1.0 - sum[1] / sum[0]));
-  printf ("best: timestamps %.1f fps, content %.1f fps: content costs "
-      "%.1f%%\n", best[0], best[1], 100.0 * (1.0 - best[1] / best[0]));
+  for (guint k = 0; k < 2; k++) {
+    guint t = 2 * k, c = 2 * k + 1;
+
+    printf ("%s: mean timestamps %.1f, content %.1f fps (content costs "
+        "%.1f%%); best %.1f, %.1f (%.1f%%)\n",
+        k ? "no black/freeze" : "defaults", sum[t] / rounds, sum[c] / rounds,
+        100.0 * (1.0 - sum[c] / sum[t]), best[t], best[c],
+        100.0 * (1.0 - best[c] / best[t]));
+  }
   return 0;
 }
 
@@ -239,7 +259,8 @@ main (int argc, char **argv)
     return 77;
   }
   if (align)
-    return compare_align (n, argc > first + 1 ? atoi (argv[first + 1]) : 5);
+    return compare_align (n, argc > first + 1 ? atoi (argv[first + 1]) : 5,
+        argc > first + 2 ? atoi (argv[first + 2]) : 500);
   printf ("through vmafhipcompare, %u frames (CPU: %u), per-frame messages "
       "on\n%-10s %-26s %14s %14s %12s\n", n, MAX (n / 20, 30), "size",
       "model", "HIP (HIP mem)", "HIP (sys mem)", "CPU");
