@@ -16,9 +16,21 @@
  * where each feature ran.
  *
  *   GST_PLUGIN_PATH=gst bench/bench-element-gpu [FRAMES [MODEL...]]
+ *   GST_PLUGIN_PATH=gst bench/bench-element-gpu --align [FRAMES [ROUNDS
+ *                                                    [WINDOW_MS]]]
  *
  * FRAMES defaults to 3000; a MODEL is a model property value, or
  * A/B for model A at 1080p and model B at 2160p.
+ *
+ * --align: the cost of align=content (issue 29): 1080p frames in HIP
+ * memory, vmaf_v0.6.1, align=timestamps and align=content, each with
+ * black and freeze detection (the default) and without, in turn for
+ * ROUNDS rounds (default 5), align-window WINDOW_MS (default 500: until
+ * the first lock frames wait a window, a delay at the start that a long
+ * run makes small; below 2000, so that only one offset fits the 60
+ * distinct frames of a scrolling pattern that are cycled); each
+ * run's rate and frames scored, then the means and bests and content's
+ * cost against timestamps.
  *
  * Exits 77 where the element cannot open a GPU. */
 
@@ -29,16 +41,21 @@
 
 #define N_DISTINCT 16
 
-/* N_DISTINCT moving frames at w x h (distorted: made at a third of the
- * size and scaled up), in system or HIP memory; NULL if that fails. */
+/* The frames of the alignment comparison: more than the window's. */
+#define N_DISTINCT_ALIGN 60
+#define ALIGN_PATTERN "pattern=smpte horizontal-speed=4"
+
+/* @n moving frames of videotestsrc's @pattern at w x h (distorted: made
+ * at a third of the size and scaled up), in system or HIP memory; NULL if
+ * that fails. */
 static GPtrArray *
 make_frames (guint w, guint h, gboolean distorted, gboolean hip,
-    GstCaps ** caps)
+    const gchar * pattern, guint n, GstCaps ** caps)
 {
   g_autofree gchar *chain = g_strdup_printf ("videoscale ! "
       "video/x-raw,width=%u,height=%u%s", w, h, hip ? " ! vmafhipupload" : "");
 
-  return bench_make_frames (N_DISTINCT, distorted ? w / 3 : w,
+  return bench_make_frames (pattern, n, distorted ? w / 3 : w,
       distorted ? h / 3 : h, chain, caps);
 }
 
@@ -58,20 +75,24 @@ read_dispatch (GstElement * pipe)
   return dispatch;
 }
 
-/* Frames per second, or a negative value if the pipeline failed. */
+/* Frames per second, or a negative value if the pipeline failed; @props:
+ * more element properties; @pattern, @n_distinct: the frames cycled;
+ * @scored: where to count the pairs scored, or NULL. */
 static gdouble
-run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
-    const gchar * model, gchar ** dispatch)
+run_with (guint w, guint h, guint n, gboolean hip_memory,
+    const gchar * backend, const gchar * model, const gchar * props,
+    const gchar * pattern, guint n_distinct, gchar ** dispatch,
+    guint * scored)
 {
   GstCaps *caps[2] = { NULL };
   GPtrArray *frames[2] = {
-    make_frames (w, h, FALSE, hip_memory, &caps[0]),
-    make_frames (w, h, TRUE, hip_memory, &caps[1]),
+    make_frames (w, h, FALSE, hip_memory, pattern, n_distinct, &caps[0]),
+    make_frames (w, h, TRUE, hip_memory, pattern, n_distinct, &caps[1]),
   };
   g_autofree gchar *desc = g_strdup_printf ("appsrc name=in0 format=time ! "
       "c.ref_sink appsrc name=in1 format=time ! c.dist_sink "
-      "vmafhipcompare name=c backend=%s model=\"%s\" ! fakesink sync=false",
-      backend, model);
+      "vmafhipcompare name=c backend=%s model=\"%s\" %s ! fakesink "
+      "sync=false", backend, model, props);
   GstElement *pipe;
   BenchFeed *feed;
   GstMessage *msg;
@@ -84,7 +105,7 @@ run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
   }
   pipe = gst_parse_launch (desc, NULL);
   feed = bench_feed_start (pipe, 2, frames, caps, n);
-  msg = bench_feed_wait (feed, &seconds);
+  msg = bench_feed_wait (feed, &seconds, scored);
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS && dispatch)
     *dispatch = read_dispatch (pipe);
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
@@ -106,6 +127,65 @@ out:
   return fps;
 }
 
+static gdouble
+run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
+    const gchar * model, gchar ** dispatch)
+{
+  return run_with (w, h, n, hip_memory, backend, model, "", "pattern=ball",
+      N_DISTINCT, dispatch, NULL);
+}
+
+/* --align: timestamps against content, frames in HIP memory, with black
+ * and freeze detection (on by default) and without it. */
+static int
+compare_align (guint n, guint rounds, guint window_ms)
+{
+  static const struct
+  {
+    const gchar *name;
+    const gchar *props;
+  } modes[] = {
+    {"timestamps", "align=timestamps"},
+    {"content", "align=content"},
+    {"timestamps, no black/freeze", "align=timestamps black-threshold=0 "
+          "freeze-threshold=0"},
+    {"content, no black/freeze", "align=content black-threshold=0 "
+          "freeze-threshold=0"},
+  };
+  gdouble sum[G_N_ELEMENTS (modes)] = { 0 };
+  gdouble best[G_N_ELEMENTS (modes)] = { 0 };
+
+  printf ("align=timestamps against align=content, 1920x1080, frames in "
+      "HIP memory, vmaf_v0.6.1, %u frames, %u rounds, align-window %u ms\n",
+      n, rounds, window_ms);
+  for (guint r = 0; r < rounds; r++) {
+    for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
+      g_autofree gchar *props = g_strdup_printf ("%s align-window=%"
+          G_GUINT64_FORMAT, modes[m].props, window_ms * GST_MSECOND);
+      guint scored = 0;
+      gdouble fps = run_with (1920, 1080, n, TRUE, "hip", "vmaf_v0.6.1",
+          props, ALIGN_PATTERN, N_DISTINCT_ALIGN, NULL, &scored);
+
+      if (fps < 0)
+        return 1;
+      printf ("round %u  %-28s %8.1f fps  %u pairs scored\n", r + 1,
+          modes[m].name, fps, scored);
+      sum[m] += fps;
+      best[m] = MAX (best[m], fps);
+    }
+  }
+  for (guint k = 0; k < 2; k++) {
+    guint t = 2 * k, c = 2 * k + 1;
+
+    printf ("%s: mean timestamps %.1f, content %.1f fps (content costs "
+        "%.1f%%); best %.1f, %.1f (%.1f%%)\n",
+        k ? "no black/freeze" : "defaults", sum[t] / rounds, sum[c] / rounds,
+        100.0 * (1.0 - sum[c] / sum[t]), best[t], best[c],
+        100.0 * (1.0 - best[c] / best[t]));
+  }
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -113,7 +193,9 @@ main (int argc, char **argv)
   static const gchar *default_models[] = { "vmaf_v0.6.1",
     "vmaf_v1.0.16_3d0h/vmaf_v1.0.16_3d0h_2160", NULL
   };
-  guint n = argc > 1 ? atoi (argv[1]) : 3000;
+  gboolean align = argc > 1 && !g_strcmp0 (argv[1], "--align");
+  gint first = align ? 2 : 1;
+  guint n = argc > first ? atoi (argv[first]) : 3000;
   const gchar **models = argc > 2 ? (const gchar **) argv + 2 :
       default_models;
 
@@ -122,6 +204,9 @@ main (int argc, char **argv)
     printf ("SKIP: vmafhipcompare backend=hip cannot run here (no GPU)\n");
     return 77;
   }
+  if (align)
+    return compare_align (n, argc > first + 1 ? atoi (argv[first + 1]) : 5,
+        argc > first + 2 ? atoi (argv[first + 2]) : 500);
   printf ("through vmafhipcompare, %u frames (CPU: %u), per-frame messages "
       "on\n%-10s %-26s %14s %14s %12s\n", n, MAX (n / 20, 30), "size",
       "model", "HIP (HIP mem)", "HIP (sys mem)", "CPU");

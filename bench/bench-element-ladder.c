@@ -67,7 +67,7 @@ make_frames (guint w, guint h, guint rung_w, guint rung_h, gboolean back,
       "video/x-raw,width=%u,height=%u %s! vmafhipupload", rung_w, rung_h,
       back_to_source);
 
-  return bench_make_frames (distinct, w, h, chain, caps);
+  return bench_make_frames ("pattern=ball", distinct, w, h, chain, caps);
 }
 
 /* "pad: scaler, ..." for each distorted pad the element resamples. */
@@ -132,7 +132,7 @@ run (GPtrArray ** frames, GstCaps ** caps, guint n, gboolean scaled,
     return FALSE;
   }
   feed = bench_feed_start (pipe, N_INPUTS, frames, caps, n);
-  msg = bench_feed_wait (feed, &seconds);
+  msg = bench_feed_wait (feed, &seconds, NULL);
   ok = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
   if (ok) {
     result->seconds = seconds;

@@ -31,13 +31,13 @@ struct _BenchFeed
 };
 
 GPtrArray *
-bench_make_frames (guint count, guint w, guint h, const gchar * chain,
-    GstCaps ** caps)
+bench_make_frames (const gchar * pattern, guint count, guint w, guint h,
+    const gchar * chain, GstCaps ** caps)
 {
-  g_autofree gchar *desc = g_strdup_printf ("videotestsrc pattern=ball "
+  g_autofree gchar *desc = g_strdup_printf ("videotestsrc %s "
       "num-buffers=%u ! video/x-raw,format=I420,width=%u,height=%u,"
-      "framerate=30/1 ! %s ! appsink name=sink sync=false", count, w, h,
-      chain);
+      "framerate=30/1 ! %s ! appsink name=sink sync=false", pattern, count,
+      w, h, chain);
   GstElement *pipe = gst_parse_launch (desc, NULL);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
   GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
@@ -123,7 +123,7 @@ bench_feed_start (GstElement * pipe, guint n_inputs, GPtrArray ** frames,
 }
 
 GstMessage *
-bench_feed_wait (BenchFeed * feed, gdouble * seconds)
+bench_feed_wait (BenchFeed * feed, gdouble * seconds, guint * scored)
 {
   GstMessage *msg;
 
@@ -132,6 +132,8 @@ bench_feed_wait (BenchFeed * feed, gdouble * seconds)
         GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT);
     if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT)
       break;
+    if (scored && gst_message_has_name (msg, "vmaf"))
+      (*scored)++;
     gst_message_unref (msg);
   }
   *seconds = (g_get_monotonic_time () - feed->t0) / 1e6;

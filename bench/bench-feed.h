@@ -19,12 +19,14 @@ G_BEGIN_DECLS
 
 typedef struct _BenchFeed BenchFeed;
 
-/* @count frames of videotestsrc's moving ball, I420 at @w x @h and 30 fps,
+/* @count frames of videotestsrc's @pattern (properties such as
+ * "pattern=ball"), I420 at @w x @h and 30 fps,
  * through @chain (a launch line fragment: "videoscale ! video/x-raw,...
  * ! vmafhipupload"), with their caps in @caps. NULL when the pipeline
  * fails before giving them all (vmafhipupload without a GPU). */
-GPtrArray  *bench_make_frames (guint count, guint w, guint h,
-                               const gchar * chain, GstCaps ** caps);
+GPtrArray  *bench_make_frames (const gchar * pattern, guint count, guint w,
+                               guint h, const gchar * chain,
+                               GstCaps ** caps);
 
 /* Sets @pipe playing with appsrc in<k> pushing @n buffers of @frames[k]
  * (cycled, 30 fps timestamps, caps @caps[k]) then its end of stream, for
@@ -34,9 +36,11 @@ BenchFeed  *bench_feed_start  (GstElement * pipe, guint n_inputs,
                                GPtrArray ** frames, GstCaps ** caps, guint n);
 
 /* The pipeline's end of stream or error (its element messages left
- * out), and the seconds since bench_feed_start; the pipeline still plays
- * (its element's stats can be read). */
-GstMessage *bench_feed_wait   (BenchFeed * feed, gdouble * seconds);
+ * out), the seconds since bench_feed_start, and in @scored (if not NULL)
+ * the count of "vmaf" messages seen; the pipeline still plays (its
+ * element's stats can be read). */
+GstMessage *bench_feed_wait   (BenchFeed * feed, gdouble * seconds,
+                               guint * scored);
 
 /* Stops the pipeline, joins the feeders and frees @feed. */
 void        bench_feed_stop   (BenchFeed * feed);

@@ -26,11 +26,16 @@
 #                       GPU load sampled)
 #     --backend B       hip (default), or cpu to try the script out on a
 #                       machine without a GPU
+#     --align "M ..."   also the element from HIP and system memory with
+#                       align=M for each mode M (timestamps, content): the
+#                       cost of aligning by content, side by side
 #
 # Rows (for each size):
 #   sources           the two filesrc ! rawvideoparse branches into fakesink
 #   element sysmem    vmafhipcompare backend=hip fed by those sources
 #   element hipmem    each branch through vmafhipupload first
+#   hipmem M          element hipmem with align=M (--align), and
+#   sysmem M          element sysmem with it
 #   element cudamem   each branch through cudaupload (gst-cuda), when the
 #                     element accepts memory:CUDAMemory and cudaupload exists
 #   element nvdec     distorted branch decoded by nvh264dec from an H.264
@@ -85,6 +90,8 @@ workdir=${TMPDIR:-/tmp}/vmafhip-bench
 libvmaf=
 live=0
 backend=hip
+align_modes=
+element_extra=
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$(cd "$2" && pwd); shift ;;
@@ -97,7 +104,8 @@ while [ $# -gt 0 ]; do
     --libvmaf) libvmaf=$2; shift ;;
     --live) live=$2; shift ;;
     --backend) backend=$2; shift ;;
-    -h|--help) sed -n '10,71p' "$0"; exit 0 ;;
+    --align) align_modes=$2; shift ;;
+    -h|--help) sed -n '10,79p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -301,7 +309,8 @@ element_pipeline () {
   # element_pipeline REF_TAIL DIST_TAIL [NAME]: one scoring pipeline
   local n=${3:-c}
   echo "$(src "$ref") $1 ! $n.ref_sink $(src "$dist") $2 ! $n.dist_sink" \
-    "vmafhipcompare name=$n backend=$backend frame-message=true ! fakesink"
+    "vmafhipcompare name=$n backend=$backend frame-message=true" \
+    "$element_extra ! fakesink"
 }
 
 # gpu_memory_rows UPLOADER ROW CAPS: UPLOADER on both branches into
@@ -344,6 +353,24 @@ run_size () {
   # Each GPU-memory row against its producers alone: what the element
   # takes away from the rate the uploaders reach without it.
   gpu_memory_rows vmafhipupload "element hipmem" ""
+  # --align: each mode from HIP memory and from system memory.
+  for mode in $align_modes; do
+    element_extra="align=$mode"
+    # shellcheck disable=SC2046
+    if measure "$launch" $(element_pipeline "! vmafhipupload" \
+      "! vmafhipupload"); then
+      row "hipmem $mode" "$frames" "vmafhipupload on both branches, align=$mode"
+    else
+      fail_row "hipmem $mode" "$(why)"
+    fi
+    # shellcheck disable=SC2046
+    if measure "$launch" $(element_pipeline "" ""); then
+      row "sysmem $mode" "$frames" "align=$mode"
+    else
+      fail_row "sysmem $mode" "$(why)"
+    fi
+    element_extra=
+  done
   if has_element cudaupload; then
     gpu_memory_rows cudaupload "element cudamem" "! $cuda_caps"
   else

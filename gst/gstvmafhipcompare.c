@@ -625,7 +625,8 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   GST_OBJECT_UNLOCK (self);
   gst_vmaf_hip_repeat_reset (self->repeat, TRUE);
 
-  gst_vmaf_hip_inputs_set_align (self->inputs, align_content, align_window);
+  gst_vmaf_hip_inputs_set_align (self->inputs, align_content, align_window,
+      self->gpu);
   gst_vmaf_hip_inputs_start (self->inputs, input_timeout);
   gst_vmaf_hip_gpu_reset_warnings (self->gpu);
   gst_vmaf_hip_gpu_forget_references (self->gpu, TRUE);

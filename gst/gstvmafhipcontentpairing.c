@@ -15,11 +15,20 @@
 #include "gstvmafhipcontentpairing.h"
 #include "gstvmafhippicture.h"
 #include "align.h"
+#include "errors.h"
+
+#ifdef VH_HAVE_HIP
+#include "hip-frame-probe.h"
+#endif
 
 #include <string.h>
 
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
+
+/* Frames whose GPU signatures the engine may be without before the
+ * pairing waits for them. */
+#define MAX_SIGNATURES_IN_FLIGHT 8
 
 /* The frame duration assumed when a stream says none (25 fps). */
 #define FALLBACK_FRAME_DURATION (GST_SECOND / 25)
@@ -48,12 +57,33 @@ gst_vmaf_hip_align_mode_get_type (void)
   return (GType) id;
 }
 
+/* A frame's signature on its way to the engine: computed on the CPU, or
+ * queued on the GPU (a frame only in device memory). */
+typedef struct
+{
+  gboolean ref_side;
+  VhAlignSignature sig;
+#ifdef VH_HAVE_HIP
+  VhHipProbeTicket *ticket;     /* NULL: @sig is computed */
+#endif
+  guint width, height, bpc;
+} PendingSignature;
+
 struct _GstVmafHipContentPairing
 {
   GstElement *element;          /* not owned */
+  GstVmafHipGpu *gpu;           /* not owned; NULL: no GPU */
   GstClockTime window;
   VhAlign *align;               /* made at the first frame (its rate) */
   GQueue waiting[2];            /* GstVmafHipFrame *, [0] reference */
+  /* Signatures not yet pushed to the engine (PendingSignature *, in the
+   * order the frames came): the GPU's are collected when the engine is
+   * asked for decisions, by then usually there. */
+  GQueue signatures;
+#ifdef VH_HAVE_HIP
+  VhHipFrameProbe *probe;
+  gboolean probe_failed;
+#endif
   gboolean ended[2];
   GQueue events;                /* GstStructure *, "vmaf-align" */
   GstStructure *pending;        /* in @events: a lock awaiting its pair */
@@ -77,22 +107,37 @@ frame_free (gpointer data)
   g_free (f);
 }
 
+static void
+pending_free (gpointer data)
+{
+  PendingSignature *ps = data;
+
+#ifdef VH_HAVE_HIP
+  vh_hip_probe_ticket_discard (ps->ticket);
+#endif
+  g_free (ps);
+}
+
 GstVmafHipContentPairing *
-gst_vmaf_hip_content_pairing_new (GstElement * element, GstClockTime window)
+gst_vmaf_hip_content_pairing_new (GstElement * element, GstClockTime window,
+    GstVmafHipGpu * gpu)
 {
   GstVmafHipContentPairing *p = g_new0 (GstVmafHipContentPairing, 1);
 
   p->element = element;
+  p->gpu = gpu;
   p->window = window;
   g_queue_init (&p->waiting[0]);
   g_queue_init (&p->waiting[1]);
   g_queue_init (&p->events);
+  g_queue_init (&p->signatures);
   return p;
 }
 
 static void
 restart (GstVmafHipContentPairing * p)
 {
+  g_queue_clear_full (&p->signatures, pending_free);
   g_clear_pointer (&p->align, vh_align_free);
   g_queue_clear_full (&p->waiting[0], frame_free);
   g_queue_clear_full (&p->waiting[1], frame_free);
@@ -108,6 +153,9 @@ gst_vmaf_hip_content_pairing_free (GstVmafHipContentPairing * p)
     return;
   restart (p);
   g_queue_clear_full (&p->events, (GDestroyNotify) gst_structure_free);
+#ifdef VH_HAVE_HIP
+  vh_hip_frame_probe_free (p->probe);
+#endif
   g_free (p);
 }
 
@@ -143,8 +191,20 @@ make_engine (GstVmafHipContentPairing * p, const GstVmafHipFrame * f)
       config.window);
 }
 
-/* The frame's signature, read from its host memory; a frame that cannot
- * give one gets a flat signature, which matches nothing. */
+/* Says once why a frame could not be aligned (a flat signature, which
+ * matches nothing, stands for it): by the element, outside the locks it
+ * holds here (a bus sync handler may call back into it). */
+static void
+warn_signature (GstVmafHipContentPairing * p, const gchar * message)
+{
+  if (p->warned_signature)
+    return;
+  p->warned_signature = TRUE;
+  g_queue_push_tail (&p->events, gst_structure_new ("vmaf-align-warning",
+          "message", G_TYPE_STRING, message, NULL));
+}
+
+/* The frame's signature, read from its host memory. */
 static void
 signature_of (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
     VhAlignSignature * sig)
@@ -159,15 +219,103 @@ signature_of (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
   if (pic)
     vh_picture_unref (pic);
   memset (sig, 0, sizeof (*sig));
-  /* Said by the element, outside the locks it holds here (a bus sync
-   * handler may call back into it). */
-  if (!p->warned_signature) {
-    p->warned_signature = TRUE;
-    g_queue_push_tail (&p->events, gst_structure_new ("vmaf-align-warning",
-            "message", G_TYPE_STRING, err ? err->message : "unreadable",
-            NULL));
-  }
+  warn_signature (p, err ? err->message : "unreadable");
   g_clear_error (&err);
+}
+
+#ifdef VH_HAVE_HIP
+/* A frame only in the GPU's memory: its block sums queued there (no
+ * download), or FALSE to read it on the CPU. */
+static gboolean
+queue_on_gpu (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
+    PendingSignature * ps)
+{
+  VhPicture *pic;
+  GError *err = NULL;
+
+  if (!p->gpu || p->probe_failed)
+    return FALSE;
+  pic = gst_vmaf_hip_gpu_wrap_device_only (p->gpu, &f->info, f->buffer);
+  if (!pic)
+    return FALSE;
+  if (!p->probe)
+    p->probe = vh_hip_frame_probe_new (gst_vmaf_hip_gpu_device_handle
+        (p->gpu), &err);
+  if (p->probe)
+    ps->ticket = vh_hip_frame_probe_signature (p->probe, pic, &err);
+  if (!ps->ticket) {
+    /* too small a frame is said as on the CPU; anything else leaves the
+     * GPU out from now on */
+    if (!g_error_matches (err, VH_ERROR, VH_ERROR_TOO_SMALL)) {
+      GST_WARNING_OBJECT (p->element, "alignment signatures on the GPU "
+          "failed, computed on the CPU from now on: %s", err->message);
+      p->probe_failed = TRUE;
+    }
+    g_clear_error (&err);
+    vh_picture_unref (pic);
+    return FALSE;
+  }
+  ps->width = pic->width[0];
+  ps->height = pic->height[0];
+  ps->bpc = pic->info.bpc;
+  vh_picture_unref (pic);
+  return TRUE;
+}
+#endif
+
+/* Whether @buf's pool has a maximum that frames waiting here could reach:
+ * a pool without one (the element's own HIP pool, which it offers
+ * upstream) grows instead. */
+static gboolean
+pool_is_bounded (GstBufferPool * pool)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  guint max = 1;
+
+  gst_buffer_pool_config_get_params (config, NULL, NULL, NULL, &max);
+  gst_structure_free (config);
+  return max != 0;
+}
+
+/* The pending signatures to the engine, in the order the frames came:
+ * those whose GPU results arrived, and, waiting for them, those beyond
+ * the last MAX_SIGNATURES_IN_FLIGHT (all of them with @all, at the end).
+ * Waiting for the newest frame's would wait for its upload too. */
+static void
+push_pending (GstVmafHipContentPairing * p, gboolean all)
+{
+  PendingSignature *ps;
+
+  while ((ps = g_queue_peek_head (&p->signatures))) {
+#ifdef VH_HAVE_HIP
+    if (ps->ticket && !all &&
+        p->signatures.length <= MAX_SIGNATURES_IN_FLIGHT &&
+        !vh_hip_probe_ticket_ready (ps->ticket))
+      break;
+#endif
+    g_queue_pop_head (&p->signatures);
+#ifdef VH_HAVE_HIP
+    if (ps->ticket) {
+      guint64 sums[VH_HIP_PROBE_CELLS];
+      GError *err = NULL;
+
+      G_STATIC_ASSERT (VH_HIP_PROBE_CELLS == VH_ALIGN_CELLS);
+      if (!vh_hip_probe_ticket_collect_signature (ps->ticket, sums, &err) ||
+          !vh_align_signature_from_sums (sums, ps->width, ps->height,
+              ps->bpc, &ps->sig, &err)) {
+        memset (&ps->sig, 0, sizeof (ps->sig));
+        warn_signature (p, err->message);
+        g_error_free (err);
+      }
+      ps->ticket = NULL;
+    }
+#endif
+    if (ps->ref_side)
+      vh_align_push_reference (p->align, &ps->sig);
+    else
+      vh_align_push_distorted (p->align, &ps->sig);
+    g_free (ps);
+  }
 }
 
 void
@@ -175,22 +323,24 @@ gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
     gboolean ref_side, const GstVmafHipFrame * frame)
 {
   GstVmafHipFrame *f = g_new (GstVmafHipFrame, 1);
-  VhAlignSignature sig;
+  PendingSignature *ps = g_new0 (PendingSignature, 1);
 
   *f = *frame;
-  /* Frames wait here up to the window: a pool's buffers would run out. */
-  if (frame->buffer->pool)
+  /* Frames wait here up to the window: a pool with a maximum would run
+   * out (a copy of a frame in HIP memory is made on the device). */
+  if (frame->buffer->pool && pool_is_bounded (frame->buffer->pool))
     f->buffer = gst_buffer_copy_deep (frame->buffer);
   else
     gst_buffer_ref (f->buffer);
   if (!p->align)
     make_engine (p, f);
-  signature_of (p, f, &sig);
+  ps->ref_side = ref_side;
+#ifdef VH_HAVE_HIP
+  if (!queue_on_gpu (p, f, ps))
+#endif
+    signature_of (p, f, &ps->sig);
   g_queue_push_tail (&p->waiting[ref_side ? 0 : 1], f);
-  if (ref_side)
-    vh_align_push_reference (p->align, &sig);
-  else
-    vh_align_push_distorted (p->align, &sig);
+  g_queue_push_tail (&p->signatures, ps);
 }
 
 guint
@@ -250,6 +400,7 @@ gst_vmaf_hip_content_pairing_next (GstVmafHipContentPairing * p,
   memset (r, 0, sizeof (*r));
   if (!p->align)
     return FALSE;
+  push_pending (p, ref_over || dist_over);
   if (ref_over && !p->ended[0]) {
     p->ended[0] = TRUE;
     vh_align_end_reference (p->align);

@@ -13,6 +13,7 @@
 #include <gst/video/video.h>
 
 #include "gstvmafhippairing.h"
+#include "gstvmafhipgpu.h"
 
 G_BEGIN_DECLS
 
@@ -25,10 +26,12 @@ G_BEGIN_DECLS
  * comes out as GstVmafHipPairing's do: a pair, or a frame alone (one the
  * chain dropped, repeated or inserted, or one seen while not locked).
  * Timestamps play no part; frames are numbered in arrival order on each
- * side. Signatures are computed on the CPU from the frame's host memory
- * (a frame in device memory is mapped, i.e. downloaded, for it: a GPU
- * signature kernel is a later step). Not thread-safe: the element locks
- * it, as it locks GstVmafHipPairing.
+ * side. Signatures are computed on the CPU from the frame's host memory,
+ * or for a frame only in the element's GPU memory on the GPU
+ * (hip/features/hip-frame-probe.h: queued when the frame comes, collected
+ * when decisions are asked for), with the same values; such frames are
+ * neither downloaded nor copied. Not thread-safe: the element locks it,
+ * as it locks GstVmafHipPairing.
  *
  * Offsets are reference minus distorted: in frames (distorted frame d
  * shows reference frame d + offset) and in running time (the paired
@@ -47,14 +50,16 @@ GType gst_vmaf_hip_align_mode_get_type (void);
 #define GST_TYPE_VMAF_HIP_ALIGN_MODE (gst_vmaf_hip_align_mode_get_type ())
 
 /* @window: how far apart in time the inputs may be. @element: for
- * warnings, not owned. */
+ * warnings, not owned. @gpu: the element's GPU side (not owned, may be
+ * NULL), whose device computes the signatures of frames in its memory. */
 GstVmafHipContentPairing *gst_vmaf_hip_content_pairing_new (GstElement * element,
-                                           GstClockTime window);
+                                           GstClockTime window,
+                                           GstVmafHipGpu * gpu);
 
 void         gst_vmaf_hip_content_pairing_free (GstVmafHipContentPairing * p);
 
 /* Takes a reference to @frame->buffer (or a copy of it, for a buffer of
- * a pool, which waiting frames must not drain). */
+ * a pool with a maximum, which waiting frames must not drain). */
 void         gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
                                            gboolean ref_side,
                                            const GstVmafHipFrame * frame);

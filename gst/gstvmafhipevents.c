@@ -17,6 +17,10 @@
 
 #include "gstvmafhipevents.h"
 
+#ifdef VH_HAVE_HIP
+#include "hip-frame-probe.h"
+#endif
+
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
 
@@ -48,6 +52,15 @@ typedef struct
   guint width, height;          /* of the last frame */
   GstClockTime previous_time;
   gboolean warned_device;
+#ifdef VH_HAVE_HIP
+  /* Frames only in device memory: their sums on the GPU, the last one's
+   * samples kept there; each frame is judged when the next one is queued
+   * (or at the end), so that its sums arrive without a wait. */
+  VhHipFrameProbe *probe;
+  VhHipProbeTicket *pending;
+  GstClockTime pending_time, pending_duration;
+  guint pending_width, pending_height, pending_bpc;
+#endif
 } InputState;
 
 struct _GstVmafHipEvents
@@ -58,6 +71,7 @@ struct _GstVmafHipEvents
   gchar *metric;                /* what low-score watches */
   InputState input[2];
   Stretch low;
+  gpointer device;              /* VhHipDevice of the probes, not owned */
 };
 
 static void
@@ -102,6 +116,7 @@ gst_vmaf_hip_events_free (GstVmafHipEvents * ev)
 {
   if (!ev)
     return;
+  gst_vmaf_hip_events_set_device (ev, NULL);
   for (guint i = 0; i < 2; i++) {
     g_free (ev->pad[i]);
     g_array_unref (ev->input[i].previous);
@@ -255,23 +270,59 @@ sum_row (const guint16 * v, guint n, gboolean wide, guint64 * sum,
   *sum += s;
 }
 
+/* The sample grid of a @w x @h luma: every step_x-th column from x0 and
+ * every step_y-th row from y0, at most SAMPLE_COLUMNS x SAMPLE_ROWS. */
+typedef struct
+{
+  guint x0, y0, step_x, step_y, per_row, rows;
+} SampleGrid;
+
+static void
+sample_grid (guint w, guint h, SampleGrid * g)
+{
+  g->step_x = MAX ((w + SAMPLE_COLUMNS - 1) / SAMPLE_COLUMNS, 1);
+  g->step_y = MAX ((h + SAMPLE_ROWS - 1) / SAMPLE_ROWS, 1);
+  g->x0 = g->step_x / 2;
+  g->y0 = g->step_y / 2;
+  g->per_row = g->x0 < w ? (w - g->x0 + g->step_x - 1) / g->step_x : 0;
+  g->rows = g->y0 < h ? (h - g->y0 + g->step_y - 1) / g->step_y : 0;
+}
+
+/* Mean and standard deviation in 8-bit code values from the @n samples'
+ * sum and sum of squares (the CPU's and the GPU probe's alike). */
+static void
+stats_from_sums (guint64 sum, guint64 sum_sq, guint64 n, guint bpc,
+    gdouble * mean, gdouble * stddev)
+{
+  gdouble scale = (gdouble) (1u << (bpc - 8));
+  gdouble m = n ? (gdouble) sum / n : 0.0;
+  gdouble var = n ? (gdouble) sum_sq / n - m * m : 0.0;
+
+  *mean = m / scale;
+  *stddev = sqrt (MAX (var, 0.0)) / scale;
+}
+
+/* The mean absolute difference of @n samples in 8-bit code values from
+ * the sum of the differences. */
+static gdouble
+mad_from_sum (guint64 sum, guint64 n, guint bpc)
+{
+  return n ? (gdouble) sum / n / (1u << (bpc - 8)) : 0.0;
+}
+
 void
 gst_vmaf_hip_luma_stats (const VhPicture * pic, gdouble * mean,
     gdouble * stddev, GArray * samples)
 {
   guint w = pic->width[0], h = pic->height[0];
-  guint step_x = MAX ((w + SAMPLE_COLUMNS - 1) / SAMPLE_COLUMNS, 1);
-  guint step_y = MAX ((h + SAMPLE_ROWS - 1) / SAMPLE_ROWS, 1);
-  guint x0 = step_x / 2, y0 = step_y / 2;
-  guint per_row = x0 < w ? (w - x0 + step_x - 1) / step_x : 0;
-  guint rows = y0 < h ? (h - y0 + step_y - 1) / step_y : 0;
+  SampleGrid g;
   gboolean wide = pic->info.bpc > 8;
-  gdouble scale = (gdouble) (1u << (pic->info.bpc - 8));
-  guint64 sum = 0, sum_sq = 0, n = (guint64) per_row * rows;
+  guint64 sum = 0, sum_sq = 0, n;
   guint16 row_samples[SAMPLE_COLUMNS];
   guint16 *out = row_samples;
-  gdouble m, var;
 
+  sample_grid (w, h, &g);
+  n = (guint64) g.per_row * g.rows;
   /* This runs on every picture of both inputs: the samples are written
    * in place (an append each cost more than the sums), and each row's
    * are copied out first so that their sums vectorise. */
@@ -279,16 +330,13 @@ gst_vmaf_hip_luma_stats (const VhPicture * pic, gdouble * mean,
     g_array_set_size (samples, (guint) n);
     out = (guint16 *) samples->data;
   }
-  for (guint y = y0; y < h; y += step_y) {
-    gather_row (vh_picture_row (pic, 0, y), wide, x0, step_x, w, out);
-    sum_row (out, per_row, wide, &sum, &sum_sq);
+  for (guint y = g.y0; y < h; y += g.step_y) {
+    gather_row (vh_picture_row (pic, 0, y), wide, g.x0, g.step_x, w, out);
+    sum_row (out, g.per_row, wide, &sum, &sum_sq);
     if (samples)
-      out += per_row;
+      out += g.per_row;
   }
-  m = n ? (gdouble) sum / n : 0.0;
-  var = n ? (gdouble) sum_sq / n - m * m : 0.0;
-  *mean = m / scale;
-  *stddev = sqrt (MAX (var, 0.0)) / scale;
+  stats_from_sums (sum, sum_sq, n, pic->info.bpc, mean, stddev);
 }
 
 /* Mean absolute difference of two sample sets, in 8-bit code values.
@@ -310,7 +358,7 @@ mean_abs_diff (GArray * a, GArray * b, guint bpc)
       part += (guint32) ABS ((gint) x[i] - (gint) y[i]);
     sum += part;
   }
-  return n ? (gdouble) sum / n / (1u << (bpc - 8)) : 0.0;
+  return mad_from_sum (sum, n, bpc);
 }
 
 /* The picture in host memory, if it has one. */
@@ -325,35 +373,19 @@ host_picture (const VhPicture * pic)
   return NULL;
 }
 
-void
-gst_vmaf_hip_events_picture (GstVmafHipEvents * ev, gboolean reference,
-    const VhPicture * pic, GstClockTime t, GstClockTime duration)
+/* A frame's verdicts from its statistics: @compared when its samples were
+ * compared with the previous frame's (same size, not after a flush), with
+ * mean absolute difference @mad. */
+static void
+judge (GstVmafHipEvents * ev, InputState * in, GstClockTime t,
+    GstClockTime duration, gdouble mean, gdouble stddev, gboolean compared,
+    gdouble mad, guint width, guint height)
 {
-  InputState *in = &ev->input[reference ? 0 : 1];
   gboolean want_black = ev->s.black_threshold > 0.0;
   gboolean want_freeze = ev->s.freeze_threshold > 0.0;
-  const VhPicture *host;
-  gdouble mean, stddev;
-  gboolean black;
-  GArray *swap;
-
-  if (!pic || (!want_black && !want_freeze) || !GST_CLOCK_TIME_IS_VALID (t))
-    return;
-  host = host_picture (pic);
-  if (!host) {
-    if (!in->warned_device)
-      GST_ELEMENT_INFO (ev->element, STREAM, NOT_IMPLEMENTED,
-          ("Black and freeze detection skip the %s input: its frames are "
-              "in GPU memory without a host copy.", in->black.input),
-          (NULL));
-    in->warned_device = TRUE;
-    return;
-  }
-
-  gst_vmaf_hip_luma_stats (host, &mean, &stddev,
-      want_freeze ? in->current : NULL);
-  black = want_black && mean < ev->s.black_threshold &&
+  gboolean black = want_black && mean < ev->s.black_threshold &&
       stddev < ev->s.black_spread;
+
   if (want_black) {
     if (black)
       stretch_add (ev, &in->black, t, 0, t, duration, mean,
@@ -362,25 +394,181 @@ gst_vmaf_hip_events_picture (GstVmafHipEvents * ev, gboolean reference,
       stretch_end (ev, &in->black, t);
   }
   if (want_freeze) {
-    gboolean same_grid = in->width == host->width[0] &&
-        in->height == host->height[0] && in->previous->len == in->current->len;
-
     /* a black stretch is black, not also frozen */
-    if (!black && same_grid && GST_CLOCK_TIME_IS_VALID (in->previous_time) &&
-        mean_abs_diff (in->current, in->previous, host->info.bpc) <
-        ev->s.freeze_threshold)
+    if (!black && compared && mad < ev->s.freeze_threshold)
       /* the picture froze when the previous frame was shown */
       stretch_add (ev, &in->freeze, in->previous_time, 1, t, duration, 0.0,
           ev->s.freeze_min_duration, 1);
     else
       stretch_end (ev, &in->freeze, t);
+    in->width = width;
+    in->height = height;
+    in->previous_time = t;
+  }
+}
+
+static void
+host_frame (GstVmafHipEvents * ev, InputState * in, const VhPicture * host,
+    GstClockTime t, GstClockTime duration)
+{
+  gboolean want_freeze = ev->s.freeze_threshold > 0.0;
+  gboolean compared;
+  gdouble mean, stddev;
+  GArray *swap;
+
+  gst_vmaf_hip_luma_stats (host, &mean, &stddev,
+      want_freeze ? in->current : NULL);
+  compared = want_freeze && in->width == host->width[0] &&
+      in->height == host->height[0] && in->previous->len == in->current->len
+      && GST_CLOCK_TIME_IS_VALID (in->previous_time);
+  /* the difference only where it decides (not for a black frame) */
+  judge (ev, in, t, duration, mean, stddev, compared,
+      compared && !(ev->s.black_threshold > 0.0 &&
+          mean < ev->s.black_threshold && stddev < ev->s.black_spread) ?
+      mean_abs_diff (in->current, in->previous, host->info.bpc) : 0.0,
+      host->width[0], host->height[0]);
+  if (want_freeze) {
     swap = in->previous;
     in->previous = in->current;
     in->current = swap;
-    in->width = host->width[0];
-    in->height = host->height[0];
-    in->previous_time = t;
   }
+#ifdef VH_HAVE_HIP
+  /* the next device frame has nothing on the device to compare with */
+  if (in->probe)
+    vh_hip_frame_probe_forget_samples (in->probe);
+#endif
+}
+
+#ifdef VH_HAVE_HIP
+/* The pending device frame's sums, waited for if need be, judged as the
+ * CPU judges a frame. */
+static void
+judge_pending (GstVmafHipEvents * ev, InputState * in)
+{
+  VhHipProbeSamples r;
+  SampleGrid g;
+  GError *err = NULL;
+  guint64 n;
+  gdouble mean, stddev;
+  gboolean compared;
+
+  if (!in->pending)
+    return;
+  if (!vh_hip_probe_ticket_collect_samples (in->pending, &r, &err)) {
+    in->pending = NULL;
+    GST_WARNING_OBJECT (ev->element, "black and freeze detection of a %s "
+        "frame in GPU memory failed: %s", in->black.input, err->message);
+    g_error_free (err);
+    return;
+  }
+  in->pending = NULL;
+  sample_grid (in->pending_width, in->pending_height, &g);
+  n = (guint64) g.per_row * g.rows;
+  stats_from_sums (r.sum, r.sum_sq, n, in->pending_bpc, &mean, &stddev);
+  compared = r.has_diff && in->width == in->pending_width &&
+      in->height == in->pending_height &&
+      GST_CLOCK_TIME_IS_VALID (in->previous_time);
+  judge (ev, in, in->pending_time, in->pending_duration, mean, stddev,
+      compared, mad_from_sum (r.sum_abs_diff, n, in->pending_bpc),
+      in->pending_width, in->pending_height);
+  /* a later host frame has no host samples to compare with */
+  g_array_set_size (in->previous, 0);
+}
+
+/* Queues the sums of a frame only in device memory; FALSE (said once)
+ * where no probe can run. */
+static gboolean
+device_frame (GstVmafHipEvents * ev, InputState * in, const VhPicture * pic,
+    GstClockTime t, GstClockTime duration)
+{
+  gboolean want_freeze = ev->s.freeze_threshold > 0.0;
+  VhHipProbeGrid grid;
+  VhHipProbeTicket *ticket = NULL;
+  SampleGrid g;
+  GError *err = NULL;
+
+  if (!ev->device) {
+    g_set_error (&err, VH_HIP_ERROR, VH_HIP_ERROR_INVALID_ARGUMENT,
+        "the element has no GPU of its own to read them on");
+    goto failed;
+  }
+  if (!in->probe)
+    in->probe = vh_hip_frame_probe_new (ev->device, &err);
+  if (!in->probe)
+    goto failed;
+  sample_grid (pic->width[0], pic->height[0], &g);
+  grid.x0 = g.x0;
+  grid.y0 = g.y0;
+  grid.step_x = g.step_x;
+  grid.step_y = g.step_y;
+  grid.per_row = g.per_row;
+  grid.rows = g.rows;
+  ticket = vh_hip_frame_probe_samples (in->probe, (VhPicture *) pic, &grid,
+      want_freeze, &err);
+  if (!ticket)
+    goto failed;
+  /* queued: the previous frame's sums have had its time */
+  judge_pending (ev, in);
+  in->pending = ticket;
+  in->pending_time = t;
+  in->pending_duration = duration;
+  in->pending_width = pic->width[0];
+  in->pending_height = pic->height[0];
+  in->pending_bpc = pic->info.bpc;
+  return TRUE;
+
+failed:
+  judge_pending (ev, in);
+  if (!in->warned_device)
+    GST_ELEMENT_INFO (ev->element, STREAM, NOT_IMPLEMENTED,
+        ("Black and freeze detection skip the %s input: its frames are "
+            "in GPU memory and cannot be read there: %s", in->black.input,
+            err->message), (NULL));
+  in->warned_device = TRUE;
+  g_error_free (err);
+  return FALSE;
+}
+#endif
+
+void
+gst_vmaf_hip_events_set_device (GstVmafHipEvents * ev, gpointer device)
+{
+  if (ev->device == device)
+    return;
+#ifdef VH_HAVE_HIP
+  for (guint i = 0; i < 2; i++) {
+    InputState *in = &ev->input[i];
+
+    g_clear_pointer (&in->pending, vh_hip_probe_ticket_discard);
+    g_clear_pointer (&in->probe, vh_hip_frame_probe_free);
+  }
+#endif
+  ev->device = device;
+}
+
+void
+gst_vmaf_hip_events_picture (GstVmafHipEvents * ev, gboolean reference,
+    const VhPicture * pic, GstClockTime t, GstClockTime duration)
+{
+  InputState *in = &ev->input[reference ? 0 : 1];
+  gboolean want_black = ev->s.black_threshold > 0.0;
+  gboolean want_freeze = ev->s.freeze_threshold > 0.0;
+  const VhPicture *host;
+
+  if (!pic || (!want_black && !want_freeze) || !GST_CLOCK_TIME_IS_VALID (t))
+    return;
+  host = host_picture (pic);
+  if (host) {
+#ifdef VH_HAVE_HIP
+    judge_pending (ev, in);
+#endif
+    host_frame (ev, in, host, t, duration);
+    return;
+  }
+#ifdef VH_HAVE_HIP
+  if (pic->mem_type == VH_MEMORY_HIP_DEVICE)
+    device_frame (ev, in, pic, t, duration);
+#endif
 }
 
 void
@@ -399,6 +587,10 @@ gst_vmaf_hip_events_score (GstVmafHipEvents * ev, gdouble score,
 void
 gst_vmaf_hip_events_finish (GstVmafHipEvents * ev)
 {
+#ifdef VH_HAVE_HIP
+  for (guint i = 0; i < 2; i++)
+    judge_pending (ev, &ev->input[i]);
+#endif
   for (guint i = 0; i < 2; i++) {
     stretch_close (ev, &ev->input[i].black);
     stretch_close (ev, &ev->input[i].freeze);
@@ -415,6 +607,10 @@ gst_vmaf_hip_events_reset (GstVmafHipEvents * ev)
     in->black.open = in->freeze.open = FALSE;
     in->black.started = in->freeze.started = FALSE;
     in->previous_time = GST_CLOCK_TIME_NONE;
+#ifdef VH_HAVE_HIP
+    /* the frame before the flush is not judged */
+    g_clear_pointer (&in->pending, vh_hip_probe_ticket_discard);
+#endif
   }
   ev->low.open = ev->low.started = FALSE;
 }

@@ -32,7 +32,11 @@ G_BEGIN_DECLS
  * and it repeats the one before when the mean absolute difference of the
  * two samples is below freeze-threshold (a black frame is reported as
  * black only, never as frozen). Frames held only in GPU memory
- * (no host copy) are not looked at: said once on the bus.
+ * (no host copy) are sampled there (hip/features/hip-frame-probe.h,
+ * the element's device: gst_vmaf_hip_events_set_device()) with the same
+ * numbers, and judged when the input's next frame comes (or at the end),
+ * so that their sums arrive without a wait; where that cannot run they
+ * are not looked at, said once on the bus.
  *
  * Black and freeze run on the streaming thread, low-score on the
  * engine's frame-ready callback (in frame order): each detector is used
@@ -54,6 +58,11 @@ void         gst_vmaf_hip_events_set_pads (GstVmafHipEvents * events,
 /* The name of the score low-score watches (the first model's). */
 void         gst_vmaf_hip_events_set_metric (GstVmafHipEvents * events,
                                            const gchar * metric);
+
+/* The element's GPU (a VhHipDevice, not owned; NULL for none): frames
+ * only in its memory are sampled on it. Streaming thread. */
+void         gst_vmaf_hip_events_set_device (GstVmafHipEvents * events,
+                                           gpointer device);
 
 /* A frame of one input at stream time @t, shown for @duration (or
  * GST_CLOCK_TIME_NONE). Streaming thread. */

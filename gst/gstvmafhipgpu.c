@@ -444,6 +444,29 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
   return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
 }
 
+VhPicture *
+gst_vmaf_hip_gpu_wrap_device_only (GstVmafHipGpu * gpu,
+    const GstVideoInfo * vinfo, GstBuffer * buf)
+{
+#ifdef VH_HAVE_HIP
+  GstVmafHipMemory *mem;
+  VhHipEvent *ready = NULL;
+
+  if (!gpu->hip_device || !gpu->transfer || is_lost (gpu) ||
+      gst_buffer_n_memory (buf) != 1 ||
+      !gst_is_vmaf_hip_memory (gst_buffer_peek_memory (buf, 0)))
+    return NULL;
+  mem = GST_VMAF_HIP_MEMORY_CAST (gst_buffer_peek_memory (buf, 0));
+  if (!gst_vmaf_hip_device_is_equal (mem->device, hip_device (gpu)) ||
+      gst_vmaf_hip_memory_host_is_current (mem) ||
+      !gst_vmaf_hip_memory_prepare_device (mem, &ready, NULL))
+    return NULL;
+  return gst_vmaf_hip_picture_wrap_device (vinfo, buf, ready, NULL);
+#else
+  return NULL;
+#endif
+}
+
 void
 gst_vmaf_hip_gpu_set_reference_users (GstVmafHipGpu * gpu, guint users)
 {

@@ -114,6 +114,14 @@ VhPicture   *gst_vmaf_hip_gpu_wrap_reference (GstVmafHipGpu * gpu,
                                            const GstVideoInfo * vinfo,
                                            GstBuffer * buf, GError ** error);
 
+/* @buf's frame as a picture in the element's GPU memory when it is only
+ * there (our HIP memory on our device whose host copy is not current),
+ * for reading it on the GPU instead of downloading it; NULL otherwise
+ * (read it on the CPU). Any thread. */
+VhPicture   *gst_vmaf_hip_gpu_wrap_device_only (GstVmafHipGpu * gpu,
+                                           const GstVideoInfo * vinfo,
+                                           GstBuffer * buf);
+
 void         gst_vmaf_hip_gpu_set_reference_users (GstVmafHipGpu * gpu,
                                            guint users);
 

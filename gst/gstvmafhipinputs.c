@@ -85,6 +85,7 @@ struct _GstVmafHipInputs
   GstVmafHipInputWait *wait;    /* input-timeout */
   gboolean align_content;       /* align=content, for matches made later */
   GstClockTime align_window;
+  GstVmafHipGpu *gpu;           /* not owned: signatures of device frames */
 };
 
 static void inputs_waited (gpointer data, GstClockTime waited);
@@ -185,7 +186,7 @@ register_pad (GstVmafHipInputs * inputs, GstVideoAggregatorPad * pad,
     m->pairing = gst_vmaf_hip_pairing_new (MAX_WAITING_FRAMES);
     if (inputs->align_content)
       m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
-          (inputs->agg), inputs->align_window);
+          (inputs->agg), inputs->align_window, inputs->gpu);
     g_ptr_array_add (inputs->matches, m);
   }
   gst_pad_add_probe (GST_PAD (in->pad), GST_PAD_PROBE_TYPE_BUFFER |
@@ -907,18 +908,19 @@ gst_vmaf_hip_inputs_add_match_counts (GstVmafHipInputs * inputs,
 
 void
 gst_vmaf_hip_inputs_set_align (GstVmafHipInputs * inputs, gboolean content,
-    GstClockTime window)
+    GstClockTime window, GstVmafHipGpu * gpu)
 {
   g_mutex_lock (&inputs->lock);
   inputs->align_content = content;
   inputs->align_window = window;
+  inputs->gpu = gpu;
   for (guint i = 0; i < inputs->matches->len; i++) {
     Match *m = match (inputs, i);
 
     g_clear_pointer (&m->content, gst_vmaf_hip_content_pairing_free);
     if (content)
       m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
-          (inputs->agg), window);
+          (inputs->agg), window, gpu);
   }
   g_mutex_unlock (&inputs->lock);
 }

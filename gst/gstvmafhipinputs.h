@@ -15,6 +15,7 @@
 #include <gst/video/gstvideoaggregator.h>
 
 #include "gstvmafhippairing.h"
+#include "gstvmafhipgpu.h"
 
 G_BEGIN_DECLS
 
@@ -151,10 +152,12 @@ void         gst_vmaf_hip_inputs_warn_unscored_match (GstVmafHipInputs * inputs,
 
 /* Before a run (with gst_vmaf_hip_inputs_start()): @content pairs each
  * match by its frames' content (align=content) within @window, else by
- * running time. */
+ * running time; @gpu (not owned, may be NULL) computes the signatures of
+ * frames in its memory. */
 void         gst_vmaf_hip_inputs_set_align (GstVmafHipInputs * inputs,
                                            gboolean content,
-                                           GstClockTime window);
+                                           GstClockTime window,
+                                           GstVmafHipGpu * gpu);
 
 /* The next "vmaf-align" structure of a match paired by content, or NULL
  * (gst_vmaf_hip_content_pairing_take_event()); the match's index in

@@ -783,6 +783,9 @@ watch_pair (GstVmafHipScoring * scoring, const GstVmafHipFrame * ref_frame,
     return;
   gst_vmaf_hip_watch_set_latency (scoring->watch,
       gst_aggregator_get_latency (GST_AGGREGATOR (scoring->element)));
+  /* frames only in GPU memory are sampled there */
+  gst_vmaf_hip_watch_set_device (scoring->watch,
+      gst_vmaf_hip_gpu_device_handle (scoring->gpu));
   gst_vmaf_hip_watch_pictures (scoring->watch, ref_pic,
       ref_frame->stream_time, ref_frame->duration, dist_pic,
       dist_frame->stream_time, dist_frame->duration);

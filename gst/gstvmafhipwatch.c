@@ -122,6 +122,12 @@ gst_vmaf_hip_watch_set_pads (GstVmafHipWatch * watch, const gchar * ref_pad,
 }
 
 void
+gst_vmaf_hip_watch_set_device (GstVmafHipWatch * watch, gpointer device)
+{
+  gst_vmaf_hip_events_set_device (watch->events, device);
+}
+
+void
 gst_vmaf_hip_watch_pictures (GstVmafHipWatch * watch, const VhPicture * ref,
     GstClockTime ref_time, GstClockTime ref_duration, const VhPicture * dist,
     GstClockTime dist_time, GstClockTime dist_duration)

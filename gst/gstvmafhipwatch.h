@@ -90,6 +90,12 @@ void         gst_vmaf_hip_watch_set_pads    (GstVmafHipWatch * watch,
                                              const gchar * ref_pad,
                                              const gchar * dist_pad);
 
+/* The element's GPU (a VhHipDevice, not owned; NULL for none), on which
+ * black and freeze detection read frames only in its memory. Streaming
+ * thread. */
+void         gst_vmaf_hip_watch_set_device  (GstVmafHipWatch * watch,
+                                             gpointer device);
+
 /* Both sides of a pair, before it is submitted: black and freeze
  * detection. Streaming thread. */
 void         gst_vmaf_hip_watch_pictures    (GstVmafHipWatch * watch,

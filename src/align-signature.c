@@ -51,13 +51,55 @@ block_start (guint i, guint size, guint n)
   return (guint) (((guint64) i * size + n - 1) / n);
 }
 
+static gboolean
+check_size (guint w, guint h, GError ** error)
+{
+  if (w < VH_ALIGN_GRID_W || h < VH_ALIGN_GRID_H) {
+    g_set_error (error, VH_ERROR, VH_ERROR_TOO_SMALL,
+        "frames of %ux%u are too small to align by content "
+        "(at least %ux%u)", w, h, VH_ALIGN_GRID_W, VH_ALIGN_GRID_H);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+vh_align_signature_from_sums (const guint64 sums[VH_ALIGN_CELLS], guint w,
+    guint h, guint bpc, VhAlignSignature * sig, GError ** error)
+{
+  gdouble scale;
+  guint xs[VH_ALIGN_GRID_W + 1];
+
+  if (!check_size (w, h, error))
+    return FALSE;
+  if (bpc < 8 || bpc > 16) {
+    g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
+        "alignment signatures of %u-bit samples (8 to 16 bits)", bpc);
+    return FALSE;
+  }
+  scale = 1.0 / (1u << (bpc - 8));
+  for (guint c = 0; c <= VH_ALIGN_GRID_W; c++)
+    xs[c] = block_start (c, w, VH_ALIGN_GRID_W);
+  for (guint r = 0; r < VH_ALIGN_GRID_H; r++) {
+    guint y0 = block_start (r, h, VH_ALIGN_GRID_H);
+    guint y1 = block_start (r + 1, h, VH_ALIGN_GRID_H);
+
+    for (guint c = 0; c < VH_ALIGN_GRID_W; c++) {
+      gdouble n = (gdouble) (xs[c + 1] - xs[c]) * (y1 - y0);
+      guint i = r * VH_ALIGN_GRID_W + c;
+
+      sig->cell[i] = (gfloat) (sums[i] / n * scale);
+    }
+  }
+  return TRUE;
+}
+
 gboolean
 vh_align_signature_compute (const VhPicture * pic, VhAlignSignature * sig,
     GError ** error)
 {
   guint w = pic->width[0], h = pic->height[0];
   guint step = pic->step[0] ? pic->step[0] : 1;
-  gdouble scale = 1.0 / (1u << (pic->info.bpc - 8));
   guint64 sums[VH_ALIGN_CELLS] = { 0 };
   guint xs[VH_ALIGN_GRID_W + 1];
 
@@ -67,12 +109,8 @@ vh_align_signature_compute (const VhPicture * pic, VhAlignSignature * sig,
         "this picture is in device memory");
     return FALSE;
   }
-  if (w < VH_ALIGN_GRID_W || h < VH_ALIGN_GRID_H) {
-    g_set_error (error, VH_ERROR, VH_ERROR_TOO_SMALL,
-        "frames of %ux%u are too small to align by content "
-        "(at least %ux%u)", w, h, VH_ALIGN_GRID_W, VH_ALIGN_GRID_H);
+  if (!check_size (w, h, error))
     return FALSE;
-  }
 
   for (guint c = 0; c <= VH_ALIGN_GRID_W; c++)
     xs[c] = block_start (c, w, VH_ALIGN_GRID_W);
@@ -92,11 +130,6 @@ vh_align_signature_compute (const VhPicture * pic, VhAlignSignature * sig,
             sum16 ((const guint16 *) line + (gsize) xs[c] * step, n, step);
       }
     }
-    for (guint c = 0; c < VH_ALIGN_GRID_W; c++) {
-      gdouble n = (gdouble) (xs[c + 1] - xs[c]) * (y1 - y0);
-      sig->cell[r * VH_ALIGN_GRID_W + c] =
-          (gfloat) (cells[c] / n * scale);
-    }
   }
-  return TRUE;
+  return vh_align_signature_from_sums (sums, w, h, pic->info.bpc, sig, error);
 }

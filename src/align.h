@@ -18,8 +18,8 @@ G_BEGIN_DECLS
 
 /* Alignment by content: which distorted frame shows which reference frame,
  * found from small luma signatures of both streams. The engine takes
- * signatures (computed here on the CPU, by a GPU later) and gives pairing
- * decisions; it knows neither pictures nor timestamps. */
+ * signatures (computed here on the CPU, or from a GPU's block sums) and
+ * gives pairing decisions; it knows neither pictures nor timestamps. */
 
 #define VH_ALIGN_GRID_W 16
 #define VH_ALIGN_GRID_H 16
@@ -36,6 +36,16 @@ typedef struct
 /* @pic: host memory, luma at least 16x16. */
 gboolean     vh_align_signature_compute (const VhPicture * pic,
                                          VhAlignSignature * sig,
+                                         GError ** error);
+
+/* The same signature from the integer sums of the luma's blocks, row
+ * after row (as a GPU computes them: hip/features/hip-frame-probe.h), of
+ * a @width x @height luma of @bpc bits: equal to
+ * vh_align_signature_compute() bit for bit. Block i of n over size
+ * samples covers [ceil (i * size / n), ceil ((i + 1) * size / n)). */
+gboolean     vh_align_signature_from_sums (const guint64 sums[VH_ALIGN_CELLS],
+                                         guint width, guint height,
+                                         guint bpc, VhAlignSignature * sig,
                                          GError ** error);
 
 typedef struct

@@ -239,6 +239,15 @@ FEATURES = ['psnr', 'float_psnr', 'motion', 'float_motion', 'vif',
             for m in ('nearest', 'bilinear', 'bicubic', 'lanczos4')]
 
 
+# Kernels only the element launches (vmafhip-score runs none of them), at
+# the fixed shapes of their host code: the frame probes
+# (hip/features/hip-frame-probe.c, VH_PROBE_THREADS work-items a block, no
+# dynamic LDS).
+ELEMENT_LAUNCHES = {(name, 256, 1, 1, 0) for name in (
+    'vh_probe_signature_u8', 'vh_probe_signature_u16',
+    'vh_probe_samples_u8', 'vh_probe_samples_u16')}
+
+
 def golden_pairs(golden):
     with open(os.path.join(golden, 'pairs.tsv')) as f:
         rows = [line.rstrip('\n').split('\t') for line in f]
@@ -337,7 +346,7 @@ def main():
                 continue
             log = os.path.join(tmp, 'launches-%d.tsv' % wave)
             collect_launches(args, arch, log)
-            launches[wave] = read_launches(log)
+            launches[wave] = read_launches(log) | ELEMENT_LAUNCHES
             print('# %d launch shapes of %d kernels on a wave%d target (%s)'
                   % (len(launches[wave]),
                      len({x[0] for x in launches[wave]}), wave, arch))

@@ -37,6 +37,7 @@ typedef struct
 static const VhEmuLauncher launchers[] = {
   vh_emu_speed_launch, vh_emu_adm_launch, vh_emu_motion_launch,
   vh_emu_float_launch, vh_emu_psnr_launch, vh_emu_ssimu2_launch,
+  vh_emu_probe_launch,
 };
 #else
 static const VhEmuLauncher launchers[1];

@@ -42,5 +42,9 @@ int          vh_emu_psnr_launch         (const char *name,
                                          const unsigned int grid[3],
                                          const unsigned int block[3],
                                          void **args);
+int          vh_emu_probe_launch        (const char *name,
+                                         const unsigned int grid[3],
+                                         const unsigned int block[3],
+                                         void **args);
 
 #endif /* __VH_KERNEL_EMU_LAUNCH_H__ */
