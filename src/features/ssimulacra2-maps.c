@@ -36,6 +36,7 @@ vh_ssimu2_planes_init (VhSsimu2Planes * p, guint width, guint height)
   p->state = g_new (gfloat, (gsize) 6 * width);
   p->tile = g_new (gfloat, (gsize) VH_SSIMU2_SCRATCH_ROWS * width);
   p->row16 = g_new (guint16, (gsize) 3 * width);
+  p->rgb_scratch = g_new (gint32, VH_SSIMU2_RGB_SCRATCH (width));
 }
 
 void
@@ -52,6 +53,7 @@ vh_ssimu2_planes_clear (VhSsimu2Planes * p)
   g_clear_pointer (&p->state, g_free);
   g_clear_pointer (&p->tile, g_free);
   g_clear_pointer (&p->row16, g_free);
+  g_clear_pointer (&p->rgb_scratch, g_free);
 }
 
 static inline VH_SSIMU2_INLINE void
@@ -65,7 +67,7 @@ ssimu2_linear (const VhSsimu2 * s, const VhSsimu2Yuv * yuv,
     gfloat *o0 = out[0] + (gsize) y * w, *o1 = out[1] + (gsize) y * w;
     gfloat *o2 = out[2] + (gsize) y * w;
 
-    vh_ssimu2_rgb16_row (yuv, pic, y, r, g, b);
+    vh_ssimu2_rgb16_row (yuv, pic, y, p->rgb_scratch, r, g, b);
     for (guint x = 0; x < w; x++) {
       o0[x] = s->to_linear[r[x]];
       o1[x] = s->to_linear[g[x]];

@@ -65,11 +65,13 @@ ssimu2_dump (const VhSsimu2Yuv * yuv, const VhPicture * pic, const gchar * dir,
   g_autofree gchar *path = g_build_filename (dir, name, NULL);
   g_autofree guint16 *rgb = g_new (guint16, (gsize) w * 3);
   g_autofree guint16 *row = g_new (guint16, (gsize) w * 3);
+  g_autofree gint32 *scratch = g_new (gint32, VH_SSIMU2_RGB_SCRATCH (w));
   FILE *f = g_fopen (path, "wb");
   gboolean ok = f != NULL;
 
   for (guint y = 0; ok && y < h; y++) {
-    vh_ssimu2_rgb16_row (yuv, pic, y, row, row + w, row + 2 * w);
+    vh_ssimu2_rgb16_row (yuv, pic, y, scratch, row, row + w,
+        row + 2 * w);
     for (guint x = 0; x < w; x++)
       for (guint c = 0; c < 3; c++)
         rgb[x * 3 + c] = GUINT16_TO_LE (row[c * w + x]);
