@@ -25,6 +25,12 @@
 
 #include "ssimulacra2-private.h"
 
+/* Each sample's expression as written, nothing fused (GCC's C11 mode
+ * fuses nothing by default). */
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Samples 0 to @n - 1 of row @y of plane @p. */
 static void
 ssimu2_load_row (const VhPicture * pic, guint p, guint y, guint n,
@@ -92,6 +98,14 @@ ssimu2_chroma_row (const VhSsimu2Yuv * yuv, const VhPicture * pic, guint p,
     num[x] = (x & 1) ? a[x >> 1] + a[MIN ((x >> 1) + 1, cw - 1)] :
         2 * a[x >> 1];
 }
+
+/* The clamp selects values by conditions; while GCC assumes that float
+ * operations may trap it cannot vectorise those selects. Assuming they do
+ * not changes no result (no reassociation, contraction or shortcut).
+ * It holds to the end of the file, where the loop is inlined. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize ("no-trapping-math")
+#endif
 
 static inline guint16
 ssimu2_quantise (gfloat v)
