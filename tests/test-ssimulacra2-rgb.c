@@ -7,8 +7,9 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* ssimulacra2's Y'CbCr to R'G'B' by whole rows (vh_ssimu2_rgb16_row())
- * against a per-sample reference written here from the rule the HIP twin
+/* ssimulacra2's Y'CbCr to R'G'B' by whole rows (vh_ssimu2_rgb16_row(),
+ * with the portable kernels and each SIMD set this CPU runs) against a
+ * per-sample reference written here from the rule the HIP twin
  * follows (ssimulacra2.h, ssimulacra2-color.c): every chroma layout, 8,
  * 10 and 16 bits, odd sizes, packed and strided samples, and the
  * reference's and distorted's own matrix and range. */
@@ -170,9 +171,32 @@ rgb_setup (VhSsimu2 * s, const VhPictureInfo * info,
   g_assert_no_error (error);
 }
 
+typedef struct
+{
+  const gchar *name;
+  const VhSsimu2Kernels *k;
+} RgbImpl;
+
+/* The portable kernels and the SIMD ones this CPU runs. */
+static guint
+rgb_impls (RgbImpl * out)
+{
+  guint n = 0;
+
+  out[n++] = (RgbImpl) {
+  "portable", &vh_ssimu2_kernels_c};
+  if (vh_ssimu2_kernels_avx2 ())
+    out[n++] = (RgbImpl) {
+    "avx2", vh_ssimu2_kernels_avx2 ()};
+  if (vh_ssimu2_kernels_avx512 ())
+    out[n++] = (RgbImpl) {
+    "avx512", vh_ssimu2_kernels_avx512 ()};
+  return n;
+}
+
 static void
-rgb_check (const VhSsimu2Yuv * yuv, const VhPicture * pic,
-    const gchar * what)
+rgb_check (const RgbImpl * impl, const VhSsimu2Yuv * yuv,
+    const VhPicture * pic, const gchar * what)
 {
   const guint w = pic->info.width;
   g_autofree gint32 *scratch = g_new (gint32, VH_SSIMU2_RGB_SCRATCH (w));
@@ -182,15 +206,17 @@ rgb_check (const VhSsimu2Yuv * yuv, const VhPicture * pic,
     /* Junk in, so that nothing counts on scratch or output starting at 0. */
     memset (scratch, 0x5a, VH_SSIMU2_RGB_SCRATCH (w) * sizeof (gint32));
     memset (row, 0xa5, (gsize) 3 * w * sizeof (guint16));
-    vh_ssimu2_rgb16_row (yuv, pic, y, scratch, row, row + w, row + 2 * w);
+    vh_ssimu2_rgb16_row (impl->k, yuv, pic, y, scratch, row, row + w,
+        row + 2 * w);
     for (guint x = 0; x < w; x++) {
       guint16 want[3];
 
       ref_rgb16 (yuv, pic, x, y, want);
       for (guint c = 0; c < 3; c++)
         if (row[c * w + x] != want[c])
-          g_error ("%s: channel %u at (%u, %u) is %u, the per-sample "
-              "reference %u", what, c, x, y, row[c * w + x], want[c]);
+          g_error ("%s, %s: channel %u at (%u, %u) is %u, the per-sample "
+              "reference %u", impl->name, what, c, x, y, row[c * w + x],
+              want[c]);
     }
   }
 }
@@ -199,6 +225,8 @@ static void
 test_rows_equal_samples (void)
 {
   g_autoptr (GRand) rand = g_rand_new_with_seed (2026);
+  RgbImpl impls[3];
+  const guint n_impls = rgb_impls (impls);
   guint checked = 0;
 
   for (guint f = 0; f < G_N_ELEMENTS (rgb_formats); f++)
@@ -232,7 +260,8 @@ test_rows_equal_samples (void)
                     i ? "distorted" : "reference",
                     opts[i ? 5 : 1], opts[i ? 7 : 3]);
 
-                rgb_check (&s.yuv[i], pic, what);
+                for (guint j = 0; j < n_impls; j++)
+                  rgb_check (&impls[j], &s.yuv[i], pic, what);
                 checked++;
               }
               vh_ssimu2_clear (&s);

@@ -115,24 +115,32 @@ ssimu2_quantise (gfloat v)
 }
 
 /* R'G'B' of @w samples from luma and chroma numerators (@cb_num and
- * @cr_num unread when @grey: neutral chroma). */
+ * @cr_num unread when @yuv is grey: neutral chroma). */
 static inline void
-ssimu2_rgb16 (const VhSsimu2Yuv * yuv, gboolean grey,
-    const gint32 * restrict luma, const gint32 * restrict cb_num,
-    const gint32 * restrict cr_num, guint w, guint16 * restrict r,
-    guint16 * restrict g, guint16 * restrict b)
+ssimu2_rgb16 (const VhSsimu2Yuv * yuv, const gint32 * restrict luma,
+    const gint32 * restrict cb_num, const gint32 * restrict cr_num, guint w,
+    guint16 * restrict r, guint16 * restrict g, guint16 * restrict b)
 {
   const gfloat y_offset = yuv->y_offset, y_scale = yuv->y_scale;
   const gfloat c_offset = yuv->c_offset, c_scale = yuv->c_scale;
   const gfloat cr_r = yuv->cr_r, cb_g = yuv->cb_g, cr_g = yuv->cr_g;
   const gfloat cb_b = yuv->cb_b;
 
+  if (yuv->grey) {
+    for (guint x = 0; x < w; x++) {
+      const gfloat l = ((gfloat) luma[x] - y_offset) * y_scale;
+      const gfloat cb = 0.0f, cr = 0.0f;
+
+      r[x] = ssimu2_quantise (l + cr_r * cr);
+      g[x] = ssimu2_quantise ((l - cb_g * cb) - cr_g * cr);
+      b[x] = ssimu2_quantise (l + cb_b * cb);
+    }
+    return;
+  }
   for (guint x = 0; x < w; x++) {
     const gfloat l = ((gfloat) luma[x] - y_offset) * y_scale;
-    const gfloat cb = grey ? 0.0f :
-        ((gfloat) cb_num[x] * 0.125f - c_offset) * c_scale;
-    const gfloat cr = grey ? 0.0f :
-        ((gfloat) cr_num[x] * 0.125f - c_offset) * c_scale;
+    const gfloat cb = ((gfloat) cb_num[x] * 0.125f - c_offset) * c_scale;
+    const gfloat cr = ((gfloat) cr_num[x] * 0.125f - c_offset) * c_scale;
 
     r[x] = ssimu2_quantise (l + cr_r * cr);
     g[x] = ssimu2_quantise ((l - cb_g * cb) - cr_g * cr);
@@ -141,19 +149,38 @@ ssimu2_rgb16 (const VhSsimu2Yuv * yuv, gboolean grey,
 }
 
 void
-vh_ssimu2_rgb16_row (const VhSsimu2Yuv * yuv, const VhPicture * pic, guint y,
-    gint32 * scratch, guint16 * r, guint16 * g, guint16 * b)
+vh_ssimu2_rgb16_c (const VhSsimu2Yuv * yuv, const gint32 * luma,
+    const gint32 * cb_num, const gint32 * cr_num, guint w, guint16 * r,
+    guint16 * g, guint16 * b)
+{
+  ssimu2_rgb16 (yuv, luma, cb_num, cr_num, w, r, g, b);
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+/* The same loop in eight lanes: AVX2's float operations round as SSE2's
+ * do, and without FMA in the target nothing can be fused. */
+__attribute__ ((target ("avx2"))) void
+vh_ssimu2_rgb16_avx2 (const VhSsimu2Yuv * yuv, const gint32 * luma,
+    const gint32 * cb_num, const gint32 * cr_num, guint w, guint16 * r,
+    guint16 * g, guint16 * b)
+{
+  ssimu2_rgb16 (yuv, luma, cb_num, cr_num, w, r, g, b);
+}
+#endif
+
+void
+vh_ssimu2_rgb16_row (const VhSsimu2Kernels * k, const VhSsimu2Yuv * yuv,
+    const VhPicture * pic, guint y, gint32 * scratch, guint16 * r,
+    guint16 * g, guint16 * b)
 {
   const guint w = pic->info.width;
   gint32 *luma = scratch, *cb = luma + w, *cr = cb + w, *a = cr + w;
   gint32 *other = a + w;
 
   ssimu2_load_row (pic, 0, y, w, luma);
-  if (yuv->grey) {
-    ssimu2_rgb16 (yuv, TRUE, luma, NULL, NULL, w, r, g, b);
-    return;
+  if (!yuv->grey) {
+    ssimu2_chroma_row (yuv, pic, 1, y, cb, a, other);
+    ssimu2_chroma_row (yuv, pic, 2, y, cr, a, other);
   }
-  ssimu2_chroma_row (yuv, pic, 1, y, cb, a, other);
-  ssimu2_chroma_row (yuv, pic, 2, y, cr, a, other);
-  ssimu2_rgb16 (yuv, FALSE, luma, cb, cr, w, r, g, b);
+  k->rgb16 (yuv, luma, cb, cr, w, r, g, b);
 }
