@@ -31,8 +31,16 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
+/* Each step inlined into each target's row function (a call would run
+ * the step compiled for the baseline target). */
+#ifdef __GNUC__
+#define SSIMU2_ROW_INLINE __attribute__ ((always_inline))
+#else
+#define SSIMU2_ROW_INLINE
+#endif
+
 /* Samples 0 to @n - 1 of row @y of plane @p. */
-static void
+static inline SSIMU2_ROW_INLINE void
 ssimu2_load_row (const VhPicture * pic, guint p, guint y, guint n,
     gint32 * restrict out)
 {
@@ -61,14 +69,15 @@ ssimu2_load_row (const VhPicture * pic, guint p, guint y, guint n,
 
 /* Chroma plane @p at the luma columns of row @y, times 8, into @num;
  * @a and @b hold a chroma row each. */
-static void
+static inline SSIMU2_ROW_INLINE void
 ssimu2_chroma_row (const VhSsimu2Yuv * yuv, const VhPicture * pic, guint p,
     guint y, gint32 * restrict num, gint32 * restrict a, gint32 * restrict b)
 {
   const guint w = pic->info.width, cw = pic->width[p];
   guint x;
 
-  /* Vertically: 4 parts of the chroma row, in quarters. */
+  /* Vertically, in quarters: 3 of the nearer chroma row and 1 of the
+   * other (4:2:0), or 4 of the one row. */
   if (yuv->ssy) {
     const guint k = y >> 1;
     const guint other = (y & 1) ? MIN (k + 1, pic->height[p] - 1) :
@@ -84,7 +93,8 @@ ssimu2_chroma_row (const VhSsimu2Yuv * yuv, const VhPicture * pic, guint p,
       a[i] = 4 * a[i];
   }
 
-  /* Horizontally: 2 parts, in halves. */
+  /* Horizontally, in halves: a co-sited sample twice, or its two
+   * neighbours once each (4:2:0, 4:2:2 odd columns). */
   if (!yuv->ssx) {
     for (x = 0; x < w; x++)
       num[x] = 2 * a[x];
@@ -107,7 +117,7 @@ ssimu2_chroma_row (const VhSsimu2Yuv * yuv, const VhPicture * pic, guint p,
 #pragma GCC optimize ("no-trapping-math")
 #endif
 
-static inline guint16
+static inline SSIMU2_ROW_INLINE guint16
 ssimu2_quantise (gfloat v)
 {
   v = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
@@ -116,7 +126,7 @@ ssimu2_quantise (gfloat v)
 
 /* R'G'B' of @w samples from luma and chroma numerators (@cb_num and
  * @cr_num unread when @yuv is grey: neutral chroma). */
-static inline void
+static inline SSIMU2_ROW_INLINE void
 ssimu2_rgb16 (const VhSsimu2Yuv * yuv, const gint32 * restrict luma,
     const gint32 * restrict cb_num, const gint32 * restrict cr_num, guint w,
     guint16 * restrict r, guint16 * restrict g, guint16 * restrict b)
@@ -148,30 +158,10 @@ ssimu2_rgb16 (const VhSsimu2Yuv * yuv, const gint32 * restrict luma,
   }
 }
 
-void
-vh_ssimu2_rgb16_c (const VhSsimu2Yuv * yuv, const gint32 * luma,
-    const gint32 * cb_num, const gint32 * cr_num, guint w, guint16 * r,
-    guint16 * g, guint16 * b)
-{
-  ssimu2_rgb16 (yuv, luma, cb_num, cr_num, w, r, g, b);
-}
-
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-/* The same loop in eight lanes: AVX2's float operations round as SSE2's
- * do, and without FMA in the target nothing can be fused. */
-__attribute__ ((target ("avx2"))) void
-vh_ssimu2_rgb16_avx2 (const VhSsimu2Yuv * yuv, const gint32 * luma,
-    const gint32 * cb_num, const gint32 * cr_num, guint w, guint16 * r,
-    guint16 * g, guint16 * b)
-{
-  ssimu2_rgb16 (yuv, luma, cb_num, cr_num, w, r, g, b);
-}
-#endif
-
-void
-vh_ssimu2_rgb16_row (const VhSsimu2Kernels * k, const VhSsimu2Yuv * yuv,
-    const VhPicture * pic, guint y, gint32 * scratch, guint16 * r,
-    guint16 * g, guint16 * b)
+/* vh_ssimu2_rgb16_row(), compiled for each target below. */
+static inline SSIMU2_ROW_INLINE void
+ssimu2_rgb16_row (const VhSsimu2Yuv * yuv, const VhPicture * pic, guint y,
+    gint32 * scratch, guint16 * r, guint16 * g, guint16 * b)
 {
   const guint w = pic->info.width;
   gint32 *luma = scratch, *cb = luma + w, *cr = cb + w, *a = cr + w;
@@ -182,5 +172,32 @@ vh_ssimu2_rgb16_row (const VhSsimu2Kernels * k, const VhSsimu2Yuv * yuv,
     ssimu2_chroma_row (yuv, pic, 1, y, cb, a, other);
     ssimu2_chroma_row (yuv, pic, 2, y, cr, a, other);
   }
-  k->rgb16 (yuv, luma, cb, cr, w, r, g, b);
+  ssimu2_rgb16 (yuv, luma, cb, cr, w, r, g, b);
+}
+
+void
+vh_ssimu2_rgb16_row_c (const VhSsimu2Yuv * yuv, const VhPicture * pic,
+    guint y, gint32 * scratch, guint16 * r, guint16 * g, guint16 * b)
+{
+  ssimu2_rgb16_row (yuv, pic, y, scratch, r, g, b);
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+/* The same in eight lanes: the integer upsampling is exact whatever the
+ * width, AVX2's float operations round as SSE2's do, and without FMA in
+ * the target nothing can be fused. */
+__attribute__ ((target ("avx2"))) void
+vh_ssimu2_rgb16_row_avx2 (const VhSsimu2Yuv * yuv, const VhPicture * pic,
+    guint y, gint32 * scratch, guint16 * r, guint16 * g, guint16 * b)
+{
+  ssimu2_rgb16_row (yuv, pic, y, scratch, r, g, b);
+}
+#endif
+
+void
+vh_ssimu2_rgb16_row (const VhSsimu2Kernels * k, const VhSsimu2Yuv * yuv,
+    const VhPicture * pic, guint y, gint32 * scratch, guint16 * r,
+    guint16 * g, guint16 * b)
+{
+  k->rgb16_row (yuv, pic, y, scratch, r, g, b);
 }

@@ -150,7 +150,7 @@ const VhSsimu2Kernels vh_ssimu2_kernels_c = {
   .blur = ssimu2_blur_c,
   .sums = ssimu2_sums_c,
   .channel = ssimu2_channel_c,
-  .rgb16 = vh_ssimu2_rgb16_c,
+  .rgb16_row = vh_ssimu2_rgb16_row_c,
 };
 
 guint

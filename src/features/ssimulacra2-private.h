@@ -97,13 +97,11 @@ typedef struct
                                   VhSsimu2Planes * p, const gfloat * x1,
                                   const gfloat * x2, guint w, guint h,
                                   gdouble * sums);
-  /* 16-bit R'G'B' of @w samples from luma samples and chroma times 8
-   * (@cb_num and @cr_num unread when @yuv is grey): the float work of
-   * vh_ssimu2_rgb16_row(). */
-  void        (*rgb16)           (const VhSsimu2Yuv * yuv,
-                                  const gint32 * luma, const gint32 * cb_num,
-                                  const gint32 * cr_num, guint w,
-                                  guint16 * r, guint16 * g, guint16 * b);
+  /* vh_ssimu2_rgb16_row(). */
+  void        (*rgb16_row)       (const VhSsimu2Yuv * yuv,
+                                  const VhPicture * pic, guint y,
+                                  gint32 * scratch, guint16 * r,
+                                  guint16 * g, guint16 * b);
 } VhSsimu2Kernels;
 
 extern const VhSsimu2Kernels vh_ssimu2_kernels_c;
@@ -118,26 +116,22 @@ void         vh_ssimu2_planes_init       (VhSsimu2Planes * p, guint width,
 
 void         vh_ssimu2_planes_clear      (VhSsimu2Planes * p);
 
-/* The kernels' rgb16 (ssimulacra2-color.c): portable, and compiled for
- * AVX2 (GCC on x86-64 only). */
-void         vh_ssimu2_rgb16_c           (const VhSsimu2Yuv * yuv,
-                                          const gint32 * luma,
-                                          const gint32 * cb_num,
-                                          const gint32 * cr_num, guint w,
-                                          guint16 * r, guint16 * g,
-                                          guint16 * b);
-void         vh_ssimu2_rgb16_avx2        (const VhSsimu2Yuv * yuv,
-                                          const gint32 * luma,
-                                          const gint32 * cb_num,
-                                          const gint32 * cr_num, guint w,
-                                          guint16 * r, guint16 * g,
-                                          guint16 * b);
+/* The kernels' rgb16_row (ssimulacra2-color.c): portable, and compiled
+ * for AVX2 (GCC on x86-64 only). */
+void         vh_ssimu2_rgb16_row_c       (const VhSsimu2Yuv * yuv,
+                                          const VhPicture * pic, guint y,
+                                          gint32 * scratch, guint16 * r,
+                                          guint16 * g, guint16 * b);
+void         vh_ssimu2_rgb16_row_avx2    (const VhSsimu2Yuv * yuv,
+                                          const VhPicture * pic, guint y,
+                                          gint32 * scratch, guint16 * r,
+                                          guint16 * g, guint16 * b);
 
 /* gint32 samples of scratch that vh_ssimu2_rgb16_row() needs for a
  * @width wide frame. */
 #define VH_SSIMU2_RGB_SCRATCH(width) ((gsize) 5 * (width))
 
-/* Row @y of @pic as 16-bit R'G'B' with @k's rgb16, using @scratch
+/* Row @y of @pic as 16-bit R'G'B' with @k's rgb16_row, using @scratch
  * (VH_SSIMU2_RGB_SCRATCH() samples). */
 void         vh_ssimu2_rgb16_row         (const VhSsimu2Kernels * k,
                                           const VhSsimu2Yuv * yuv,
