@@ -189,6 +189,7 @@ static const VhSsimu2Kernels kernels_avx512 = {
   .blur = vs2_blur,
   .sums = vs2_sums,
   .channel = vs2_channel,
+  .rgb16_row = vh_ssimu2_rgb16_row_avx2,
 };
 
 const VhSsimu2Kernels *

@@ -36,6 +36,7 @@ vh_ssimu2_planes_init (VhSsimu2Planes * p, guint width, guint height)
   p->state = g_new (gfloat, (gsize) 6 * width);
   p->tile = g_new (gfloat, (gsize) VH_SSIMU2_SCRATCH_ROWS * width);
   p->row16 = g_new (guint16, (gsize) 3 * width);
+  p->rgb_scratch = g_new (gint32, VH_SSIMU2_RGB_SCRATCH (width));
 }
 
 void
@@ -52,11 +53,13 @@ vh_ssimu2_planes_clear (VhSsimu2Planes * p)
   g_clear_pointer (&p->state, g_free);
   g_clear_pointer (&p->tile, g_free);
   g_clear_pointer (&p->row16, g_free);
+  g_clear_pointer (&p->rgb_scratch, g_free);
 }
 
 static inline VH_SSIMU2_INLINE void
 ssimu2_linear (const VhSsimu2 * s, const VhSsimu2Yuv * yuv,
-    VhSsimu2Planes * p, const VhPicture * pic, gfloat * const out[3])
+    VhSsimu2Planes * p, const VhPicture * pic, const VhSsimu2Kernels * k,
+    gfloat * const out[3])
 {
   const guint w = pic->info.width, h = pic->info.height;
   guint16 *r = p->row16, *g = r + w, *b = g + w;
@@ -65,7 +68,7 @@ ssimu2_linear (const VhSsimu2 * s, const VhSsimu2Yuv * yuv,
     gfloat *o0 = out[0] + (gsize) y * w, *o1 = out[1] + (gsize) y * w;
     gfloat *o2 = out[2] + (gsize) y * w;
 
-    vh_ssimu2_rgb16_row (yuv, pic, y, r, g, b);
+    vh_ssimu2_rgb16_row (k, yuv, pic, y, p->rgb_scratch, r, g, b);
     for (guint x = 0; x < w; x++) {
       o0[x] = s->to_linear[r[x]];
       o1[x] = s->to_linear[g[x]];
@@ -147,6 +150,7 @@ const VhSsimu2Kernels vh_ssimu2_kernels_c = {
   .blur = ssimu2_blur_c,
   .sums = ssimu2_sums_c,
   .channel = ssimu2_channel_c,
+  .rgb16_row = vh_ssimu2_rgb16_row_c,
 };
 
 guint
@@ -157,8 +161,8 @@ vh_ssimu2_compute (const VhSsimu2 * s, VhSsimu2Planes * p,
   const guint n_scales = vh_ssimu2_n_scales (p->width, p->height);
   guint w = p->width, h = p->height, cur = 0;
 
-  ssimu2_linear (s, &s->yuv[0], p, ref, p->lin[0][0]);
-  ssimu2_linear (s, &s->yuv[1], p, dist, p->lin[1][0]);
+  ssimu2_linear (s, &s->yuv[0], p, ref, k, p->lin[0][0]);
+  ssimu2_linear (s, &s->yuv[1], p, dist, k, p->lin[1][0]);
   for (guint scale = 0; scale < n_scales; scale++) {
     if (scale > 0) {
       for (guint side = 0; side < 2; side++)

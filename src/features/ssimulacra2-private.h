@@ -39,6 +39,7 @@ typedef struct
                                  * a ring, output rows and poles (see
                                  * vh_ssimu2_scratch_ring()) */
   guint16 *row16;               /* one row of R'G'B' */
+  gint32 *rgb_scratch;          /* vh_ssimu2_rgb16_row()'s */
 } VhSsimu2Planes;
 
 /* The SIMD blurs' scratch in @p->tile after the two tiles: for blur @j,
@@ -96,6 +97,11 @@ typedef struct
                                   VhSsimu2Planes * p, const gfloat * x1,
                                   const gfloat * x2, guint w, guint h,
                                   gdouble * sums);
+  /* vh_ssimu2_rgb16_row(). */
+  void        (*rgb16_row)       (const VhSsimu2Yuv * yuv,
+                                  const VhPicture * pic, guint y,
+                                  gint32 * scratch, guint16 * r,
+                                  guint16 * g, guint16 * b);
 } VhSsimu2Kernels;
 
 extern const VhSsimu2Kernels vh_ssimu2_kernels_c;
@@ -110,17 +116,28 @@ void         vh_ssimu2_planes_init       (VhSsimu2Planes * p, guint width,
 
 void         vh_ssimu2_planes_clear      (VhSsimu2Planes * p);
 
-/* Chroma sample at luma (@x, @y) of plane @p, times 8: the exact integer
- * the upsampling gives (see vh_ssimu2_rgb16_row()). */
-guint        vh_ssimu2_chroma_num        (const VhSsimu2Yuv * yuv,
-                                          const VhPicture * pic, guint p,
-                                          guint x, guint y);
-
-/* Row @y of @pic as 16-bit R'G'B'. */
-void         vh_ssimu2_rgb16_row         (const VhSsimu2Yuv * yuv,
+/* The kernels' rgb16_row (ssimulacra2-color.c): portable, and compiled
+ * for AVX2 (GCC on x86-64 only). */
+void         vh_ssimu2_rgb16_row_c       (const VhSsimu2Yuv * yuv,
                                           const VhPicture * pic, guint y,
-                                          guint16 * r, guint16 * g,
-                                          guint16 * b);
+                                          gint32 * scratch, guint16 * r,
+                                          guint16 * g, guint16 * b);
+void         vh_ssimu2_rgb16_row_avx2    (const VhSsimu2Yuv * yuv,
+                                          const VhPicture * pic, guint y,
+                                          gint32 * scratch, guint16 * r,
+                                          guint16 * g, guint16 * b);
+
+/* gint32 samples of scratch that vh_ssimu2_rgb16_row() needs for a
+ * @width wide frame. */
+#define VH_SSIMU2_RGB_SCRATCH(width) ((gsize) 5 * (width))
+
+/* Row @y of @pic as 16-bit R'G'B' with @k's rgb16_row, using @scratch
+ * (VH_SSIMU2_RGB_SCRATCH() samples). */
+void         vh_ssimu2_rgb16_row         (const VhSsimu2Kernels * k,
+                                          const VhSsimu2Yuv * yuv,
+                                          const VhPicture * pic, guint y,
+                                          gint32 * scratch, guint16 * r,
+                                          guint16 * g, guint16 * b);
 
 /* The fastest kernels that @cpu_mask allows on this CPU (same results
  * whichever). */

@@ -57,19 +57,22 @@ ssimu2_init (VhFeatureExtractor * fex, const VhPictureInfo * info,
 
 /* Writes @pic's R'G'B' as interleaved 16-bit little-endian samples. */
 static gboolean
-ssimu2_dump (const VhSsimu2Yuv * yuv, const VhPicture * pic, const gchar * dir,
-    const gchar * prefix, guint index, GError ** error)
+ssimu2_dump (const VhSsimu2Kernels * k, const VhSsimu2Yuv * yuv,
+    const VhPicture * pic, const gchar * dir, const gchar * prefix,
+    guint index, GError ** error)
 {
   const guint w = pic->info.width, h = pic->info.height;
   g_autofree gchar *name = g_strdup_printf ("%s-%u.rgb48", prefix, index);
   g_autofree gchar *path = g_build_filename (dir, name, NULL);
   g_autofree guint16 *rgb = g_new (guint16, (gsize) w * 3);
   g_autofree guint16 *row = g_new (guint16, (gsize) w * 3);
+  g_autofree gint32 *scratch = g_new (gint32, VH_SSIMU2_RGB_SCRATCH (w));
   FILE *f = g_fopen (path, "wb");
   gboolean ok = f != NULL;
 
   for (guint y = 0; ok && y < h; y++) {
-    vh_ssimu2_rgb16_row (yuv, pic, y, row, row + w, row + 2 * w);
+    vh_ssimu2_rgb16_row (k, yuv, pic, y, scratch, row, row + w,
+        row + 2 * w);
     for (guint x = 0; x < w; x++)
       for (guint c = 0; c < 3; c++)
         rgb[x * 3 + c] = GUINT16_TO_LE (row[c * w + x]);
@@ -97,9 +100,10 @@ ssimu2_extract (VhFeatureExtractor * fex, const VhPicture * ref,
         "ssimulacra2: frame %u came without its chroma planes", index);
     return FALSE;
   }
-  if (st->dump_dir && (!ssimu2_dump (&st->s.yuv[0], ref, st->dump_dir, "ref",
-              index, error) || !ssimu2_dump (&st->s.yuv[1], dist,
-              st->dump_dir, "dis", index, error)))
+  if (st->dump_dir && (!ssimu2_dump (st->kernels, &st->s.yuv[0], ref,
+              st->dump_dir, "ref", index, error)
+          || !ssimu2_dump (st->kernels, &st->s.yuv[1], dist, st->dump_dir,
+              "dis", index, error)))
     return FALSE;
   n_scales = vh_ssimu2_compute (&st->s, &st->planes, ref, dist,
       st->kernels, sums);

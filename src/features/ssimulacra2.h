@@ -16,7 +16,7 @@
  * SSIM terms amplify rounding), fused multiply-adds (fma) where libjxl's
  * x86 code has them; the twin follows it operation by operation:
  * - chroma on the luma grid as an exact integer numerator over 8
- *   (vh_ssimu2_chroma_num()), then y = (Y - yoff) * yscale, c = (C / 8 -
+ *   (ssimulacra2-color.c), then y = (Y - yoff) * yscale, c = (C / 8 -
  *   coff) * cscale, R = y + crr * cr, G = (y - cbg * cb) - crg * cr,
  *   B = y + cbb * cb, each clamped to [0, 1] and rounded to 16 bits
  *   (v * 65535 + 0.5, truncated): the R'G'B' written by the dump;
