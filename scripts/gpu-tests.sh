@@ -56,6 +56,9 @@ pack_tests () {
   {
     awk -F'\t' '$2 ~ /(^|,)gpu(,|$)/ { split($5, c, " "); print c[1] }' \
       "$build/gpu-tests.list" | sed "s#^'\\{0,1\\}@ROOT@/$brel/##; s#'\$##"
+    # programs a GPU test names in its environment (VH_SCORE=..., ...)
+    awk -F'\t' '$2 ~ /(^|,)gpu(,|$)/ { print $4 }' "$build/gpu-tests.list" |
+      tr ' ' '\n' | sed -n "s#^[A-Z_0-9]*='\\{0,1\\}@ROOT@/$brel/\\([^']*\\)'\\{0,1\\}\$#\\1#p"
     (cd "$build" && find . -name '*.so' -not -path './meson-*' | sed 's#^\./##')
     for f in "$@"; do echo "$f"; done
   } | sort -u | while read -r f; do
