@@ -54,14 +54,42 @@ typedef struct
   gboolean warned_device;
 #ifdef VH_HAVE_HIP
   /* Frames only in device memory: their sums on the GPU, the last one's
-   * samples kept there; each frame is judged when the next one is queued
-   * (or at the end), so that its sums arrive without a wait. */
+   * samples kept there; frames are judged in order once their sums are
+   * back, waited for only when more than PENDING_DEPTH are queued (or at
+   * the end): waiting for the last frame's would hold the aggregating
+   * thread until the GPU has done the scoring queued before it. */
   VhHipFrameProbe *probe;
-  VhHipProbeTicket *pending;
-  GstClockTime pending_time, pending_duration;
-  guint pending_width, pending_height, pending_bpc;
+  GQueue pending;               /* PendingFrame, oldest first */
 #endif
 } InputState;
+
+#ifdef VH_HAVE_HIP
+#define PENDING_DEPTH 16
+
+/* A device frame whose sums are on their way back. */
+typedef struct
+{
+  VhHipProbeTicket *ticket;
+  GstClockTime time, duration;
+  guint width, height, bpc;
+} PendingFrame;
+
+static void
+pending_frame_free (PendingFrame * f)
+{
+  g_clear_pointer (&f->ticket, vh_hip_probe_ticket_discard);
+  g_free (f);
+}
+
+static void
+pending_clear (GQueue * q)
+{
+  PendingFrame *f;
+
+  while ((f = g_queue_pop_head (q)))
+    pending_frame_free (f);
+}
+#endif
 
 struct _GstVmafHipEvents
 {
@@ -440,10 +468,10 @@ host_frame (GstVmafHipEvents * ev, InputState * in, const VhPicture * host,
 }
 
 #ifdef VH_HAVE_HIP
-/* The pending device frame's sums, waited for if need be, judged as the
- * CPU judges a frame. */
+/* A device frame's sums, waited for if need be, judged as the CPU
+ * judges a frame. */
 static void
-judge_pending (GstVmafHipEvents * ev, InputState * in)
+judge_device_frame (GstVmafHipEvents * ev, InputState * in, PendingFrame * f)
 {
   VhHipProbeSamples r;
   SampleGrid g;
@@ -451,28 +479,40 @@ judge_pending (GstVmafHipEvents * ev, InputState * in)
   guint64 n;
   gdouble mean, stddev;
   gboolean compared;
+  VhHipProbeTicket *ticket = f->ticket;
 
-  if (!in->pending)
-    return;
-  if (!vh_hip_probe_ticket_collect_samples (in->pending, &r, &err)) {
-    in->pending = NULL;
+  f->ticket = NULL;
+  if (!vh_hip_probe_ticket_collect_samples (ticket, &r, &err)) {
     GST_WARNING_OBJECT (ev->element, "black and freeze detection of a %s "
         "frame in GPU memory failed: %s", in->black.input, err->message);
     g_error_free (err);
     return;
   }
-  in->pending = NULL;
-  sample_grid (in->pending_width, in->pending_height, &g);
+  sample_grid (f->width, f->height, &g);
   n = (guint64) g.per_row * g.rows;
-  stats_from_sums (r.sum, r.sum_sq, n, in->pending_bpc, &mean, &stddev);
-  compared = r.has_diff && in->width == in->pending_width &&
-      in->height == in->pending_height &&
-      GST_CLOCK_TIME_IS_VALID (in->previous_time);
-  judge (ev, in, in->pending_time, in->pending_duration, mean, stddev,
-      compared, mad_from_sum (r.sum_abs_diff, n, in->pending_bpc),
-      in->pending_width, in->pending_height);
+  stats_from_sums (r.sum, r.sum_sq, n, f->bpc, &mean, &stddev);
+  compared = r.has_diff && in->width == f->width && in->height == f->height
+      && GST_CLOCK_TIME_IS_VALID (in->previous_time);
+  judge (ev, in, f->time, f->duration, mean, stddev, compared,
+      mad_from_sum (r.sum_abs_diff, n, f->bpc), f->width, f->height);
   /* a later host frame has no host samples to compare with */
   g_array_set_size (in->previous, 0);
+}
+
+/* Judges the queued device frames in order: those whose sums are back,
+ * and, waiting for them, as many as make the queue no longer than
+ * @keep. */
+static void
+judge_pending (GstVmafHipEvents * ev, InputState * in, guint keep)
+{
+  PendingFrame *f;
+
+  while ((f = g_queue_peek_head (&in->pending)) &&
+      (in->pending.length > keep || vh_hip_probe_ticket_ready (f->ticket))) {
+    g_queue_pop_head (&in->pending);
+    judge_device_frame (ev, in, f);
+    pending_frame_free (f);
+  }
 }
 
 /* Queues the sums of a frame only in device memory; FALSE (said once)
@@ -484,6 +524,7 @@ device_frame (GstVmafHipEvents * ev, InputState * in, const VhPicture * pic,
   gboolean want_freeze = ev->s.freeze_threshold > 0.0;
   VhHipProbeGrid grid;
   VhHipProbeTicket *ticket = NULL;
+  PendingFrame *f;
   SampleGrid g;
   GError *err = NULL;
 
@@ -507,18 +548,19 @@ device_frame (GstVmafHipEvents * ev, InputState * in, const VhPicture * pic,
       want_freeze, &err);
   if (!ticket)
     goto failed;
-  /* queued: the previous frame's sums have had its time */
-  judge_pending (ev, in);
-  in->pending = ticket;
-  in->pending_time = t;
-  in->pending_duration = duration;
-  in->pending_width = pic->width[0];
-  in->pending_height = pic->height[0];
-  in->pending_bpc = pic->info.bpc;
+  f = g_new0 (PendingFrame, 1);
+  f->ticket = ticket;
+  f->time = t;
+  f->duration = duration;
+  f->width = pic->width[0];
+  f->height = pic->height[0];
+  f->bpc = pic->info.bpc;
+  g_queue_push_tail (&in->pending, f);
+  judge_pending (ev, in, PENDING_DEPTH);
   return TRUE;
 
 failed:
-  judge_pending (ev, in);
+  judge_pending (ev, in, 0);
   if (!in->warned_device)
     GST_ELEMENT_INFO (ev->element, STREAM, NOT_IMPLEMENTED,
         ("Black and freeze detection skip the %s input: its frames are "
@@ -539,7 +581,7 @@ gst_vmaf_hip_events_set_device (GstVmafHipEvents * ev, gpointer device)
   for (guint i = 0; i < 2; i++) {
     InputState *in = &ev->input[i];
 
-    g_clear_pointer (&in->pending, vh_hip_probe_ticket_discard);
+    pending_clear (&in->pending);
     g_clear_pointer (&in->probe, vh_hip_frame_probe_free);
   }
 #endif
@@ -560,7 +602,7 @@ gst_vmaf_hip_events_picture (GstVmafHipEvents * ev, gboolean reference,
   host = host_picture (pic);
   if (host) {
 #ifdef VH_HAVE_HIP
-    judge_pending (ev, in);
+    judge_pending (ev, in, 0);
 #endif
     host_frame (ev, in, host, t, duration);
     return;
@@ -589,7 +631,7 @@ gst_vmaf_hip_events_finish (GstVmafHipEvents * ev)
 {
 #ifdef VH_HAVE_HIP
   for (guint i = 0; i < 2; i++)
-    judge_pending (ev, &ev->input[i]);
+    judge_pending (ev, &ev->input[i], 0);
 #endif
   for (guint i = 0; i < 2; i++) {
     stretch_close (ev, &ev->input[i].black);
@@ -608,8 +650,8 @@ gst_vmaf_hip_events_reset (GstVmafHipEvents * ev)
     in->black.started = in->freeze.started = FALSE;
     in->previous_time = GST_CLOCK_TIME_NONE;
 #ifdef VH_HAVE_HIP
-    /* the frame before the flush is not judged */
-    g_clear_pointer (&in->pending, vh_hip_probe_ticket_discard);
+    /* the frames before the flush are not judged */
+    pending_clear (&in->pending);
 #endif
   }
   ev->low.open = ev->low.started = FALSE;
