@@ -16,7 +16,10 @@
  * gst_hip_memory_sync() per frame) with the values of the same frames in
  * system memory on the CPU; frames of another device number are read
  * through their CPU mapping, with the same values. Nothing stays
- * allocated (the stand-in's exit check). */
+ * allocated (the stand-in's exit check). Each frame's upload and its
+ * producer's event are waited for on its pad's streaming thread (appsrc
+ * r or d), none on the element's aggregating thread (c:src): the two
+ * inputs wait side by side while the pair before is scored. */
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
@@ -184,6 +187,10 @@ test_read_on_device (void)
   g_autoptr (GPtrArray) cpu = score ("cpu", -1, &cpu_stats);
   guint maps = vh_fake_gsthip_n_cpu_maps ();
   guint syncs = vh_fake_gsthip_n_syncs ();
+  guint uploads = vh_fake_gsthip_n_uploads_on (NULL);
+  guint waits = vh_fake_gsthip_n_waits_on (NULL);
+  guint ref_uploads = vh_fake_gsthip_n_uploads_on ("r:src");
+  guint dist_uploads = vh_fake_gsthip_n_uploads_on ("d:src");
   g_autoptr (GPtrArray) hip = score ("hip", 0, &hip_stats);
   g_autofree gchar *shown = gst_structure_to_string (hip_stats);
   guint n;
@@ -198,6 +205,16 @@ test_read_on_device (void)
   g_assert_cmpuint (vh_fake_gsthip_n_cpu_maps (), ==, maps);
   g_assert_cmpuint (vh_fake_gsthip_n_syncs () - syncs, >=, 2 * N_FRAMES);
   g_assert_cmpuint (stat (cpu_stats, "gst-hip-frames-on-device"), ==, 0);
+  g_assert_cmpuint (vh_fake_gsthip_n_uploads_on (NULL) - uploads, ==,
+      2 * N_FRAMES);
+  g_assert_cmpuint (vh_fake_gsthip_n_waits_on (NULL) - waits, ==,
+      2 * N_FRAMES);
+  g_assert_cmpuint (vh_fake_gsthip_n_uploads_on ("c:src"), ==, 0);
+  g_assert_cmpuint (vh_fake_gsthip_n_waits_on ("c:src"), ==, 0);
+  g_assert_cmpuint (vh_fake_gsthip_n_uploads_on ("r:src") - ref_uploads, ==,
+      N_FRAMES);
+  g_assert_cmpuint (vh_fake_gsthip_n_uploads_on ("d:src") - dist_uploads, ==,
+      N_FRAMES);
   gst_structure_free (cpu_stats);
   gst_structure_free (hip_stats);
 }
