@@ -16,7 +16,6 @@
 
 #include "gstvmafhipgpu.h"
 #include "gstvmafhippicture.h"
-#include "gstvmafhipinputcost.h"
 
 #include "errors.h"
 
@@ -489,8 +488,7 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
   }
   /* GStreamer's own HIP memory on our device: its device address, after
    * its producer's work on it (libgsthip's sync). Both are quick when the
-   * frame was made ready on its pad's thread
-   * (gst_vmaf_hip_gpu_prepare_arriving()). */
+   * frame was made ready on its pad's thread (prepare_arriving()). */
   if (gpu->hip_input && !is_lost (gpu) && !vh_context_on_cpu (ctx)) {
     const gchar *why_not = NULL;
 
