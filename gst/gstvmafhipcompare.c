@@ -665,6 +665,7 @@ gst_vmaf_hip_compare_stop (GstAggregator * agg)
   for (guint i = 0; i < n; i++)
     gst_vmaf_hip_scoring_stop (gst_vmaf_hip_renditions_get (self->renditions,
             i), self->eos_done);
+  gst_vmaf_hip_gpu_log_input_cost (self->gpu);
   gst_vmaf_hip_gpu_forget_references (self->gpu, FALSE);
   /* After the contexts: their GPU features used the device. */
   gst_vmaf_hip_gpu_close (self->gpu);
@@ -751,6 +752,7 @@ gst_vmaf_hip_compare_create_new_pad (GstAggregator * agg,
   self->next_pad_serial = MAX (self->next_pad_serial, (guint) serial + 1);
   pad = g_object_new (GST_TYPE_VMAF_HIP_COMPARE_PAD, "name", name,
       "direction", GST_PAD_SINK, "template", templ, NULL);
+  gst_vmaf_hip_gpu_watch_arrivals (self->gpu, GST_PAD (pad));
   index = gst_vmaf_hip_inputs_adopt_pad (self->inputs, pad);
   gst_vmaf_hip_renditions_add (self->renditions, index, GST_PAD (pad));
   GST_OBJECT_UNLOCK (self);
@@ -846,6 +848,23 @@ gst_vmaf_hip_compare_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
+/* A sink pad from @st: its frames made ready for the device as they
+ * arrive, then seen by the pairing (the probes run in that order). */
+static GstVideoAggregatorPad *
+add_static_pad (GstVmafHipCompare * self, GstStaticPadTemplate * st,
+    gboolean reference)
+{
+  GstPadTemplate *templ = gst_static_pad_template_get (st);
+  GstVideoAggregatorPad *pad = g_object_new (GST_TYPE_VMAF_HIP_COMPARE_PAD,
+      "name", st->name_template, "direction", GST_PAD_SINK, "template", templ,
+      NULL);
+
+  gst_object_unref (templ);
+  gst_vmaf_hip_gpu_watch_arrivals (self->gpu, GST_PAD (pad));
+  gst_vmaf_hip_inputs_add_pad (self->inputs, pad, reference);
+  return pad;
+}
+
 static void
 gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
 {
@@ -885,10 +904,8 @@ gst_vmaf_hip_compare_init (GstVmafHipCompare * self)
   live->message_layout = DEFAULT_MESSAGE_LAYOUT;
 
   self->inputs = gst_vmaf_hip_inputs_new (GST_AGGREGATOR (self));
-  gst_vmaf_hip_inputs_add_pad (self->inputs, &ref_sink_template,
-      GST_TYPE_VMAF_HIP_COMPARE_PAD, TRUE);
-  dist = gst_vmaf_hip_inputs_add_pad (self->inputs, &dist_sink_template,
-      GST_TYPE_VMAF_HIP_COMPARE_PAD, FALSE);
+  add_static_pad (self, &ref_sink_template, TRUE);
+  dist = add_static_pad (self, &dist_sink_template, FALSE);
   self->renditions = gst_vmaf_hip_renditions_new (GST_ELEMENT (self),
       self->gpu, self->scoring, GST_PAD (dist));
 }

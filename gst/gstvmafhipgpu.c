@@ -51,6 +51,8 @@ struct _GstVmafHipGpu
   gint gsthip_on_device;
   gint gsthip_mapped;
   gboolean warned_gsthip;       /* why they are mapped was said */
+  /* What reading the frames cost, for the line at the end of a run. */
+  GstVmafHipInputCost *cost;
   /* The twins and CPU classes contexts run: NULL for every twin, else a
    * set without those the self-test failed (self-test=true). */
   VhExtractorSet *extractors;
@@ -81,6 +83,7 @@ gst_vmaf_hip_gpu_new (GstElement * element)
 
   gpu->element = element;
   gpu->backends = VH_BACKEND_CPU;
+  gpu->cost = gst_vmaf_hip_input_cost_new ();
   return gpu;
 }
 
@@ -110,6 +113,7 @@ gst_vmaf_hip_gpu_free (GstVmafHipGpu * gpu)
   gst_clear_object (&gpu->hip_device);
   g_clear_pointer (&gpu->transfer, vh_picture_transfer_unref);
   g_clear_pointer (&gpu->extractors, vh_extractor_set_unref);
+  gst_vmaf_hip_input_cost_free (gpu->cost);
   g_free (gpu);
 }
 
@@ -188,6 +192,23 @@ gst_vmaf_hip_gpu_reset_warnings (GstVmafHipGpu * gpu)
   gpu->warned_gsthip = FALSE;
   g_atomic_int_set (&gpu->gsthip_on_device, 0);
   g_atomic_int_set (&gpu->gsthip_mapped, 0);
+  gst_vmaf_hip_input_cost_reset (gpu->cost);
+}
+
+GstVmafHipInputCost *
+gst_vmaf_hip_gpu_input_cost (GstVmafHipGpu * gpu)
+{
+  return gpu->cost;
+}
+
+void
+gst_vmaf_hip_gpu_log_input_cost (GstVmafHipGpu * gpu)
+{
+  gchar *line = gst_vmaf_hip_input_cost_describe (gpu->cost);
+
+  if (line)
+    GST_INFO_OBJECT (gpu->element, "input cost: %s", line);
+  g_free (line);
 }
 
 void
@@ -342,6 +363,51 @@ attach_host_copy (GstVmafHipGpu * gpu, const GstVideoInfo * vinfo,
 }
 #endif
 
+#ifdef VH_HAVE_HIP
+/* GStreamer's HIP memory on our device, on its pad's streaming thread as
+ * it arrives: libgsthip copies what the CPU wrote into it (hipupload) to
+ * the device, and waits for that copy, when it is first mapped for its
+ * device address; a producer on the device leaves an event that
+ * gst_hip_memory_sync() waits for. Done here, each input waits on its own
+ * thread while the pair before is scored, instead of each frame in turn on
+ * the aggregating thread. */
+static GstPadProbeReturn
+prepare_arriving (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstVmafHipGpu *gpu = user_data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstObject *device = NULL;
+  const gchar *why_not;
+  gint64 since;
+
+  if (!gpu->hip_input || is_lost (gpu) ||
+      !gst_vmaf_hip_gsthip_buffer_is_gsthip (buf))
+    return GST_PAD_PROBE_OK;
+  /* the device goes at stop, from another thread */
+  GST_OBJECT_LOCK (gpu->element);
+  if (gpu->hip_device)
+    device = gst_object_ref (gpu->hip_device);
+  GST_OBJECT_UNLOCK (gpu->element);
+  since = gst_vmaf_hip_input_cost_now ();
+  if (device && gst_vmaf_hip_gsthip_buffer_is_ours (buf,
+          GST_VMAF_HIP_DEVICE (device), &why_not) &&
+      gst_vmaf_hip_gsthip_buffer_make_ready (buf))
+    gst_vmaf_hip_input_cost_add (gpu->cost,
+        GST_VMAF_HIP_INPUT_STEP_GSTHIP_EARLY, since);
+  gst_clear_object (&device);
+  return GST_PAD_PROBE_OK;
+}
+#endif
+
+void
+gst_vmaf_hip_gpu_watch_arrivals (GstVmafHipGpu * gpu, GstPad * pad)
+{
+#ifdef VH_HAVE_HIP
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, prepare_arriving, gpu,
+      NULL);
+#endif
+}
+
 /* A frame written on the CPU into HIP memory (our pool, offered upstream)
  * starts its copy to the device now, from page-locked memory, without
  * waiting. */
@@ -350,15 +416,33 @@ gst_vmaf_hip_gpu_start_upload (GstVmafHipGpu * gpu, GstBuffer * buf)
 {
 #ifdef VH_HAVE_HIP
   GError *err = NULL;
+  gint64 since = gst_vmaf_hip_input_cost_now ();
 
-  if (buffer_is_hip (gpu, buf) &&
-      !gst_vmaf_hip_memory_upload_async (GST_VMAF_HIP_MEMORY_CAST
+  if (!buffer_is_hip (gpu, buf))
+    return;
+  if (!gst_vmaf_hip_memory_upload_async (GST_VMAF_HIP_MEMORY_CAST
           (gst_buffer_peek_memory (buf, 0)), &err)) {
     GST_WARNING_OBJECT (gpu->element, "upload failed, reading on the CPU: %s",
         err->message);
     g_error_free (err);
   }
+  gst_vmaf_hip_input_cost_add (gpu->cost,
+      GST_VMAF_HIP_INPUT_STEP_OWN_HIP_UPLOAD, since);
 #endif
+}
+
+/* A frame read through its CPU mapping. */
+static VhPicture *
+wrap_host (GstVmafHipGpu * gpu, const GstVideoInfo * vinfo, GstBuffer * buf,
+    GError ** error)
+{
+  gint64 since = gst_vmaf_hip_input_cost_now ();
+  VhPicture *pic = gst_vmaf_hip_picture_wrap (vinfo, buf, error);
+
+  if (pic)
+    gst_vmaf_hip_input_cost_add (gpu->cost, GST_VMAF_HIP_INPUT_STEP_HOST,
+        since);
+  return pic;
 }
 
 VhPicture *
@@ -367,6 +451,8 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
     GError ** error)
 {
 #ifdef VH_HAVE_HIP
+  gint64 since = gst_vmaf_hip_input_cost_now ();
+
   /* After a fall-back to the CPU, frames are read on the CPU. */
   if (buffer_is_hip (gpu, buf) && !vh_context_on_cpu (ctx)) {
     GError *err = NULL;
@@ -378,6 +464,8 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
 
     if (pic) {
       attach_host_copy (gpu, vinfo, buf, pic);
+      gst_vmaf_hip_input_cost_add (gpu->cost,
+          GST_VMAF_HIP_INPUT_STEP_OWN_HIP, since);
       return pic;
     }
     /* Its upload failed: with backend=auto the frame is read on the CPU
@@ -399,7 +487,8 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
     }
   }
   /* GStreamer's own HIP memory on our device: its device address, after
-   * its producer's work on it (libgsthip's sync). */
+   * its producer's work on it (libgsthip's sync). Both are quick when the
+   * frame was made ready on its pad's thread (prepare_arriving()). */
   if (gpu->hip_input && !is_lost (gpu) && !vh_context_on_cpu (ctx)) {
     const gchar *why_not = NULL;
 
@@ -409,7 +498,12 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
           gst_vmaf_hip_gsthip_map_flags (), NULL);
 
       if (pic) {
+        gst_vmaf_hip_input_cost_add (gpu->cost,
+            GST_VMAF_HIP_INPUT_STEP_GSTHIP_MAP, since);
+        since = gst_vmaf_hip_input_cost_now ();
         gst_vmaf_hip_gsthip_buffer_sync (buf);
+        gst_vmaf_hip_input_cost_add (gpu->cost,
+            GST_VMAF_HIP_INPUT_STEP_GSTHIP_SYNC, since);
         g_atomic_int_inc (&gpu->gsthip_on_device);
         return pic;
       }
@@ -428,8 +522,11 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
 
     /* Our streams are not ordered after the producer's; after the
      * mapping, which may itself queue an upload on the producer's. */
-    if (pic)
+    if (pic) {
       gst_vmaf_hip_cuda_buffer_sync (buf);
+      gst_vmaf_hip_input_cost_add (gpu->cost, GST_VMAF_HIP_INPUT_STEP_CUDA,
+          since);
+    }
     if (!pic && error && !*error)
       g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
           "a frame in CUDA memory with a layout the GPU features cannot "
@@ -441,7 +538,7 @@ gst_vmaf_hip_gpu_wrap_input (GstVmafHipGpu * gpu, VhContext * ctx,
   if (gst_vmaf_hip_gsthip_buffer_is_gsthip (buf))
     g_atomic_int_inc (&gpu->gsthip_mapped);
 #endif
-  return gst_vmaf_hip_picture_wrap (vinfo, buf, error);
+  return wrap_host (gpu, vinfo, buf, error);
 }
 
 VhPicture *

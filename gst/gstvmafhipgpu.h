@@ -18,6 +18,7 @@
 #include "picture.h"
 #include "picture-transfer.h"
 #include "gstvmafhipenums.h"
+#include "gstvmafhipinputcost.h"
 
 G_BEGIN_DECLS
 
@@ -87,8 +88,21 @@ void         gst_vmaf_hip_gpu_use_context (GstVmafHipGpu * gpu,
  * (gst_vmaf_hip_gpu_backends()). Until the device opens again. */
 void         gst_vmaf_hip_gpu_fell_back   (GstVmafHipGpu * gpu);
 
-/* A new run or a flush: a failed upload is said again. */
+/* A new run or a flush: a failed upload is said again, the counts and
+ * the input cost start again. */
 void         gst_vmaf_hip_gpu_reset_warnings (GstVmafHipGpu * gpu);
+
+/* Watches the frames arriving on @pad (a sink pad, before the pairing
+ * sees them): a frame in GStreamer's own HIP memory (libgsthip) is made
+ * ready for the device there, on the pad's streaming thread, while the
+ * pair before is scored (gst_vmaf_hip_gsthip_buffer_make_ready()). */
+void         gst_vmaf_hip_gpu_watch_arrivals (GstVmafHipGpu * gpu,
+                                             GstPad * pad);
+
+/* What reading the frames costs this run (start to stop; a flush starts
+ * it again), and its line said at INFO level (at the end of a run). */
+GstVmafHipInputCost *gst_vmaf_hip_gpu_input_cost (GstVmafHipGpu * gpu);
+void         gst_vmaf_hip_gpu_log_input_cost (GstVmafHipGpu * gpu);
 
 /* A frame written on the CPU into our HIP memory starts its copy to the
  * device now, without waiting. */

@@ -134,3 +134,19 @@ gst_vmaf_hip_gsthip_buffer_sync (GstBuffer * buffer)
   for (guint i = 0; api->usable && i < gst_buffer_n_memory (buffer); i++)
     api->memory_sync (gst_buffer_peek_memory (buffer, i));
 }
+
+gboolean
+gst_vmaf_hip_gsthip_buffer_make_ready (GstBuffer * buffer)
+{
+  GstMapInfo map;
+
+  for (guint i = 0; i < gst_buffer_n_memory (buffer); i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buffer, i);
+
+    if (!gst_memory_map (mem, &map, gst_vmaf_hip_gsthip_map_flags ()))
+      return FALSE;
+    gst_memory_unmap (mem, &map);
+  }
+  gst_vmaf_hip_gsthip_buffer_sync (buffer);
+  return TRUE;
+}

@@ -44,6 +44,15 @@ GstMapFlags  gst_vmaf_hip_gsthip_map_flags (void);
  * (gst_hip_memory_sync(), as libgsthip asks of readers). */
 void         gst_vmaf_hip_gsthip_buffer_sync (GstBuffer * buffer);
 
+/* Makes @buffer (one GstHipMemory on the element's device) ready to be
+ * read by device address, ahead of its scoring, on the thread that calls
+ * it: mapping it for its device address copies what the CPU wrote into it
+ * (hipupload's frames) to the device and waits for that copy, and
+ * gst_hip_memory_sync() waits for what a producer on the device left
+ * (its event). Both are then quick when the frame is scored. FALSE when it
+ * could not be mapped (the scoring then says so). */
+gboolean     gst_vmaf_hip_gsthip_buffer_make_ready (GstBuffer * buffer);
+
 G_END_DECLS
 
 #endif /* __GST_VMAF_HIP_GSTHIP_H__ */

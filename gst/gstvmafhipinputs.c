@@ -195,20 +195,13 @@ register_pad (GstVmafHipInputs * inputs, GstVideoAggregatorPad * pad,
   return index;
 }
 
-GstVideoAggregatorPad *
+void
 gst_vmaf_hip_inputs_add_pad (GstVmafHipInputs * inputs,
-    GstStaticPadTemplate * st, GType pad_type, gboolean reference)
+    GstVideoAggregatorPad * pad, gboolean reference)
 {
-  GstPadTemplate *templ = gst_static_pad_template_get (st);
-  GstVideoAggregatorPad *pad;
-
-  g_return_val_if_fail (reference == (inputs->reference == NULL), NULL);
-  pad = g_object_new (pad_type, "name", st->name_template,
-      "direction", GST_PAD_SINK, "template", templ, NULL);
-  gst_object_unref (templ);
+  g_return_if_fail (reference == (inputs->reference == NULL));
   register_pad (inputs, pad, reference);
   gst_element_add_pad (GST_ELEMENT (inputs->agg), GST_PAD (pad));
-  return pad;
 }
 
 guint

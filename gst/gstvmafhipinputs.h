@@ -56,12 +56,11 @@ GstVmafHipInputs *gst_vmaf_hip_inputs_new (GstAggregator * agg);
 
 void         gst_vmaf_hip_inputs_free     (GstVmafHipInputs * inputs);
 
-/* Makes a sink pad of @pad_type from @templ, probes it and adds it to the
- * element. The reference pad comes first; each distorted pad makes a
+/* Probes @pad (a sink pad the element made, not yet added) and adds it to
+ * the element. The reference pad comes first; each distorted pad makes a
  * match with it. */
-GstVideoAggregatorPad *gst_vmaf_hip_inputs_add_pad (GstVmafHipInputs * inputs,
-                                           GstStaticPadTemplate * templ,
-                                           GType pad_type,
+void         gst_vmaf_hip_inputs_add_pad  (GstVmafHipInputs * inputs,
+                                           GstVideoAggregatorPad * pad,
                                            gboolean reference);
 
 /* A distorted pad the base class made (a request pad, dist_sink_%u) gets

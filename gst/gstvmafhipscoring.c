@@ -809,6 +809,8 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   GError *err = NULL;
   gboolean ok, known, scaling = FALSE, ref_made_here;
   guint64 made;
+  GstVmafHipInputCost *cost = gst_vmaf_hip_gpu_input_cost (scoring->gpu);
+  gint64 pair_since, submit_since;
 
   known = gst_vmaf_hip_picture_info_from_video (rinfo, &rpi) &&
       gst_vmaf_hip_picture_info_from_video (dinfo, &dpi);
@@ -821,6 +823,8 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   }
   if (!follow_geometry (scoring, &rpi, rinfo, dinfo))
     return GST_FLOW_ERROR;
+  /* after a context's start, which is the start-up's */
+  pair_since = gst_vmaf_hip_input_cost_now ();
 
   /* Both copies in flight before either mapping waits for its own. */
   gst_vmaf_hip_gpu_start_upload (scoring->gpu, ref);
@@ -869,8 +873,11 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
 
   /* The stamp travels with the frame and comes back in its frame-ready
    * callback (freed by the engine, also when the submission fails). */
+  submit_since = gst_vmaf_hip_input_cost_now ();
   ok = vh_context_submit_full (scoring->ctx, ref_pic, dist_pic, stamp,
       g_free, NULL, &err);
+  gst_vmaf_hip_input_cost_add (cost, GST_VMAF_HIP_INPUT_STEP_SUBMIT,
+      submit_since);
   vh_picture_unref (ref_pic);
   vh_picture_unref (dist_pic);
   if (!ok) {
@@ -881,6 +888,8 @@ gst_vmaf_hip_scoring_score_pair (GstVmafHipScoring * scoring,
   }
   scoring->n_pairs = number + 1;
   scoring->ctx_drained = FALSE;
+  gst_vmaf_hip_input_cost_add (cost, GST_VMAF_HIP_INPUT_STEP_PAIR,
+      pair_since);
   GST_LOG_OBJECT (self, "submitted frame %" G_GUINT64_FORMAT " pts %"
       GST_TIME_FORMAT, number, GST_TIME_ARGS (pts));
   return GST_FLOW_OK;

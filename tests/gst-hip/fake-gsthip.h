@@ -14,7 +14,10 @@
  * gst_hip_device_get_vendor, gst_hip_device_get_device_id), loaded by the
  * element through VH_GSTHIP_LIBRARY: memory of type "HIPMemory" holding a
  * frame in a device allocation of the GPU stand-in, with a host copy that
- * a CPU mapping gives (counted). */
+ * a CPU mapping gives (counted). Each memory starts as hipupload's output
+ * does, waiting for its upload (done by its first mapping for the device)
+ * and with its producer's event set (waited for by the first
+ * gst_hip_memory_sync()); which thread did each is counted. */
 
 #include <gst/gst.h>
 #include <gst/video/video.h>
@@ -33,6 +36,12 @@ GstMemory   *vh_fake_gsthip_memory_new   (gint vendor, guint device_id,
 /* CPU mappings and gst_hip_memory_sync() calls since the start. */
 guint        vh_fake_gsthip_n_cpu_maps   (void);
 guint        vh_fake_gsthip_n_syncs      (void);
+
+/* Uploads, and waits for a producer's event, since the start on threads
+ * named @thread_name (a GstTask's thread is named element:pad), or on any
+ * thread when it is NULL. */
+guint        vh_fake_gsthip_n_uploads_on (const gchar * thread_name);
+guint        vh_fake_gsthip_n_waits_on   (const gchar * thread_name);
 
 G_END_DECLS
 

@@ -16,7 +16,11 @@
  * gst_hip_memory_sync() per frame) with the values of the same frames in
  * system memory on the CPU; frames of another device number are read
  * through their CPU mapping, with the same values. Nothing stays
- * allocated (the stand-in's exit check). */
+ * allocated (the stand-in's exit check). Each frame's upload and its
+ * producer's event are waited for on its pad's streaming thread (appsrc
+ * r or d), none on the element's aggregating thread (c:src): the two
+ * inputs wait side by side while the pair before is scored; so do the
+ * frames of a rendition on a request pad (appsrc d1, dist_sink_1). */
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
@@ -125,13 +129,17 @@ push_clip (GstElement * pipeline, const gchar * name,
   gst_object_unref (src);
 }
 
-/* The "vmaf" structures of a run, and the element's stats at its end. */
+/* The "vmaf" structures of a run, and the element's stats at its end;
+ * @rendition: a second distorted input (appsrc d1) on request pad
+ * dist_sink_1. */
 static GPtrArray *
-score (const gchar * backend, gint device_id, GstStructure ** stats)
+score_full (const gchar * backend, gint device_id, gboolean rendition,
+    GstStructure ** stats)
 {
   g_autofree gchar *launch = g_strdup_printf ("appsrc name=r format=time ! "
-      "c.ref_sink appsrc name=d format=time ! c.dist_sink vmafhipcompare "
-      "name=c model=\"\" features=psnr backend=%s ! fakesink", backend);
+      "c.ref_sink appsrc name=d format=time ! c.dist_sink %s vmafhipcompare "
+      "name=c model=\"\" features=psnr backend=%s ! fakesink", rendition ?
+      "appsrc name=d1 format=time ! c.dist_sink_1" : "", backend);
   GstElement *p = gst_parse_launch (launch, NULL);
   GstElement *c = gst_bin_get_by_name (GST_BIN (p), "c");
   GstBus *bus = gst_element_get_bus (p);
@@ -145,6 +153,8 @@ score (const gchar * backend, gint device_id, GstStructure ** stats)
   gst_element_set_state (p, GST_STATE_PLAYING);
   push_clip (p, "r", &info, FALSE, device_id);
   push_clip (p, "d", &info, TRUE, device_id);
+  if (rendition)
+    push_clip (p, "d1", &info, TRUE, device_id);
   while (!done) {
     GstMessage *m = gst_bus_timed_pop (bus, 120 * GST_SECOND);
     g_assert_nonnull (m);
@@ -168,6 +178,12 @@ score (const gchar * backend, gint device_id, GstStructure ** stats)
   return frames;
 }
 
+static GPtrArray *
+score (const gchar * backend, gint device_id, GstStructure ** stats)
+{
+  return score_full (backend, device_id, FALSE, stats);
+}
+
 static guint
 stat (const GstStructure * s, const gchar * name)
 {
@@ -184,6 +200,10 @@ test_read_on_device (void)
   g_autoptr (GPtrArray) cpu = score ("cpu", -1, &cpu_stats);
   guint maps = vh_fake_gsthip_n_cpu_maps ();
   guint syncs = vh_fake_gsthip_n_syncs ();
+  guint uploads = vh_fake_gsthip_n_uploads_on (NULL);
+  guint waits = vh_fake_gsthip_n_waits_on (NULL);
+  guint ref_uploads = vh_fake_gsthip_n_uploads_on ("r:src");
+  guint dist_uploads = vh_fake_gsthip_n_uploads_on ("d:src");
   g_autoptr (GPtrArray) hip = score ("hip", 0, &hip_stats);
   g_autofree gchar *shown = gst_structure_to_string (hip_stats);
   guint n;
@@ -198,6 +218,16 @@ test_read_on_device (void)
   g_assert_cmpuint (vh_fake_gsthip_n_cpu_maps (), ==, maps);
   g_assert_cmpuint (vh_fake_gsthip_n_syncs () - syncs, >=, 2 * N_FRAMES);
   g_assert_cmpuint (stat (cpu_stats, "gst-hip-frames-on-device"), ==, 0);
+  g_assert_cmpuint (vh_fake_gsthip_n_uploads_on (NULL) - uploads, ==,
+      2 * N_FRAMES);
+  g_assert_cmpuint (vh_fake_gsthip_n_waits_on (NULL) - waits, ==,
+      2 * N_FRAMES);
+  g_assert_cmpuint (vh_fake_gsthip_n_uploads_on ("c:src"), ==, 0);
+  g_assert_cmpuint (vh_fake_gsthip_n_waits_on ("c:src"), ==, 0);
+  g_assert_cmpuint (vh_fake_gsthip_n_uploads_on ("r:src") - ref_uploads, ==,
+      N_FRAMES);
+  g_assert_cmpuint (vh_fake_gsthip_n_uploads_on ("d:src") - dist_uploads, ==,
+      N_FRAMES);
   gst_structure_free (cpu_stats);
   gst_structure_free (hip_stats);
 }
@@ -222,6 +252,28 @@ test_other_device_mapped (void)
   gst_structure_free (hip_stats);
 }
 
+/* A rendition on a request pad (dist_sink_1): its frames too are made
+ * ready on their pad's thread, none on the aggregating thread. */
+static void
+test_request_pad_ready_on_its_thread (void)
+{
+  GstStructure *hip_stats;
+  guint uploads = vh_fake_gsthip_n_uploads_on (NULL);
+  guint rendition_uploads = vh_fake_gsthip_n_uploads_on ("d1:src");
+  guint aggregating = vh_fake_gsthip_n_uploads_on ("c:src");
+  g_autoptr (GPtrArray) hip = score_full ("hip", 0, TRUE, &hip_stats);
+
+  g_assert_cmpuint (hip->len, ==, 2 * N_FRAMES);
+  g_assert_cmpuint (stat (hip_stats, "gst-hip-frames-on-device"), ==,
+      3 * N_FRAMES);
+  g_assert_cmpuint (vh_fake_gsthip_n_uploads_on (NULL) - uploads, ==,
+      3 * N_FRAMES);
+  g_assert_cmpuint (vh_fake_gsthip_n_uploads_on ("d1:src") -
+      rendition_uploads, ==, N_FRAMES);
+  g_assert_cmpuint (vh_fake_gsthip_n_uploads_on ("c:src"), ==, aggregating);
+  gst_structure_free (hip_stats);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -240,6 +292,8 @@ main (int argc, char **argv)
       test_read_on_device);
   g_test_add_func ("/gst-hip/gsthip-stand-in/other-device-mapped",
       test_other_device_mapped);
+  g_test_add_func ("/gst-hip/gsthip-stand-in/request-pad",
+      test_request_pad_ready_on_its_thread);
   ret = g_test_run ();
   vh_hip_device_unref (device);
   return ret;
