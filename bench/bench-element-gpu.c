@@ -17,7 +17,7 @@
  *
  *   GST_PLUGIN_PATH=gst bench/bench-element-gpu [FRAMES [MODEL...]]
  *   GST_PLUGIN_PATH=gst bench/bench-element-gpu --align [FRAMES [ROUNDS
- *                                                    [WINDOW_MS]]]
+ *                                         [WINDOW_MS [RAW_1080P_I420]]]]
  *
  * FRAMES defaults to 3000; a MODEL is a model property value, or
  * A/B for model A at 1080p and model B at 2160p.
@@ -28,9 +28,12 @@
  * ROUNDS rounds (default 5), align-window WINDOW_MS (default 500: until
  * the first lock frames wait a window, a delay at the start that a long
  * run makes small; below 2000, so that only one offset fits the 60
- * distinct frames of a scrolling pattern that are cycled); each
- * run's rate and frames scored, then the means and bests and content's
- * cost against timestamps.
+ * distinct frames that are cycled); each run's rate and frames scored,
+ * then the means and bests and content's cost against timestamps. The 60
+ * frames are the first of RAW_1080P_I420 (natural frames: every pair is
+ * matched), else of a scrolling test pattern, whose frames look alike
+ * after the distortion, so that content alignment locks only now and
+ * then and fewer pairs are scored.
  *
  * Exits 77 where the element cannot open a GPU. */
 
@@ -43,19 +46,19 @@
 
 /* The frames of the alignment comparison: more than the window's. */
 #define N_DISTINCT_ALIGN 60
-#define ALIGN_PATTERN "pattern=smpte horizontal-speed=4"
+#define ALIGN_PATTERN "videotestsrc pattern=smpte horizontal-speed=4"
 
-/* @n moving frames of videotestsrc's @pattern at w x h (distorted: made
+/* @n moving frames of @source (a launch line fragment) at w x h (distorted: made
  * at a third of the size and scaled up), in system or HIP memory; NULL if
  * that fails. */
 static GPtrArray *
 make_frames (guint w, guint h, gboolean distorted, gboolean hip,
-    const gchar * pattern, guint n, GstCaps ** caps)
+    const gchar * source, guint n, GstCaps ** caps)
 {
   g_autofree gchar *chain = g_strdup_printf ("videoscale ! "
       "video/x-raw,width=%u,height=%u%s", w, h, hip ? " ! vmafhipupload" : "");
 
-  return bench_make_frames (pattern, n, distorted ? w / 3 : w,
+  return bench_make_frames (source, n, distorted ? w / 3 : w,
       distorted ? h / 3 : h, chain, caps);
 }
 
@@ -76,18 +79,18 @@ read_dispatch (GstElement * pipe)
 }
 
 /* Frames per second, or a negative value if the pipeline failed; @props:
- * more element properties; @pattern, @n_distinct: the frames cycled;
+ * more element properties; @source, @n_distinct: the frames cycled;
  * @scored: where to count the pairs scored, or NULL. */
 static gdouble
 run_with (guint w, guint h, guint n, gboolean hip_memory,
     const gchar * backend, const gchar * model, const gchar * props,
-    const gchar * pattern, guint n_distinct, gchar ** dispatch,
+    const gchar * source, guint n_distinct, gchar ** dispatch,
     guint * scored)
 {
   GstCaps *caps[2] = { NULL };
   GPtrArray *frames[2] = {
-    make_frames (w, h, FALSE, hip_memory, pattern, n_distinct, &caps[0]),
-    make_frames (w, h, TRUE, hip_memory, pattern, n_distinct, &caps[1]),
+    make_frames (w, h, FALSE, hip_memory, source, n_distinct, &caps[0]),
+    make_frames (w, h, TRUE, hip_memory, source, n_distinct, &caps[1]),
   };
   g_autofree gchar *desc = g_strdup_printf ("appsrc name=in0 format=time ! "
       "c.ref_sink appsrc name=in1 format=time ! c.dist_sink "
@@ -131,15 +134,20 @@ static gdouble
 run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
     const gchar * model, gchar ** dispatch)
 {
-  return run_with (w, h, n, hip_memory, backend, model, "", "pattern=ball",
+  return run_with (w, h, n, hip_memory, backend, model, "", "videotestsrc pattern=ball",
       N_DISTINCT, dispatch, NULL);
 }
 
 /* --align: timestamps against content, frames in HIP memory, with black
  * and freeze detection (on by default) and without it. */
 static int
-compare_align (guint n, guint rounds, guint window_ms)
+compare_align (guint n, guint rounds, guint window_ms, const gchar * raw)
 {
+  /* a test pattern locks only now and then (its frames look alike after
+   * the distortion); natural frames from a raw file lock at once */
+  g_autofree gchar *source = raw ? g_strdup_printf ("filesrc location=\"%s\" "
+      "! rawvideoparse width=1920 height=1080 format=i420 framerate=30/1 ! "
+      "videoscale", raw) : g_strdup (ALIGN_PATTERN);
   static const struct
   {
     const gchar *name;
@@ -156,15 +164,16 @@ compare_align (guint n, guint rounds, guint window_ms)
   gdouble best[G_N_ELEMENTS (modes)] = { 0 };
 
   printf ("align=timestamps against align=content, 1920x1080, frames in "
-      "HIP memory, vmaf_v0.6.1, %u frames, %u rounds, align-window %u ms\n",
-      n, rounds, window_ms);
+      "HIP memory, vmaf_v0.6.1, %u frames, %u rounds, align-window %u ms, "
+      "%u distinct frames of %s\n", n, rounds, window_ms, N_DISTINCT_ALIGN,
+      raw ? raw : ALIGN_PATTERN);
   for (guint r = 0; r < rounds; r++) {
     for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
       g_autofree gchar *props = g_strdup_printf ("%s align-window=%"
           G_GUINT64_FORMAT, modes[m].props, window_ms * GST_MSECOND);
       guint scored = 0;
       gdouble fps = run_with (1920, 1080, n, TRUE, "hip", "vmaf_v0.6.1",
-          props, ALIGN_PATTERN, N_DISTINCT_ALIGN, NULL, &scored);
+          props, source, N_DISTINCT_ALIGN, NULL, &scored);
 
       if (fps < 0)
         return 1;
@@ -206,7 +215,8 @@ main (int argc, char **argv)
   }
   if (align)
     return compare_align (n, argc > first + 1 ? atoi (argv[first + 1]) : 5,
-        argc > first + 2 ? atoi (argv[first + 2]) : 500);
+        argc > first + 2 ? atoi (argv[first + 2]) : 500,
+        argc > first + 3 ? argv[first + 3] : NULL);
   printf ("through vmafhipcompare, %u frames (CPU: %u), per-frame messages "
       "on\n%-10s %-26s %14s %14s %12s\n", n, MAX (n / 20, 30), "size",
       "model", "HIP (HIP mem)", "HIP (sys mem)", "CPU");

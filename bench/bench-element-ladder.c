@@ -67,7 +67,7 @@ make_frames (guint w, guint h, guint rung_w, guint rung_h, gboolean back,
       "video/x-raw,width=%u,height=%u %s! vmafhipupload", rung_w, rung_h,
       back_to_source);
 
-  return bench_make_frames ("pattern=ball", distinct, w, h, chain, caps);
+  return bench_make_frames ("videotestsrc pattern=ball", distinct, w, h, chain, caps);
 }
 
 /* "pad: scaler, ..." for each distorted pad the element resamples. */

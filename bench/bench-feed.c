@@ -31,13 +31,12 @@ struct _BenchFeed
 };
 
 GPtrArray *
-bench_make_frames (const gchar * pattern, guint count, guint w, guint h,
+bench_make_frames (const gchar * source, guint count, guint w, guint h,
     const gchar * chain, GstCaps ** caps)
 {
-  g_autofree gchar *desc = g_strdup_printf ("videotestsrc %s "
-      "num-buffers=%u ! video/x-raw,format=I420,width=%u,height=%u,"
-      "framerate=30/1 ! %s ! appsink name=sink sync=false", pattern, count,
-      w, h, chain);
+  g_autofree gchar *desc = g_strdup_printf ("%s ! "
+      "video/x-raw,format=I420,width=%u,height=%u,framerate=30/1 ! %s ! "
+      "appsink name=sink sync=false", source, w, h, chain);
   GstElement *pipe = gst_parse_launch (desc, NULL);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
   GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
@@ -49,7 +48,7 @@ bench_make_frames (const gchar * pattern, guint count, guint w, guint h,
    * stream, so the sink is polled and the bus looked at in between. */
   if (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE) {
-    while (!gst_app_sink_is_eos (GST_APP_SINK (sink))) {
+    while (frames->len < count && !gst_app_sink_is_eos (GST_APP_SINK (sink))) {
       GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
           100 * GST_MSECOND);
 

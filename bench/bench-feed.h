@@ -19,12 +19,13 @@ G_BEGIN_DECLS
 
 typedef struct _BenchFeed BenchFeed;
 
-/* @count frames of videotestsrc's @pattern (properties such as
- * "pattern=ball"), I420 at @w x @h and 30 fps,
- * through @chain (a launch line fragment: "videoscale ! video/x-raw,...
- * ! vmafhipupload"), with their caps in @caps. NULL when the pipeline
- * fails before giving them all (vmafhipupload without a GPU). */
-GPtrArray  *bench_make_frames (const gchar * pattern, guint count, guint w,
+/* The first @count frames of @source (a launch line fragment giving raw
+ * video: "videotestsrc pattern=ball", "filesrc location=F !
+ * rawvideoparse ... ! videoscale"), I420 at @w x @h and 30 fps, through
+ * @chain (a launch line fragment: "videoscale ! video/x-raw,... !
+ * vmafhipupload"), with their caps in @caps. NULL when the pipeline fails
+ * before giving them all (vmafhipupload without a GPU, a short file). */
+GPtrArray  *bench_make_frames (const gchar * source, guint count, guint w,
                                guint h, const gchar * chain,
                                GstCaps ** caps);
 
