@@ -8,8 +8,8 @@
 #       unpacks every .deb of DEBDIR into ROOT (dpkg-deb -x), and makes
 #       ROOT/vh-plugins: the few GStreamer plugins the tests use
 #       (coreelements, videotestsrc, videoconvertscale, videofilter, app,
-#       hip, nvcodec), so that plugins whose libraries are not there are
-#       never scanned.
+#       rawparse, hip, nvcodec), so that plugins whose libraries are not
+#       there are never scanned.
 #   scripts/gst128-run.sh ROOT PROGRAM [ARGS...]
 #       runs PROGRAM (a name in ROOT/usr/bin such as gst-launch-1.0, or a
 #       path such as build/tests/gst-hip/test-gst-gsthip-memory) with
@@ -25,7 +25,7 @@
 #       through LD_LIBRARY_PATH.
 set -eu
 
-plugins='coreelements videotestsrc videoconvertscale videofilter app hip
+plugins='coreelements videotestsrc videoconvertscale videofilter app rawparse hip
 nvcodec'
 
 if [ "${1:-}" = --unpack ]; then
