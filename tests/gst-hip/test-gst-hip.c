@@ -47,15 +47,27 @@ static GstVmafHipDevice *device;
 static void
 assert_all_freed (const gchar * what)
 {
+  /* AMD's runtime has no context to hold */
+  const gint want_refs =
+      g_strcmp0 (g_getenv ("VH_TEST_VENDOR"), "amd") == 0 ? 0 : 1;
   VhFakeCudaCounters c;
 
-  if (!vh_fake_cuda_counters (&c))
-    return;
+  /* A streaming thread may drop its last reference just after the state
+   * change to NULL returned (seen once under valgrind on a loaded machine):
+   * a late release is waited for, for up to five seconds, a leak is not. */
+  for (guint waited_ms = 0;; waited_ms += 10) {
+    if (!vh_fake_cuda_counters (&c))
+      return;
+    if ((c.n_allocations == 0 && c.primary_refs == want_refs)
+        || waited_ms >= 5000)
+      break;
+    g_usleep (10 * 1000);
+  }
   if (c.n_allocations != 0)
     g_error ("%s: %u allocations still alive", what, c.n_allocations);
-  /* AMD's runtime has no context to hold */
-  g_assert_cmpint (c.primary_refs, ==,
-      g_strcmp0 (g_getenv ("VH_TEST_VENDOR"), "amd") == 0 ? 0 : 1);
+  if (c.primary_refs != want_refs)
+    g_error ("%s: %d device contexts held, %d expected", what,
+        c.primary_refs, want_refs);
   g_assert_cmpuint (c.n_lost, ==, 0);
 }
 
