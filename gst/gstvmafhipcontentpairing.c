@@ -69,13 +69,26 @@ typedef struct
   guint width, height, bpc;
 } PendingSignature;
 
+/* A frame waiting for the engine's decision. */
+typedef struct
+{
+  GstVmafHipFrame frame;
+  /* The pool with a maximum whose buffer this is (held, not copied), or
+   * NULL (not owned: the buffer holds it). */
+  GstBufferPool *borrowed_from;
+} WaitingFrame;
+
 struct _GstVmafHipContentPairing
 {
   GstElement *element;          /* not owned */
   GstVmafHipGpu *gpu;           /* not owned; NULL: no GPU */
   GstClockTime window;
   VhAlign *align;               /* made at the first frame (its rate) */
-  GQueue waiting[2];            /* GstVmafHipFrame *, [0] reference */
+  GQueue waiting[2];            /* WaitingFrame *, [0] reference */
+  /* Buffers of pools with a maximum held in @waiting, per pool (both
+   * inputs may draw from one pool): at most half of its maximum, so
+   * that its producer always has buffers left; frames beyond are copied. */
+  GHashTable *borrowed;         /* GstBufferPool * -> count */
   /* Signatures not yet pushed to the engine (PendingSignature *, in the
    * order the frames came): the GPU's are collected when the engine is
    * asked for decisions, by then usually there. */
@@ -98,13 +111,33 @@ struct _GstVmafHipContentPairing
   guint64 unmatched[2][VH_ALIGN_REASON_ENDED + 1];
 };
 
+/* The buffer's pool leaves @w's frame (taken or freed). */
 static void
-frame_free (gpointer data)
+give_back (GstVmafHipContentPairing * p, WaitingFrame * w)
 {
-  GstVmafHipFrame *f = data;
+  guint n;
 
-  gst_buffer_unref (f->buffer);
-  g_free (f);
+  if (!w->borrowed_from)
+    return;
+  n = GPOINTER_TO_UINT (g_hash_table_lookup (p->borrowed, w->borrowed_from));
+  if (n <= 1)
+    g_hash_table_remove (p->borrowed, w->borrowed_from);
+  else
+    g_hash_table_insert (p->borrowed, w->borrowed_from,
+        GUINT_TO_POINTER (n - 1));
+  w->borrowed_from = NULL;
+}
+
+static void
+clear_waiting (GstVmafHipContentPairing * p, GQueue * q)
+{
+  WaitingFrame *w;
+
+  while ((w = g_queue_pop_head (q))) {
+    give_back (p, w);
+    gst_buffer_unref (w->frame.buffer);
+    g_free (w);
+  }
 }
 
 static void
@@ -131,6 +164,7 @@ gst_vmaf_hip_content_pairing_new (GstElement * element, GstClockTime window,
   g_queue_init (&p->waiting[1]);
   g_queue_init (&p->events);
   g_queue_init (&p->signatures);
+  p->borrowed = g_hash_table_new (NULL, NULL);
   return p;
 }
 
@@ -139,8 +173,8 @@ restart (GstVmafHipContentPairing * p)
 {
   g_queue_clear_full (&p->signatures, pending_free);
   g_clear_pointer (&p->align, vh_align_free);
-  g_queue_clear_full (&p->waiting[0], frame_free);
-  g_queue_clear_full (&p->waiting[1], frame_free);
+  clear_waiting (p, &p->waiting[0]);
+  clear_waiting (p, &p->waiting[1]);
   p->ended[0] = p->ended[1] = FALSE;
   p->locked = FALSE;
   p->pending = NULL;
@@ -153,6 +187,7 @@ gst_vmaf_hip_content_pairing_free (GstVmafHipContentPairing * p)
     return;
   restart (p);
   g_queue_clear_full (&p->events, (GDestroyNotify) gst_structure_free);
+  g_hash_table_unref (p->borrowed);
 #ifdef VH_HAVE_HIP
   vh_hip_frame_probe_free (p->probe);
 #endif
@@ -263,18 +298,43 @@ queue_on_gpu (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
 }
 #endif
 
-/* Whether @buf's pool has a maximum that frames waiting here could reach:
- * a pool without one (the element's own HIP pool, which it offers
- * upstream) grows instead. */
-static gboolean
-pool_is_bounded (GstBufferPool * pool)
+/* The most buffers @pool gives out, 0 for no maximum (a pool that grows,
+ * as the element's own HIP pool, which it offers upstream). */
+static guint
+pool_max_buffers (GstBufferPool * pool)
 {
   GstStructure *config = gst_buffer_pool_get_config (pool);
   guint max = 1;
 
   gst_buffer_pool_config_get_params (config, NULL, NULL, NULL, &max);
   gst_structure_free (config);
-  return max != 0;
+  return max;
+}
+
+/* Holds @frame's buffer while it waits: a reference, or, from a pool with
+ * a maximum that frames waiting here would drain (the engine waits for
+ * frames its producer could then not make), a copy (on the device for a
+ * frame in HIP memory). */
+static void
+hold_buffer (GstVmafHipContentPairing * p, const GstVmafHipFrame * frame,
+    WaitingFrame * w)
+{
+  GstBufferPool *pool = frame->buffer->pool;
+  guint max, n;
+
+  w->frame = *frame;
+  if (!pool || (max = pool_max_buffers (pool)) == 0) {
+    gst_buffer_ref (w->frame.buffer);
+    return;
+  }
+  n = GPOINTER_TO_UINT (g_hash_table_lookup (p->borrowed, pool));
+  if (n < max / 2) {
+    g_hash_table_insert (p->borrowed, pool, GUINT_TO_POINTER (n + 1));
+    w->borrowed_from = pool;
+    gst_buffer_ref (w->frame.buffer);
+    return;
+  }
+  w->frame.buffer = gst_buffer_copy_deep (frame->buffer);
 }
 
 /* The pending signatures to the engine, in the order the frames came:
@@ -322,16 +382,11 @@ void
 gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
     gboolean ref_side, const GstVmafHipFrame * frame)
 {
-  GstVmafHipFrame *f = g_new (GstVmafHipFrame, 1);
+  WaitingFrame *w = g_new0 (WaitingFrame, 1);
+  const GstVmafHipFrame *f = &w->frame;
   PendingSignature *ps = g_new0 (PendingSignature, 1);
 
-  *f = *frame;
-  /* Frames wait here up to the window: a pool with a maximum would run
-   * out (a copy of a frame in HIP memory is made on the device). */
-  if (frame->buffer->pool && pool_is_bounded (frame->buffer->pool))
-    f->buffer = gst_buffer_copy_deep (frame->buffer);
-  else
-    gst_buffer_ref (f->buffer);
+  hold_buffer (p, frame, w);
   if (!p->align)
     make_engine (p, f);
   ps->ref_side = ref_side;
@@ -339,7 +394,7 @@ gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
   if (!queue_on_gpu (p, f, ps))
 #endif
     signature_of (p, f, &ps->sig);
-  g_queue_push_tail (&p->waiting[ref_side ? 0 : 1], f);
+  g_queue_push_tail (&p->waiting[ref_side ? 0 : 1], w);
   g_queue_push_tail (&p->signatures, ps);
 }
 
@@ -354,17 +409,18 @@ static void
 take (GstVmafHipContentPairing * p, gboolean ref_side,
     GstVmafHipPairingResult * r)
 {
-  GstVmafHipFrame *f = g_queue_pop_head (&p->waiting[ref_side ? 0 : 1]);
+  WaitingFrame *w = g_queue_pop_head (&p->waiting[ref_side ? 0 : 1]);
 
-  g_assert (f != NULL);
+  g_assert (w != NULL);
+  give_back (p, w);
   if (ref_side) {
-    r->ref = *f;
+    r->ref = w->frame;
     r->has_ref = TRUE;
   } else {
-    r->dist = *f;
+    r->dist = w->frame;
     r->has_dist = TRUE;
   }
-  g_free (f);
+  g_free (w);
 }
 
 static void

@@ -44,13 +44,20 @@ typedef struct
 G_STATIC_ASSERT (sizeof (ProbePlane) == 32);
 G_STATIC_ASSERT (sizeof (ProbeGrid) == 24);
 
-/* The largest results: a signature's block sums. */
-#define SLOT_BYTES (VH_HIP_PROBE_CELLS * sizeof (guint64))
+/* The largest results: a signature's block sums, or three sums for each
+ * block of samples. */
+#define SLOT_BYTES (MAX (VH_HIP_PROBE_CELLS, 3 * PROBE_MAX_SAMPLE_BLOCKS) * \
+    sizeof (guint64))
+#define SIGNATURE_BYTES (VH_HIP_PROBE_CELLS * sizeof (guint64))
 
+/* The kernels write their few results straight into page-locked host
+ * memory, which the device addresses by the same pointer (CUDA's unified
+ * addressing; HIP maps hipHostMalloc's memory for every GPU): no copy to
+ * queue behind the copies of the scoring already in flight, whose copy
+ * engine would make the probe wait for that scoring to finish. */
 typedef struct
 {
-  guint64 *d_results;
-  guint64 *h_results;           /* page-locked */
+  guint64 *results;             /* page-locked, written by the device */
   VhHipEvent *done;
 } Slot;
 
@@ -83,6 +90,7 @@ struct _VhHipProbeTicket
   VhPicture *pic;
   TicketKind kind;
   gboolean has_diff;
+  guint n_blocks;               /* of samples, each with its three sums */
 };
 
 static void
@@ -91,10 +99,8 @@ slot_free (gpointer data, gpointer user_data)
   VhHipDevice *device = user_data;
   Slot *slot = data;
 
-  if (slot->d_results)
-    vh_hip_free (device, slot->d_results);
-  if (slot->h_results)
-    vh_hip_host_free (device, slot->h_results);
+  if (slot->results)
+    vh_hip_host_free (device, slot->results);
   if (slot->done)
     vh_hip_event_free (slot->done);
   g_free (slot);
@@ -108,10 +114,8 @@ slot_take (VhHipFrameProbe * probe, GError ** error)
   if (slot)
     return slot;
   slot = g_new0 (Slot, 1);
-  if (!vh_hip_malloc (probe->device, SLOT_BYTES,
-          (gpointer *) & slot->d_results, error) ||
-      !vh_hip_host_alloc (probe->device, SLOT_BYTES,
-          (gpointer *) & slot->h_results, error) ||
+  if (!vh_hip_host_alloc (probe->device, SLOT_BYTES,
+          (gpointer *) & slot->results, error) ||
       !(slot->done = vh_hip_event_new (probe->device, FALSE, error))) {
     slot_free (slot, probe->device);
     return NULL;
@@ -216,16 +220,14 @@ begin (VhHipFrameProbe * probe, const VhPicture * pic, ProbePlane * plane,
       vh_hip_stream_wait_event (probe->stream, pic->ready, error);
 }
 
-/* Copies @bytes of the slot's results back and records its event. */
+/* Records the slot's event after the launch that writes its results. */
 static VhHipProbeTicket *
 finish (VhHipFrameProbe * probe, Slot * slot, VhPicture * pic,
-    TicketKind kind, gsize bytes, GError ** error)
+    TicketKind kind, GError ** error)
 {
   VhHipProbeTicket *t;
 
-  if (!vh_hip_memcpy_2d_async (probe->stream, VH_HIP_COPY_DEVICE_TO_HOST,
-          slot->h_results, bytes, slot->d_results, bytes, bytes, 1, error) ||
-      !vh_hip_event_record (slot->done, probe->stream, error)) {
+  if (!vh_hip_event_record (slot->done, probe->stream, error)) {
     /* nothing reads the slot until it is queued again behind this */
     g_queue_push_tail (&probe->free_slots, slot);
     return NULL;
@@ -262,13 +264,13 @@ vh_hip_frame_probe_signature (VhHipFrameProbe * probe, VhPicture * pic,
   slot = slot_take (probe, error);
   if (!slot)
     return NULL;
-  out = slot->d_results;
+  out = slot->results;
   if (!vh_hip_launch (probe->signature[pic->info.bpc > 8], probe->stream,
           grid, block, 0, args, error)) {
     g_queue_push_tail (&probe->free_slots, slot);
     return NULL;
   }
-  return finish (probe, slot, pic, TICKET_SIGNATURE, SLOT_BYTES, error);
+  return finish (probe, slot, pic, TICKET_SIGNATURE, error);
 }
 
 static gboolean
@@ -339,15 +341,13 @@ vh_hip_frame_probe_samples (VhHipFrameProbe * probe, VhPicture * pic,
   g.step_y = grid->step_y;
   g.per_row = grid->per_row;
   g.rows = grid->rows;
-  out = slot->d_results;
+  out = slot->results;
   cur = probe->d_samples[!probe->last];
   if (has_diff)
     prev = probe->d_samples[probe->last];
   grid_dims[0] = (guint) MIN ((n + PROBE_THREADS - 1) / PROBE_THREADS,
       PROBE_MAX_SAMPLE_BLOCKS);
-  if (!vh_hip_memset_2d_async (probe->stream, out, 3 * sizeof (guint64), 0,
-          3 * sizeof (guint64), 1, error) ||
-      !vh_hip_launch (probe->samples[pic->info.bpc > 8], probe->stream,
+  if (!vh_hip_launch (probe->samples[pic->info.bpc > 8], probe->stream,
           grid_dims, block, 0, args, error)) {
     g_queue_push_tail (&probe->free_slots, slot);
     /* the next buffer may be half written: no differences with it */
@@ -357,9 +357,11 @@ vh_hip_frame_probe_samples (VhHipFrameProbe * probe, VhPicture * pic,
   probe->last = !probe->last;
   probe->have_last = TRUE;
   probe->last_grid = *grid;
-  t = finish (probe, slot, pic, TICKET_SAMPLES, 3 * sizeof (guint64), error);
-  if (t)
+  t = finish (probe, slot, pic, TICKET_SAMPLES, error);
+  if (t) {
     t->has_diff = has_diff;
+    t->n_blocks = grid_dims[0];
+  }
   return t;
 }
 
@@ -383,7 +385,7 @@ collect (VhHipProbeTicket * t, gpointer out, gsize bytes, GError ** error)
   gboolean ok = vh_hip_event_synchronize (t->slot->done, error);
 
   if (ok && out)
-    memcpy (out, t->slot->h_results, bytes);
+    memcpy (out, t->slot->results, bytes);
   g_queue_push_tail (&t->probe->free_slots, t->slot);
   vh_picture_unref (t->pic);
   g_free (t);
@@ -395,22 +397,26 @@ vh_hip_probe_ticket_collect_signature (VhHipProbeTicket * ticket,
     guint64 sums[VH_HIP_PROBE_CELLS], GError ** error)
 {
   g_return_val_if_fail (ticket->kind == TICKET_SIGNATURE, FALSE);
-  return collect (ticket, sums, SLOT_BYTES, error);
+  return collect (ticket, sums, SIGNATURE_BYTES, error);
 }
 
 gboolean
 vh_hip_probe_ticket_collect_samples (VhHipProbeTicket * ticket,
     VhHipProbeSamples * samples, GError ** error)
 {
-  guint64 s[3];
+  guint64 s[3 * PROBE_MAX_SAMPLE_BLOCKS], total[3] = { 0, 0, 0 };
   gboolean has_diff = ticket->has_diff;
+  guint n_blocks = ticket->n_blocks;
 
   g_return_val_if_fail (ticket->kind == TICKET_SAMPLES, FALSE);
-  if (!collect (ticket, s, sizeof (s), error))
+  if (!collect (ticket, s, 3 * sizeof (guint64) * n_blocks, error))
     return FALSE;
-  samples->sum = s[0];
-  samples->sum_sq = s[1];
-  samples->sum_abs_diff = has_diff ? s[2] : 0;
+  for (guint b = 0; b < n_blocks; b++)
+    for (guint k = 0; k < 3; k++)
+      total[k] += s[3 * b + k];
+  samples->sum = total[0];
+  samples->sum_sq = total[1];
+  samples->sum_abs_diff = has_diff ? total[2] : 0;
   samples->has_diff = has_diff;
   return TRUE;
 }

@@ -21,9 +21,9 @@ G_BEGIN_DECLS
  * Small integer sums of a luma plane in device memory, computed on the GPU
  * (kernels/frame-probe.hip) and read back without stalling the caller:
  * each probe is queued on the probe's own stream, after the picture's
- * upload (VhPicture.ready), with an asynchronous copy of its few results
- * into page-locked memory, and gives a ticket; collecting the ticket waits
- * only if the results are not there yet. The sums are exact integers, so
+ * upload (VhPicture.ready); its kernel writes its few results straight
+ * into page-locked host memory, and it gives a ticket; collecting the
+ * ticket waits only if the results are not there yet. The sums are exact integers, so
  * the host's arithmetic on them (src/align-signature.c,
  * gst/gstvmafhipevents.c) gives the CPU's numbers bit for bit.
  *

@@ -942,6 +942,108 @@ test_request_pad (void)
   gst_object_unref (pipeline);
 }
 
+/* Frames from pools with a maximum (a decoder's, an upload's): frames
+ * waiting for the engine's decision would drain them and stall their
+ * producers, which the engine waits for. Both inputs draw from one pool
+ * of 16 buffers while the distorted input starts 37 frames in: the
+ * element holds some of them and copies the rest, and every frame is
+ * still scored against its own. */
+typedef struct
+{
+  GstElement *src;
+  GstBufferPool *pool;
+  GPtrArray *frames;
+  guint first, count;
+} PoolFeed;
+
+static gpointer
+feed_from_pool (gpointer data)
+{
+  PoolFeed *feed = data;
+  GstFlowReturn ret;
+
+  for (guint j = 0; j < feed->count; j++) {
+    GstBuffer *buf = NULL;
+    GstMapInfo map;
+
+    /* blocks while all 16 buffers are out */
+    g_assert_cmpint (gst_buffer_pool_acquire_buffer (feed->pool, &buf, NULL),
+        ==, GST_FLOW_OK);
+    gst_buffer_map (buf, &map, GST_MAP_WRITE);
+    gst_buffer_extract (g_ptr_array_index (feed->frames, feed->first + j), 0,
+        map.data, map.size);
+    gst_buffer_unmap (buf, &map);
+    GST_BUFFER_PTS (buf) = j * FRAME_DURATION;
+    GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+    g_signal_emit_by_name (feed->src, "push-buffer", buf, &ret);
+    gst_buffer_unref (buf);
+    if (ret != GST_FLOW_OK)
+      break;
+  }
+  g_signal_emit_by_name (feed->src, "end-of-stream", &ret);
+  return NULL;
+}
+
+static void
+test_bounded_pool (void)
+{
+  GstElement *pipeline = gst_parse_launch (launch_line ("align=content "
+          "align-window=2000000000"), NULL);
+  GstBufferPool *pool = gst_buffer_pool_new ();
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  guint tw = W + 2 * N_REF, th = H + N_REF / 2;
+  guint8 *tex = make_texture (tw, th);
+  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  PoolFeed feeds[2];
+  GThread *threads[2];
+  GPtrArray *scored;
+  GList *msgs;
+
+  g_assert_nonnull (pipeline);
+  gst_buffer_pool_config_set_params (config, NULL, W * H * 3 / 2, 0, 16);
+  g_assert_true (gst_buffer_pool_set_config (pool, config));
+  g_assert_true (gst_buffer_pool_set_active (pool, TRUE));
+  for (guint t = 0; t < N_REF; t++)
+    g_ptr_array_add (frames, make_frame (tex, tw, t));
+  for (guint i = 0; i < 2; i++) {
+    feeds[i].src = gst_bin_get_by_name (GST_BIN (pipeline), i ? "d" : "r");
+    feeds[i].pool = pool;
+    feeds[i].frames = frames;
+    feeds[i].first = i ? 37 : 0;
+    feeds[i].count = N_REF - feeds[i].first;
+    g_object_set (feeds[i].src, "block", TRUE, "max-buffers", (guint64) 2,
+        NULL);
+  }
+  gst_element_set_state (pipeline, GST_STATE_PAUSED);
+  for (guint i = 0; i < 2; i++)
+    threads[i] = g_thread_new ("feed", feed_from_pool, &feeds[i]);
+  msgs = vh_gst_run (pipeline, 120 * GST_SECOND);
+  for (guint i = 0; i < 2; i++) {
+    g_thread_join (threads[i]);
+    gst_object_unref (feeds[i].src);
+  }
+  g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+
+  scored = vh_gst_structures (msgs, "vmaf");
+  g_assert_cmpuint (scored->len, ==, N_REF - 37);
+  for (guint i = 0; i < scored->len; i++) {
+    const GstStructure *s = g_ptr_array_index (scored, i);
+
+    vh_assert_msg (vh_gst_get_double (s, "psnr_y") >= 60.0,
+        "frame %u scored against another: psnr_y %f", i,
+        vh_gst_get_double (s, "psnr_y"));
+    g_assert_cmpint (get_int64 (s, "align-offset-frames"), ==, 37);
+  }
+  g_ptr_array_unref (scored);
+  vh_gst_free_messages (msgs);
+  gst_object_unref (pipeline);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  g_ptr_array_unref (frames);
+  g_free (tex);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -958,5 +1060,6 @@ main (int argc, char **argv)
   g_test_add_func ("/vmafhipcompare/align/rate-multiple", test_rate_multiple);
   g_test_add_func ("/vmafhipcompare/align/live", test_live);
   g_test_add_func ("/vmafhipcompare/align/request-pad", test_request_pad);
+  g_test_add_func ("/vmafhipcompare/align/bounded-pool", test_bounded_pool);
   return g_test_run ();
 }

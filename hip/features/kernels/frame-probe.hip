@@ -23,7 +23,8 @@
  * step_y), copied to @cur (row after row), their sum, the sum of their
  * squares and, when @prev is not NULL, the sum of |cur - prev|. Any 1D
  * grid of VH_PROBE_THREADS threads a block: blocks stride over the
- * samples and add to @sums, which must start at zero. */
+ * samples, and block b writes its three sums at @sums[3 b] (the host adds
+ * them: nothing to clear before the launch). */
 
 #if defined(__HIP__) && !defined(__HIPCC_RTC__) && !defined(VH_HIP_RTC)
 #include <hip/hip_runtime.h>
@@ -117,7 +118,7 @@ vh_probe_signature_u16 (struct vh_probe_plane plane, vh_u64 * cells)
   probe_signature < unsigned short >(plane, cells);
 }
 
-/* sums[0]: the samples, [1] their squares, [2] |cur - prev|. */
+/* The block's sums[0]: the samples, [1] their squares, [2] |cur - prev|. */
 template < typename T >
 static __device__ void
 probe_samples (const struct vh_probe_plane &pl, const struct vh_probe_grid &g,
@@ -146,8 +147,8 @@ probe_samples (const struct vh_probe_plane &pl, const struct vh_probe_grid &g,
       mine[2] += v > prev[i] ? v - prev[i] : prev[i] - v;
   }
   probe_block_add (total, mine, 3);
-  if (tid < 3 && total[tid])
-    atomicAdd (&sums[tid], total[tid]);
+  if (tid < 3)
+    sums[3 * blockIdx.x + tid] = total[tid];
 }
 
 extern "C" __global__ void
