@@ -15,35 +15,18 @@ own picture (PSNR at its ceiling, 60, on every one: no frame below 60).
 Skips (77) while the element has no align property."""
 
 import os
-import re
 import shlex
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from monitor_helpers import channel_value, element_has, scrape  # noqa: E402
 
 SKIP = 77
 W, H, FPS, FRAMES, LATE = 192, 108, 25, 150, 37
-
-
-def element_has(prop):
-    p = subprocess.run(["gst-inspect-1.0", "vmafhipcompare"],
-                       capture_output=True, text=True, timeout=60)
-    return re.search(r"^\s+%s\s*:" % re.escape(prop), p.stdout, re.M)
-
-
-def scrape(url):
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return r.read().decode()
-
-
-def value(metrics, name, labels=""):
-    m = re.search(r'^%s\{channel="a"%s\} (\S+)$' % (re.escape(name),
-                                                    re.escape(labels)),
-                  metrics, re.M)
-    return float(m.group(1)) if m else None
 
 
 def main():
@@ -103,12 +86,12 @@ def main():
             proc.send_signal(signal.SIGTERM)
             proc.wait(15)
 
-    frames = value(m, "vmafhip_channel_offset_frames")
-    seconds = value(m, "vmafhip_channel_offset_seconds")
-    locked = value(m, "vmafhip_channel_align_locked")
-    scored = value(m, "vmafhip_channel_frames_scored_total")
-    below = value(m, "vmafhip_channel_frames_below_total",
-                  ',metric="psnr_y",threshold="60"')
+    frames = channel_value(m, "vmafhip_channel_offset_frames", "a")
+    seconds = channel_value(m, "vmafhip_channel_offset_seconds", "a")
+    locked = channel_value(m, "vmafhip_channel_align_locked", "a")
+    scored = channel_value(m, "vmafhip_channel_frames_scored_total", "a")
+    below = channel_value(m, "vmafhip_channel_frames_below_total", "a",
+                          ',metric="psnr_y",threshold="60"')
     print(f"offset {frames} frames, {seconds} s, locked {locked}; "
           f"{scored} scored, {below} below PSNR 60")
     if frames is None or abs(frames) != LATE:

@@ -18,7 +18,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from monitor_helpers import channel_value, scrape  # noqa: E402
 
 SOURCE = "videotestsrc num-buffers=1"
 GOOD = ("[monitor]\nport = 0\n[channel a]\nreference = %s\ndistorted = %s\n"
@@ -177,17 +179,6 @@ LIVE = ("videotestsrc is-live=true ! "
         "video/x-raw,width=64,height=48,framerate=25/1")
 
 
-def scrape(url):
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return r.read().decode()
-
-
-def value(metrics, name, channel):
-    m = re.search(r'^%s\{channel="%s"\} (\S+)$' % (name, channel), metrics,
-                  re.M)
-    return float(m.group(1)) if m else None
-
-
 def check_reload(monitor, tmp):
     """SIGHUP reloads: an unchanged channel goes on (its counters too), a
     changed one restarts with its new settings, a removed one goes, a new
@@ -227,19 +218,19 @@ def check_reload(monitor, tmp):
     try:
         url = proc.stdout.readline().decode().split()[-1]
         before = wait("every channel scores", lambda m: all(
-            (value(m, "vmafhip_channel_frames_scored_total", c) or 0) > 0
+            (channel_value(m, "vmafhip_channel_frames_scored_total", c) or 0) > 0
             for c in ("keep", "change", "drop")))
-        kept_before = value(before, "vmafhip_channel_frames_scored_total",
+        kept_before = channel_value(before, "vmafhip_channel_frames_scored_total",
                             "keep")
         write([("keep", ""), ("new", ""), ("change", "features = psnr\n")])
         proc.send_signal(signal.SIGHUP)
         after = wait("the new channel scores and the changed one has psnr",
-                     lambda m: (value(m, "vmafhip_channel_frames_scored_"
+                     lambda m: (channel_value(m, "vmafhip_channel_frames_scored_"
                                       "total", "new") or 0) > 0 and
                      'channel="change",metric="psnr_y"' in m)
         if 'channel="drop"' in after:
             failures.append("the removed channel is still there")
-        kept_after = value(after, "vmafhip_channel_frames_scored_total",
+        kept_after = channel_value(after, "vmafhip_channel_frames_scored_total",
                            "keep")
         if not kept_after or kept_after < kept_before:
             failures.append(f"the unchanged channel started again: "

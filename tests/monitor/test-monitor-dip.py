@@ -36,7 +36,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from monitor_helpers import element_has  # noqa: E402
 
 SKIP = 77
 W, H, FPS, SECONDS = 160, 90, 25, 10
@@ -92,12 +94,6 @@ def element_vmaf(ref, dist):
     if len(frames) != FPS * SECONDS:
         mp.fail(f"the element scored {len(frames)} frames: {p.stderr}")
     return [frames[i] for i in sorted(frames)]
-
-
-def element_has(prop):
-    p = subprocess.run(["gst-inspect-1.0", "vmafhipcompare"],
-                       capture_output=True, text=True, timeout=60)
-    return re.search(r"^\s+%s\s*:" % re.escape(prop), p.stdout, re.M)
 
 
 def main():

@@ -22,28 +22,18 @@ Reads /metrics directly (no Prometheus needed).
 """
 
 import os
-import re
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from monitor_helpers import channel_value, scrape  # noqa: E402
 
 SOURCE = ("videotestsrc num-buffers=%d ! "
           "video/x-raw,width=64,height=48,framerate=25/1")
 RUN_SECONDS = 6.0
-
-
-def scrape(url):
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return r.read().decode()
-
-
-def value(metrics, name, channel):
-    m = re.search(r'^%s\{channel="%s"\} (\S+)$' % (name, channel), metrics,
-                  re.M)
-    return float(m.group(1)) if m else None
 
 
 def main():
@@ -105,7 +95,7 @@ def main():
             log = f.read()
 
         def v(name, channel):
-            return value(m, name, channel) or 0
+            return channel_value(m, name, channel) or 0
 
         paced_fps = v("vmafhip_channel_frames_scored_total", "paced") / elapsed
         unpaced_fps = v("vmafhip_channel_frames_scored_total",
@@ -137,7 +127,7 @@ def main():
             failures.append(f"the unpaced channel ({unpaced_fps:.1f} "
                             "frames/s) is not faster than real time")
         # Paced, each frame is scored soon after its time on the clock.
-        lag = value(m, "vmafhip_channel_lag_seconds", "paced")
+        lag = channel_value(m, "vmafhip_channel_lag_seconds", "paced")
         print(f"paced: lag {lag} s")
         if lag is None or not 0 <= lag < 1:
             failures.append(f"the paced channel's lag is {lag}, not a "

@@ -25,18 +25,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from monitor_helpers import element_has, scrape  # noqa: E402
 
 SKIP = 77
 W, H, FPS, SECONDS = 160, 90, 25, 12
 BLACK = (2 * FPS, 2 * FPS)          # first frame, frames
 FROZEN = (7 * FPS, 3 * FPS)
-
-
-def element_has(prop):
-    p = subprocess.run(["gst-inspect-1.0", "vmafhipcompare"],
-                       capture_output=True, text=True, timeout=60)
-    return re.search(r"^\s+%s\s*:" % re.escape(prop), p.stdout, re.M)
 
 
 def make_clips(work):
@@ -64,11 +60,6 @@ def make_clips(work):
 def source(path):
     return (f"filesrc location=\"{path}\" ! rawvideoparse width={W} "
             f"height={H} format=i420 framerate={FPS}/1")
-
-
-def scrape(url):
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return r.read().decode()
 
 
 def events(metrics, name, channel):

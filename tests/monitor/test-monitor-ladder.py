@@ -29,7 +29,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from monitor_helpers import samples, scrape  # noqa: E402
 
 SKIP = 77
 FRAMES = 30
@@ -72,17 +74,6 @@ def element_frames(ref, dists):
         frames[pad][index] = float(re.search(
             r" vmaf=\(double\)([^,;]+)", line).group(1))
     return {pad: [v[i] for i in sorted(v)] for pad, v in frames.items()}
-
-
-def scrape(url):
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return r.read().decode()
-
-
-def samples(metrics, name):
-    """{label string: value} of every sample of @name."""
-    return {m.group(1): float(m.group(2)) for m in re.finditer(
-        r'^%s\{([^}]*)\} (\S+)$' % re.escape(name), metrics, re.M)}
 
 
 def label_number(x):

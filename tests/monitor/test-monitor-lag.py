@@ -18,33 +18,17 @@ is counted once in vmafhip_channel_lag_warnings_total and fast has none.
 """
 
 import os
-import re
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from monitor_helpers import channel_value, element_has, scrape  # noqa: E402
 
 LIVE = ("videotestsrc is-live=true pattern=ball ! "
         "video/x-raw,width=64,height=48,framerate=25/1")
-
-
-def element_has(prop):
-    p = subprocess.run(["gst-inspect-1.0", "vmafhipcompare"],
-                       capture_output=True, text=True, timeout=60)
-    return re.search(r"^\s+%s\s*:" % re.escape(prop), p.stdout, re.M)
-
-
-def scrape(url):
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return r.read().decode()
-
-
-def value(metrics, name, channel):
-    m = re.search(r'^%s\{channel="%s"\} (\S+)$' % (name, channel), metrics,
-                  re.M)
-    return float(m.group(1)) if m else None
 
 
 def main():
@@ -78,16 +62,16 @@ def main():
         with open(log_path) as f:
             log = f.read()
 
-    slow_early = value(early, "vmafhip_channel_lag_seconds", "slow")
-    slow = value(m, "vmafhip_channel_lag_seconds", "slow")
-    fast = value(m, "vmafhip_channel_lag_seconds", "fast")
+    slow_early = channel_value(early, "vmafhip_channel_lag_seconds", "slow")
+    slow = channel_value(m, "vmafhip_channel_lag_seconds", "slow")
+    fast = channel_value(m, "vmafhip_channel_lag_seconds", "fast")
     print(f"lag: slow {slow_early} s at 5 s, {slow} s at 7 s; fast {fast} s")
     if slow is None or slow < 1.5 or slow_early is None or slow <= slow_early:
         failures.append(f"the slow channel's lag ({slow_early}, {slow}) does "
                         "not show it falling behind")
     if fast is None or not 0 <= fast < 0.5:
         failures.append(f"the fast channel's lag is {fast}")
-    warnings = {c: value(m, "vmafhip_channel_lag_warnings_total", c)
+    warnings = {c: channel_value(m, "vmafhip_channel_lag_warnings_total", c)
                 for c in ("slow", "fast")}
     print(f"lag warnings: {warnings}")
     if warns and warnings != {"slow": 1, "fast": 0}:

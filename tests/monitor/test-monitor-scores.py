@@ -26,7 +26,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from monitor_helpers import element_has, samples, scrape  # noqa: E402
 
 SKIP = 77
 PAIR = ("src01_q160x90_ref.yuv", "src01_q160x90_dis.yuv", 160, 90, 48)
@@ -64,23 +66,6 @@ def element_frames(ref, dist):
         frames[index] = {k: float(v) for k, v in re.findall(
             r" ([a-z_0-9]+)=\(double\)([^,;]+)", line)}
     return [frames[i] for i in sorted(frames)]
-
-
-def scrape(url):
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return r.read().decode()
-
-
-def samples(metrics, name):
-    """{label string: value} of every sample of @name."""
-    return {m.group(1): float(m.group(2)) for m in re.finditer(
-        r'^%s\{([^}]*)\} (\S+)$' % re.escape(name), metrics, re.M)}
-
-
-def element_has(prop):
-    p = subprocess.run(["gst-inspect-1.0", "vmafhipcompare"],
-                       capture_output=True, text=True, timeout=60)
-    return re.search(r"^\s+%s\s*:" % re.escape(prop), p.stdout, re.M)
 
 
 def label_number(x):
