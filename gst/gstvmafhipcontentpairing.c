@@ -259,8 +259,10 @@ signature_of (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
 }
 
 #ifdef VH_HAVE_HIP
-/* A frame only in the GPU's memory: its block sums queued there (no
- * download), or FALSE to read it on the CPU. */
+/* A frame in the GPU's memory (only there, or a host copy too): its block
+ * sums queued there, or FALSE to read it on the CPU. On the CPU a 1080p
+ * frame's signature takes about 0.6 ms of the pad's thread: a cap of
+ * some 1,700 pairs a second. */
 static gboolean
 queue_on_gpu (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
     PendingSignature * ps)

@@ -555,7 +555,6 @@ gst_vmaf_hip_gpu_wrap_device_only (GstVmafHipGpu * gpu,
     return NULL;
   mem = GST_VMAF_HIP_MEMORY_CAST (gst_buffer_peek_memory (buf, 0));
   if (!gst_vmaf_hip_device_is_equal (mem->device, hip_device (gpu)) ||
-      gst_vmaf_hip_memory_host_is_current (mem) ||
       !gst_vmaf_hip_memory_prepare_device (mem, &ready, NULL))
     return NULL;
   return gst_vmaf_hip_picture_wrap_device (vinfo, buf, ready, NULL);

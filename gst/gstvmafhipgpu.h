@@ -128,10 +128,12 @@ VhPicture   *gst_vmaf_hip_gpu_wrap_reference (GstVmafHipGpu * gpu,
                                            const GstVideoInfo * vinfo,
                                            GstBuffer * buf, GError ** error);
 
-/* @buf's frame as a picture in the element's GPU memory when it is only
- * there (our HIP memory on our device whose host copy is not current),
- * for reading it on the GPU instead of downloading it; NULL otherwise
- * (read it on the CPU). Any thread. */
+/* @buf's frame as a picture in the element's GPU memory when it is there
+ * (our HIP memory on our device; a host copy newer than the device's is
+ * uploaded first, which scoring on the GPU needs anyway), for reading it
+ * on the GPU: a probe costs the calling thread a few calls where reading
+ * it on the CPU reads the whole frame, and a frame only on the device
+ * needs no download. NULL otherwise (read it on the CPU). Any thread. */
 VhPicture   *gst_vmaf_hip_gpu_wrap_device_only (GstVmafHipGpu * gpu,
                                            const GstVideoInfo * vinfo,
                                            GstBuffer * buf);

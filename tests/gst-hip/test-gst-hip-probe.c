@@ -89,11 +89,19 @@ write_align_clip (const gchar * name, const guint8 * tex, guint tw,
   return path;
 }
 
+/* Put before each input's upload (and in the system-memory run, in the
+ * same place): "" (vmafhipupload copies the parser's frames to the
+ * device, which holds the only copy), or an element that writes its
+ * output into the pool vmafhipupload offers it, so that each frame in
+ * HIP memory has a current host copy too. */
+static const gchar *pool_writer = "";
+
 static GList *
 score (const gchar * ref, const gchar * dist, const gchar * format,
     gboolean hip_memory, const gchar * props)
 {
-  const gchar *up = hip_memory ? "! vmafhipupload " : "";
+  gchar *up = g_strdup_printf ("%s%s", pool_writer,
+      hip_memory ? "! vmafhipupload " : "");
   gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! rawvideoparse "
       "width=%u height=%u format=%s framerate=%u/1 %s! c.ref_sink "
       "filesrc location=\"%s\" ! rawvideoparse width=%u height=%u "
@@ -106,6 +114,7 @@ score (const gchar * ref, const gchar * dist, const gchar * format,
   msgs = vh_gst_run_launch (desc, 300 * GST_SECOND);
   g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
   g_free (desc);
+  g_free (up);
   return msgs;
 }
 
@@ -300,6 +309,18 @@ test_events_10bit (void)
   check_events (10);
 }
 
+/* Frames written into the element's pool on the CPU (their host copy
+ * current too) are read on the GPU all the same, with the same results:
+ * a plane swap (I420 to YV12) makes videoconvert write each frame. */
+static void
+test_pool_written (void)
+{
+  pool_writer = "! videoconvert ! video/x-raw,format=YV12 ";
+  test_align_content ();
+  check_events (8);
+  pool_writer = "";
+}
+
 int
 main (int argc, char **argv)
 {
@@ -321,6 +342,8 @@ main (int argc, char **argv)
       test_events_8bit);
   g_test_add_func ("/vmafhipcompare/hip-memory/events-10bit",
       test_events_10bit);
+  g_test_add_func ("/vmafhipcompare/hip-memory/pool-written",
+      test_pool_written);
   ret = g_test_run ();
   /* nothing left allocated (the kernel modules that loaded keep their
    * context for the process) */
