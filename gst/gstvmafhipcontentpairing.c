@@ -260,9 +260,8 @@ signature_of (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
 
 #ifdef VH_HAVE_HIP
 /* A frame in the GPU's memory (only there, or a host copy too): its block
- * sums queued there, or FALSE to read it on the CPU. On the CPU a 1080p
- * frame's signature takes about 0.6 ms of the pad's thread: a cap of
- * some 1,700 pairs a second. */
+ * sums queued there, or FALSE to read it on the CPU (which costs the
+ * pad's thread a pass over the whole luma plane, a few calls here). */
 static gboolean
 queue_on_gpu (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
     PendingSignature * ps)
