@@ -379,9 +379,31 @@ push_pending (GstVmafHipContentPairing * p, gboolean all)
   }
 }
 
+gboolean
+gst_vmaf_hip_content_signature_early (const GstVmafHipFrame * frame,
+    VhAlignSignature * sig)
+{
+  VhPicture *pic;
+  gboolean ok;
+
+  /* Plain system memory only: mapping any other (GPU memory) may copy,
+   * and the pairing may read it on the GPU instead. */
+  for (guint i = 0; i < gst_buffer_n_memory (frame->buffer); i++)
+    if (!gst_memory_is_type (gst_buffer_peek_memory (frame->buffer, i),
+            GST_ALLOCATOR_SYSMEM))
+      return FALSE;
+  pic = gst_vmaf_hip_picture_wrap (&frame->info, frame->buffer, NULL);
+  if (!pic)
+    return FALSE;
+  ok = vh_align_signature_compute (pic, sig, NULL);
+  vh_picture_unref (pic);
+  return ok;
+}
+
 void
 gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
-    gboolean ref_side, const GstVmafHipFrame * frame)
+    gboolean ref_side, const GstVmafHipFrame * frame,
+    const VhAlignSignature * sig)
 {
   WaitingFrame *w = g_new0 (WaitingFrame, 1);
   const GstVmafHipFrame *f = &w->frame;
@@ -391,8 +413,12 @@ gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
   if (!p->align)
     make_engine (p, f);
   ps->ref_side = ref_side;
+  if (sig)
+    ps->sig = *sig;
 #ifdef VH_HAVE_HIP
-  if (!queue_on_gpu (p, f, ps))
+  else if (!queue_on_gpu (p, f, ps))
+#else
+  else
 #endif
     signature_of (p, f, &ps->sig);
   g_queue_push_tail (&p->waiting[ref_side ? 0 : 1], w);

@@ -109,12 +109,14 @@ match_free (gpointer data)
   g_free (m);
 }
 
-/* The match's pairing: by content (align=content) or by running time. */
+/* The match's pairing: by content (align=content, @sig the frame's
+ * signature if computed already) or by running time. */
 static void
-match_push (Match * m, gboolean ref_side, const GstVmafHipFrame * f)
+match_push (Match * m, gboolean ref_side, const GstVmafHipFrame * f,
+    const VhAlignSignature * sig)
 {
   if (m->content)
-    gst_vmaf_hip_content_pairing_push (m->content, ref_side, f);
+    gst_vmaf_hip_content_pairing_push (m->content, ref_side, f, sig);
   else
     gst_vmaf_hip_pairing_push (m->pairing, ref_side, f);
 }
@@ -467,10 +469,11 @@ say_unlinked_at_eos (GstVmafHipInputs * inputs, Input * ended)
 
 /* Frame time in the pad's segment, as its thread saw it; @start is the
  * frame's start clipped to the segment, as the base class clips it. Goes
- * to every match the pad is in. Called with the lock held. */
+ * to every match the pad is in, with its alignment signature if computed
+ * already (@sig). Called with the lock held. */
 static void
 push_frame (GstVmafHipInputs * inputs, Input * in, GstBuffer * buf,
-    GstClockTime start)
+    GstClockTime start, const VhAlignSignature * sig)
 {
   GstVmafHipFrame f = { 0 };
 
@@ -487,7 +490,7 @@ push_frame (GstVmafHipInputs * inputs, Input * in, GstBuffer * buf,
     gint s = side_in (m, in);
 
     if (s >= 0)
-      match_push (m, s == 0, &f);
+      match_push (m, s == 0, &f, sig);
   }
 }
 
@@ -549,7 +552,8 @@ update_rate_steps (GstVmafHipInputs * inputs)
  * without a word: said here, once). Called with the lock held, which it
  * releases. */
 static GstPadProbeReturn
-probe_buffer (Input * in, GstPad * pad, GstPadProbeInfo * info)
+probe_buffer (Input * in, GstPad * pad, GstPadProbeInfo * info,
+    const VhAlignSignature * sig)
 {
   GstVmafHipInputs *inputs = in->inputs;
   GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
@@ -594,7 +598,7 @@ probe_buffer (Input * in, GstPad * pad, GstPadProbeInfo * info)
   if ((inside || pts >= in->segment.start) && !skipped_for_rate (in)) {
     in->arrived++;
     if (inside && in->have_info)
-      push_frame (inputs, in, buf, start);
+      push_frame (inputs, in, buf, start, sig);
   }
   g_mutex_unlock (&inputs->lock);
   return GST_PAD_PROBE_OK;
@@ -643,13 +647,27 @@ pad_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   gboolean refused = FALSE;
   GstFormat format = GST_FORMAT_UNDEFINED;
   gdouble rate = 1.0;
+  VhAlignSignature sig;
+  gboolean have_sig = FALSE;
 
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER || GST_EVENT_TYPE
       (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_CAPS)
     gst_vmaf_hip_input_wait_arm (inputs->wait);
+  /* A frame in system memory gets its alignment signature here, before
+   * the lock: a pass over the luma plane under it would hold up the other
+   * inputs and the aggregating thread. The pad's video info changes only
+   * on this thread; the alignment mode only before streaming. */
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER && inputs->align_content &&
+      in->have_info) {
+    GstVmafHipFrame f = { 0 };
+
+    f.buffer = GST_PAD_PROBE_INFO_BUFFER (info);
+    f.info = in->info;
+    have_sig = gst_vmaf_hip_content_signature_early (&f, &sig);
+  }
   g_mutex_lock (&inputs->lock);
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER)
-    return probe_buffer (in, pad, info);
+    return probe_buffer (in, pad, info, have_sig ? &sig : NULL);
 
   ev = GST_PAD_PROBE_INFO_EVENT (info);
   switch (GST_EVENT_TYPE (ev)) {
