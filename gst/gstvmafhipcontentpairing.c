@@ -85,9 +85,11 @@ struct _GstVmafHipContentPairing
   GstClockTime window;
   VhAlign *align;               /* made at the first frame (its rate) */
   GQueue waiting[2];            /* WaitingFrame *, [0] reference */
-  /* Buffers of pools with a maximum held in @waiting, per pool (both
-   * inputs may draw from one pool): at most half of its maximum, so
-   * that its producer always has buffers left; frames beyond are copied. */
+  /* Buffers of pools with a maximum held by waiting frames, per pool
+   * (both inputs may draw from one pool, and every rendition's pairing
+   * holds the same reference frames): at most half of its maximum, so
+   * that its producer always has buffers left; frames beyond are copied.
+   * Not owned. */
   GHashTable *borrowed;         /* GstBufferPool * -> count */
   /* Signatures not yet pushed to the engine (PendingSignature *, in the
    * order the frames came): the GPU's are collected when the engine is
@@ -153,7 +155,7 @@ pending_free (gpointer data)
 
 GstVmafHipContentPairing *
 gst_vmaf_hip_content_pairing_new (GstElement * element, GstClockTime window,
-    GstVmafHipGpu * gpu)
+    GstVmafHipGpu * gpu, GHashTable * borrowed)
 {
   GstVmafHipContentPairing *p = g_new0 (GstVmafHipContentPairing, 1);
 
@@ -164,7 +166,7 @@ gst_vmaf_hip_content_pairing_new (GstElement * element, GstClockTime window,
   g_queue_init (&p->waiting[1]);
   g_queue_init (&p->events);
   g_queue_init (&p->signatures);
-  p->borrowed = g_hash_table_new (NULL, NULL);
+  p->borrowed = borrowed;
   return p;
 }
 
@@ -187,7 +189,6 @@ gst_vmaf_hip_content_pairing_free (GstVmafHipContentPairing * p)
     return;
   restart (p);
   g_queue_clear_full (&p->events, (GDestroyNotify) gst_structure_free);
-  g_hash_table_unref (p->borrowed);
 #ifdef VH_HAVE_HIP
   vh_hip_frame_probe_free (p->probe);
 #endif

@@ -52,10 +52,16 @@ GType gst_vmaf_hip_align_mode_get_type (void);
 
 /* @window: how far apart in time the inputs may be. @element: for
  * warnings, not owned. @gpu: the element's GPU side (not owned, may be
- * NULL), whose device computes the signatures of frames in its memory. */
+ * NULL), whose device computes the signatures of frames in its memory.
+ * @borrowed: buffers of pools with a maximum that waiting frames hold,
+ * per pool (GstBufferPool * -> count, g_hash_table_new (NULL, NULL)),
+ * shared by every pairing of the element, whose reference frames are the
+ * same buffers; not owned, used under the lock the caller holds around
+ * every call. */
 GstVmafHipContentPairing *gst_vmaf_hip_content_pairing_new (GstElement * element,
                                            GstClockTime window,
-                                           GstVmafHipGpu * gpu);
+                                           GstVmafHipGpu * gpu,
+                                           GHashTable * borrowed);
 
 void         gst_vmaf_hip_content_pairing_free (GstVmafHipContentPairing * p);
 

@@ -86,6 +86,7 @@ struct _GstVmafHipInputs
   gboolean align_content;       /* align=content, for matches made later */
   GstClockTime align_window;
   GstVmafHipGpu *gpu;           /* not owned: signatures of device frames */
+  GHashTable *borrowed;         /* the content pairings' pool counts */
 };
 
 static void inputs_waited (gpointer data, GstClockTime waited);
@@ -145,6 +146,7 @@ gst_vmaf_hip_inputs_new (GstAggregator * agg)
   g_mutex_init (&inputs->lock);
   inputs->inputs = g_ptr_array_new_with_free_func (input_free);
   inputs->matches = g_ptr_array_new_with_free_func (match_free);
+  inputs->borrowed = g_hash_table_new (NULL, NULL);
   inputs->wait = gst_vmaf_hip_input_wait_new (inputs_waited, inputs);
   return inputs;
 }
@@ -157,6 +159,8 @@ gst_vmaf_hip_inputs_free (GstVmafHipInputs * inputs)
   gst_vmaf_hip_input_wait_free (inputs->wait);
   g_ptr_array_unref (inputs->matches);
   g_ptr_array_unref (inputs->inputs);
+  /* after the pairings, which give back what they hold */
+  g_hash_table_unref (inputs->borrowed);
   g_mutex_clear (&inputs->lock);
   g_free (inputs);
 }
@@ -188,7 +192,8 @@ register_pad (GstVmafHipInputs * inputs, GstVideoAggregatorPad * pad,
     m->pairing = gst_vmaf_hip_pairing_new (MAX_WAITING_FRAMES);
     if (inputs->align_content)
       m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
-          (inputs->agg), inputs->align_window, inputs->gpu);
+          (inputs->agg), inputs->align_window, inputs->gpu,
+          inputs->borrowed);
     g_ptr_array_add (inputs->matches, m);
   }
   gst_pad_add_probe (GST_PAD (in->pad), GST_PAD_PROBE_TYPE_BUFFER |
@@ -931,7 +936,7 @@ gst_vmaf_hip_inputs_set_align (GstVmafHipInputs * inputs, gboolean content,
     g_clear_pointer (&m->content, gst_vmaf_hip_content_pairing_free);
     if (content)
       m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
-          (inputs->agg), window, gpu);
+          (inputs->agg), window, gpu, inputs->borrowed);
   }
   g_mutex_unlock (&inputs->lock);
 }
