@@ -60,8 +60,6 @@ typedef struct
    * thread until the GPU has done the scoring queued before it. */
   VhHipFrameProbe *probe;
   GQueue pending;               /* PendingFrame, oldest first */
-  /* A probe failed: frames with a host copy are sampled on the CPU. */
-  gboolean probe_failed;
 #endif
 } InputState;
 
@@ -517,12 +515,11 @@ judge_pending (GstVmafHipEvents * ev, InputState * in, guint keep)
   }
 }
 
-/* Queues the sums of a frame in device memory; FALSE where no probe can
- * run (said once: the input is skipped, or, @has_host, sampled on the CPU
- * from now on). */
+/* Queues the sums of a frame only in device memory; FALSE (said once)
+ * where no probe can run. */
 static gboolean
 device_frame (GstVmafHipEvents * ev, InputState * in, const VhPicture * pic,
-    GstClockTime t, GstClockTime duration, gboolean has_host)
+    GstClockTime t, GstClockTime duration)
 {
   gboolean want_freeze = ev->s.freeze_threshold > 0.0;
   VhHipProbeGrid grid;
@@ -564,17 +561,12 @@ device_frame (GstVmafHipEvents * ev, InputState * in, const VhPicture * pic,
 
 failed:
   judge_pending (ev, in, 0);
-  in->probe_failed = TRUE;
-  if (has_host) {
-    GST_INFO_OBJECT (ev->element, "black and freeze detection of the %s "
-        "input on the CPU from now on: %s", in->black.input, err->message);
-  } else if (!in->warned_device) {
+  if (!in->warned_device)
     GST_ELEMENT_INFO (ev->element, STREAM, NOT_IMPLEMENTED,
         ("Black and freeze detection skip the %s input: its frames are "
             "in GPU memory and cannot be read there: %s", in->black.input,
             err->message), (NULL));
-    in->warned_device = TRUE;
-  }
+  in->warned_device = TRUE;
   g_error_free (err);
   return FALSE;
 }
@@ -591,7 +583,6 @@ gst_vmaf_hip_events_set_device (GstVmafHipEvents * ev, gpointer device)
 
     pending_clear (&in->pending);
     g_clear_pointer (&in->probe, vh_hip_frame_probe_free);
-    in->probe_failed = FALSE;
   }
 #endif
   ev->device = device;
@@ -609,22 +600,17 @@ gst_vmaf_hip_events_picture (GstVmafHipEvents * ev, gboolean reference,
   if (!pic || (!want_black && !want_freeze) || !GST_CLOCK_TIME_IS_VALID (t))
     return;
   host = host_picture (pic);
-#ifdef VH_HAVE_HIP
-  /* A frame on the device is sampled there even when its host copy is
-   * current too (a producer wrote it into the element's pool): queuing a
-   * probe costs this thread a few calls, sampling on the CPU reads the
-   * frame's rows here, on the thread that hands pairs over. */
-  if (pic->mem_type == VH_MEMORY_HIP_DEVICE && (!host || (ev->device &&
-              !in->probe_failed)) &&
-      (device_frame (ev, in, pic, t, duration, host != NULL) || !host))
-    return;
-#endif
   if (host) {
 #ifdef VH_HAVE_HIP
     judge_pending (ev, in, 0);
 #endif
     host_frame (ev, in, host, t, duration);
+    return;
   }
+#ifdef VH_HAVE_HIP
+  if (pic->mem_type == VH_MEMORY_HIP_DEVICE)
+    device_frame (ev, in, pic, t, duration);
+#endif
 }
 
 void
