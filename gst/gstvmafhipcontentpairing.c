@@ -240,20 +240,28 @@ warn_signature (GstVmafHipContentPairing * p, const gchar * message)
           "message", G_TYPE_STRING, message, NULL));
 }
 
-/* The frame's signature, read from its host memory. */
+/* The frame's signature, read from its host memory (a CPU mapping). */
+static gboolean
+cpu_signature (const GstVmafHipFrame * f, VhAlignSignature * sig,
+    GError ** error)
+{
+  VhPicture *pic = gst_vmaf_hip_picture_wrap (&f->info, f->buffer, error);
+  gboolean ok = pic && vh_align_signature_compute (pic, sig, error);
+
+  if (pic)
+    vh_picture_unref (pic);
+  return ok;
+}
+
+/* The same, or a flat signature (which matches nothing) and a warning. */
 static void
 signature_of (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
     VhAlignSignature * sig)
 {
   GError *err = NULL;
-  VhPicture *pic = gst_vmaf_hip_picture_wrap (&f->info, f->buffer, &err);
 
-  if (pic && vh_align_signature_compute (pic, sig, &err)) {
-    vh_picture_unref (pic);
+  if (cpu_signature (f, sig, &err))
     return;
-  }
-  if (pic)
-    vh_picture_unref (pic);
   memset (sig, 0, sizeof (*sig));
   warn_signature (p, err ? err->message : "unreadable");
   g_clear_error (&err);
@@ -384,21 +392,14 @@ gboolean
 gst_vmaf_hip_content_signature_early (const GstVmafHipFrame * frame,
     VhAlignSignature * sig)
 {
-  VhPicture *pic;
-  gboolean ok;
-
   /* Plain system memory only: mapping any other (GPU memory) may copy,
    * and the pairing may read it on the GPU instead. */
   for (guint i = 0; i < gst_buffer_n_memory (frame->buffer); i++)
     if (!gst_memory_is_type (gst_buffer_peek_memory (frame->buffer, i),
             GST_ALLOCATOR_SYSMEM))
       return FALSE;
-  pic = gst_vmaf_hip_picture_wrap (&frame->info, frame->buffer, NULL);
-  if (!pic)
-    return FALSE;
-  ok = vh_align_signature_compute (pic, sig, NULL);
-  vh_picture_unref (pic);
-  return ok;
+  /* on failure the pairing tries again and says why */
+  return cpu_signature (frame, sig, NULL);
 }
 
 void
