@@ -99,24 +99,14 @@ element_scores (const gchar * ref_color, const gchar * dist_color,
 static void
 cli_scores (const gchar * feature, const gchar * out)
 {
-  const gchar *score = g_getenv ("VH_SCORE");
   gchar *w = g_strdup_printf ("%u", WIDTH), *h = g_strdup_printf ("%u",
       HEIGHT);
-  const gchar *argv[] = { score, "-r", ref_path, "-d", dist_path, "-w", w,
+  const gchar *args[] = { "-r", ref_path, "-d", dist_path, "-w", w,
     "-h", h, "-p", "420", "-b", "8", "--no_prediction", "--feature",
     feature, "--threads", "2", "--json", "-o", out, "-q", NULL
   };
-  gchar *err_text = NULL;
-  gint status;
-  GError *err = NULL;
 
-  g_assert_nonnull (score);
-  g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-      NULL, NULL, NULL, &err_text, &status, &err);
-  g_assert_no_error (err);
-  vh_assert_msg (g_spawn_check_wait_status (status, NULL),
-      "vmafhip-score failed: %s", err_text);
-  g_free (err_text);
+  vh_gst_run_score (args);
   g_free (w);
   g_free (h);
 }
@@ -190,35 +180,39 @@ check_against_cli (const gchar * ref_color, const gchar * dist_color,
   return scores;
 }
 
+/* The element with caps colorimetry @ref_a/@dist_a equals vmafhip-score
+ * with @cli_a, likewise for the b's, and the two give other values in
+ * every frame. */
+static void
+check_and_differ (const gchar * ref_a, const gchar * dist_a,
+    const gchar * cli_a, const gchar * ref_b, const gchar * dist_b,
+    const gchar * cli_b, const gchar * what)
+{
+  GArray *a, *b;
+
+  make_inputs ();
+  a = check_against_cli (ref_a, dist_a, cli_a);
+  b = check_against_cli (ref_b, dist_b, cli_b);
+  assert_all_differ (a, b, what);
+  g_array_unref (a);
+  g_array_unref (b);
+}
+
 static void
 test_matrix_from_caps (void)
 {
-  GArray *bt709, *bt601;
-
-  make_inputs ();
-  bt709 = check_against_cli ("bt709", "bt709",
-      "ssimulacra2=matrix=bt709:range=limited");
-  bt601 = check_against_cli ("bt601", "bt601",
-      "ssimulacra2=matrix=bt601:range=limited");
-  assert_all_differ (bt709, bt601, "bt709 against bt601 caps");
-  g_array_unref (bt709);
-  g_array_unref (bt601);
+  check_and_differ ("bt709", "bt709", "ssimulacra2=matrix=bt709:range=limited",
+      "bt601", "bt601", "ssimulacra2=matrix=bt601:range=limited",
+      "bt709 against bt601 caps");
 }
 
 static void
 test_range_from_caps (void)
 {
-  GArray *limited, *full;
-
-  make_inputs ();
-  limited = check_against_cli ("bt709", "bt709",
-      "ssimulacra2=matrix=bt709:range=limited");
-  /* range 0-255, BT.709 matrix, transfer and primaries */
-  full = check_against_cli ("1:3:5:1", "1:3:5:1",
-      "ssimulacra2=matrix=bt709:range=full");
-  assert_all_differ (limited, full, "limited against full range caps");
-  g_array_unref (limited);
-  g_array_unref (full);
+  /* 1:3:5:1: range 0-255, BT.709 matrix, transfer and primaries */
+  check_and_differ ("bt709", "bt709", "ssimulacra2=matrix=bt709:range=limited",
+      "1:3:5:1", "1:3:5:1", "ssimulacra2=matrix=bt709:range=full",
+      "limited against full range caps");
 }
 
 /* Each input is converted with its own caps' colorimetry (as libjxl's
@@ -226,16 +220,10 @@ test_range_from_caps (void)
 static void
 test_each_input_its_own (void)
 {
-  GArray *mixed, *same;
-
-  make_inputs ();
-  mixed = check_against_cli ("bt709", "bt601",
-      "ssimulacra2=matrix=bt709:range=limited:dist_matrix=bt601");
-  same = check_against_cli ("bt709", "bt709",
-      "ssimulacra2=matrix=bt709:range=limited");
-  assert_all_differ (mixed, same, "bt709/bt601 against bt709/bt709 caps");
-  g_array_unref (mixed);
-  g_array_unref (same);
+  check_and_differ ("bt709", "bt601",
+      "ssimulacra2=matrix=bt709:range=limited:dist_matrix=bt601",
+      "bt709", "bt709", "ssimulacra2=matrix=bt709:range=limited",
+      "bt709/bt601 against bt709/bt709 caps");
 }
 
 /* matrix and range given: the caps are not asked. */

@@ -114,23 +114,13 @@ assert_same_frames (JsonArray * a, JsonArray * b)
 static void
 run_score (const gchar * scale, const gchar * out)
 {
-  const gchar *score = g_getenv ("VH_SCORE");
-  const gchar *argv[] = { score, "-r", ref_path, "-d", dist_path, "-w",
+  const gchar *args[] = { "-r", ref_path, "-d", dist_path, "-w",
     "1920", "-h", "1080", "-p", "420", "-b", "8", "--dist_w", "1280",
     "--dist_h", "720", "--scale", scale, "--threads", "2", "--json", "-o",
     out, "-q", NULL
   };
-  gchar *err_text = NULL;
-  gint status;
-  GError *err = NULL;
 
-  g_assert_nonnull (score);
-  g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-      NULL, NULL, NULL, &err_text, &status, &err);
-  g_assert_no_error (err);
-  vh_assert_msg (g_spawn_check_wait_status (status, NULL),
-      "vmafhip-score failed: %s", err_text);
-  g_free (err_text);
+  vh_gst_run_score (args);
 }
 
 static void

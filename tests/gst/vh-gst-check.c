@@ -70,6 +70,29 @@ vh_gst_tmp_path (const gchar * basename)
   return path;
 }
 
+void
+vh_gst_run_score (const gchar * const *args)
+{
+  const gchar *score = g_getenv ("VH_SCORE");
+  GPtrArray *argv = g_ptr_array_new ();
+  gchar *err_text = NULL;
+  gint status;
+  GError *err = NULL;
+
+  vh_assert_msg (score != NULL, "VH_SCORE names no vmafhip-score");
+  g_ptr_array_add (argv, (gpointer) score);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (gchar **) argv->pdata, NULL,
+      G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err_text, &status, &err);
+  g_assert_no_error (err);
+  vh_assert_msg (g_spawn_check_wait_status (status, NULL),
+      "vmafhip-score failed: %s", err_text);
+  g_free (err_text);
+  g_ptr_array_unref (argv);
+}
+
 /* --- Golden pairs -------------------------------------------------------- */
 
 const VhGoldenPair *

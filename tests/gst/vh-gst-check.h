@@ -71,6 +71,10 @@ gchar       *vh_gst_pair_pipeline (const VhGoldenPair * pair,
 /* A fresh temporary file name (the directory goes at exit). */
 gchar       *vh_gst_tmp_path (const gchar * basename);
 
+/* Runs vmafhip-score (the VH_SCORE environment variable) with @args
+ * (NULL-terminated); fails the test, with its stderr, unless it exits 0. */
+void         vh_gst_run_score (const gchar * const *args);
+
 /* --- Running pipelines --------------------------------------------------- */
 
 /* Sets @pipeline to PLAYING and gathers every bus message, in order, until
