@@ -43,19 +43,30 @@ python3 - build-test/meson-logs/testlog.json \
   build-fuzz/meson-logs/testlog-sanitize.json <<'PY'
 import json, sys
 passed = failed = skipped = 0
+failures = []
 for path in sys.argv[1:]:
     try:
         lines = open(path).read().splitlines()
     except OSError:
         continue
     for line in lines:
-        r = json.loads(line).get("result")
+        test = json.loads(line)
+        r = test.get("result")
         if r in ("OK", "EXPECTEDFAIL"):
             passed += 1
         elif r == "SKIP":
             skipped += 1
         else:
             failed += 1
+            failures.append((path, test))
+# A CI log may keep only its end: repeat each failure's name and the end
+# of its output here, last.
+for path, test in failures:
+    name, result, log = test.get("name"), test.get("result"), path.split("/")[-1]
+    print(f"FAILED: {name} ({result}) in {log}")
+    out = (test.get("stdout") or "") + (test.get("stderr") or "")
+    for text in out.splitlines()[-25:]:
+        print(f"  | {text}")
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
 PY
 exit $status
