@@ -223,7 +223,7 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
               &d.frames.dist);
       }
     } else if (self->repeating && d.frames.has_ref && d.frames.dropped &&
-        !d.other_over && gst_vmaf_hip_repeat_take (self->repeat, d.match,
+        gst_vmaf_hip_repeat_take (self->repeat, d.match,
             &shown)) {
       /* unpaired=repeat: what a viewer saw instead of the dropped frame. */
       gst_vmaf_hip_inputs_report_unpaired (self->inputs, &d);
@@ -234,7 +234,7 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
       gst_vmaf_hip_inputs_report_unpaired (self->inputs, &d);
       /* The other side is over: let the last pair's values become final
        * now rather than at EOS. */
-      if (d.other_over && !gst_vmaf_hip_scoring_finish (scoring))
+      if (d.frames.other_ended && !gst_vmaf_hip_scoring_finish (scoring))
         ret = GST_FLOW_ERROR;
     }
     gst_vmaf_hip_pairing_result_clear (&d.frames);
@@ -305,7 +305,8 @@ end_of_stream (GstVmafHipCompare * self)
 
     if (!gst_vmaf_hip_renditions_is_ready (self->renditions, i))
       continue;
-    gst_vmaf_hip_inputs_warn_unscored_match (self->inputs, i);
+    gst_vmaf_hip_inputs_warn_unscored_match (self->inputs, i,
+        self->repeating ? gst_vmaf_hip_repeat_count (self->repeat, i) : 0);
     if (gst_vmaf_hip_inputs_add_align_counts (self->inputs, i, NULL,
             &alignment, &alignment_json))
       gst_vmaf_hip_scoring_set_alignment (scoring, alignment,

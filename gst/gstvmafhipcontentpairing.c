@@ -515,10 +515,12 @@ gst_vmaf_hip_content_pairing_next (GstVmafHipContentPairing * p,
         p->unmatched[0][d.reason]++;
         take (p, TRUE, r);
         r->dropped = d.reason == VH_ALIGN_REASON_DROPPED;
+        r->other_ended = d.reason == VH_ALIGN_REASON_ENDED;
         return TRUE;
       case VH_ALIGN_DIST_UNMATCHED:
         p->unmatched[1][d.reason]++;
         take (p, FALSE, r);
+        r->other_ended = d.reason == VH_ALIGN_REASON_ENDED;
         return TRUE;
       default:
         add_event (p, &d);

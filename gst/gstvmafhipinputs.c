@@ -783,7 +783,6 @@ gst_vmaf_hip_inputs_next (GstVmafHipInputs * inputs, gboolean at_end,
       continue;
     found = TRUE;
     d->match = i;
-    d->other_over = FALSE;
     if (r->has_ref)
       m->tally[0].decided++;
     if (r->has_dist)
@@ -792,8 +791,7 @@ gst_vmaf_hip_inputs_next (GstVmafHipInputs * inputs, gboolean at_end,
       guint s = r->has_ref ? 0 : 1;
 
       m->tally[s].unpaired++;
-      d->other_over = over[1 - s];
-      if (d->other_over)
+      if (r->other_ended)
         m->tally[s].unpaired_after_end++;
     }
   }
@@ -814,7 +812,7 @@ gst_vmaf_hip_inputs_report_unpaired (GstVmafHipInputs * inputs,
       GST_TIME_ARGS (f->running_time));
   /* Aligned by content, a frame alone is the chain's doing (dropped,
    * repeated) or content not locked on: counted in the summary. */
-  if (d->other_over || inputs->warned_out_of_step ||
+  if (d->frames.other_ended || inputs->warned_out_of_step ||
       match (inputs, d->match)->content)
     return;
   inputs->warned_out_of_step = TRUE;
@@ -835,14 +833,8 @@ gst_vmaf_hip_inputs_report_unpaired (GstVmafHipInputs * inputs,
 /* The counts, at the end and while running                                */
 
 void
-gst_vmaf_hip_inputs_warn_unscored (GstVmafHipInputs * inputs)
-{
-  gst_vmaf_hip_inputs_warn_unscored_match (inputs, 0);
-}
-
-void
 gst_vmaf_hip_inputs_warn_unscored_match (GstVmafHipInputs * inputs,
-    guint index)
+    guint index, guint64 repeated)
 {
   Match *m;
   guint64 ur, ud, dropped_ref, dropped_dist;
@@ -869,13 +861,22 @@ gst_vmaf_hip_inputs_warn_unscored_match (GstVmafHipInputs * inputs,
         g_strdup_printf (" (%s ended before %s)",
         GST_PAD_NAME (m->side[dist_ended ? 1 : 0]->pad),
         GST_PAD_NAME (m->side[dist_ended ? 0 : 1]->pad)) : g_strdup ("");
+    /* unpaired=repeat scored some of them after all: say so, or the
+     * count reads as frames lost. */
+    gchar *scored = repeated ?
+        g_strdup_printf ("; %" G_GUINT64_FORMAT " of the reference frames "
+        "were scored against the last distorted frame shown "
+        "(unpaired=repeat), the rest were not scored", repeated) :
+        g_strdup (" and were not scored");
 
     GST_ELEMENT_WARNING_WITH_DETAILS (inputs->agg, STREAM, FAILED,
         ("%s%" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
-            " distorted frames had no partner and were not scored%s.", which,
-            ur, ud, why), (NULL),
+            " distorted frames had no partner%s%s.", which, ur, ud, scored,
+            why), (NULL),
         ("unpaired-reference", G_TYPE_UINT64, ur,
-            "unpaired-distorted", G_TYPE_UINT64, ud, NULL));
+            "unpaired-distorted", G_TYPE_UINT64, ud,
+            "repeated-distorted", G_TYPE_UINT64, repeated, NULL));
+    g_free (scored);
     g_free (why);
   }
   if (dropped_ref || dropped_dist) {
@@ -888,14 +889,6 @@ gst_vmaf_hip_inputs_warn_unscored_match (GstVmafHipInputs * inputs,
             "dropped-distorted", G_TYPE_UINT64, dropped_dist, NULL));
   }
   g_free (which);
-}
-
-/* The first match's: the summary's fields name one reference and one
- * distorted side. */
-void
-gst_vmaf_hip_inputs_add_counts (GstVmafHipInputs * inputs, GstStructure * s)
-{
-  gst_vmaf_hip_inputs_add_match_counts (inputs, 0, s);
 }
 
 void

@@ -48,7 +48,6 @@ typedef struct
 {
   guint match;                  /* which distorted pad, from 0 */
   GstVmafHipPairingResult frames;       /* a pair, or one frame alone */
-  gboolean other_over;          /* a frame alone: the other side ended */
 } GstVmafHipDecision;
 
 /* @agg: the element, not owned. */
@@ -132,22 +131,17 @@ gboolean     gst_vmaf_hip_inputs_next     (GstVmafHipInputs * inputs,
 void         gst_vmaf_hip_inputs_report_unpaired (GstVmafHipInputs * inputs,
                                            const GstVmafHipDecision * decision);
 
-/* At end of stream: every frame that was not scored, on the bus. */
-void         gst_vmaf_hip_inputs_warn_unscored (GstVmafHipInputs * inputs);
-
 /* Sets unpaired-reference, unpaired-distorted, dropped-reference and
- * dropped-distorted on a summary: the first match's. */
-void         gst_vmaf_hip_inputs_add_counts (GstVmafHipInputs * inputs,
-                                           GstStructure * s);
-
-/* The same for one match (a rendition's summary). */
+ * dropped-distorted on one match's summary. */
 void         gst_vmaf_hip_inputs_add_match_counts (GstVmafHipInputs * inputs,
                                            guint match, GstStructure * s);
 
-/* gst_vmaf_hip_inputs_warn_unscored() for one match; a rendition's
- * warnings start with its pad's name. */
+/* At end of stream: every frame of one match that was not scored, on the
+ * bus; a rendition's warnings start with its pad's name. @repeated of
+ * the unpaired reference frames were scored against the last distorted
+ * frame shown (unpaired=repeat). */
 void         gst_vmaf_hip_inputs_warn_unscored_match (GstVmafHipInputs * inputs,
-                                           guint match);
+                                           guint match, guint64 repeated);
 
 /* Before a run (with gst_vmaf_hip_inputs_start()): @content pairs each
  * match by its frames' content (align=content) within @window, else by

@@ -150,10 +150,12 @@ gst_vmaf_hip_pairing_next (GstVmafHipPairing * p, gboolean ref_over,
   }
   if (ref || dist) {
     gboolean ref_side = ref != NULL;
+    gboolean other_over = ref_side ? dist_over : ref_over;
 
-    if ((ref_side ? dist_over : ref_over) ||
+    if (other_over ||
         g_queue_get_length (side (p, ref_side)) > p->max_waiting) {
       take (p, ref_side, r);
+      r->other_ended = other_over;
       return TRUE;
     }
   }

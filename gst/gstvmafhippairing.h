@@ -47,6 +47,11 @@ typedef struct
    * frame shows a later moment, or the content says so): the chain
    * dropped it. */
   gboolean dropped;
+  /* A frame alone because the other input ended: nothing will come to
+   * pair it with. Not the same as deciding after the other input ended:
+   * a window's decisions all come at the end of a short file, the frames
+   * the chain dropped among them. */
+  gboolean other_ended;
 } GstVmafHipPairingResult;
 
 /**

@@ -645,6 +645,25 @@ test_unpaired_repeat (void)
   msgs = run_chain (shown, FALSE, "unpaired=repeat", G_MAXUINT64);
   check_repeats (msgs, 90, 50, 7);
   vh_gst_free_messages (msgs);
+
+  /* A window longer than the clip: every decision comes after both
+   * inputs ended, the dropped frames' among them. They are still the
+   * chain's drops, repeated, and the warning neither counts them as not
+   * scored nor blames the distorted input's end. */
+  msgs = run_chain (shown, FALSE, "align=content align-window=5000000000 "
+      "unpaired=repeat", 0);
+  check_repeats (msgs, 90, 50, 7);
+  {
+    GError *warning = vh_gst_first_error (msgs, GST_MESSAGE_WARNING);
+
+    g_assert_nonnull (warning);
+    vh_assert_msg (strstr (warning->message, "7 of the reference frames "
+            "were scored against the last distorted frame shown") &&
+        !strstr (warning->message, "ended before"), "warning: %s",
+        warning->message);
+    g_error_free (warning);
+  }
+  vh_gst_free_messages (msgs);
   g_array_unref (shown);
 }
 
