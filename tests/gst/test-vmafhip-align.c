@@ -961,6 +961,57 @@ test_request_pad (void)
   gst_object_unref (pipeline);
 }
 
+/* The same chain decided while it runs (a 2 s window) and only after both
+ * inputs ended (a window longer than the clip) gives the same pairs and
+ * values, temporal ones included: a dropped frame decided at the end
+ * once ended the scoring's temporal pass early, and the first frame after
+ * the drop scored motion 0. */
+static void
+test_decided_at_end (void)
+{
+  GArray *shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  GList *running, *at_end;
+  GPtrArray *a, *b;
+  guint moving = 0;
+
+  for (guint f = 10; f < 100; f++) {
+    if (f < 50 || f > 56)
+      g_array_append_val (shown, f);
+  }
+  running = run_chain (shown, FALSE, "features=psnr,motion align=content "
+      "align-window=2000000000", 0);
+  at_end = run_chain (shown, FALSE, "features=psnr,motion align=content "
+      "align-window=5000000000", 0);
+  a = vh_gst_structures (running, "vmaf");
+  b = vh_gst_structures (at_end, "vmaf");
+  g_assert_cmpuint (a->len, ==, 83);
+  g_assert_cmpuint (b->len, ==, a->len);
+  for (guint i = 0; i < a->len; i++) {
+    const GstStructure *sa = g_ptr_array_index (a, i);
+    const GstStructure *sb = g_ptr_array_index (b, i);
+
+    for (gint f = 0; f < gst_structure_n_fields (sa); f++) {
+      const gchar *name = gst_structure_nth_field_name (sa, f);
+      gdouble va, vb;
+
+      if (!gst_structure_get_double (sa, name, &va))
+        continue;
+      vh_assert_msg (gst_structure_get_double (sb, name, &vb) && va == vb,
+          "frame %u, %s: %f decided while running, %f at the end", i, name,
+          va, vb);
+    }
+    if (vh_gst_get_double (sa, "integer_motion2") > 0.0)
+      moving++;
+  }
+  /* the texture moves on every frame but the first */
+  g_assert_cmpuint (moving, ==, a->len - 1);
+  g_ptr_array_unref (a);
+  g_ptr_array_unref (b);
+  vh_gst_free_messages (running);
+  vh_gst_free_messages (at_end);
+  g_array_unref (shown);
+}
+
 /* Frames from pools with a maximum (a decoder's, an upload's): frames
  * waiting for the engine's decision would drain them and stall their
  * producers, which the engine waits for. Both inputs draw from one pool
@@ -1080,5 +1131,7 @@ main (int argc, char **argv)
   g_test_add_func ("/vmafhipcompare/align/live", test_live);
   g_test_add_func ("/vmafhipcompare/align/request-pad", test_request_pad);
   g_test_add_func ("/vmafhipcompare/align/bounded-pool", test_bounded_pool);
+  g_test_add_func ("/vmafhipcompare/align/decided-at-end",
+      test_decided_at_end);
   return g_test_run ();
 }
