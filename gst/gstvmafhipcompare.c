@@ -622,6 +622,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   self->converting = self->convert_mode != GST_VMAF_HIP_CONVERT_NONE;
   align_content = self->align_mode == GST_VMAF_HIP_ALIGN_CONTENT;
   align_window = self->align_window;
+  config.watch.align_wait = align_content ? align_window : 0;
   self->repeating = self->unpaired_mode == GST_VMAF_HIP_UNPAIRED_REPEAT;
   GST_OBJECT_UNLOCK (self);
   gst_vmaf_hip_repeat_reset (self->repeat, TRUE);

@@ -19,6 +19,7 @@ struct _GstVmafHipLag
 {
   GstElement *element;          /* not owned */
   GstClockTime warning;
+  GstClockTime allowed_wait;
   GMutex lock;                  /* the fields below */
   GstClockTime latency;         /* NONE: not live */
   gboolean measured;
@@ -27,12 +28,14 @@ struct _GstVmafHipLag
 };
 
 GstVmafHipLag *
-gst_vmaf_hip_lag_new (GstElement * element, GstClockTime warning)
+gst_vmaf_hip_lag_new (GstElement * element, GstClockTime warning,
+    GstClockTime allowed_wait)
 {
   GstVmafHipLag *lag = g_new0 (GstVmafHipLag, 1);
 
   lag->element = element;
   lag->warning = warning;
+  lag->allowed_wait = allowed_wait;
   lag->latency = GST_CLOCK_TIME_NONE;
   g_mutex_init (&lag->lock);
   return lag;
@@ -78,7 +81,7 @@ gst_vmaf_hip_lag_measure (GstVmafHipLag * lag, GstClockTime running_time,
   if (!GST_CLOCK_TIME_IS_VALID (now) || now < base)
     return FALSE;
   now -= base;
-  due = running_time + latency;
+  due = running_time + latency + lag->allowed_wait;
   behind = now > due ? now - due : 0;
 
   g_mutex_lock (&lag->lock);

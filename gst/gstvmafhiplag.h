@@ -19,17 +19,21 @@ G_BEGIN_DECLS
  *
  * How far scoring is behind real time in a live pipeline: when a frame's
  * scores are final, the pipeline clock's running time less the frame's
- * running time and the latency the element was configured with (the
- * time a frame may wait for its partner). A warning on the bus when it
+ * running time, the latency the element was configured with (the
+ * time a frame may wait for its partner) and, aligned by content, the
+ * window (the time a frame may wait for its decision). A warning on the bus when it
  * passes lag-warning, once per episode (an episode ends when the lag
  * falls below half of it). Not live (no latency configured): nothing.
  * Thread-safe.
  */
 typedef struct _GstVmafHipLag GstVmafHipLag;
 
-/* @element: its clock and posts, not owned. @warning: ns, 0 for none. */
+/* @element: its clock and posts, not owned. @warning: ns, 0 for none.
+ * @allowed_wait: how long a frame may wait for its partner beyond the
+ * latency (align=content's window), not counted as lag. */
 GstVmafHipLag *gst_vmaf_hip_lag_new       (GstElement * element,
-                                           GstClockTime warning);
+                                           GstClockTime warning,
+                                           GstClockTime allowed_wait);
 
 void         gst_vmaf_hip_lag_free        (GstVmafHipLag * lag);
 

@@ -78,7 +78,7 @@ gst_vmaf_hip_watch_new (GstElement * element,
   watch->element = element;
   watch->windows = windows;
   watch->events = gst_vmaf_hip_events_new (element, s);
-  watch->lag = gst_vmaf_hip_lag_new (element, s->lag_warning);
+  watch->lag = gst_vmaf_hip_lag_new (element, s->lag_warning, s->align_wait);
   watch->finished = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_structure_free);
   watch->q_stream_time = g_quark_from_static_string ("stream-time");

@@ -47,6 +47,10 @@ typedef struct
   guint low_score_min_frames;
   guint64 lag_warning;          /* ns, 0: no warning */
   gboolean results_percentiles; /* the results file gets the percentiles */
+  /* Not a property: with align=content the align-window, which a frame
+   * may wait for its decision on top of the latency (until the lock, and
+   * for a partner that far behind); the lag does not count it. */
+  guint64 align_wait;           /* ns, 0: aligned by timestamps */
 } GstVmafHipWatchSettings;
 
 void         gst_vmaf_hip_watch_settings_init  (GstVmafHipWatchSettings * s);

@@ -358,6 +358,33 @@ test_lag (void)
   vh_gst_free_messages (msgs);
 }
 
+/* Aligned by content, a frame may wait up to align-window for its
+ * decision (the whole window until the first lock): that wait is the
+ * alignment's, not scoring falling behind, so it is not lag. Before,
+ * every live run aligned by content warned at its start. */
+static void
+test_lag_align_window (void)
+{
+  GPtrArray *frames;
+  GList *msgs;
+
+  if (vh_gst_skip_live ())
+    return;
+  msgs = vh_gst_run_launch ("videotestsrc is-live=true num-buffers=75 "
+      "pattern=smpte horizontal-speed=2 ! video/x-raw,format=I420,"
+      "width=192,height=108,framerate=25/1 ! tee name=t t. ! queue ! "
+      "c.ref_sink t. ! queue ! c.dist_sink vmafhipcompare name=c "
+      "backend=cpu features=psnr model=\"\" black-threshold=0 "
+      "freeze-threshold=0 align=content align-window=2000000000 "
+      "lag-warning=1000000000 ! fakesink sync=true", 60 * GST_SECOND);
+  g_assert_true (vh_gst_first_error (msgs, GST_MESSAGE_ERROR) == NULL);
+  frames = vh_gst_structures (msgs, "vmaf");
+  g_assert_cmpuint (frames->len, >, 0);
+  g_assert_cmpuint (count_warnings (msgs, "behind real time"), ==, 0);
+  g_ptr_array_unref (frames);
+  vh_gst_free_messages (msgs);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -368,5 +395,6 @@ main (int argc, char **argv)
       test_none_on_normal_content);
   g_test_add_func ("/vmafhipcompare/events/low-score", test_low_score);
   g_test_add_func ("/vmafhipcompare/lag", test_lag);
+  g_test_add_func ("/vmafhipcompare/lag/align-window", test_lag_align_window);
   return g_test_run ();
 }
