@@ -223,8 +223,7 @@ decide_pairs (GstVmafHipCompare * self, gboolean at_end)
               &d.frames.dist);
       }
     } else if (self->repeating && d.frames.has_ref && d.frames.dropped &&
-        gst_vmaf_hip_repeat_take (self->repeat, d.match,
-            &shown)) {
+        gst_vmaf_hip_repeat_take (self->repeat, d.match, &shown)) {
       /* unpaired=repeat: what a viewer saw instead of the dropped frame. */
       gst_vmaf_hip_inputs_report_unpaired (self->inputs, &d);
       ret = gst_vmaf_hip_scoring_score_pair (scoring, &d.frames.ref,

@@ -19,11 +19,11 @@ G_BEGIN_DECLS
  *
  * How far scoring is behind real time in a live pipeline: when a frame's
  * scores are final, the pipeline clock's running time less the frame's
- * running time, the latency the element was configured with (the
- * time a frame may wait for its partner) and, aligned by content, the
- * window (the time a frame may wait for its decision). A warning on the bus when it
- * passes lag-warning, once per episode (an episode ends when the lag
- * falls below half of it). Not live (no latency configured): nothing.
+ * running time, the latency the element was configured with (the time a
+ * frame may wait for its partner) and, aligned by content, the window
+ * (the time a frame may wait for its decision). A warning on the bus
+ * when it passes lag-warning, once per episode (an episode ends when the
+ * lag falls below half of it). Not live (no latency configured): nothing.
  * Thread-safe.
  */
 typedef struct _GstVmafHipLag GstVmafHipLag;
