@@ -81,10 +81,16 @@ context_fall_back (VhContext * ctx, guint frame, const GError * cause)
   if (frame == G_MAXUINT)
     message = g_strdup_printf ("the GPU failed (%s): every feature runs on "
         "the CPU", cause->message);
-  else
+  else if (g_str_has_prefix (cause->message, "frame "))
     message = g_strdup_printf ("the GPU failed (%s): features go on on "
         "the CPU, and the frames the GPU had in hand are scored again there",
         cause->message);
+  else
+    /* A worker's extractors set up mid-stream fail without a frame in
+     * their error: name it, so that the frames scored before are known. */
+    message = g_strdup_printf ("the GPU failed (frame %u, %s): features go "
+        "on on the CPU, and the frames the GPU had in hand are scored again "
+        "there", frame, cause->message);
   if (ctx->fallback_func)
     ctx->fallback_func (ctx, message, ctx->fallback_data);
   g_free (message);
