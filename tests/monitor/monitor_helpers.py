@@ -13,8 +13,13 @@ import re
 import subprocess
 import urllib.request
 
+# What a scrape may take: Prometheus' default scrape_timeout. The service
+# starts and stops channels on the thread that answers scrapes, so a
+# scrape during a channel's start waits for it.
+SCRAPE_TIMEOUT = 10
 
-def scrape(url, timeout=5):
+
+def scrape(url, timeout=SCRAPE_TIMEOUT):
     """The text of @url (the monitor's /metrics)."""
     with urllib.request.urlopen(url, timeout=timeout) as r:
         return r.read().decode()

@@ -21,6 +21,9 @@ import tempfile
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from monitor_helpers import SCRAPE_TIMEOUT  # noqa: E402
+
 SOURCE = "videotestsrc num-buffers=20 ! video/x-raw,width=64,height=48"
 
 
@@ -45,7 +48,7 @@ def main():
             metrics = ""
             end = time.monotonic() + 60
             while time.monotonic() < end:
-                with urllib.request.urlopen(url, timeout=5) as r:
+                with urllib.request.urlopen(url, timeout=SCRAPE_TIMEOUT) as r:
                     metrics = r.read().decode()
                 if len(re.findall(r'state="ended"} 1', metrics)) == 3:
                     break
@@ -55,7 +58,7 @@ def main():
             fds = os.path.join("/proc", str(proc.pid), "fd")
             before = len(os.listdir(fds)) if os.path.isdir(fds) else 0
             for _ in range(100):
-                with urllib.request.urlopen(url, timeout=5) as r:
+                with urllib.request.urlopen(url, timeout=SCRAPE_TIMEOUT) as r:
                     r.read()
             time.sleep(0.5)
             after = len(os.listdir(fds)) if os.path.isdir(fds) else 0

@@ -24,6 +24,9 @@ import tempfile
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from monitor_helpers import SCRAPE_TIMEOUT  # noqa: E402
+
 SOURCE = "videotestsrc num-buffers=40 ! video/x-raw,width=64,height=48"
 
 
@@ -49,7 +52,7 @@ def backends(monitor, tmp, fault):
         metrics = ""
         end = time.monotonic() + 60
         while time.monotonic() < end:
-            with urllib.request.urlopen(url, timeout=5) as r:
+            with urllib.request.urlopen(url, timeout=SCRAPE_TIMEOUT) as r:
                 metrics = r.read().decode()
             if 'state="ended"} 1' in metrics:
                 break
