@@ -317,6 +317,34 @@ vh_gst_get_uint64 (const GstStructure * s, const gchar * field)
   return v;
 }
 
+guint
+vh_gst_assert_same_doubles (GPtrArray * a, GPtrArray * b)
+{
+  guint fewest = G_MAXUINT;
+
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++) {
+    const GstStructure *sa = g_ptr_array_index (a, i);
+    const GstStructure *sb = g_ptr_array_index (b, i);
+    guint compared = 0;
+
+    for (gint f = 0; f < gst_structure_n_fields (sa); f++) {
+      const gchar *name = gst_structure_nth_field_name (sa, f);
+      gdouble va, vb;
+
+      if (!gst_structure_get_double (sa, name, &va))
+        continue;
+      vh_assert_msg (gst_structure_get_double (sb, name, &vb), "frame %u: "
+          "no %s in the second run", i, name);
+      vh_assert_msg (va == vb, "frame %u, %s: %.17g != %.17g", i, name, va,
+          vb);
+      compared++;
+    }
+    fewest = MIN (fewest, compared);
+  }
+  return a->len ? fewest : 0;
+}
+
 /* --- Comparing with libvmaf ---------------------------------------------- */
 
 guint

@@ -106,6 +106,12 @@ gdouble      vh_gst_get_double (const GstStructure * s, const gchar * field);
 
 guint64      vh_gst_get_uint64 (const GstStructure * s, const gchar * field);
 
+/* Frame by frame, every double field of @a's structures is in @b's and
+ * equal (bit for bit); the arrays hold as many. Returns the fewest doubles
+ * compared in one frame, for the caller to check the comparison had
+ * something to compare. */
+guint        vh_gst_assert_same_doubles (GPtrArray * a, GPtrArray * b);
+
 /* --- Comparing with libvmaf ---------------------------------------------- */
 
 /* Checks every per-frame metric of the golden log @file against the "vmaf"
