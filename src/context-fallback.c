@@ -74,26 +74,26 @@ can_fall_back (VhContext * ctx, const VhFeatureExtractor * fex)
 static void
 context_fall_back (VhContext * ctx, guint frame, const GError * cause)
 {
-  gchar *message;
+  gchar *message, *where;
 
   if (!g_atomic_int_compare_and_exchange (&ctx->on_cpu, 0, 1))
     return;
+  /* A worker's extractors set up mid-stream fail without a frame in their
+   * error: name it, so that the frames scored before are known. */
+  where = frame == G_MAXUINT || g_str_has_prefix (cause->message, "frame ") ?
+      g_strdup (cause->message) :
+      g_strdup_printf ("frame %u, %s", frame, cause->message);
   if (frame == G_MAXUINT)
     message = g_strdup_printf ("the GPU failed (%s): every feature runs on "
-        "the CPU", cause->message);
-  else if (g_str_has_prefix (cause->message, "frame "))
+        "the CPU", where);
+  else
     message = g_strdup_printf ("the GPU failed (%s): features go on on "
         "the CPU, and the frames the GPU had in hand are scored again there",
-        cause->message);
-  else
-    /* A worker's extractors set up mid-stream fail without a frame in
-     * their error: name it, so that the frames scored before are known. */
-    message = g_strdup_printf ("the GPU failed (frame %u, %s): features go "
-        "on on the CPU, and the frames the GPU had in hand are scored again "
-        "there", frame, cause->message);
+        where);
   if (ctx->fallback_func)
     ctx->fallback_func (ctx, message, ctx->fallback_data);
   g_free (message);
+  g_free (where);
 }
 
 void
