@@ -103,6 +103,7 @@ struct _GstVmafHipContentPairing
   GQueue events;                /* GstStructure *, "vmaf-align" */
   GstStructure *pending;        /* in @events: a lock awaiting its pair */
   gboolean warned_signature;
+  gboolean said_copies;
 
   /* The last lock state, and the counts for the summary. */
   gboolean locked;
@@ -344,6 +345,11 @@ hold_buffer (GstVmafHipContentPairing * p, const GstVmafHipFrame * frame,
     gst_buffer_ref (w->frame.buffer);
     return;
   }
+  if (!p->said_copies)
+    GST_INFO_OBJECT (p->element, "%u frames of %" GST_PTR_FORMAT " (at most "
+        "%u buffers) wait for their alignment: the next ones wait as copies",
+        n, pool, max);
+  p->said_copies = TRUE;
   w->frame.buffer = gst_buffer_copy_deep (frame->buffer);
 }
 

@@ -28,10 +28,11 @@ G_BEGIN_DECLS
  * chain dropped, repeated or inserted, or one seen while not locked).
  * Timestamps play no part; frames are numbered in arrival order on each
  * side. Signatures are computed on the CPU from the frame's host memory,
- * or for a frame only in the element's GPU memory on the GPU
+ * or for a frame in GPU memory on the element's device (its own HIP
+ * memory, GStreamer's HIP or CUDA memory) on the GPU
  * (hip/features/hip-frame-probe.h: queued when the frame comes, collected
  * when decisions are asked for), with the same values; such frames are
- * neither downloaded nor copied. Not thread-safe: the element locks it,
+ * not downloaded. Not thread-safe: the element locks it,
  * as it locks GstVmafHipPairing.
  *
  * Offsets are reference minus distorted: in frames (distorted frame d

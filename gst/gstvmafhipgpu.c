@@ -548,16 +548,37 @@ gst_vmaf_hip_gpu_wrap_device_only (GstVmafHipGpu * gpu,
 #ifdef VH_HAVE_HIP
   GstVmafHipMemory *mem;
   VhHipEvent *ready = NULL;
+  VhPicture *pic;
+  const gchar *why_not;
 
   if (!gpu->hip_device || !gpu->transfer || is_lost (gpu) ||
-      gst_buffer_n_memory (buf) != 1 ||
-      !gst_is_vmaf_hip_memory (gst_buffer_peek_memory (buf, 0)))
+      gst_buffer_n_memory (buf) != 1)
     return NULL;
-  mem = GST_VMAF_HIP_MEMORY_CAST (gst_buffer_peek_memory (buf, 0));
-  if (!gst_vmaf_hip_device_is_equal (mem->device, hip_device (gpu)) ||
-      !gst_vmaf_hip_memory_prepare_device (mem, &ready, NULL))
-    return NULL;
-  return gst_vmaf_hip_picture_wrap_device (vinfo, buf, ready, NULL);
+  if (gst_is_vmaf_hip_memory (gst_buffer_peek_memory (buf, 0))) {
+    mem = GST_VMAF_HIP_MEMORY_CAST (gst_buffer_peek_memory (buf, 0));
+    if (!gst_vmaf_hip_device_is_equal (mem->device, hip_device (gpu)) ||
+        !gst_vmaf_hip_memory_prepare_device (mem, &ready, NULL))
+      return NULL;
+    return gst_vmaf_hip_picture_wrap_device (vinfo, buf, ready, NULL);
+  }
+  /* GStreamer's HIP memory and CUDA memory on our device: by device
+   * address too (reading them on the CPU downloads the whole frame), once
+   * their producer's work on them is done. */
+  if (gst_vmaf_hip_gsthip_buffer_is_ours (buf, hip_device (gpu), &why_not)) {
+    pic = gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buf,
+        gst_vmaf_hip_gsthip_map_flags (), NULL);
+    if (pic)
+      gst_vmaf_hip_gsthip_buffer_sync (buf);
+    return pic;
+  }
+  if (gst_vmaf_hip_cuda_buffer_is_ours (buf, hip_device (gpu), NULL)) {
+    pic = gst_vmaf_hip_picture_wrap_device_mapped (vinfo, buf,
+        gst_vmaf_hip_cuda_map_flags (), NULL);
+    if (pic)
+      gst_vmaf_hip_cuda_buffer_sync (buf);
+    return pic;
+  }
+  return NULL;
 #else
   return NULL;
 #endif

@@ -128,12 +128,14 @@ VhPicture   *gst_vmaf_hip_gpu_wrap_reference (GstVmafHipGpu * gpu,
                                            const GstVideoInfo * vinfo,
                                            GstBuffer * buf, GError ** error);
 
-/* @buf's frame as a picture in the element's GPU memory when it is there
- * (our HIP memory on our device; a host copy newer than the device's is
- * uploaded first, which scoring on the GPU needs anyway), for reading it
- * on the GPU: a probe costs the calling thread a few calls where reading
- * it on the CPU reads the whole frame, and a frame only on the device
- * needs no download. NULL otherwise (read it on the CPU). Any thread. */
+/* @buf's frame as a picture in GPU memory when it is on the element's
+ * device (our HIP memory, a host copy newer than the device's uploaded
+ * first, which scoring on the GPU needs anyway; GStreamer's HIP memory or
+ * CUDA memory, by device address once their producer is done), for
+ * reading it on the GPU: a probe costs the calling thread a few calls
+ * where reading it on the CPU reads the whole frame, and a frame only on
+ * the device needs no download. NULL otherwise (read it on the CPU). Any
+ * thread. */
 VhPicture   *gst_vmaf_hip_gpu_wrap_device_only (GstVmafHipGpu * gpu,
                                            const GstVideoInfo * vinfo,
                                            GstBuffer * buf);

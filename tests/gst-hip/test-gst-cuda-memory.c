@@ -31,14 +31,20 @@
 /* gst-cuda's GST_CUDA_MEMORY_TRANSFER_NEED_DOWNLOAD */
 #define CUDA_NEED_DOWNLOAD (GST_MEMORY_FLAG_LAST << 0)
 
-#define SOURCES(mem) \
-  "videotestsrc num-buffers=" G_STRINGIFY (N_FRAMES) " pattern=ball ! " \
+#define SOURCES_FULL(mem, n, dist, props) \
+  "videotestsrc num-buffers=" G_STRINGIFY (n) " pattern=ball ! " \
   "video/x-raw,format=I420,width=320,height=240,framerate=25/1 " mem \
-  " ! c.ref_sink videotestsrc num-buffers=" G_STRINGIFY (N_FRAMES) \
-  " pattern=ball horizontal-speed=3 ! " \
+  " ! c.ref_sink videotestsrc num-buffers=" G_STRINGIFY (n) \
+  " pattern=ball " dist " ! " \
   "video/x-raw,format=I420,width=320,height=240,framerate=25/1 " mem \
   " ! c.dist_sink vmafhipcompare name=c features=psnr,float_ssim " \
-  "model=\"\" backend=hip ! fakesink"
+  "model=\"\" backend=hip " props " ! fakesink"
+#define SOURCES(mem) \
+  SOURCES_FULL (mem, N_FRAMES, "horizontal-speed=3", "")
+/* align=content: enough frames of one moving picture to lock */
+#define N_ALIGN_FRAMES 40
+#define SOURCES_ALIGN(mem) \
+  SOURCES_FULL (mem, N_ALIGN_FRAMES, "", "align=content")
 
 typedef struct
 {
@@ -188,24 +194,61 @@ test_same_values (void)
 /* Every frame came as CUDA memory with its only current copy on the
  * device, and stayed so: nothing mapped it for the CPU. */
 static void
-test_read_in_place (void)
+assert_read_in_place (Seen * seen, guint n_frames)
 {
-  g_assert_cmpuint (seen.n_not_cuda, ==, 0);
-  g_assert_cmpuint (seen.memories->len, ==, 2 * N_FRAMES);
-  if (seen.n_host_current) {
+  g_assert_cmpuint (seen->n_not_cuda, ==, 0);
+  g_assert_cmpuint (seen->memories->len, ==, 2 * n_frames);
+  if (seen->n_host_current) {
     g_autofree gchar *why = g_strdup_printf ("cudaupload left %u frames "
         "with a current host copy: system-memory maps cannot be told apart",
-        seen.n_host_current);
+        seen->n_host_current);
     g_test_skip (why);
     return;
   }
-  for (guint i = 0; i < seen.memories->len; i++) {
-    GstMemory *mem = g_ptr_array_index (seen.memories, i);
+  for (guint i = 0; i < seen->memories->len; i++) {
+    GstMemory *mem = g_ptr_array_index (seen->memories, i);
     if (!GST_MEMORY_FLAG_IS_SET (mem, CUDA_NEED_DOWNLOAD))
       g_error ("frame memory %u was mapped into system memory", i);
   }
   printf ("# %u frames read in place, none mapped into system memory\n",
-      seen.memories->len);
+      seen->memories->len);
+}
+
+static void
+test_read_in_place (void)
+{
+  assert_read_in_place (&seen, N_FRAMES);
+}
+
+/* align=content: the frames' signatures are read in place too (they
+ * were downloaded and read on the CPU), with the pairs and values of
+ * system memory. */
+static void
+test_content_read_in_place (void)
+{
+  g_autofree gchar *err = NULL;
+  g_autoptr (GPtrArray) sys = run (SOURCES_ALIGN (""), NULL, &err);
+  g_autoptr (GPtrArray) on_gpu = NULL;
+  Seen aligned = { 0, };
+  guint n_values;
+
+  if (!sys)
+    g_error ("system memory pipeline failed: %s", err);
+  g_mutex_init (&aligned.lock);
+  aligned.memories = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_memory_unref);
+  on_gpu = run (SOURCES_ALIGN ("! cudaupload ! video/x-raw(memory:CUDAMemory)"),
+      &aligned, &err);
+  if (!on_gpu)
+    g_error ("CUDA memory pipeline failed: %s", err);
+  g_assert_cmpuint (sys->len, >=, N_ALIGN_FRAMES / 2);
+  n_values = vh_gst_test_assert_same_values (sys, "system memory", on_gpu,
+      "CUDA memory", "align=content, CUDA memory against system memory");
+  printf ("# align=content: %u pairs, %u values equal\n", sys->len,
+      n_values);
+  assert_read_in_place (&aligned, N_ALIGN_FRAMES);
+  g_ptr_array_unref (aligned.memories);
+  g_mutex_clear (&aligned.lock);
 }
 
 int
@@ -246,6 +289,8 @@ main (int argc, char **argv)
   }
   g_test_add_func ("/gst-cuda-memory/same-values", test_same_values);
   g_test_add_func ("/gst-cuda-memory/read-in-place", test_read_in_place);
+  g_test_add_func ("/gst-cuda-memory/content-read-in-place",
+      test_content_read_in_place);
   ret = g_test_run ();
   /* Memory that could not be told apart: the whole run is a skip. */
   if (ret == 0 && seen.n_host_current)

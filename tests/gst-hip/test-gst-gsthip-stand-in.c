@@ -33,6 +33,8 @@
 #define WIDTH 96
 #define HEIGHT 72
 #define N_FRAMES 4
+/* enough moving frames for align=content to lock */
+#define N_ALIGN_FRAMES 40
 
 static VhHipDevice *device;
 
@@ -111,7 +113,7 @@ with_meta (GstBuffer * buf, const GstVideoInfo * info)
 
 static void
 push_clip (GstElement * pipeline, const gchar * name,
-    const GstVideoInfo * info, gboolean distorted, gint device_id)
+    const GstVideoInfo * info, gboolean distorted, gint device_id, guint n)
 {
   GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), name);
   GstCaps *caps = gst_video_info_to_caps (info);
@@ -121,7 +123,7 @@ push_clip (GstElement * pipeline, const gchar * name,
         gst_caps_features_new ("memory:HIPMemory", NULL));
   g_object_set (src, "caps", caps, NULL);
   gst_caps_unref (caps);
-  for (guint i = 0; i < N_FRAMES; i++)
+  for (guint i = 0; i < n; i++)
     g_assert_cmpint (gst_app_src_push_buffer (GST_APP_SRC (src),
             with_meta (make_buffer (info, i, distorted, device_id), info)),
         ==, GST_FLOW_OK);
@@ -129,17 +131,17 @@ push_clip (GstElement * pipeline, const gchar * name,
   gst_object_unref (src);
 }
 
-/* The "vmaf" structures of a run, and the element's stats at its end;
- * @rendition: a second distorted input (appsrc d1) on request pad
- * dist_sink_1. */
+/* The "vmaf" structures of a run of @n frames, and the element's stats at
+ * its end; @rendition: a second distorted input (appsrc d1) on request pad
+ * dist_sink_1; @props: more of the element's properties. */
 static GPtrArray *
 score_full (const gchar * backend, gint device_id, gboolean rendition,
-    GstStructure ** stats)
+    const gchar * props, guint n, GstStructure ** stats)
 {
   g_autofree gchar *launch = g_strdup_printf ("appsrc name=r format=time ! "
       "c.ref_sink appsrc name=d format=time ! c.dist_sink %s vmafhipcompare "
-      "name=c model=\"\" features=psnr backend=%s ! fakesink", rendition ?
-      "appsrc name=d1 format=time ! c.dist_sink_1" : "", backend);
+      "name=c model=\"\" features=psnr backend=%s %s ! fakesink", rendition ?
+      "appsrc name=d1 format=time ! c.dist_sink_1" : "", backend, props);
   GstElement *p = gst_parse_launch (launch, NULL);
   GstElement *c = gst_bin_get_by_name (GST_BIN (p), "c");
   GstBus *bus = gst_element_get_bus (p);
@@ -151,10 +153,10 @@ score_full (const gchar * backend, gint device_id, gboolean rendition,
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, WIDTH, HEIGHT);
   GST_VIDEO_INFO_FPS_N (&info) = 25;
   gst_element_set_state (p, GST_STATE_PLAYING);
-  push_clip (p, "r", &info, FALSE, device_id);
-  push_clip (p, "d", &info, TRUE, device_id);
+  push_clip (p, "r", &info, FALSE, device_id, n);
+  push_clip (p, "d", &info, TRUE, device_id, n);
   if (rendition)
-    push_clip (p, "d1", &info, TRUE, device_id);
+    push_clip (p, "d1", &info, TRUE, device_id, n);
   while (!done) {
     GstMessage *m = gst_bus_timed_pop (bus, 120 * GST_SECOND);
     g_assert_nonnull (m);
@@ -181,7 +183,7 @@ score_full (const gchar * backend, gint device_id, gboolean rendition,
 static GPtrArray *
 score (const gchar * backend, gint device_id, GstStructure ** stats)
 {
-  return score_full (backend, device_id, FALSE, stats);
+  return score_full (backend, device_id, FALSE, "", N_FRAMES, stats);
 }
 
 static guint
@@ -261,7 +263,8 @@ test_request_pad_ready_on_its_thread (void)
   guint uploads = vh_fake_gsthip_n_uploads_on (NULL);
   guint rendition_uploads = vh_fake_gsthip_n_uploads_on ("d1:src");
   guint aggregating = vh_fake_gsthip_n_uploads_on ("c:src");
-  g_autoptr (GPtrArray) hip = score_full ("hip", 0, TRUE, &hip_stats);
+  g_autoptr (GPtrArray) hip = score_full ("hip", 0, TRUE, "", N_FRAMES,
+      &hip_stats);
 
   g_assert_cmpuint (hip->len, ==, 2 * N_FRAMES);
   g_assert_cmpuint (stat (hip_stats, "gst-hip-frames-on-device"), ==,
@@ -271,6 +274,31 @@ test_request_pad_ready_on_its_thread (void)
   g_assert_cmpuint (vh_fake_gsthip_n_uploads_on ("d1:src") -
       rendition_uploads, ==, N_FRAMES);
   g_assert_cmpuint (vh_fake_gsthip_n_uploads_on ("c:src"), ==, aggregating);
+  gst_structure_free (hip_stats);
+}
+
+/* align=content: the frames' signatures too are read by device address
+ * (before, each was mapped and read on the CPU), with the pairs and values
+ * of system memory. */
+static void
+test_content_signatures_on_device (void)
+{
+  const gchar *props = "align=content align-window=1000000000";
+  GstStructure *cpu_stats, *hip_stats;
+  g_autoptr (GPtrArray) cpu = score_full ("cpu", -1, FALSE, props,
+      N_ALIGN_FRAMES, &cpu_stats);
+  guint maps = vh_fake_gsthip_n_cpu_maps ();
+  g_autoptr (GPtrArray) hip = score_full ("hip", 0, FALSE, props,
+      N_ALIGN_FRAMES, &hip_stats);
+  guint n;
+
+  g_assert_cmpuint (cpu->len, >=, N_ALIGN_FRAMES / 2);
+  n = vh_gst_test_assert_same_values (cpu, "system memory on the CPU", hip,
+      "libgsthip's memory by device address", "psnr");
+  g_test_message ("%u pairs, %u values equal", cpu->len, n);
+  g_assert_cmpuint (vh_fake_gsthip_n_cpu_maps (), ==, maps);
+  g_assert_cmpuint (stat (hip_stats, "gst-hip-frames-mapped"), ==, 0);
+  gst_structure_free (cpu_stats);
   gst_structure_free (hip_stats);
 }
 
@@ -294,6 +322,8 @@ main (int argc, char **argv)
       test_other_device_mapped);
   g_test_add_func ("/gst-hip/gsthip-stand-in/request-pad",
       test_request_pad_ready_on_its_thread);
+  g_test_add_func ("/gst-hip/gsthip-stand-in/content-signatures",
+      test_content_signatures_on_device);
   ret = g_test_run ();
   vh_hip_device_unref (device);
   return ret;
