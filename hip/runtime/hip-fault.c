@@ -14,7 +14,11 @@
  * gives (the same number in HIP and CUDA):
  *   alloc   device allocations, not made: out of memory (2)
  *   launch  kernel launches, not made: too many resources requested (701)
- *   sync    stream and event synchronisations, made: launch failure (719)
+ *   sync    stream and event synchronisations, made: launch failure (719);
+ *           only those whose caller takes the error (a clean-up's wait has
+ *           nothing to report it to, and on a GPU whether it waits at all
+ *           depends on timing, which would make the Nth call a matter of
+ *           chance)
  * The fake CUDA driver (tests/hip/fake-cuda.c) injects the same faults
  * below this layer, where there is no GPU. */
 

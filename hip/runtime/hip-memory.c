@@ -119,7 +119,7 @@ vh_hip_memcpy_2d (VhHipDevice * device, VhHipCopyKind kind, gpointer dst,
     return FALSE;
   VH_HIP_PUSH_OR_RETURN (device, error, FALSE);
   code = device->backend->stream_synchronize (NULL);
-  if (!code)
+  if (!code && error)
     code = vh_hip_fault_code (VH_HIP_FAULT_SYNC);
   return vh_hip_device_call_done (device, code, "hipStreamSynchronize",
       error);

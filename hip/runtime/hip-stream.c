@@ -58,7 +58,7 @@ vh_hip_stream_synchronize (VhHipStream * stream, GError ** error)
 
   VH_HIP_PUSH_OR_RETURN (device, error, FALSE);
   code = device->backend->stream_synchronize (stream->handle);
-  if (!code)
+  if (!code && error)
     code = vh_hip_fault_code (VH_HIP_FAULT_SYNC);
   return vh_hip_device_call_done (device, code, "hipStreamSynchronize",
       error);
@@ -130,7 +130,7 @@ vh_hip_event_synchronize (VhHipEvent * event, GError ** error)
 
   VH_HIP_PUSH_OR_RETURN (device, error, FALSE);
   code = device->backend->event_synchronize (event->handle);
-  if (!code)
+  if (!code && error)
     code = vh_hip_fault_code (VH_HIP_FAULT_SYNC);
   return vh_hip_device_call_done (device, code, "hipEventSynchronize",
       error);

@@ -67,6 +67,11 @@ def fail(case, what, out=''):
     failures.append('%s: %s\n%s' % (case, what, out[-3000:]))
 
 
+def report(case):
+    failed = any(f.startswith(case + ': ') for f in failures)
+    print('FAILED:' if failed else 'ok:', case)
+
+
 def fake_env(fault=None, memory=None, hip_fault=None):
     env = dict(os.environ)
     env.pop('VH_HIP_FAULT', None)
@@ -260,7 +265,7 @@ def cli_cases(tmp):
                     check_fallback(case, load(log), cpu, FRAMES, out)
                     if fault and fault.startswith('illegal'):
                         lost_calls[threads] = refused(out)
-                print('ok:', case)
+                report(case)
     # After a lost device nothing more goes to it: four times the frames,
     # no more calls refused (those come from the work in flight).
     if GPU_MODE:
@@ -285,7 +290,7 @@ def cli_cases(tmp):
         elif refused(out) > short + 32:
             fail(case, '%d calls on the lost device, %d with %d frames: it '
                  'is still used' % (refused(out), short, FRAMES), out)
-        print('ok:', case)
+        report(case)
 
 
 def pipeline(results, backend, n_frames, name='c'):
@@ -349,7 +354,7 @@ def element_cases(tmp):
                          out)
                 elif len(log_data['frames']) != n:
                     fail(case, 'frames missing', out)
-            print('ok:', case)
+            report(case)
 
     # Three streams in one process and device memory for about one: the
     # others start on the CPU (auto) or fail naming the device (hip).
@@ -373,7 +378,7 @@ def element_cases(tmp):
             for f in logs:
                 if len(load(f)['frames']) != n:
                     fail(case, '%s: frames missing' % f, out)
-        print('ok:', case)
+        report(case)
 
 
 def main():
