@@ -9,6 +9,7 @@
 
 #include "monitor-channel.h"
 #include "monitor-launch.h"
+#include "monitor-state.h"
 
 #include <math.h>
 #include <string.h>
@@ -19,6 +20,7 @@ struct _MonitorChannel
   MonitorDevices *devices;      /* borrowed */
 
   /* Main context only. */
+  MonitorStateQueue *states;    /* the pipelines' state changes */
   GstElement *pipeline;
   GstElement *compare;
   guint bus_watch;
@@ -131,6 +133,7 @@ monitor_channel_new (const MonitorChannelConfig * config,
   ch->scores = monitor_scores_new (config);
   ch->renditions = renditions_new (config);
   ch->events = monitor_events_new ();
+  ch->states = monitor_state_queue_new ();
   ch->align_locked = -1;
   ch->windows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       (GDestroyNotify) gst_structure_free);
@@ -150,6 +153,17 @@ set_state (MonitorChannel * ch, MonitorChannelState state)
   g_mutex_lock (&ch->lock);
   ch->state = state;
   g_mutex_unlock (&ch->lock);
+}
+
+static MonitorChannelState
+get_state (MonitorChannel * ch)
+{
+  MonitorChannelState state;
+
+  g_mutex_lock (&ch->lock);
+  state = ch->state;
+  g_mutex_unlock (&ch->lock);
+  return state;
 }
 
 /* The error's message, and what the element that posted it reads when the
@@ -228,8 +242,9 @@ current_stats (MonitorChannel * ch)
   return s;
 }
 
-/* Keeps what the run counted, then takes its pipeline down. Frames still
- * in flight when a run fails are lost with it. Returns the frames the run
+/* Keeps what the run counted, then takes its pipeline down (on the state
+ * queue: its streaming threads may take a while to stop). Frames still in
+ * flight when a run fails are lost with it. Returns the frames the run
  * scored. */
 static guint64
 finish_run (MonitorChannel * ch)
@@ -261,12 +276,14 @@ finish_run (MonitorChannel * ch)
   if (!ch->pipeline)
     return run_scored;
   bus = gst_element_get_bus (ch->pipeline);
-  gst_element_set_state (ch->pipeline, GST_STATE_NULL);
+  /* A message posted meanwhile may still reach the sync handler, which
+   * only reads what stays valid (the channel, its element until then). */
   gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
   if (ch->bus_watch)
     gst_bus_remove_watch (bus);
   ch->bus_watch = 0;
   gst_object_unref (bus);
+  monitor_state_queue_set (ch->states, ch->pipeline, GST_STATE_NULL);
   gst_clear_object (&ch->compare);
   gst_clear_object (&ch->pipeline);
   return run_scored;
@@ -395,6 +412,18 @@ clock_lag (GstElement * compare, const GstStructure * frame, gint64 * ns)
   return TRUE;
 }
 
+/* Whether @msg comes from the channel's vmafhipcompare (named "compare" in
+ * every pipeline it builds). Any thread: a message of a run being taken
+ * down may come while the main context clears ch->compare. */
+static gboolean
+from_compare (GstMessage * msg)
+{
+  GstObject *src = GST_MESSAGE_SRC (msg);
+
+  return src && GST_IS_ELEMENT (src) &&
+      !g_strcmp0 (GST_OBJECT_NAME (src), "compare");
+}
+
 /* Any thread: the per-frame values, and the GPU shared between channels,
  * handled where they are posted; everything else goes to on_bus_message. */
 static GstBusSyncReply
@@ -403,8 +432,7 @@ on_sync_message (GstBus * bus, GstMessage * msg, gpointer user_data)
   MonitorChannel *ch = user_data;
 
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
-      GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare) &&
-      gst_message_has_name (msg, "vmaf")) {
+      from_compare (msg) && gst_message_has_name (msg, "vmaf")) {
     const GstStructure *latest = gst_message_get_structure (msg);
     gint64 now_us = g_get_monotonic_time ();
     gint64 lag_ns;
@@ -540,7 +568,8 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
       g_warning ("channel %s: error from %s: %s (%s)", name,
           GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), text,
           debug ? debug : "no details");
-      why = g_strdup_printf ("failed (%s)", text);
+      why = g_strdup_printf ("%s (%s)", get_state (ch) ==
+          MONITOR_CHANNEL_STARTING ? "could not start" : "failed", text);
       g_free (text);
       /* Removes this watch: no more messages of this run come here. */
       fail_run (ch, why);
@@ -569,6 +598,11 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
       break;
     case GST_MESSAGE_EOS:
       end_run (ch);
+      break;
+    case GST_MESSAGE_APPLICATION:
+      /* the change to PLAYING failed without an error saying why */
+      if (gst_message_has_name (msg, MONITOR_STATE_START_FAILED))
+        fail_run (ch, "could not start");
       break;
     case GST_MESSAGE_ELEMENT:
       if (GST_MESSAGE_SRC (msg) == GST_OBJECT (ch->compare))
@@ -622,30 +656,10 @@ start_run (MonitorChannel * ch)
   gst_bus_set_sync_handler (bus, on_sync_message, ch, NULL);
   ch->bus_watch = gst_bus_add_watch (bus, on_bus_message, ch);
   set_state (ch, MONITOR_CHANNEL_STARTING);
-
-  if (gst_element_set_state (ch->pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE) {
-    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    gchar *why;
-
-    if (msg) {
-      gchar *text;
-
-      gst_message_parse_error (msg, &err, NULL);
-      text = error_text (msg, err);
-      g_warning ("channel %s: error from %s: %s", ch->config->name,
-          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), text);
-      why = g_strdup_printf ("could not start (%s)", text);
-      g_free (text);
-      g_error_free (err);
-      gst_message_unref (msg);
-    } else {
-      why = g_strdup ("could not start");
-    }
-    fail_run (ch, why);
-    g_free (why);
-  }
   gst_object_unref (bus);
+  /* Its errors come to on_bus_message: "could not start" while the
+   * channel is starting. */
+  monitor_state_queue_set (ch->states, ch->pipeline, GST_STATE_PLAYING);
 }
 
 /* Once a second: a run that scores nothing for stall-timeout is stuck
@@ -703,6 +717,8 @@ monitor_channel_free (MonitorChannel * channel)
   if (!channel)
     return;
   monitor_channel_stop (channel);
+  /* its last pipeline down: nothing calls the bus handlers any more */
+  monitor_state_queue_free (channel->states);
   if (channel->last_stats)
     gst_structure_free (channel->last_stats);
   gst_clear_message (&channel->latest);
