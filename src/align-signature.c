@@ -11,40 +11,43 @@
 #include "align.h"
 #include "errors.h"
 
-/* Sum of @n samples @step apart. A block is at most 32768 / 16 samples
- * wide: 2048 x 65535 fits 32 bits, which vectorise better. */
-static guint32
-sum8 (const guint8 * p, guint n, guint step)
-{
-  guint32 s = 0;
+#include <string.h>
 
-  if (step == 1) {
-    for (guint x = 0; x < n; x++)
-      s += p[x];
-  } else {
-    for (guint x = 0; x < n; x++)
-      s += p[x * step];
+/* Adds rows [@y0, @y1) of the luma to @col (one sum per column). A pass
+ * along each row, which the compiler vectorises: summing each cell's
+ * piece of a row apart (36 samples at 576x324) did not, and a 576x324
+ * frame's signature then cost more than its PSNR. */
+static void
+add_rows (const VhPicture * pic, guint y0, guint y1, guint w, guint step,
+    guint32 * col)
+{
+  for (guint y = y0; y < y1; y++) {
+    gconstpointer line = vh_picture_row (pic, 0, y);
+
+    if (pic->info.bpc == 8 && step == 1) {
+      const guint8 *p = line;
+
+      for (guint x = 0; x < w; x++)
+        col[x] += p[x];
+    } else if (pic->info.bpc == 8) {
+      const guint8 *p = line;
+
+      for (guint x = 0; x < w; x++)
+        col[x] += p[(gsize) x * step];
+    } else if (step == 1) {
+      const guint16 *p = line;
+
+      for (guint x = 0; x < w; x++)
+        col[x] += p[x];
+    } else {
+      const guint16 *p = line;
+
+      for (guint x = 0; x < w; x++)
+        col[x] += p[(gsize) x * step];
+    }
   }
-  return s;
 }
 
-static guint32
-sum16 (const guint16 * p, guint n, guint step)
-{
-  guint32 s = 0;
-
-  if (step == 1) {
-    for (guint x = 0; x < n; x++)
-      s += p[x];
-  } else {
-    for (guint x = 0; x < n; x++)
-      s += p[x * step];
-  }
-  return s;
-}
-
-/* First sample of block @i of @n over @size samples (the last is
- * @size): block i covers [ceil (i * size / n), ceil ((i + 1) * size / n)). */
 static guint
 block_start (guint i, guint size, guint n)
 {
@@ -94,6 +97,20 @@ vh_align_signature_from_sums (const guint64 sums[VH_ALIGN_CELLS], guint w,
   return TRUE;
 }
 
+/* The same for 8-bit samples one after the other, into 16-bit sums (at
+ * most 257 rows: up to 4112 lines a frame): half the memory traffic of
+ * 32-bit ones, 1.7 times as fast at 1080p. */
+static void
+add_rows8 (const VhPicture * pic, guint y0, guint y1, guint w, guint16 * col)
+{
+  for (guint y = y0; y < y1; y++) {
+    const guint8 *p = vh_picture_row (pic, 0, y);
+
+    for (guint x = 0; x < w; x++)
+      col[x] += p[x];
+  }
+}
+
 gboolean
 vh_align_signature_compute (const VhPicture * pic, VhAlignSignature * sig,
     GError ** error)
@@ -102,6 +119,8 @@ vh_align_signature_compute (const VhPicture * pic, VhAlignSignature * sig,
   guint step = pic->step[0] ? pic->step[0] : 1;
   guint64 sums[VH_ALIGN_CELLS] = { 0 };
   guint xs[VH_ALIGN_GRID_W + 1];
+  guint32 *col;
+  guint16 *col16;
 
   if (pic->mem_type != VH_MEMORY_HOST) {
     g_set_error (error, VH_ERROR, VH_ERROR_INVALID_ARGUMENT,
@@ -115,21 +134,29 @@ vh_align_signature_compute (const VhPicture * pic, VhAlignSignature * sig,
   for (guint c = 0; c <= VH_ALIGN_GRID_W; c++)
     xs[c] = block_start (c, w, VH_ALIGN_GRID_W);
 
+  /* a column's sum over a block's rows: at most 65535 x h, within 32 bits
+   * for any height a picture may have */
+  col = g_new (guint32, w);
+  col16 = g_new (guint16, w);
   for (guint r = 0; r < VH_ALIGN_GRID_H; r++) {
     guint y0 = block_start (r, h, VH_ALIGN_GRID_H);
     guint y1 = block_start (r + 1, h, VH_ALIGN_GRID_H);
     guint64 *cells = sums + r * VH_ALIGN_GRID_W;
 
-    for (guint y = y0; y < y1; y++) {
-      gconstpointer line = vh_picture_row (pic, 0, y);
-
-      for (guint c = 0; c < VH_ALIGN_GRID_W; c++) {
-        guint n = xs[c + 1] - xs[c];
-        cells[c] += pic->info.bpc == 8 ?
-            sum8 ((const guint8 *) line + (gsize) xs[c] * step, n, step) :
-            sum16 ((const guint16 *) line + (gsize) xs[c] * step, n, step);
-      }
+    if (pic->info.bpc == 8 && step == 1 && y1 - y0 <= 257) {
+      memset (col16, 0, w * sizeof (*col16));
+      add_rows8 (pic, y0, y1, w, col16);
+      for (guint x = 0; x < w; x++)
+        col[x] = col16[x];
+    } else {
+      memset (col, 0, w * sizeof (*col));
+      add_rows (pic, y0, y1, w, step, col);
     }
+    for (guint c = 0; c < VH_ALIGN_GRID_W; c++)
+      for (guint x = xs[c]; x < xs[c + 1]; x++)
+        cells[c] += col[x];
   }
+  g_free (col16);
+  g_free (col);
   return vh_align_signature_from_sums (sums, w, h, pic->info.bpc, sig, error);
 }

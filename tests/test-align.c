@@ -489,6 +489,53 @@ test_align_signature (void)
   vh_picture_unref (p8);
 }
 
+/* The signature of random frames of several sizes and depths equals the
+ * one made from block sums counted here sample by sample (block i of n
+ * over size samples covers [ceil (i * size / n), ceil ((i + 1) * size /
+ * n))), bit for bit. */
+static void
+test_align_signature_sums (void)
+{
+  static const guint sizes[][3] = {
+    {16, 16, 8}, {37, 23, 8}, {576, 324, 8}, {1920, 1080, 8}, {35, 19, 10},
+    {641, 361, 12}, {20, 4200, 8},
+  };
+  GRand *rand = g_rand_new_with_seed (29);
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++) {
+    guint w = sizes[k][0], h = sizes[k][1], bpc = sizes[k][2];
+    g_autoptr (GError) error = NULL;
+    guint64 sums[VH_ALIGN_CELLS] = { 0 };
+    VhAlignSignature got, want;
+    VhPictureInfo info;
+    VhPicture *pic;
+
+    g_assert_true (vh_picture_info_init (&info, VH_PIX_FMT_YUV420, bpc, w, h,
+            NULL));
+    pic = vh_picture_new (&info);
+    for (guint y = 0; y < h; y++)
+      for (guint x = 0; x < w; x++) {
+        guint v = g_rand_int_range (rand, 0, 1 << bpc);
+        guint cell = (y * VH_ALIGN_GRID_H / h) * VH_ALIGN_GRID_W +
+            x * VH_ALIGN_GRID_W / w;
+
+        if (bpc == 8)
+          ((guint8 *) vh_picture_row (pic, 0, y))[x] = v;
+        else
+          ((guint16 *) vh_picture_row (pic, 0, y))[x] = v;
+        sums[cell] += v;
+      }
+    g_assert_true (vh_align_signature_compute (pic, &got, &error));
+    g_assert_true (vh_align_signature_from_sums (sums, w, h, bpc, &want,
+            &error));
+    g_assert_no_error (error);
+    g_assert_cmpmem (got.cell, sizeof (got.cell), want.cell,
+        sizeof (want.cell));
+    vh_picture_unref (pic);
+  }
+  g_rand_free (rand);
+}
+
 /* A golden clip and its encode, the encode delayed by 5 frames, with 2
  * frames dropped and one repeated: every frame paired with its own. */
 static void
@@ -559,6 +606,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/align/signature", test_align_signature);
+  g_test_add_func ("/align/signature-sums", test_align_signature_sums);
   g_test_add_func ("/align/delay", test_align_delay);
   g_test_add_func ("/align/late-reference", test_align_late_reference);
   g_test_add_func ("/align/drops-repeats", test_align_drops_repeats);
