@@ -49,7 +49,10 @@ cuda_api (void)
 
   if (g_once_init_enter (&done)) {
     gpointer lib = dlopen (CUDA_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    gboolean (*load_library) (void) = NULL;
+
     if (lib) {
+      load_library = dlsym (lib, "gst_cuda_load_library");
       api.context_new_wrapped = dlsym (lib, "gst_cuda_context_new_wrapped");
       api.context_new_cuda_context = dlsym (lib,
           "gst_context_new_cuda_context");
@@ -59,9 +62,15 @@ cuda_api (void)
     if (!lib)
       api.error = g_strdup_printf ("%s (gst-cuda) does not load: %s",
           CUDA_LIBRARY, dlerror ());
-    else if (!api.context_new_wrapped || !api.context_new_cuda_context ||
-        !api.context_get_handle)
+    else if (!load_library || !api.context_new_wrapped ||
+        !api.context_new_cuda_context || !api.context_get_handle)
       api.error = g_strdup_printf ("%s lacks the functions of gst-cuda 1.22",
+          CUDA_LIBRARY);
+    /* gst-cuda calls the driver through a table its users fill first (its
+     * plugin does so as it loads): a context made before that aborted the
+     * process when no CUDA element had been loaded yet */
+    else if (!load_library ())
+      api.error = g_strdup_printf ("%s cannot load the CUDA driver",
           CUDA_LIBRARY);
     g_once_init_leave (&done, 1);
   }
@@ -133,22 +142,41 @@ device_cuda_context (GstVmafHipDevice * device)
   return ctx;
 }
 
+/* gst-cuda's context for @device as a GstContext, or NULL. */
+static GstContext *
+device_gst_context (GstVmafHipDevice * device)
+{
+  GstObject *ctx = device_cuda_context (device);
+
+  return ctx ? cuda_api ()->context_new_cuda_context (ctx) : NULL;
+}
+
+void
+gst_vmaf_hip_cuda_post_context (GstElement * element,
+    GstVmafHipDevice * device)
+{
+  GstContext *context;
+
+  /* none for an AMD GPU, or without gst-cuda */
+  if (!device || !(context = device_gst_context (device)))
+    return;
+  GST_DEBUG_OBJECT (element, "posting the CUDA context of our device");
+  gst_element_post_message (element,
+      gst_message_new_have_context (GST_OBJECT (element), context));
+}
+
 gboolean
 gst_vmaf_hip_cuda_handle_context_query (GstElement * element,
     GstQuery * query, GstVmafHipDevice * device)
 {
   const gchar *type = NULL;
-  GstObject *ctx;
   GstContext *context;
 
   if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT ||
       !gst_query_parse_context_type (query, &type) ||
       g_strcmp0 (type, CUDA_CONTEXT_TYPE) != 0 || !device)
     return FALSE;
-  ctx = device_cuda_context (device);
-  if (!ctx)
-    return FALSE;
-  context = cuda_api ()->context_new_cuda_context (ctx);
+  context = device_gst_context (device);
   if (!context)
     return FALSE;
   GST_DEBUG_OBJECT (element, "offering the CUDA context of our device");

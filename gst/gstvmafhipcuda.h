@@ -39,6 +39,14 @@ gboolean     gst_vmaf_hip_cuda_handle_context_query (GstElement * element,
                                            GstQuery * query,
                                            GstVmafHipDevice * device);
 
+/* Posts @device's CUDA context (a have-context message) when it is an
+ * NVIDIA GPU and gst-cuda loads: the pipeline keeps it and hands it to a
+ * CUDA element that asks later with its pads not linked yet (a decoder
+ * that decodebin plugs once the stream is typed), which would otherwise
+ * make a context of its own, whose frames the element cannot read. */
+void         gst_vmaf_hip_cuda_post_context (GstElement * element,
+                                           GstVmafHipDevice * device);
+
 /* TRUE when @buffer is one piece of CUDA memory in @device's context; else
  * FALSE, with @error set when it is CUDA memory of another context (another
  * GPU, or a producer that did not take our context). */

@@ -251,6 +251,8 @@ gst_vmaf_hip_gpu_open (GstVmafHipGpu * gpu, GstVmafHipBackend backend,
                 (gpu->hip_device)), &gpu->backends, &gpu->transfer, &err)) {
       if (self_test)
         gpu->extractors = gst_vmaf_hip_self_test (self, gpu->transfer);
+      gst_vmaf_hip_cuda_post_context (self, GST_VMAF_HIP_DEVICE
+          (gpu->hip_device));
       return TRUE;
     }
     gst_vmaf_hip_gpu_close (gpu);

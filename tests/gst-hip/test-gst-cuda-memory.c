@@ -74,17 +74,14 @@ on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
+static GPtrArray *run_pipeline (GstElement * p, gchar ** error_msg);
+
 /* The per-frame "vmaf" structures; NULL with @error_msg on an error. */
 static GPtrArray *
 run (const gchar * launch, Seen * seen, gchar ** error_msg)
 {
   GstElement *p = gst_parse_launch (launch, NULL);
-  GstBus *bus = gst_element_get_bus (p);
-  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      gst_structure_free);
-  gboolean done = FALSE;
 
-  *error_msg = NULL;
   if (seen) {
     GstElement *c = gst_bin_get_by_name (GST_BIN (p), "c");
     for (guint i = 0; i < 2; i++) {
@@ -96,11 +93,24 @@ run (const gchar * launch, Seen * seen, gchar ** error_msg)
     }
     gst_object_unref (c);
   }
+  return run_pipeline (p, error_msg);
+}
+
+/* Runs @p (taken) to its end from the state it is in. */
+static GPtrArray *
+run_pipeline (GstElement * p, gchar ** error_msg)
+{
+  GstBus *bus = gst_element_get_bus (p);
+  GPtrArray *frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_structure_free);
+  gboolean done = FALSE;
+
+  *error_msg = NULL;
   gst_element_set_state (p, GST_STATE_PLAYING);
   while (!done) {
     GstMessage *m = gst_bus_timed_pop (bus, 60 * GST_SECOND);
     if (!m)
-      g_error ("timeout: %s", launch);
+      g_error ("timeout: %s", GST_OBJECT_NAME (p));
     if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ELEMENT &&
         gst_message_has_name (m, "vmaf"))
       g_ptr_array_add (frames,
@@ -251,6 +261,47 @@ test_content_read_in_place (void)
   g_mutex_clear (&aligned.lock);
 }
 
+/* A CUDA producer that asks for its context before it is linked, as a
+ * decoder that decodebin plugs once the stream is typed: the pipeline
+ * hands it the element's context (posted when the element started), and
+ * its frames are read in place with system memory's values. Before, it
+ * made a context of its own and every frame failed ("a frame in CUDA
+ * memory of another CUDA context"). */
+static void
+test_context_late_producer (void)
+{
+  g_autofree gchar *err = NULL;
+  g_autoptr (GPtrArray) sys = run (SOURCES (""), NULL, &err);
+  g_autoptr (GPtrArray) late_run = NULL;
+  GstElement *p = gst_parse_launch ("videotestsrc num-buffers="
+      G_STRINGIFY (N_FRAMES) " pattern=ball ! video/x-raw,format=I420,"
+      "width=320,height=240,framerate=25/1 ! cudaupload ! "
+      "video/x-raw(memory:CUDAMemory) ! c.ref_sink vmafhipcompare name=c "
+      "features=psnr,float_ssim model=\"\" backend=hip ! fakesink", NULL);
+  GstElement *late = gst_parse_bin_from_description ("videotestsrc "
+      "num-buffers=" G_STRINGIFY (N_FRAMES) " pattern=ball "
+      "horizontal-speed=3 ! video/x-raw,format=I420,width=320,height=240,"
+      "framerate=25/1 ! cudaupload ! capsfilter "
+      "caps=\"video/x-raw(memory:CUDAMemory)\"", TRUE, NULL);
+  GstElement *c = gst_bin_get_by_name (GST_BIN (p), "c");
+
+  g_assert_nonnull (sys);
+  /* the element starts (its device opens) as the pipeline goes to PAUSED */
+  gst_element_set_state (p, GST_STATE_PAUSED);
+  gst_bin_add (GST_BIN (p), late);
+  /* cudaupload looks for a context now, with nothing linked */
+  g_assert_cmpint (gst_element_set_state (late, GST_STATE_READY), !=,
+      GST_STATE_CHANGE_FAILURE);
+  g_assert_true (gst_element_link_pads (late, "src", c, "dist_sink"));
+  gst_object_unref (c);
+  late_run = run_pipeline (p, &err);
+  if (!late_run)
+    g_error ("a CUDA producer set up before it was linked: %s", err);
+  g_assert_cmpuint (late_run->len, ==, N_FRAMES);
+  vh_gst_test_assert_same_values (sys, "system memory", late_run,
+      "CUDA memory", "a producer linked late, against system memory");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -291,6 +342,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gst-cuda-memory/read-in-place", test_read_in_place);
   g_test_add_func ("/gst-cuda-memory/content-read-in-place",
       test_content_read_in_place);
+  g_test_add_func ("/gst-cuda-memory/context-late-producer",
+      test_context_late_producer);
   ret = g_test_run ();
   /* Memory that could not be told apart: the whole run is a skip. */
   if (ret == 0 && seen.n_host_current)
