@@ -293,6 +293,8 @@ test_context_late_producer (void)
   g_assert_cmpint (gst_element_set_state (late, GST_STATE_READY), !=,
       GST_STATE_CHANGE_FAILURE);
   g_assert_true (gst_element_link_pads (late, "src", c, "dist_sink"));
+  /* as decodebin does: the pipeline waits for its preroll */
+  g_assert_true (gst_element_sync_state_with_parent (late));
   gst_object_unref (c);
   late_run = run_pipeline (p, &err);
   if (!late_run)
