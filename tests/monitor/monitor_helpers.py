@@ -6,17 +6,57 @@
 # License as published by the Free Software Foundation; either
 # version 2.1 of the License, or (at your option) any later version.
 
-"""What the monitor's tests share: reading /metrics, finding a sample,
-and asking the element for a property (a feature it may not have yet)."""
+"""What the monitor's tests share: running the service, reading
+/metrics, finding a sample, and asking the element for a property (a
+feature it may not have yet)."""
 
 import re
+import signal
 import subprocess
+import time
 import urllib.request
 
-# What a scrape may take: Prometheus' default scrape_timeout. The service
-# starts and stops channels on the thread that answers scrapes, so a
-# scrape during a channel's start waits for it.
+# What a scrape may take: Prometheus' default scrape_timeout.
 SCRAPE_TIMEOUT = 10
+
+
+def start_service(monitor, config, log_path, env=None):
+    """vmafhip-monitor on @config, its standard error in @log_path: the
+    process and its /metrics URL (None when it did not start)."""
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen([monitor, "-c", config], env=env,
+                                stdout=subprocess.PIPE, stderr=log,
+                                stdin=subprocess.DEVNULL)
+    line = proc.stdout.readline().decode()
+    if not line.startswith("vmafhip-monitor: serving"):
+        return proc, None
+    return proc, line.split()[-1]
+
+
+def stop_service(proc, timeout=15):
+    """SIGTERM, and the exit status (None when it had to be killed)."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return None
+
+
+def scrape_until_ended(url, channels, seconds, pause=0.2):
+    """Scrapes until every channel of @channels has ended, for at most
+    @seconds: the last metrics, and whether they all ended."""
+    end = time.monotonic() + seconds
+    metrics = ""
+    while time.monotonic() < end:
+        metrics = scrape(url)
+        if all(f'vmafhip_channel_state{{channel="{c}",state="ended"}} 1'
+               in metrics for c in channels):
+            return metrics, True
+        time.sleep(pause)
+    return metrics, False
 
 
 def scrape(url, timeout=SCRAPE_TIMEOUT):

@@ -16,14 +16,14 @@ Skips (77) while the element has no align property."""
 
 import os
 import shlex
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from monitor_helpers import channel_value, element_has, scrape  # noqa: E402
+from monitor_helpers import (  # noqa: E402
+    channel_value, element_has, scrape_until_ended, start_service,
+    stop_service)
 
 SKIP = 77
 W, H, FPS, FRAMES, LATE = 192, 108, 25, 150, 37
@@ -66,25 +66,14 @@ def main():
                 not in check.stdout:
             failures.append(f"--check does not set the alignment: "
                             f"{check.stdout}{check.stderr}")
-        log_path = os.path.join(work, "monitor.log")
-        with open(log_path, "w") as log:
-            proc = subprocess.Popen([monitor, "-c", path],
-                                    stdout=subprocess.PIPE, stderr=log,
-                                    stdin=subprocess.DEVNULL)
-        m = ""
+        proc, url = start_service(monitor, path,
+                                  os.path.join(work, "monitor.log"))
         try:
-            url = proc.stdout.readline().decode().split()[-1]
-            end = time.monotonic() + 60
-            while time.monotonic() < end:
-                m = scrape(url)
-                if 'vmafhip_channel_state{channel="a",state="ended"} 1' in m:
-                    break
-                time.sleep(0.2)
-            else:
+            m, ended = scrape_until_ended(url, ["a"], 60)
+            if not ended:
                 failures.append("the channel did not end")
         finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(15)
+            stop_service(proc)
 
     frames = channel_value(m, "vmafhip_channel_offset_frames", "a")
     seconds = channel_value(m, "vmafhip_channel_offset_seconds", "a")

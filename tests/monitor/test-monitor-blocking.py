@@ -18,14 +18,13 @@ stream), and the service stops on SIGTERM with status 0.
 """
 
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from monitor_helpers import channel_value, scrape  # noqa: E402
+from monitor_helpers import (  # noqa: E402
+    channel_value, scrape, start_service, stop_service)
 
 LIVE = ("videotestsrc is-live=true ! "
         "video/x-raw,width=64,height=48,framerate=25/1")
@@ -51,16 +50,11 @@ def main():
                     f"[channel live]\nreference = {LIVE}\n"
                     "distortion = videobalance brightness=0.1\n")
         log_path = os.path.join(tmp, "monitor.log")
-        with open(log_path, "w") as log:
-            proc = subprocess.Popen([monitor, "-c", path],
-                                    stdout=subprocess.PIPE, stderr=log,
-                                    stdin=subprocess.DEVNULL)
+        proc, url = start_service(monitor, path, log_path)
         try:
-            line = proc.stdout.readline().decode()
-            if not line.startswith("vmafhip-monitor: serving"):
-                failures.append(f"the service did not start: {line!r}")
+            if not url:
+                failures.append("the service did not start")
                 raise RuntimeError
-            url = line.split()[-1]
             slowest, scored, metrics = 0.0, None, ""
             deadline = time.monotonic() + 15
             while time.monotonic() < deadline:
@@ -100,12 +94,8 @@ def main():
                     os.close(fd)
                 except OSError:
                     pass
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    status = proc.wait(30)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+                status = stop_service(proc, 30)
+                if status is None:
                     status = "a hang"
                 if status != 0:
                     failures.append(f"the service exited with {status}")

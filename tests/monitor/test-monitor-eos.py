@@ -22,14 +22,14 @@ Reads /metrics directly (no Prometheus needed).
 """
 
 import os
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from monitor_helpers import channel_value, scrape  # noqa: E402
+from monitor_helpers import (  # noqa: E402
+    channel_value, scrape, start_service, stop_service)
 
 SOURCE = ("videotestsrc num-buffers=%d ! "
           "video/x-raw,width=64,height=48,framerate=25/1")
@@ -67,16 +67,11 @@ def main():
                             f"channel only: {check.stdout}{check.stderr}")
 
         log_path = os.path.join(tmp, "monitor.log")
-        with open(log_path, "w") as log:
-            proc = subprocess.Popen([monitor, "-c", path],
-                                    stdout=subprocess.PIPE, stderr=log,
-                                    stdin=subprocess.DEVNULL)
+        proc, url = start_service(monitor, path, log_path)
         try:
-            line = proc.stdout.readline().decode()
-            if not line.startswith("vmafhip-monitor: serving"):
-                failures.append(f"the service did not start: {line!r}")
+            if not url:
+                failures.append("the service did not start")
                 raise RuntimeError
-            url = line.split()[-1]
             start = time.monotonic()
             time.sleep(RUN_SECONDS)
             m = scrape(url)
@@ -85,12 +80,7 @@ def main():
             m = ""
             elapsed = 1
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_service(proc)
         with open(log_path) as f:
             log = f.read()
 

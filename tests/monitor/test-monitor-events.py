@@ -20,14 +20,13 @@ freeze detection (black-min-duration, freeze-min-duration).
 import os
 import re
 import shlex
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from monitor_helpers import element_has, scrape  # noqa: E402
+from monitor_helpers import (  # noqa: E402
+    element_has, scrape_until_ended, start_service, stop_service)
 
 SKIP = 77
 W, H, FPS, SECONDS = 160, 90, 25, 12
@@ -88,26 +87,14 @@ def main():
                     f"[channel clean]\nreference = {source(ref)}\n"
                     f"distorted = {source(ref)}\n")
         log_path = os.path.join(work, "monitor.log")
-        with open(log_path, "w") as log:
-            proc = subprocess.Popen([monitor, "-c", path],
-                                    stdout=subprocess.PIPE, stderr=log,
-                                    stdin=subprocess.DEVNULL)
+        proc, url = start_service(monitor, path, log_path)
         try:
-            url = proc.stdout.readline().decode().split()[-1]
-            end = time.monotonic() + 90
-            m = ""
-            while time.monotonic() < end:
-                m = scrape(url)
-                if all(f'vmafhip_channel_state{{channel="{c}",'
-                       f'state="ended"}} 1' in m
-                       for c in ("damaged", "clean")):
-                    break
-                time.sleep(0.5)
-            else:
+            m, ended = scrape_until_ended(url, ["damaged", "clean"], 90,
+                                          pause=0.5)
+            if not ended:
                 failures.append("the channels did not end")
         finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(15)
+            stop_service(proc)
         with open(log_path) as f:
             log = f.read()
 

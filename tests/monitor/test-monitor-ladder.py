@@ -24,14 +24,13 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from monitor_helpers import samples, scrape  # noqa: E402
+from monitor_helpers import (  # noqa: E402
+    samples, scrape_until_ended, start_service, stop_service)
 
 SKIP = 77
 FRAMES = 30
@@ -157,23 +156,11 @@ def main():
                                 f"{check.stdout}")
 
         log_path = os.path.join(tmp, "monitor.log")
-        with open(log_path, "w") as log:
-            proc = subprocess.Popen([monitor, "-c", path],
-                                    stdout=subprocess.PIPE, stderr=log,
-                                    stdin=subprocess.DEVNULL)
+        proc, url = start_service(monitor, path, log_path)
         try:
-            url = proc.stdout.readline().decode().split()[-1]
-            end = time.monotonic() + 60
-            m = ""
-            while time.monotonic() < end:
-                m = scrape(url)
-                if ('vmafhip_channel_state{channel="live",state="ended"} 1'
-                        in m):
-                    break
-                time.sleep(0.2)
+            m, _ = scrape_until_ended(url, ["live"], 60)
         finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(15)
+            stop_service(proc)
 
     hist = samples(m, "vmafhip_channel_score_histogram_bucket")
     counts = samples(m, "vmafhip_channel_score_histogram_count")

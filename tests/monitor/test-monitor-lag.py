@@ -18,14 +18,13 @@ is counted once in vmafhip_channel_lag_warnings_total and fast has none.
 """
 
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from monitor_helpers import channel_value, element_has, scrape  # noqa: E402
+from monitor_helpers import (  # noqa: E402
+    channel_value, element_has, scrape, start_service, stop_service)
 
 LIVE = ("videotestsrc is-live=true pattern=ball ! "
         "video/x-raw,width=64,height=48,framerate=25/1")
@@ -46,19 +45,14 @@ def main():
                     f"[channel fast]\nreference = {LIVE}\n"
                     "distortion = videobalance brightness=0.05\n")
         log_path = os.path.join(work, "monitor.log")
-        with open(log_path, "w") as log:
-            proc = subprocess.Popen([monitor, "-c", path],
-                                    stdout=subprocess.PIPE, stderr=log,
-                                    stdin=subprocess.DEVNULL)
+        proc, url = start_service(monitor, path, log_path)
         try:
-            url = proc.stdout.readline().decode().split()[-1]
             time.sleep(5)
             early = scrape(url)
             time.sleep(2)
             m = scrape(url)
         finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(15)
+            stop_service(proc)
         with open(log_path) as f:
             log = f.read()
 

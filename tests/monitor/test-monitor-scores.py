@@ -21,14 +21,13 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from monitor_helpers import element_has, samples, scrape  # noqa: E402
+from monitor_helpers import (  # noqa: E402
+    element_has, samples, scrape_until_ended, start_service, stop_service)
 
 SKIP = 77
 PAIR = ("src01_q160x90_ref.yuv", "src01_q160x90_dis.yuv", 160, 90, 48)
@@ -115,21 +114,11 @@ def main():
             failures.append(f"--check failed: {check.stderr}")
 
         log_path = os.path.join(tmp, "monitor.log")
-        with open(log_path, "w") as log:
-            proc = subprocess.Popen([monitor, "-c", path],
-                                    stdout=subprocess.PIPE, stderr=log,
-                                    stdin=subprocess.DEVNULL)
+        proc, url = start_service(monitor, path, log_path)
         try:
-            url = proc.stdout.readline().decode().split()[-1]
-            end = time.monotonic() + 60
-            while time.monotonic() < end:
-                m = scrape(url)
-                if 'vmafhip_channel_state{channel="a",state="ended"} 1' in m:
-                    break
-                time.sleep(0.2)
+            m, _ = scrape_until_ended(url, ["a"], 60)
         finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(15)
+            stop_service(proc)
 
     for metric in ("vmaf", "psnr_y"):
         values = [fr[metric] for fr in frames]
