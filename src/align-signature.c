@@ -48,6 +48,22 @@ add_rows (const VhPicture * pic, guint y0, guint y1, guint w, guint step,
   }
 }
 
+/* The same for 8-bit samples one after the other, into 16-bit sums (at
+ * most 257 rows: up to 4112 lines a frame): half the memory traffic of
+ * 32-bit ones, 1.7 times as fast at 1080p. */
+static void
+add_rows8 (const VhPicture * pic, guint y0, guint y1, guint w, guint16 * col)
+{
+  for (guint y = y0; y < y1; y++) {
+    const guint8 *p = vh_picture_row (pic, 0, y);
+
+    for (guint x = 0; x < w; x++)
+      col[x] += p[x];
+  }
+}
+
+/* First sample of block @i of @n over @size samples (the last is
+ * @size): block i covers [ceil (i * size / n), ceil ((i + 1) * size / n)). */
 static guint
 block_start (guint i, guint size, guint n)
 {
@@ -95,20 +111,6 @@ vh_align_signature_from_sums (const guint64 sums[VH_ALIGN_CELLS], guint w,
     }
   }
   return TRUE;
-}
-
-/* The same for 8-bit samples one after the other, into 16-bit sums (at
- * most 257 rows: up to 4112 lines a frame): half the memory traffic of
- * 32-bit ones, 1.7 times as fast at 1080p. */
-static void
-add_rows8 (const VhPicture * pic, guint y0, guint y1, guint w, guint16 * col)
-{
-  for (guint y = y0; y < y1; y++) {
-    const guint8 *p = vh_picture_row (pic, 0, y);
-
-    for (guint x = 0; x < w; x++)
-      col[x] += p[x];
-  }
 }
 
 gboolean
