@@ -26,8 +26,8 @@
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
 
-/* Frames whose GPU signatures the engine may be without before the
- * pairing waits for them. */
+/* Frames whose signatures (on the GPU, on a worker) the engine may be
+ * without before the pairing waits for them. */
 #define MAX_SIGNATURES_IN_FLIGHT 8
 
 /* The frame duration assumed when a stream says none (25 fps). */
@@ -57,14 +57,16 @@ gst_vmaf_hip_align_mode_get_type (void)
   return (GType) id;
 }
 
-/* A frame's signature on its way to the engine: computed on the CPU, or
- * queued on the GPU (a frame only in device memory). */
+/* A frame's signature on its way to the engine: computed on a worker
+ * thread (system memory), queued on the GPU (a frame in device memory),
+ * or computed here. */
 typedef struct
 {
   gboolean ref_side;
   VhAlignSignature sig;
+  GstVmafHipSignatureJob *job;  /* NULL: not on a worker */
 #ifdef VH_HAVE_HIP
-  VhHipProbeTicket *ticket;     /* NULL: @sig is computed */
+  VhHipProbeTicket *ticket;     /* NULL: not on the GPU */
 #endif
   guint width, height, bpc;
 } PendingSignature;
@@ -151,6 +153,7 @@ pending_free (gpointer data)
 #ifdef VH_HAVE_HIP
   vh_hip_probe_ticket_discard (ps->ticket);
 #endif
+  gst_vmaf_hip_signature_job_unref (ps->job);
   g_free (ps);
 }
 
@@ -353,23 +356,43 @@ hold_buffer (GstVmafHipContentPairing * p, const GstVmafHipFrame * frame,
   w->frame.buffer = gst_buffer_copy_deep (frame->buffer);
 }
 
+/* Whether @ps's signature is still being computed (on a worker or on
+ * the GPU). */
+static gboolean
+in_flight (PendingSignature * ps)
+{
+#ifdef VH_HAVE_HIP
+  if (ps->ticket && !vh_hip_probe_ticket_ready (ps->ticket))
+    return TRUE;
+#endif
+  return ps->job && !gst_vmaf_hip_signature_job_done (ps->job);
+}
+
 /* The pending signatures to the engine, in the order the frames came:
- * those whose GPU results arrived, and, waiting for them, those beyond
- * the last MAX_SIGNATURES_IN_FLIGHT (all of them with @all, at the end).
- * Waiting for the newest frame's would wait for its upload too. */
+ * those whose results arrived, and, waiting for them, those beyond the
+ * last MAX_SIGNATURES_IN_FLIGHT (all of them with @all, at the end).
+ * Waiting for the newest frame's would wait for its upload or its
+ * worker. */
 static void
 push_pending (GstVmafHipContentPairing * p, gboolean all)
 {
   PendingSignature *ps;
 
   while ((ps = g_queue_peek_head (&p->signatures))) {
-#ifdef VH_HAVE_HIP
-    if (ps->ticket && !all &&
-        p->signatures.length <= MAX_SIGNATURES_IN_FLIGHT &&
-        !vh_hip_probe_ticket_ready (ps->ticket))
+    if (!all && p->signatures.length <= MAX_SIGNATURES_IN_FLIGHT &&
+        in_flight (ps))
       break;
-#endif
     g_queue_pop_head (&p->signatures);
+    if (ps->job) {
+      GError *err = NULL;
+
+      if (!gst_vmaf_hip_signature_job_take (ps->job, &ps->sig, &err)) {
+        memset (&ps->sig, 0, sizeof (ps->sig));
+        warn_signature (p, err->message);
+        g_error_free (err);
+      }
+      g_clear_pointer (&ps->job, gst_vmaf_hip_signature_job_unref);
+    }
 #ifdef VH_HAVE_HIP
     if (ps->ticket) {
       guint64 sums[VH_HIP_PROBE_CELLS];
@@ -394,24 +417,10 @@ push_pending (GstVmafHipContentPairing * p, gboolean all)
   }
 }
 
-gboolean
-gst_vmaf_hip_content_signature_early (const GstVmafHipFrame * frame,
-    VhAlignSignature * sig)
-{
-  /* Plain system memory only: mapping any other (GPU memory) may copy,
-   * and the pairing may read it on the GPU instead. */
-  for (guint i = 0; i < gst_buffer_n_memory (frame->buffer); i++)
-    if (!gst_memory_is_type (gst_buffer_peek_memory (frame->buffer, i),
-            GST_ALLOCATOR_SYSMEM))
-      return FALSE;
-  /* on failure the pairing tries again and says why */
-  return cpu_signature (frame, sig, NULL);
-}
-
 void
 gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
     gboolean ref_side, const GstVmafHipFrame * frame,
-    const VhAlignSignature * sig)
+    GstVmafHipSignatureJob * job)
 {
   WaitingFrame *w = g_new0 (WaitingFrame, 1);
   const GstVmafHipFrame *f = &w->frame;
@@ -421,8 +430,8 @@ gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
   if (!p->align)
     make_engine (p, f);
   ps->ref_side = ref_side;
-  if (sig)
-    ps->sig = *sig;
+  if (job)
+    ps->job = gst_vmaf_hip_signature_job_ref (job);
 #ifdef VH_HAVE_HIP
   else if (!queue_on_gpu (p, f, ps))
 #else

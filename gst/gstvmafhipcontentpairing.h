@@ -14,6 +14,7 @@
 
 #include "gstvmafhippairing.h"
 #include "gstvmafhipgpu.h"
+#include "gstvmafhipsignatures.h"
 #include "align.h"
 
 G_BEGIN_DECLS
@@ -66,21 +67,15 @@ GstVmafHipContentPairing *gst_vmaf_hip_content_pairing_new (GstElement * element
 
 void         gst_vmaf_hip_content_pairing_free (GstVmafHipContentPairing * p);
 
-/* The signature of a frame in system memory, computed by the caller
- * before it takes the lock under which it pushes the frame (a pass over
- * the luma plane that would hold up the other inputs and the aggregating
- * thread); FALSE for a frame the pairing reads itself (in GPU memory, or
- * unreadable: the pairing says why). Any thread. */
-gboolean     gst_vmaf_hip_content_signature_early (const GstVmafHipFrame * frame,
-                                           VhAlignSignature * sig);
-
 /* Takes a reference to @frame->buffer (or a copy of it, for a buffer of
- * a pool with a maximum, which waiting frames must not drain). @sig: its
- * signature from gst_vmaf_hip_content_signature_early(), or NULL. */
+ * a pool with a maximum, which waiting frames must not drain). @job: its
+ * signature on its way (a frame in system memory; a reference is taken),
+ * or NULL: the pairing reads it itself (on the GPU, or through a CPU
+ * mapping). */
 void         gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
                                            gboolean ref_side,
                                            const GstVmafHipFrame * frame,
-                                           const VhAlignSignature * sig);
+                                           GstVmafHipSignatureJob * job);
 
 /* As gst_vmaf_hip_pairing_next(). A pair's frames carry the offset. */
 gboolean     gst_vmaf_hip_content_pairing_next (GstVmafHipContentPairing * p,

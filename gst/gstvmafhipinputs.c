@@ -87,6 +87,7 @@ struct _GstVmafHipInputs
   GstClockTime align_window;
   GstVmafHipGpu *gpu;           /* not owned: signatures of device frames */
   GHashTable *borrowed;         /* the content pairings' pool counts */
+  GstVmafHipSignatures *signatures;     /* align=content, system memory */
 };
 
 static void inputs_waited (gpointer data, GstClockTime waited);
@@ -110,14 +111,14 @@ match_free (gpointer data)
   g_free (m);
 }
 
-/* The match's pairing: by content (align=content, @sig the frame's
- * signature if computed already) or by running time. */
+/* The match's pairing: by content (align=content, @job the frame's
+ * signature on a worker, if started) or by running time. */
 static void
 match_push (Match * m, gboolean ref_side, const GstVmafHipFrame * f,
-    const VhAlignSignature * sig)
+    GstVmafHipSignatureJob * job)
 {
   if (m->content)
-    gst_vmaf_hip_content_pairing_push (m->content, ref_side, f, sig);
+    gst_vmaf_hip_content_pairing_push (m->content, ref_side, f, job);
   else
     gst_vmaf_hip_pairing_push (m->pairing, ref_side, f);
 }
@@ -148,6 +149,7 @@ gst_vmaf_hip_inputs_new (GstAggregator * agg)
   inputs->matches = g_ptr_array_new_with_free_func (match_free);
   inputs->borrowed = g_hash_table_new (NULL, NULL);
   inputs->wait = gst_vmaf_hip_input_wait_new (inputs_waited, inputs);
+  inputs->signatures = gst_vmaf_hip_signatures_new ();
   return inputs;
 }
 
@@ -157,6 +159,8 @@ gst_vmaf_hip_inputs_free (GstVmafHipInputs * inputs)
   if (!inputs)
     return;
   gst_vmaf_hip_input_wait_free (inputs->wait);
+  /* before the pairings, whose frames its jobs may still read */
+  gst_vmaf_hip_signatures_free (inputs->signatures);
   g_ptr_array_unref (inputs->matches);
   g_ptr_array_unref (inputs->inputs);
   /* after the pairings, which give back what they hold */
@@ -474,11 +478,11 @@ say_unlinked_at_eos (GstVmafHipInputs * inputs, Input * ended)
 
 /* Frame time in the pad's segment, as its thread saw it; @start is the
  * frame's start clipped to the segment, as the base class clips it. Goes
- * to every match the pad is in, with its alignment signature if computed
- * already (@sig). Called with the lock held. */
+ * to every match the pad is in, with its alignment signature if started
+ * on a worker (@job). Called with the lock held. */
 static void
 push_frame (GstVmafHipInputs * inputs, Input * in, GstBuffer * buf,
-    GstClockTime start, const VhAlignSignature * sig)
+    GstClockTime start, GstVmafHipSignatureJob * job)
 {
   GstVmafHipFrame f = { 0 };
 
@@ -495,7 +499,7 @@ push_frame (GstVmafHipInputs * inputs, Input * in, GstBuffer * buf,
     gint s = side_in (m, in);
 
     if (s >= 0)
-      match_push (m, s == 0, &f, sig);
+      match_push (m, s == 0, &f, job);
   }
 }
 
@@ -558,7 +562,7 @@ update_rate_steps (GstVmafHipInputs * inputs)
  * releases. */
 static GstPadProbeReturn
 probe_buffer (Input * in, GstPad * pad, GstPadProbeInfo * info,
-    const VhAlignSignature * sig)
+    GstVmafHipSignatureJob * job)
 {
   GstVmafHipInputs *inputs = in->inputs;
   GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
@@ -603,7 +607,7 @@ probe_buffer (Input * in, GstPad * pad, GstPadProbeInfo * info,
   if ((inside || pts >= in->segment.start) && !skipped_for_rate (in)) {
     in->arrived++;
     if (inside && in->have_info)
-      push_frame (inputs, in, buf, start, sig);
+      push_frame (inputs, in, buf, start, job);
   }
   g_mutex_unlock (&inputs->lock);
   return GST_PAD_PROBE_OK;
@@ -652,27 +656,27 @@ pad_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   gboolean refused = FALSE;
   GstFormat format = GST_FORMAT_UNDEFINED;
   gdouble rate = 1.0;
-  VhAlignSignature sig;
-  gboolean have_sig = FALSE;
+  GstVmafHipSignatureJob *job = NULL;
+  GstPadProbeReturn ret;
 
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER || GST_EVENT_TYPE
       (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_CAPS)
     gst_vmaf_hip_input_wait_arm (inputs->wait);
-  /* A frame in system memory gets its alignment signature here, before
-   * the lock: a pass over the luma plane under it would hold up the other
-   * inputs and the aggregating thread. The pad's video info changes only
-   * on this thread; the alignment mode only before streaming. */
+  /* A frame in system memory has its alignment signature computed on a
+   * worker from here: a pass over its luma plane on this thread would hold
+   * up its producer, and under the lock the other inputs and the
+   * aggregating thread too. The pad's video info changes only on this
+   * thread; the alignment mode only before streaming. */
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER && inputs->align_content &&
-      in->have_info) {
-    GstVmafHipFrame f = { 0 };
-
-    f.buffer = GST_PAD_PROBE_INFO_BUFFER (info);
-    f.info = in->info;
-    have_sig = gst_vmaf_hip_content_signature_early (&f, &sig);
-  }
+      in->have_info)
+    job = gst_vmaf_hip_signatures_start (inputs->signatures, &in->info,
+        GST_PAD_PROBE_INFO_BUFFER (info));
   g_mutex_lock (&inputs->lock);
-  if (info->type & GST_PAD_PROBE_TYPE_BUFFER)
-    return probe_buffer (in, pad, info, have_sig ? &sig : NULL);
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+    ret = probe_buffer (in, pad, info, job);
+    gst_vmaf_hip_signature_job_unref (job);
+    return ret;
+  }
 
   ev = GST_PAD_PROBE_INFO_EVENT (info);
   switch (GST_EVENT_TYPE (ev)) {
