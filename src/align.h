@@ -33,6 +33,13 @@ typedef struct
   gfloat cell[VH_ALIGN_CELLS];
 } VhAlignSignature;
 
+/* A signature reads every @step-th row of each block (from its first):
+ * at least 16 rows a block (every row up to 511 lines, every 4th at
+ * 1080p), which is plenty for a block mean and a quarter of the memory
+ * traffic of a 1080p frame (the pass over a frame read cold from memory
+ * was the alignment's main cost on the CPU). */
+guint        vh_align_signature_row_step (guint height);
+
 /* @pic: host memory, luma at least 16x16. */
 gboolean     vh_align_signature_compute (const VhPicture * pic,
                                          VhAlignSignature * sig,
@@ -42,7 +49,8 @@ gboolean     vh_align_signature_compute (const VhPicture * pic,
  * after row (as a GPU computes them: hip/features/hip-frame-probe.h), of
  * a @width x @height luma of @bpc bits: equal to
  * vh_align_signature_compute() bit for bit. Block i of n over size
- * samples covers [ceil (i * size / n), ceil ((i + 1) * size / n)). */
+ * samples covers [ceil (i * size / n), ceil ((i + 1) * size / n)); its
+ * sum is over the rows vh_align_signature_row_step() picks. */
 gboolean     vh_align_signature_from_sums (const guint64 sums[VH_ALIGN_CELLS],
                                          guint width, guint height,
                                          guint bpc, VhAlignSignature * sig,

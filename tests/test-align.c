@@ -492,18 +492,20 @@ test_align_signature (void)
 /* The signature of random frames of several sizes and depths equals the
  * one made from block sums counted here sample by sample (block i of n
  * over size samples covers [ceil (i * size / n), ceil ((i + 1) * size /
- * n))), bit for bit. */
+ * n)), every row_step-th row of it from its first: 1 up to 511 lines, 2
+ * at 720p, 4 at 1080p, 16 at 4200), bit for bit. */
 static void
 test_align_signature_sums (void)
 {
   static const guint sizes[][3] = {
     {16, 16, 8}, {37, 23, 8}, {576, 324, 8}, {1920, 1080, 8}, {35, 19, 10},
-    {641, 361, 12}, {20, 4200, 8},
+    {641, 361, 12}, {20, 4200, 8}, {1280, 720, 10}, {700, 513, 8},
   };
   GRand *rand = g_rand_new_with_seed (29);
 
   for (guint k = 0; k < G_N_ELEMENTS (sizes); k++) {
     guint w = sizes[k][0], h = sizes[k][1], bpc = sizes[k][2];
+    guint row_step = vh_align_signature_row_step (h);
     g_autoptr (GError) error = NULL;
     guint64 sums[VH_ALIGN_CELLS] = { 0 };
     VhAlignSignature got, want;
@@ -516,14 +518,17 @@ test_align_signature_sums (void)
     for (guint y = 0; y < h; y++)
       for (guint x = 0; x < w; x++) {
         guint v = g_rand_int_range (rand, 0, 1 << bpc);
-        guint cell = (y * VH_ALIGN_GRID_H / h) * VH_ALIGN_GRID_W +
-            x * VH_ALIGN_GRID_W / w;
+        guint r = y * VH_ALIGN_GRID_H / h;
+        guint cell = r * VH_ALIGN_GRID_W + x * VH_ALIGN_GRID_W / w;
+        /* the block's first row, ceil (r * h / 16) */
+        guint y0 = (r * h + VH_ALIGN_GRID_H - 1) / VH_ALIGN_GRID_H;
 
         if (bpc == 8)
           ((guint8 *) vh_picture_row (pic, 0, y))[x] = v;
         else
           ((guint16 *) vh_picture_row (pic, 0, y))[x] = v;
-        sums[cell] += v;
+        if ((y - y0) % row_step == 0)
+          sums[cell] += v;
       }
     g_assert_true (vh_align_signature_compute (pic, &got, &error));
     g_assert_true (vh_align_signature_from_sums (sums, w, h, bpc, &want,

@@ -11,6 +11,7 @@
 
 #include "hip-frame-probe.h"
 #include "errors.h"
+#include "align.h"
 
 #include <string.h>
 
@@ -28,7 +29,7 @@ typedef struct
   guint32 step;
   guint32 width;
   guint32 height;
-  guint32 pad;
+  guint32 row_step;             /* signatures: every row_step-th row */
 } ProbePlane;
 
 typedef struct
@@ -216,6 +217,7 @@ begin (VhHipFrameProbe * probe, const VhPicture * pic, ProbePlane * plane,
   plane->step = MAX (pic->step[0], 1);
   plane->width = pic->width[0];
   plane->height = pic->height[0];
+  plane->row_step = vh_align_signature_row_step (pic->height[0]);
   return !pic->ready ||
       vh_hip_stream_wait_event (probe->stream, pic->ready, error);
 }

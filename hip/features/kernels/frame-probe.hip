@@ -15,8 +15,10 @@
  * vh_probe_signature_*: the alignment signature's block sums
  * (src/align-signature.c): VH_PROBE_GRID_W x VH_PROBE_GRID_H blocks, block
  * i of n over size samples covering [ceil (i * size / n),
- * ceil ((i + 1) * size / n)). One block of VH_PROBE_THREADS threads per
- * cell (grid VH_PROBE_GRID_W x VH_PROBE_GRID_H); each writes its cell.
+ * ceil ((i + 1) * size / n)), of which every row_step-th row from the
+ * block's first is summed (vh_align_signature_row_step()). One block of
+ * VH_PROBE_THREADS threads per cell (grid VH_PROBE_GRID_W x
+ * VH_PROBE_GRID_H); each writes its cell.
  *
  * vh_probe_samples_*: the black and freeze detection's sampled sums
  * (gst/gstvmafhipevents.c): the samples at (x0 + i * step_x, y0 + j *
@@ -44,7 +46,7 @@ struct vh_probe_plane
   unsigned int step;            /* samples from one column to the next */
   unsigned int width;
   unsigned int height;
-  unsigned int pad;
+  unsigned int row_step;        /* signatures: every row_step-th row */
 };
 
 struct vh_probe_grid
@@ -89,14 +91,15 @@ probe_signature (const struct vh_probe_plane &pl, vh_u64 * cells)
   const unsigned int y1 = probe_block_start (r + 1, pl.height,
       VH_PROBE_GRID_H);
   const unsigned int cw = x1 - x0;
-  const vh_u64 n = (vh_u64) cw * (y1 - y0);
+  const unsigned int rs = pl.row_step;
+  const vh_u64 n = (vh_u64) cw * ((y1 - y0 + rs - 1) / rs);
   vh_u64 s = 0;
 
   if (tid == 0)
     total[0] = 0;
   __syncthreads ();
   for (vh_u64 i = tid; i < n; i += VH_PROBE_THREADS) {
-    const unsigned int y = y0 + (unsigned int) (i / cw);
+    const unsigned int y = y0 + (unsigned int) (i / cw) * rs;
     const unsigned int x = x0 + (unsigned int) (i % cw);
     const T *row = (const T *) (pl.data + y * pl.pitch);
     s += row[(vh_u64) x * pl.step];
