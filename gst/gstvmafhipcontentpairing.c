@@ -17,10 +17,6 @@
 #include "align.h"
 #include "errors.h"
 
-#ifdef VH_HAVE_HIP
-#include "hip-frame-probe.h"
-#endif
-
 #include <string.h>
 
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
@@ -57,18 +53,13 @@ gst_vmaf_hip_align_mode_get_type (void)
   return (GType) id;
 }
 
-/* A frame's signature on its way to the engine: computed on a worker
- * thread (system memory), queued on the GPU (a frame in device memory),
- * or computed here. */
+/* A frame's signature on its way to the engine: started as the frame
+ * came (gstvmafhipsignatures.c), or computed here. */
 typedef struct
 {
   gboolean ref_side;
   VhAlignSignature sig;
-  GstVmafHipSignatureJob *job;  /* NULL: not on a worker */
-#ifdef VH_HAVE_HIP
-  VhHipProbeTicket *ticket;     /* NULL: not on the GPU */
-#endif
-  guint width, height, bpc;
+  GstVmafHipSignatureJob *job;  /* NULL: @sig is computed */
 } PendingSignature;
 
 /* A frame waiting for the engine's decision. */
@@ -83,7 +74,6 @@ typedef struct
 struct _GstVmafHipContentPairing
 {
   GstElement *element;          /* not owned */
-  GstVmafHipGpu *gpu;           /* not owned; NULL: no GPU */
   GstClockTime window;
   VhAlign *align;               /* made at the first frame (its rate) */
   GQueue waiting[2];            /* WaitingFrame *, [0] reference */
@@ -94,13 +84,9 @@ struct _GstVmafHipContentPairing
    * Not owned. */
   GHashTable *borrowed;         /* GstBufferPool * -> count */
   /* Signatures not yet pushed to the engine (PendingSignature *, in the
-   * order the frames came): the GPU's are collected when the engine is
-   * asked for decisions, by then usually there. */
+   * order the frames came): taken when the engine is asked for
+   * decisions, by then usually there. */
   GQueue signatures;
-#ifdef VH_HAVE_HIP
-  VhHipFrameProbe *probe;
-  gboolean probe_failed;
-#endif
   gboolean ended[2];
   GQueue events;                /* GstStructure *, "vmaf-align" */
   GstStructure *pending;        /* in @events: a lock awaiting its pair */
@@ -150,21 +136,17 @@ pending_free (gpointer data)
 {
   PendingSignature *ps = data;
 
-#ifdef VH_HAVE_HIP
-  vh_hip_probe_ticket_discard (ps->ticket);
-#endif
   gst_vmaf_hip_signature_job_unref (ps->job);
   g_free (ps);
 }
 
 GstVmafHipContentPairing *
 gst_vmaf_hip_content_pairing_new (GstElement * element, GstClockTime window,
-    GstVmafHipGpu * gpu, GHashTable * borrowed)
+    GHashTable * borrowed)
 {
   GstVmafHipContentPairing *p = g_new0 (GstVmafHipContentPairing, 1);
 
   p->element = element;
-  p->gpu = gpu;
   p->window = window;
   g_queue_init (&p->waiting[0]);
   g_queue_init (&p->waiting[1]);
@@ -193,9 +175,6 @@ gst_vmaf_hip_content_pairing_free (GstVmafHipContentPairing * p)
     return;
   restart (p);
   g_queue_clear_full (&p->events, (GDestroyNotify) gst_structure_free);
-#ifdef VH_HAVE_HIP
-  vh_hip_frame_probe_free (p->probe);
-#endif
   g_free (p);
 }
 
@@ -271,47 +250,6 @@ signature_of (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
   g_clear_error (&err);
 }
 
-#ifdef VH_HAVE_HIP
-/* A frame in the GPU's memory (only there, or a host copy too): its block
- * sums queued there, or FALSE to read it on the CPU (which costs the
- * pad's thread a pass over the whole luma plane, a few calls here). */
-static gboolean
-queue_on_gpu (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
-    PendingSignature * ps)
-{
-  VhPicture *pic;
-  GError *err = NULL;
-
-  if (!p->gpu || p->probe_failed)
-    return FALSE;
-  pic = gst_vmaf_hip_gpu_wrap_device_only (p->gpu, &f->info, f->buffer);
-  if (!pic)
-    return FALSE;
-  if (!p->probe)
-    p->probe = vh_hip_frame_probe_new (gst_vmaf_hip_gpu_device_handle
-        (p->gpu), &err);
-  if (p->probe)
-    ps->ticket = vh_hip_frame_probe_signature (p->probe, pic, &err);
-  if (!ps->ticket) {
-    /* too small a frame is said as on the CPU; anything else leaves the
-     * GPU out from now on */
-    if (!g_error_matches (err, VH_ERROR, VH_ERROR_TOO_SMALL)) {
-      GST_WARNING_OBJECT (p->element, "alignment signatures on the GPU "
-          "failed, computed on the CPU from now on: %s", err->message);
-      p->probe_failed = TRUE;
-    }
-    g_clear_error (&err);
-    vh_picture_unref (pic);
-    return FALSE;
-  }
-  ps->width = pic->width[0];
-  ps->height = pic->height[0];
-  ps->bpc = pic->info.bpc;
-  vh_picture_unref (pic);
-  return TRUE;
-}
-#endif
-
 /* The most buffers @pool gives out, 0 for no maximum (a pool that grows,
  * as the element's own HIP pool, which it offers upstream). */
 static guint
@@ -356,18 +294,6 @@ hold_buffer (GstVmafHipContentPairing * p, const GstVmafHipFrame * frame,
   w->frame.buffer = gst_buffer_copy_deep (frame->buffer);
 }
 
-/* Whether @ps's signature is still being computed (on a worker or on
- * the GPU). */
-static gboolean
-in_flight (PendingSignature * ps)
-{
-#ifdef VH_HAVE_HIP
-  if (ps->ticket && !vh_hip_probe_ticket_ready (ps->ticket))
-    return TRUE;
-#endif
-  return ps->job && !gst_vmaf_hip_signature_job_done (ps->job);
-}
-
 /* The pending signatures to the engine, in the order the frames came:
  * those whose results arrived, and, waiting for them, those beyond the
  * last MAX_SIGNATURES_IN_FLIGHT (all of them with @all, at the end).
@@ -380,7 +306,7 @@ push_pending (GstVmafHipContentPairing * p, gboolean all)
 
   while ((ps = g_queue_peek_head (&p->signatures))) {
     if (!all && p->signatures.length <= MAX_SIGNATURES_IN_FLIGHT &&
-        in_flight (ps))
+        ps->job && !gst_vmaf_hip_signature_job_done (ps->job))
       break;
     g_queue_pop_head (&p->signatures);
     if (ps->job) {
@@ -393,22 +319,6 @@ push_pending (GstVmafHipContentPairing * p, gboolean all)
       }
       g_clear_pointer (&ps->job, gst_vmaf_hip_signature_job_unref);
     }
-#ifdef VH_HAVE_HIP
-    if (ps->ticket) {
-      guint64 sums[VH_HIP_PROBE_CELLS];
-      GError *err = NULL;
-
-      G_STATIC_ASSERT (VH_HIP_PROBE_CELLS == VH_ALIGN_CELLS);
-      if (!vh_hip_probe_ticket_collect_signature (ps->ticket, sums, &err) ||
-          !vh_align_signature_from_sums (sums, ps->width, ps->height,
-              ps->bpc, &ps->sig, &err)) {
-        memset (&ps->sig, 0, sizeof (ps->sig));
-        warn_signature (p, err->message);
-        g_error_free (err);
-      }
-      ps->ticket = NULL;
-    }
-#endif
     if (ps->ref_side)
       vh_align_push_reference (p->align, &ps->sig);
     else
@@ -432,11 +342,7 @@ gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
   ps->ref_side = ref_side;
   if (job)
     ps->job = gst_vmaf_hip_signature_job_ref (job);
-#ifdef VH_HAVE_HIP
-  else if (!queue_on_gpu (p, f, ps))
-#else
   else
-#endif
     signature_of (p, f, &ps->sig);
   g_queue_push_tail (&p->waiting[ref_side ? 0 : 1], w);
   g_queue_push_tail (&p->signatures, ps);

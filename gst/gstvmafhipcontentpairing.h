@@ -28,13 +28,11 @@ G_BEGIN_DECLS
  * comes out as GstVmafHipPairing's do: a pair, or a frame alone (one the
  * chain dropped, repeated or inserted, or one seen while not locked).
  * Timestamps play no part; frames are numbered in arrival order on each
- * side. Signatures are computed on the CPU from the frame's host memory,
- * or for a frame in GPU memory on the element's device (its own HIP
- * memory, GStreamer's HIP or CUDA memory) on the GPU
- * (hip/features/hip-frame-probe.h: queued when the frame comes, collected
- * when decisions are asked for), with the same values; such frames are
- * not downloaded. Not thread-safe: the element locks it,
- * as it locks GstVmafHipPairing.
+ * side. Signatures come started with the frames (gstvmafhipsignatures.h:
+ * on worker threads, or on the GPU for frames in its memory) and are
+ * taken when decisions are asked for; a frame without one is read here
+ * through a CPU mapping. Not thread-safe: the element locks it, as it
+ * locks GstVmafHipPairing.
  *
  * Offsets are reference minus distorted: in frames (distorted frame d
  * shows reference frame d + offset) and in running time (the paired
@@ -53,25 +51,21 @@ GType gst_vmaf_hip_align_mode_get_type (void);
 #define GST_TYPE_VMAF_HIP_ALIGN_MODE (gst_vmaf_hip_align_mode_get_type ())
 
 /* @window: how far apart in time the inputs may be. @element: for
- * warnings, not owned. @gpu: the element's GPU side (not owned, may be
- * NULL), whose device computes the signatures of frames in its memory.
- * @borrowed: buffers of pools with a maximum that waiting frames hold,
+ * warnings, not owned. @borrowed: buffers of pools with a maximum that waiting frames hold,
  * per pool (GstBufferPool * -> count, g_hash_table_new (NULL, NULL)),
  * shared by every pairing of the element, whose reference frames are the
  * same buffers; not owned, used under the lock the caller holds around
  * every call. */
 GstVmafHipContentPairing *gst_vmaf_hip_content_pairing_new (GstElement * element,
                                            GstClockTime window,
-                                           GstVmafHipGpu * gpu,
                                            GHashTable * borrowed);
 
 void         gst_vmaf_hip_content_pairing_free (GstVmafHipContentPairing * p);
 
 /* Takes a reference to @frame->buffer (or a copy of it, for a buffer of
  * a pool with a maximum, which waiting frames must not drain). @job: its
- * signature on its way (a frame in system memory; a reference is taken),
- * or NULL: the pairing reads it itself (on the GPU, or through a CPU
- * mapping). */
+ * signature on its way (a reference is taken), or NULL: the pairing
+ * reads it through a CPU mapping. */
 void         gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
                                            gboolean ref_side,
                                            const GstVmafHipFrame * frame,

@@ -85,7 +85,6 @@ struct _GstVmafHipInputs
   GstVmafHipInputWait *wait;    /* input-timeout */
   gboolean align_content;       /* align=content, for matches made later */
   GstClockTime align_window;
-  GstVmafHipGpu *gpu;           /* not owned: signatures of device frames */
   GHashTable *borrowed;         /* the content pairings' pool counts */
   GstVmafHipSignatures *signatures;     /* align=content, system memory */
 };
@@ -149,7 +148,7 @@ gst_vmaf_hip_inputs_new (GstAggregator * agg)
   inputs->matches = g_ptr_array_new_with_free_func (match_free);
   inputs->borrowed = g_hash_table_new (NULL, NULL);
   inputs->wait = gst_vmaf_hip_input_wait_new (inputs_waited, inputs);
-  inputs->signatures = gst_vmaf_hip_signatures_new ();
+  inputs->signatures = gst_vmaf_hip_signatures_new (GST_ELEMENT (agg));
   return inputs;
 }
 
@@ -159,10 +158,10 @@ gst_vmaf_hip_inputs_free (GstVmafHipInputs * inputs)
   if (!inputs)
     return;
   gst_vmaf_hip_input_wait_free (inputs->wait);
-  /* before the pairings, whose frames its jobs may still read */
-  gst_vmaf_hip_signatures_free (inputs->signatures);
   g_ptr_array_unref (inputs->matches);
   g_ptr_array_unref (inputs->inputs);
+  /* after the pairings: their jobs are gone */
+  gst_vmaf_hip_signatures_free (inputs->signatures);
   /* after the pairings, which give back what they hold */
   g_hash_table_unref (inputs->borrowed);
   g_mutex_clear (&inputs->lock);
@@ -196,8 +195,7 @@ register_pad (GstVmafHipInputs * inputs, GstVideoAggregatorPad * pad,
     m->pairing = gst_vmaf_hip_pairing_new (MAX_WAITING_FRAMES);
     if (inputs->align_content)
       m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
-          (inputs->agg), inputs->align_window, inputs->gpu,
-          inputs->borrowed);
+          (inputs->agg), inputs->align_window, inputs->borrowed);
     g_ptr_array_add (inputs->matches, m);
   }
   gst_pad_add_probe (GST_PAD (in->pad), GST_PAD_PROBE_TYPE_BUFFER |
@@ -662,11 +660,12 @@ pad_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER || GST_EVENT_TYPE
       (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_CAPS)
     gst_vmaf_hip_input_wait_arm (inputs->wait);
-  /* A frame in system memory has its alignment signature computed on a
-   * worker from here: a pass over its luma plane on this thread would hold
-   * up its producer, and under the lock the other inputs and the
-   * aggregating thread too. The pad's video info changes only on this
-   * thread; the alignment mode only before streaming. */
+  /* The frame's alignment signature starts here, outside the lock: on a
+   * worker for a frame in system memory (a pass over its luma plane on
+   * this thread would hold up its producer, and under the lock the other
+   * inputs and the aggregating thread too), on the GPU for one in its
+   * memory. The pad's video info changes only on this thread; the
+   * alignment mode only before streaming. */
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER && inputs->align_content &&
       in->have_info)
     job = gst_vmaf_hip_signatures_start (inputs->signatures, &in->info,
@@ -926,15 +925,16 @@ gst_vmaf_hip_inputs_set_align (GstVmafHipInputs * inputs, gboolean content,
   g_mutex_lock (&inputs->lock);
   inputs->align_content = content;
   inputs->align_window = window;
-  inputs->gpu = gpu;
   for (guint i = 0; i < inputs->matches->len; i++) {
     Match *m = match (inputs, i);
 
     g_clear_pointer (&m->content, gst_vmaf_hip_content_pairing_free);
     if (content)
       m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
-          (inputs->agg), window, gpu, inputs->borrowed);
+          (inputs->agg), window, inputs->borrowed);
   }
+  /* after the pairings, whose jobs hold the last run's probe's tickets */
+  gst_vmaf_hip_signatures_reset (inputs->signatures, gpu);
   g_mutex_unlock (&inputs->lock);
 }
 

@@ -14,35 +14,49 @@
 #include <gst/video/video.h>
 
 #include "align.h"
+#include "gstvmafhipgpu.h"
 
 G_BEGIN_DECLS
 
 /**
  * GstVmafHipSignatures:
  *
- * align=content: the alignment signatures of frames in system memory,
- * computed on worker threads. A signature reads the frame's whole luma
- * plane, which has usually left the CPU's caches by then (a 1080p frame
- * read from a file costs 0.4 ms); on the pad's own thread that pass held
- * up the producer (a file read, a decoder), whose thread is often what
- * bounds the pipeline. The pairing takes the result when it decides,
- * some frames later. Thread-safe.
+ * align=content: each frame's alignment signature, started on the pad's
+ * thread as the frame arrives and taken by the pairings when they decide,
+ * some frames later, without holding the element's locks meanwhile:
+ *
+ * - frames in system memory on worker threads (at most two). A signature
+ *   reads the luma plane, which has usually left the CPU's caches by
+ *   then; on the pad's own thread that pass held up the producer (a file
+ *   read, a decoder), whose thread is often what bounds the pipeline.
+ * - frames in GPU memory on the element's device (its own HIP memory,
+ *   GStreamer's HIP or CUDA memory) on the GPU, from one frame probe
+ *   (hip/features/hip-frame-probe.h) that this object locks: queued when
+ *   the frame comes, collected when first taken; never downloaded.
+ *
+ * One job a frame, shared by every pairing that takes it (the reference's
+ * goes to each rendition's). Thread-safe.
  */
 typedef struct _GstVmafHipSignatures GstVmafHipSignatures;
 
-/* One frame's signature, on its way (shared by every pairing that takes
- * the frame: the reference's goes to each rendition's). */
 typedef struct _GstVmafHipSignatureJob GstVmafHipSignatureJob;
 
-GstVmafHipSignatures *gst_vmaf_hip_signatures_new (void);
+/* @element: for warnings, not owned (may be NULL). */
+GstVmafHipSignatures *gst_vmaf_hip_signatures_new (GstElement * element);
 
-/* Waits for the jobs started. */
+/* Waits for the jobs started; every job must be gone. */
 void         gst_vmaf_hip_signatures_free (GstVmafHipSignatures * sigs);
 
-/* Starts @buffer's signature (its frame as @info says), or NULL when the
- * frame is not in plain system memory (mapping GPU memory may download
- * it: the pairing reads it on the GPU instead). The job holds @buffer
- * until it is done. */
+/* A new run on @gpu (the element's GPU side, not owned, NULL for none):
+ * the GPU's probe of the last run goes. No job of the last run may be
+ * left. */
+void         gst_vmaf_hip_signatures_reset (GstVmafHipSignatures * sigs,
+                                          GstVmafHipGpu * gpu);
+
+/* Starts @buffer's signature (its frame as @info says), or NULL when it
+ * is neither in plain system memory nor in GPU memory the device can
+ * probe (the caller reads it through a CPU mapping, which says why it
+ * cannot). The job holds the frame until its signature is done. */
 GstVmafHipSignatureJob *gst_vmaf_hip_signatures_start (GstVmafHipSignatures * sigs,
                                           const GstVideoInfo * info,
                                           GstBuffer * buffer);

@@ -9,12 +9,13 @@
 
 /* vmafhipcompare with both inputs in HIP memory (vmafhipupload) against
  * the same clips in system memory, backend=hip: align=content pairs the
- * same frames with the same offsets and unmatched counts, and black and
- * freeze detection posts the same events (8 and 10 bits), while no frame
- * is downloaded for either (the alignment signatures and the luma samples
- * are computed on the GPU: hip/features/hip-frame-probe.c). On the GPU
- * stand-ins running the kernels' source (VH_FAKE_CUDA_KERNELS=emulate),
- * or on a GPU. */
+ * same frames with the same offsets and unmatched counts (also for two
+ * renditions against one reference, whose signature both take), and
+ * black and freeze detection posts the same events (8 and 10 bits),
+ * while no frame is downloaded for either (the alignment signatures and
+ * the luma samples are computed on the GPU: hip/features/hip-frame-probe.c).
+ * On the GPU stand-ins running the kernels' source
+ * (VH_FAKE_CUDA_KERNELS=emulate), or on a GPU. */
 
 #include <string.h>
 
@@ -118,14 +119,35 @@ score (const gchar * ref, const gchar * dist, const gchar * format,
   return msgs;
 }
 
-/* The element messages named @name equal in both runs, field for field
- * (those named in @skip aside). */
-static void
-assert_same_messages (GList * a, GList * b, const gchar * name,
-    const gchar * const *skip)
+/* The structures of @all from pad @pad (any pad: NULL). */
+static GPtrArray *
+from_pad (GPtrArray * all, const gchar * pad)
 {
-  GPtrArray *sa = vh_gst_structures (a, name);
-  GPtrArray *sb = vh_gst_structures (b, name);
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; i < all->len; i++) {
+    const GstStructure *st = g_ptr_array_index (all, i);
+
+    if (!pad || !g_strcmp0 (gst_structure_get_string (st, "pad"), pad))
+      g_ptr_array_add (out, (gpointer) st);
+  }
+  return out;
+}
+
+/* The element messages named @name from @pad (NULL: any) equal in both
+ * runs, in order, field for field (those named in @skip aside). */
+static void
+assert_same_pad_messages (GList * a, GList * b, const gchar * name,
+    const gchar * pad, const gchar * const *skip)
+{
+  GPtrArray *all_a = vh_gst_structures (a, name);
+  GPtrArray *all_b = vh_gst_structures (b, name);
+  GPtrArray *sa = from_pad (all_a, pad);
+  GPtrArray *sb = from_pad (all_b, pad);
+
+  /* a pad's messages are there to compare */
+  if (pad)
+    g_assert_cmpuint (sa->len, >, 0);
 
   g_assert_cmpuint (sa->len, ==, sb->len);
   for (guint i = 0; i < sa->len; i++) {
@@ -147,6 +169,15 @@ assert_same_messages (GList * a, GList * b, const gchar * name,
   }
   g_ptr_array_unref (sa);
   g_ptr_array_unref (sb);
+  g_ptr_array_unref (all_a);
+  g_ptr_array_unref (all_b);
+}
+
+static void
+assert_same_messages (GList * a, GList * b, const gchar * name,
+    const gchar * const *skip)
+{
+  assert_same_pad_messages (a, b, name, NULL, skip);
 }
 
 /* Fields that say how the run went, not what it found. */
@@ -204,6 +235,89 @@ test_align_content (void)
   g_free (dist);
   g_array_unref (ref_shown);
   g_array_unref (dist_shown);
+  g_free (tex);
+}
+
+/* Two renditions scored against one reference (dist_sink and a request
+ * pad), each aligned on its own: the reference's signature, computed
+ * once on the GPU, is taken by both pairings, with the same offsets and
+ * counts as in system memory. */
+static void
+test_align_content_renditions (void)
+{
+  guint tw = W + 2 * N_REF, th = H + N_REF / 2;
+  guint8 *tex = make_texture (tw, th);
+  GArray *ref_shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *late_shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *gap_shown = g_array_new (FALSE, FALSE, sizeof (guint));
+  gchar *ref, *late, *gap;
+  GList *runs[2];
+
+  for (guint t = 0; t < N_REF; t++) {
+    g_array_append_val (ref_shown, t);
+    if (t >= 4)
+      g_array_append_val (late_shown, t);
+    if (t < 25 || t > 27)
+      g_array_append_val (gap_shown, t);
+  }
+  ref = write_align_clip ("renditions-ref.yuv", tex, tw, ref_shown);
+  late = write_align_clip ("renditions-late.yuv", tex, tw, late_shown);
+  gap = write_align_clip ("renditions-gap.yuv", tex, tw, gap_shown);
+
+  for (guint hip = 0; hip < 2; hip++) {
+    const gchar *up = hip ? "! vmafhipupload " : "";
+    gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! rawvideoparse "
+        "width=%u height=%u format=i420 framerate=%u/1 %s! c.ref_sink "
+        "filesrc location=\"%s\" ! rawvideoparse width=%u height=%u "
+        "format=i420 framerate=%u/1 %s! c.dist_sink "
+        "filesrc location=\"%s\" ! rawvideoparse width=%u height=%u "
+        "format=i420 framerate=%u/1 %s! c.dist_sink_1 "
+        "vmafhipcompare name=c backend=hip features=psnr model=\"\" "
+        "align=content align-window=1000000000 ! fakesink", ref, W, H, FPS,
+        up, late, W, H, FPS, up, gap, W, H, FPS, up);
+
+    g_atomic_int_set (&downloads, 0);
+    runs[hip] = vh_gst_run_launch (desc, 300 * GST_SECOND);
+    g_assert_null (vh_gst_first_error (runs[hip], GST_MESSAGE_ERROR));
+    g_assert_cmpint (g_atomic_int_get (&downloads), ==, 0);
+    g_free (desc);
+  }
+  /* the two renditions' messages interleave as their frames come */
+  for (guint k = 0; k < 2; k++) {
+    const gchar *pad = k ? "dist_sink_1" : "dist_sink";
+
+    assert_same_pad_messages (runs[0], runs[1], "vmaf", pad, run_fields);
+    assert_same_pad_messages (runs[0], runs[1], "vmaf-align", pad, NULL);
+    assert_same_pad_messages (runs[0], runs[1], "vmaf-summary", pad,
+        run_fields);
+  }
+  {
+    GPtrArray *aligns = vh_gst_structures (runs[1], "vmaf-align");
+    gboolean late_locked = FALSE, gap_locked = FALSE;
+
+    /* each rendition locked at its own offset */
+    for (guint i = 0; i < aligns->len; i++) {
+      const GstStructure *a = g_ptr_array_index (aligns, i);
+      gint64 off;
+
+      if (!gst_structure_get_int64 (a, "align-offset-frames", &off))
+        continue;
+      late_locked |= off == 4;
+      gap_locked |= off == 0;
+    }
+    g_assert_true (late_locked);
+    g_assert_true (gap_locked);
+    g_ptr_array_unref (aligns);
+  }
+
+  vh_gst_free_messages (runs[0]);
+  vh_gst_free_messages (runs[1]);
+  g_free (ref);
+  g_free (late);
+  g_free (gap);
+  g_array_unref (ref_shown);
+  g_array_unref (late_shown);
+  g_array_unref (gap_shown);
   g_free (tex);
 }
 
@@ -338,6 +452,8 @@ main (int argc, char **argv)
   gst_debug_set_threshold_for_name ("vmafhipmemory", GST_LEVEL_TRACE);
   g_test_add_func ("/vmafhipcompare/hip-memory/align-content",
       test_align_content);
+  g_test_add_func ("/vmafhipcompare/hip-memory/align-content-renditions",
+      test_align_content_renditions);
   g_test_add_func ("/vmafhipcompare/hip-memory/events-8bit",
       test_events_8bit);
   g_test_add_func ("/vmafhipcompare/hip-memory/events-10bit",

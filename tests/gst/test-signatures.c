@@ -77,7 +77,7 @@ start_every_other (gpointer data)
 static void
 test_equal_to_direct (void)
 {
-  GstVmafHipSignatures *sigs = gst_vmaf_hip_signatures_new ();
+  GstVmafHipSignatures *sigs = gst_vmaf_hip_signatures_new (NULL);
   Starter a = { sigs }, b = { sigs };
   GThread *ta, *tb;
 
@@ -113,7 +113,7 @@ test_equal_to_direct (void)
 static void
 test_too_small (void)
 {
-  GstVmafHipSignatures *sigs = gst_vmaf_hip_signatures_new ();
+  GstVmafHipSignatures *sigs = gst_vmaf_hip_signatures_new (NULL);
   GstVideoInfo info;
   GstBuffer *buf;
   GstVmafHipSignatureJob *job;
@@ -138,7 +138,7 @@ test_too_small (void)
 static void
 test_no_memory (void)
 {
-  GstVmafHipSignatures *sigs = gst_vmaf_hip_signatures_new ();
+  GstVmafHipSignatures *sigs = gst_vmaf_hip_signatures_new (NULL);
   GstVideoInfo info;
   GstBuffer *buf = gst_buffer_new ();
 
@@ -154,7 +154,7 @@ test_no_memory (void)
 static void
 test_dropped_and_freed (void)
 {
-  GstVmafHipSignatures *sigs = gst_vmaf_hip_signatures_new ();
+  GstVmafHipSignatures *sigs = gst_vmaf_hip_signatures_new (NULL);
   GstVideoInfo info;
   GstVmafHipSignatureJob *kept[8];
 
