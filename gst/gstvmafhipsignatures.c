@@ -89,13 +89,25 @@ compute (gpointer data, gpointer user_data)
   GstVmafHipSignatureJob *job = data;
   GError *err = NULL;
   VhAlignSignature sig;
-  VhPicture *pic = gst_vmaf_hip_picture_wrap (&job->info, job->buffer, &err);
+  VhPicture *pic;
+  GstBuffer *buffer;
 
+  /* Whoever takes the frame computes it: a worker, or the caller when no
+   * worker could start (the job is queued all the same). */
+  do
+    buffer = g_atomic_pointer_get (&job->buffer);
+  while (buffer && !g_atomic_pointer_compare_and_exchange (&job->buffer,
+          buffer, NULL));
+  if (!buffer) {
+    gst_vmaf_hip_signature_job_unref (job);
+    return;
+  }
+  pic = gst_vmaf_hip_picture_wrap (&job->info, buffer, &err);
   if (pic) {
     vh_align_signature_compute (pic, &sig, &err);
     vh_picture_unref (pic);
   }
-  gst_clear_buffer (&job->buffer);
+  gst_buffer_unref (buffer);
   g_mutex_lock (&job->lock);
   if (!err)
     job->sig = sig;
@@ -229,6 +241,7 @@ gst_vmaf_hip_signatures_start (GstVmafHipSignatures * sigs,
     const GstVideoInfo * info, GstBuffer * buffer)
 {
   GstVmafHipSignatureJob *job;
+  GError *err = NULL;
 
   if (!is_system_memory (buffer)) {
 #ifdef VH_HAVE_HIP
@@ -241,7 +254,15 @@ gst_vmaf_hip_signatures_start (GstVmafHipSignatures * sigs,
   job = job_new (sigs, 2);
   job->info = *info;
   job->buffer = gst_buffer_ref (buffer);
-  g_thread_pool_push (sigs->pool, job, NULL);
+  if (!g_thread_pool_push (sigs->pool, job, &err)) {
+    /* Queued all the same, for a worker that may never come: computed
+     * here (a worker that comes later finds nothing to do). */
+    GST_WARNING_OBJECT (sigs->element, "no worker for alignment "
+        "signatures, computed on the pad's thread: %s", err->message);
+    g_error_free (err);
+    gst_vmaf_hip_signature_job_ref (job);
+    compute (job, NULL);
+  }
   return job;
 }
 

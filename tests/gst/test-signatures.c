@@ -21,6 +21,9 @@
 #include "gstvmafhippicture.h"
 #include "errors.h"
 
+/* The element's debug category, which the module logs to. */
+GST_DEBUG_CATEGORY (gst_vmaf_hip_compare_debug);
+
 #define W 96
 #define H 64
 #define N_FRAMES 120
@@ -184,6 +187,8 @@ main (int argc, char **argv)
 {
   gst_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
+  GST_DEBUG_CATEGORY_INIT (gst_vmaf_hip_compare_debug, "vmafhipcompare", 0,
+      "vmafhipcompare");
   g_test_add_func ("/signatures/equal-to-direct", test_equal_to_direct);
   g_test_add_func ("/signatures/too-small", test_too_small);
   g_test_add_func ("/signatures/no-memory", test_no_memory);
