@@ -123,7 +123,7 @@ gst_vmaf_hip_signatures_new (GstElement * element)
   guint workers = CLAMP (g_get_num_processors () / 2, 1, MAX_WORKERS);
 
   sigs->element = element;
-  /* shared threads: they cannot fail to start */
+  /* shared threads (a push may yet fail to start one: see start) */
   sigs->pool = g_thread_pool_new (compute, NULL, (gint) workers, FALSE, NULL);
 #ifdef VH_HAVE_HIP
   g_mutex_init (&sigs->probe_lock);
@@ -178,19 +178,23 @@ start_on_gpu (GstVmafHipSignatures * sigs, const GstVideoInfo * info,
 {
   GstVmafHipSignatureJob *job = NULL;
   VhHipProbeTicket *ticket = NULL;
+  gpointer device;
   VhPicture *pic;
   GError *err = NULL;
 
   if (!sigs->gpu)
     return NULL;
   pic = gst_vmaf_hip_gpu_wrap_device_only (sigs->gpu, info, buffer);
-  if (!pic)
+  /* NULL too after a fall-back to the CPU */
+  device = gst_vmaf_hip_gpu_device_handle (sigs->gpu);
+  if (!pic || !device) {
+    g_clear_pointer (&pic, vh_picture_unref);
     return NULL;
+  }
   g_mutex_lock (&sigs->probe_lock);
   if (!sigs->probe_failed) {
     if (!sigs->probe)
-      sigs->probe = vh_hip_frame_probe_new (gst_vmaf_hip_gpu_device_handle
-          (sigs->gpu), &err);
+      sigs->probe = vh_hip_frame_probe_new (device, &err);
     if (sigs->probe)
       ticket = vh_hip_frame_probe_signature (sigs->probe, pic, &err);
     /* too small a frame is said as on the CPU; anything else leaves the
