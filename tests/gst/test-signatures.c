@@ -7,11 +7,12 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* align=content's signatures on worker threads: each job's signature is
- * the one computed on the caller's thread, bit for bit, whichever threads
- * start and take them; a frame that cannot have one says why; jobs
- * dropped before they finish, and the pool freed with jobs queued, leave
- * nothing behind (valgrind). */
+/* align=content's signatures, of small frames on the caller's thread and
+ * of large ones on worker threads: each job's signature is the one
+ * computed directly, bit for bit, whichever threads start and take them;
+ * a frame that cannot have one says why; jobs dropped before they
+ * finish, and the pool freed with jobs queued, leave nothing behind
+ * (valgrind). */
 
 #include <gst/gst.h>
 #include <gst/video/video.h>
@@ -24,9 +25,13 @@
 /* The element's debug category, which the module logs to. */
 GST_DEBUG_CATEGORY (gst_vmaf_hip_compare_debug);
 
-#define W 96
-#define H 64
-#define N_FRAMES 120
+/* Small frames' signatures are computed on the caller's thread, large
+ * ones' (more than 256 Ki luma samples read) on the workers. */
+#define SMALL_W 96
+#define SMALL_H 64
+#define LARGE_W 1024
+#define LARGE_H 320
+#define N_FRAMES 40
 
 /* An I420 frame whose luma moves with @n. */
 static GstBuffer *
@@ -37,7 +42,7 @@ make_frame (const GstVideoInfo * info, guint n)
 
   gst_buffer_map (buf, &map, GST_MAP_WRITE);
   for (gsize i = 0; i < map.size; i++)
-    map.data[i] = (guint8) ((i * 7 + n * 13 + (i / W) * n) & 255);
+    map.data[i] = (guint8) ((i * 7 + n * 13 + (i / info->width) * n) & 255);
   gst_buffer_unmap (buf, &map);
   return buf;
 }
@@ -78,13 +83,13 @@ start_every_other (gpointer data)
 /* Two threads start jobs at once (as two sink pads do); every signature
  * taken equals the one computed directly. */
 static void
-test_equal_to_direct (void)
+check_equal_to_direct (guint w, guint h)
 {
   GstVmafHipSignatures *sigs = gst_vmaf_hip_signatures_new (NULL);
   Starter a = { sigs }, b = { sigs };
   GThread *ta, *tb;
 
-  gst_video_info_set_format (&a.info, GST_VIDEO_FORMAT_I420, W, H);
+  gst_video_info_set_format (&a.info, GST_VIDEO_FORMAT_I420, w, h);
   b.info = a.info;
   b.first = 1;
   ta = g_thread_new ("start-a", start_every_other, &a);
@@ -110,6 +115,18 @@ test_equal_to_direct (void)
     gst_buffer_unref (s->frames[n]);
   }
   gst_vmaf_hip_signatures_free (sigs);
+}
+
+static void
+test_equal_to_direct_small (void)
+{
+  check_equal_to_direct (SMALL_W, SMALL_H);
+}
+
+static void
+test_equal_to_direct_large (void)
+{
+  check_equal_to_direct (LARGE_W, LARGE_H);
 }
 
 /* A frame too small to align: the error says so, at each take. */
@@ -145,7 +162,7 @@ test_no_memory (void)
   GstVideoInfo info;
   GstBuffer *buf = gst_buffer_new ();
 
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, W, H);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, SMALL_W, SMALL_H);
   g_assert_null (gst_vmaf_hip_signatures_start (sigs, &info, buf));
   gst_buffer_unref (buf);
   gst_vmaf_hip_signatures_free (sigs);
@@ -161,8 +178,9 @@ test_dropped_and_freed (void)
   GstVideoInfo info;
   GstVmafHipSignatureJob *kept[8];
 
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, W, H);
-  for (guint n = 0; n < 40; n++) {
+  /* large: they go to the workers, and queue */
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, LARGE_W, LARGE_H);
+  for (guint n = 0; n < 24; n++) {
     GstBuffer *buf = make_frame (&info, n);
     GstVmafHipSignatureJob *job = gst_vmaf_hip_signatures_start (sigs,
         &info, buf);
@@ -189,7 +207,10 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   GST_DEBUG_CATEGORY_INIT (gst_vmaf_hip_compare_debug, "vmafhipcompare", 0,
       "vmafhipcompare");
-  g_test_add_func ("/signatures/equal-to-direct", test_equal_to_direct);
+  g_test_add_func ("/signatures/equal-to-direct-small",
+      test_equal_to_direct_small);
+  g_test_add_func ("/signatures/equal-to-direct-large",
+      test_equal_to_direct_large);
   g_test_add_func ("/signatures/too-small", test_too_small);
   g_test_add_func ("/signatures/no-memory", test_no_memory);
   g_test_add_func ("/signatures/dropped-and-freed", test_dropped_and_freed);
