@@ -147,8 +147,9 @@ gst_vmaf_hip_compare_set_context (GstElement * element, GstContext * context)
 /* ---------------------------------------------------------------------- */
 /* Aggregation: the inputs' decisions go to scoring                        */
 
-/* align=content: a vmaf-align message, or a frame it could not read, of
- * @match's pairing; a rendition's name its pad as its vmaf messages do. */
+/* align=content: a vmaf-align message, a frame it could not read, or a
+ * window whose frames would fill the memory, of @match's pairing; a
+ * rendition's name its pad as its vmaf messages do. */
 static void
 post_align_event (GstVmafHipCompare * self, guint match, GstStructure * s)
 {
@@ -162,6 +163,18 @@ post_align_event (GstVmafHipCompare * self, guint match, GstStructure * s)
             "scored.", which, gst_structure_get_string (s, "message")),
         (NULL));
     g_free (which);
+    gst_structure_free (s);
+    return;
+  }
+  if (gst_structure_has_name (s, "vmaf-align-memory")) {
+    if (!self->said_window_memory) {
+      GST_ELEMENT_WARNING_WITH_DETAILS (self, RESOURCE, NO_SPACE_LEFT,
+          ("%s.", gst_structure_get_string (s, "message")),
+          ("align=content"), ("held-bytes", G_TYPE_UINT64,
+              g_value_get_uint64 (gst_structure_get_value (s, "bytes")),
+              NULL));
+    }
+    self->said_window_memory = TRUE;
     gst_structure_free (s);
     return;
   }
@@ -632,6 +645,7 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   gst_vmaf_hip_gpu_reset_warnings (self->gpu);
   gst_vmaf_hip_gpu_forget_references (self->gpu, TRUE);
   self->eos_done = FALSE;
+  self->said_window_memory = FALSE;
   self->output_started = FALSE;
 
   /* Build the models now so that bad settings fail the state change:

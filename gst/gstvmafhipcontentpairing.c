@@ -18,6 +18,7 @@
 #include "errors.h"
 
 #include <string.h>
+#include <unistd.h>
 
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
@@ -198,6 +199,44 @@ frame_duration (const GstVmafHipFrame * f)
   return FALLBACK_FRAME_DURATION;
 }
 
+/* This machine's memory in bytes, 0 when unknown. */
+static guint64
+physical_memory (void)
+{
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+  glong pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+
+  if (pages > 0 && page > 0)
+    return (guint64) pages * (guint64) page;
+#endif
+  return 0;
+}
+
+/* Until the first lock, both inputs' frames of a whole window wait: said
+ * (by the element, outside the locks) when that is more than half of the
+ * machine's memory, before it runs out. */
+static void
+check_window_memory (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
+    guint frames)
+{
+  guint64 held = 2 * (guint64) frames * GST_VIDEO_INFO_SIZE (&f->info);
+  guint64 memory = physical_memory ();
+  gchar *message;
+
+  if (!memory || held <= memory / 2)
+    return;
+  message = g_strdup_printf ("align-window=%.1f s holds up to %u frames of "
+      "each input until the offset locks: %.1f GB of %dx%d frames, more "
+      "than half of this machine's %.1f GB. Set align-window to how far "
+      "apart the inputs can be", p->window / (gdouble) GST_SECOND, frames,
+      held / 1e9, GST_VIDEO_INFO_WIDTH (&f->info),
+      GST_VIDEO_INFO_HEIGHT (&f->info), memory / 1e9);
+  g_queue_push_tail (&p->events, gst_structure_new ("vmaf-align-memory",
+          "message", G_TYPE_STRING, message, "bytes", G_TYPE_UINT64, held,
+          NULL));
+  g_free (message);
+}
+
 static void
 make_engine (GstVmafHipContentPairing * p, const GstVmafHipFrame * f)
 {
@@ -208,6 +247,7 @@ make_engine (GstVmafHipContentPairing * p, const GstVmafHipFrame * f)
   p->align = vh_align_new (&config);
   GST_INFO_OBJECT (p->element, "aligning by content within %u frames",
       config.window);
+  check_window_memory (p, f, config.window);
 }
 
 /* Says once why a frame could not be aligned (a flat signature, which

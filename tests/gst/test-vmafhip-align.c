@@ -802,6 +802,59 @@ test_too_small (void)
   vh_gst_free_messages (msgs);
 }
 
+/* The element's warnings that say the window's frames would fill the
+ * memory. */
+static guint
+count_memory_warnings (GList * msgs)
+{
+  guint n = 0;
+
+  for (GList * l = msgs; l; l = l->next) {
+    GstMessage *m = l->data;
+    GError *err = NULL;
+
+    if (GST_MESSAGE_TYPE (m) != GST_MESSAGE_WARNING)
+      continue;
+    gst_message_parse_warning (m, &err, NULL);
+    if (strstr (err->message, "holds up to") &&
+        strstr (err->message, "more than half of this machine's")) {
+      vh_assert_msg (strstr (err->message, "align-window=600.0 s"), "%s",
+          err->message);
+      n++;
+    }
+    g_error_free (err);
+  }
+  return n;
+}
+
+/* A window whose frames would fill the machine's memory before the first
+ * lock (600 s of 8K frames at 60 fps: terabytes) is said once, at the
+ * first frame, and the run goes on; a window of small frames is not. */
+static void
+test_window_memory (void)
+{
+  GList *msgs = vh_gst_run_launch ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=I420,width=7680,height=4320,framerate=60/1 ! "
+      "tee name=t t. ! queue ! c.ref_sink t. ! queue ! c.dist_sink "
+      "t. ! queue ! c.dist_sink_1 vmafhipcompare name=c backend=cpu "
+      "features=psnr model=\"\" align=content align-window=600000000000 ! "
+      "fakesink", 120 * GST_SECOND);
+
+  g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+  /* once for both renditions */
+  g_assert_cmpuint (count_memory_warnings (msgs), ==, 1);
+  vh_gst_free_messages (msgs);
+
+  msgs = vh_gst_run_launch ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=I420,width=320,height=240,framerate=25/1 ! "
+      "tee name=t t. ! queue ! c.ref_sink t. ! queue ! c.dist_sink "
+      "vmafhipcompare name=c backend=cpu features=psnr model=\"\" "
+      "align=content ! fakesink", 60 * GST_SECOND);
+  g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+  g_assert_cmpuint (count_memory_warnings (msgs), ==, 0);
+  vh_gst_free_messages (msgs);
+}
+
 /* The children are the sink pads, by name and index. */
 static void
 test_child_proxy (void)
@@ -1092,6 +1145,8 @@ main (int argc, char **argv)
       test_unpaired_repeat);
   g_test_add_func ("/vmafhipcompare/align/child-proxy", test_child_proxy);
   g_test_add_func ("/vmafhipcompare/align/too-small", test_too_small);
+  g_test_add_func ("/vmafhipcompare/align/window-memory",
+      test_window_memory);
   g_test_add_func ("/vmafhipcompare/align/rate-multiple", test_rate_multiple);
   g_test_add_func ("/vmafhipcompare/align/live", test_live);
   g_test_add_func ("/vmafhipcompare/align/request-pad", test_request_pad);
