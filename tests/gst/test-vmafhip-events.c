@@ -291,25 +291,6 @@ test_low_score (void)
   g_free (dist);
 }
 
-/* The warnings in @msgs whose message has @text. */
-static guint
-count_warnings (GList * msgs, const gchar * text)
-{
-  guint n = 0;
-
-  for (GList * l = msgs; l; l = l->next) {
-    GstMessage *m = l->data;
-    GError *err = NULL;
-
-    if (GST_MESSAGE_TYPE (m) != GST_MESSAGE_WARNING)
-      continue;
-    gst_message_parse_warning (m, &err, NULL);
-    n += strstr (err->message, text) != NULL;
-    g_error_free (err);
-  }
-  return n;
-}
-
 /* A live source held up 250 ms a frame at 10 fps: scoring falls 150 ms
  * further behind every frame. Each frame says its lag, the summary the
  * largest, and one warning comes when it passes lag-warning. */
@@ -342,7 +323,7 @@ test_lag (void)
   sums = vh_gst_structures (msgs, "vmaf-summary");
   g_assert_cmpuint (vh_gst_get_uint64 (g_ptr_array_index (sums, 0),
           "max-lag"), ==, max);
-  g_assert_cmpuint (count_warnings (msgs, "behind real time"), ==, 1);
+  g_assert_cmpuint (vh_gst_count_warnings (msgs, "behind real time"), ==, 1);
   g_ptr_array_unref (sums);
   g_ptr_array_unref (frames);
   vh_gst_free_messages (msgs);
@@ -354,7 +335,7 @@ test_lag (void)
       "t. ! queue ! c.ref_sink t. ! queue ! c.dist_sink vmafhipcompare "
       "name=c threads=2 lag-warning=10000000000 ! fakesink sync=true",
       60 * GST_SECOND);
-  g_assert_cmpuint (count_warnings (msgs, "behind real time"), ==, 0);
+  g_assert_cmpuint (vh_gst_count_warnings (msgs, "behind real time"), ==, 0);
   vh_gst_free_messages (msgs);
 }
 
@@ -380,7 +361,7 @@ test_lag_align_window (void)
   g_assert_true (vh_gst_first_error (msgs, GST_MESSAGE_ERROR) == NULL);
   frames = vh_gst_structures (msgs, "vmaf");
   g_assert_cmpuint (frames->len, >, 0);
-  g_assert_cmpuint (count_warnings (msgs, "behind real time"), ==, 0);
+  g_assert_cmpuint (vh_gst_count_warnings (msgs, "behind real time"), ==, 0);
   g_ptr_array_unref (frames);
   vh_gst_free_messages (msgs);
 }

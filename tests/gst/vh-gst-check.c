@@ -297,6 +297,23 @@ vh_gst_first_error (GList * msgs, GstMessageType type)
   return NULL;
 }
 
+guint
+vh_gst_count_warnings (GList * msgs, const gchar * text)
+{
+  guint n = 0;
+
+  for (GList * l = msgs; l; l = l->next) {
+    GError *err = NULL;
+
+    if (GST_MESSAGE_TYPE (l->data) != GST_MESSAGE_WARNING)
+      continue;
+    gst_message_parse_warning (l->data, &err, NULL);
+    n += strstr (err->message, text) != NULL;
+    g_error_free (err);
+  }
+  return n;
+}
+
 gdouble
 vh_gst_get_double (const GstStructure * s, const gchar * field)
 {

@@ -102,6 +102,9 @@ gint         vh_gst_find_element_message (GList * msgs, const gchar * name);
 /* The first error (or warning) message's GError, or NULL. */
 GError      *vh_gst_first_error (GList * msgs, GstMessageType type);
 
+/* How many warning messages in @msgs have @text in their message. */
+guint        vh_gst_count_warnings (GList * msgs, const gchar * text);
+
 gdouble      vh_gst_get_double (const GstStructure * s, const gchar * field);
 
 guint64      vh_gst_get_uint64 (const GstStructure * s, const gchar * field);
