@@ -13,7 +13,6 @@
 #endif
 
 #include "gstvmafhipcontentpairing.h"
-#include "gstvmafhippicture.h"
 #include "align.h"
 #include "errors.h"
 
@@ -54,13 +53,12 @@ gst_vmaf_hip_align_mode_get_type (void)
   return (GType) id;
 }
 
-/* A frame's signature on its way to the engine: started as the frame
- * came (gstvmafhipsignatures.c), or computed here. */
+/* A frame's signature on its way to the engine, started as the frame
+ * came (gstvmafhipsignatures.c). */
 typedef struct
 {
   gboolean ref_side;
-  VhAlignSignature sig;
-  GstVmafHipSignatureJob *job;  /* NULL: @sig is computed */
+  GstVmafHipSignatureJob *job;
 } PendingSignature;
 
 /* A frame waiting for the engine's decision. */
@@ -263,33 +261,6 @@ warn_signature (GstVmafHipContentPairing * p, const gchar * message)
           "message", G_TYPE_STRING, message, NULL));
 }
 
-/* The frame's signature, read from its host memory (a CPU mapping). */
-static gboolean
-cpu_signature (const GstVmafHipFrame * f, VhAlignSignature * sig,
-    GError ** error)
-{
-  VhPicture *pic = gst_vmaf_hip_picture_wrap (&f->info, f->buffer, error);
-  gboolean ok = pic && vh_align_signature_compute (pic, sig, error);
-
-  if (pic)
-    vh_picture_unref (pic);
-  return ok;
-}
-
-/* The same, or a flat signature (which matches nothing) and a warning. */
-static void
-signature_of (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
-    VhAlignSignature * sig)
-{
-  GError *err = NULL;
-
-  if (cpu_signature (f, sig, &err))
-    return;
-  memset (sig, 0, sizeof (*sig));
-  warn_signature (p, err ? err->message : "unreadable");
-  g_clear_error (&err);
-}
-
 /* The most buffers @pool gives out, 0 for no maximum (a pool that grows,
  * as the element's own HIP pool, which it offers upstream). */
 static guint
@@ -345,25 +316,25 @@ push_pending (GstVmafHipContentPairing * p, gboolean all)
   PendingSignature *ps;
 
   while ((ps = g_queue_peek_head (&p->signatures))) {
+    VhAlignSignature sig;
+    GError *err = NULL;
+
     if (!all && p->signatures.length <= MAX_SIGNATURES_IN_FLIGHT &&
-        ps->job && !gst_vmaf_hip_signature_job_done (ps->job))
+        !gst_vmaf_hip_signature_job_done (ps->job))
       break;
     g_queue_pop_head (&p->signatures);
-    if (ps->job) {
-      GError *err = NULL;
-
-      if (!gst_vmaf_hip_signature_job_take (ps->job, &ps->sig, &err)) {
-        memset (&ps->sig, 0, sizeof (ps->sig));
-        warn_signature (p, err->message);
-        g_error_free (err);
-      }
-      g_clear_pointer (&ps->job, gst_vmaf_hip_signature_job_unref);
+    /* a flat signature, which matches nothing, stands for one that
+     * failed */
+    if (!gst_vmaf_hip_signature_job_take (ps->job, &sig, &err)) {
+      memset (&sig, 0, sizeof (sig));
+      warn_signature (p, err->message);
+      g_error_free (err);
     }
     if (ps->ref_side)
-      vh_align_push_reference (p->align, &ps->sig);
+      vh_align_push_reference (p->align, &sig);
     else
-      vh_align_push_distorted (p->align, &ps->sig);
-    g_free (ps);
+      vh_align_push_distorted (p->align, &sig);
+    pending_free (ps);
   }
 }
 
@@ -380,10 +351,7 @@ gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
   if (!p->align)
     make_engine (p, f);
   ps->ref_side = ref_side;
-  if (job)
-    ps->job = gst_vmaf_hip_signature_job_ref (job);
-  else
-    signature_of (p, f, &ps->sig);
+  ps->job = gst_vmaf_hip_signature_job_ref (job);
   g_queue_push_tail (&p->waiting[ref_side ? 0 : 1], w);
   g_queue_push_tail (&p->signatures, ps);
 }

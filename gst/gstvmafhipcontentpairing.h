@@ -30,9 +30,8 @@ G_BEGIN_DECLS
  * Timestamps play no part; frames are numbered in arrival order on each
  * side. Signatures come started with the frames (gstvmafhipsignatures.h:
  * on worker threads, or on the GPU for frames in its memory) and are
- * taken when decisions are asked for; a frame without one is read here
- * through a CPU mapping. Not thread-safe: the element locks it, as it
- * locks GstVmafHipPairing.
+ * taken when decisions are asked for. Not thread-safe: the element locks
+ * it, as it locks GstVmafHipPairing.
  *
  * Offsets are reference minus distorted: in frames (distorted frame d
  * shows reference frame d + offset) and in running time (the paired
@@ -63,9 +62,8 @@ GstVmafHipContentPairing *gst_vmaf_hip_content_pairing_new (GstElement * element
 void         gst_vmaf_hip_content_pairing_free (GstVmafHipContentPairing * p);
 
 /* Takes a reference to @frame->buffer (or a copy of it, for a buffer of
- * a pool with a maximum, which waiting frames must not drain). @job: its
- * signature on its way (a reference is taken), or NULL: the pairing
- * reads it through a CPU mapping. */
+ * a pool with a maximum, which waiting frames must not drain), and one
+ * to @job, its signature on its way. */
 void         gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
                                            gboolean ref_side,
                                            const GstVmafHipFrame * frame,

@@ -86,7 +86,7 @@ struct _GstVmafHipInputs
   gboolean align_content;       /* align=content, for matches made later */
   GstClockTime align_window;
   GHashTable *borrowed;         /* the content pairings' pool counts */
-  GstVmafHipSignatures *signatures;     /* align=content, system memory */
+  GstVmafHipSignatures *signatures;     /* align=content */
 };
 
 static void inputs_waited (gpointer data, GstClockTime waited);
@@ -111,7 +111,7 @@ match_free (gpointer data)
 }
 
 /* The match's pairing: by content (align=content, @job the frame's
- * signature on a worker, if started) or by running time. */
+ * signature on its way) or by running time. */
 static void
 match_push (Match * m, gboolean ref_side, const GstVmafHipFrame * f,
     GstVmafHipSignatureJob * job)
@@ -476,8 +476,8 @@ say_unlinked_at_eos (GstVmafHipInputs * inputs, Input * ended)
 
 /* Frame time in the pad's segment, as its thread saw it; @start is the
  * frame's start clipped to the segment, as the base class clips it. Goes
- * to every match the pad is in, with its alignment signature if started
- * on a worker (@job). Called with the lock held. */
+ * to every match the pad is in, with its alignment signature on its way
+ * (@job, align=content). Called with the lock held. */
 static void
 push_frame (GstVmafHipInputs * inputs, Input * in, GstBuffer * buf,
     GstClockTime start, GstVmafHipSignatureJob * job)
@@ -661,11 +661,12 @@ pad_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
       (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_CAPS)
     gst_vmaf_hip_input_wait_arm (inputs->wait);
   /* The frame's alignment signature starts here, outside the lock: on a
-   * worker for a frame in system memory (a pass over its luma plane on
-   * this thread would hold up its producer, and under the lock the other
-   * inputs and the aggregating thread too), on the GPU for one in its
-   * memory. The pad's video info changes only on this thread; the
-   * alignment mode only before streaming. */
+   * worker for a large frame in system memory (a pass over its luma plane
+   * on this thread would hold up its producer, and under the lock the
+   * other inputs and the aggregating thread too), on the GPU for one in
+   * its memory, through a CPU mapping for any other. The pad's video
+   * info changes only on this thread; the alignment mode only before
+   * streaming. */
   if (info->type & GST_PAD_PROBE_TYPE_BUFFER && inputs->align_content &&
       in->have_info)
     job = gst_vmaf_hip_signatures_start (inputs->signatures, &in->info,

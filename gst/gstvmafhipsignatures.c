@@ -262,21 +262,22 @@ GstVmafHipSignatureJob *
 gst_vmaf_hip_signatures_start (GstVmafHipSignatures * sigs,
     const GstVideoInfo * info, GstBuffer * buffer)
 {
+  gboolean system_memory = is_system_memory (buffer);
   GstVmafHipSignatureJob *job;
   GError *err = NULL;
 
-  if (!is_system_memory (buffer)) {
 #ifdef VH_HAVE_HIP
-    return start_on_gpu (sigs, info, buffer);
-#else
-    return NULL;
+  if (!system_memory && (job = start_on_gpu (sigs, info, buffer)))
+    return job;
 #endif
-  }
   /* one reference for the caller, one for the worker */
   job = job_new (sigs, 2);
   job->info = *info;
   job->buffer = gst_buffer_ref (buffer);
-  if (samples_read (info) <= MAX_INLINE_SAMPLES) {
+  /* Small frames here; so too frames in memory of another kind, read
+   * through a CPU mapping (which may download them), and failing with
+   * the reason when they cannot be. */
+  if (!system_memory || samples_read (info) <= MAX_INLINE_SAMPLES) {
     compute (job, NULL);
     return job;
   }

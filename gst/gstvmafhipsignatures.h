@@ -33,6 +33,7 @@ G_BEGIN_DECLS
  *   GStreamer's HIP or CUDA memory) on the GPU, from one frame probe
  *   (hip/features/hip-frame-probe.h) that this object locks: queued when
  *   the frame comes, collected when first taken; never downloaded.
+ * - any other frame through a CPU mapping, on the pad's thread.
  *
  * One job a frame, shared by every pairing that takes it (the reference's
  * goes to each rendition's). Thread-safe.
@@ -53,10 +54,11 @@ void         gst_vmaf_hip_signatures_free (GstVmafHipSignatures * sigs);
 void         gst_vmaf_hip_signatures_reset (GstVmafHipSignatures * sigs,
                                           GstVmafHipGpu * gpu);
 
-/* Starts @buffer's signature (its frame as @info says), or NULL when it
- * is neither in plain system memory nor in GPU memory the device can
- * probe (the caller reads it through a CPU mapping, which says why it
- * cannot). The job holds the frame until its signature is done. */
+/* Starts @buffer's signature (its frame as @info says): in system
+ * memory on a worker (small frames at once, here), in GPU memory the
+ * device can probe on the GPU, in any other through a CPU mapping, here.
+ * The job holds the frame until its signature is done; taking it says
+ * why a frame could not be read. */
 GstVmafHipSignatureJob *gst_vmaf_hip_signatures_start (GstVmafHipSignatures * sigs,
                                           const GstVideoInfo * info,
                                           GstBuffer * buffer);

@@ -154,16 +154,27 @@ test_too_small (void)
   gst_vmaf_hip_signatures_free (sigs);
 }
 
-/* A buffer without memory has no frame to read: no job. */
+/* A buffer without memory has no frame to read: its job says so, at
+ * once (it is read through a mapping, not on a worker). */
 static void
 test_no_memory (void)
 {
   GstVmafHipSignatures *sigs = gst_vmaf_hip_signatures_new (NULL);
   GstVideoInfo info;
   GstBuffer *buf = gst_buffer_new ();
+  GstVmafHipSignatureJob *job;
+  VhAlignSignature sig;
+  GError *err = NULL;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, SMALL_W, SMALL_H);
-  g_assert_null (gst_vmaf_hip_signatures_start (sigs, &info, buf));
+  job = gst_vmaf_hip_signatures_start (sigs, &info, buf);
+  g_assert_nonnull (job);
+  g_assert_true (gst_vmaf_hip_signature_job_done (job));
+  g_assert_false (gst_vmaf_hip_signature_job_take (job, &sig, &err));
+  g_assert_error (err, VH_ERROR, VH_ERROR_IO);
+  g_assert_nonnull (strstr (err->message, "could not map"));
+  g_clear_error (&err);
+  gst_vmaf_hip_signature_job_unref (job);
   gst_buffer_unref (buf);
   gst_vmaf_hip_signatures_free (sigs);
 }
