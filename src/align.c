@@ -20,7 +20,8 @@
  *
  * Unlocked, an offset is locked once @confirm consecutive distorted
  * frames match clearly with it. Locked, a frame is paired at the offset
- * while the offset fits; when another offset fits clearly for @confirm
+ * while the offset fits (at once when it clearly does, among the next
+ * few reference frames; otherwise after a look-ahead); when another offset fits clearly for @confirm
  * frames the lock moves (the chain dropped, repeated or inserted frames);
  * frames that fit nothing clearly for longer than @hold lose the lock.
  * Pairs never go back: a distorted frame showing a reference frame
@@ -39,6 +40,9 @@
 /* Distorted frames a decision looks at: a clear run, or a leaning one
  * twice as long. */
 #define LOOKAHEAD(config) (2 * (config)->confirm)
+/* Reference frames beyond the expected one that an early decision sees: a
+ * chain that dropped frames there shows one of them as the better match. */
+#define EARLY_AHEAD(config) ((config)->confirm)
 /* Spread below which a frame is flat (8-bit levels). */
 #define FLAT_SPREAD 0.5
 /* Motion below which the reference is still (8-bit levels). */
@@ -88,6 +92,7 @@ struct _VhAlign
   gboolean fresh_lock;          /* locked since the last pair */
   gint64 offset;
   guint unsure;                 /* frames since the lock last fitted */
+  gint64 not_early;             /* distorted frame refused an early decision */
 };
 
 void
@@ -119,6 +124,7 @@ vh_align_new (const VhAlignConfig * config)
   stream_init (&align->dist);
   align->decisions = g_array_new (FALSE, FALSE, sizeof (VhAlignDecision));
   align->last_ref = -1;
+  align->not_early = -1;
   return align;
 }
 
@@ -473,6 +479,33 @@ ref_needed (const VhAlign * align, guint64 j)
   return MIN (whole, (guint64) MAX (near, 0));
 }
 
+/* Locked, distorted frame @j decided before the look-ahead is there when
+ * it clearly shows the expected reference frame among those up to
+ * EARLY_AHEAD beyond it: what decide() would do, without holding both
+ * inputs' frames some twenty frames longer (held frames are what a
+ * pipeline's caches and pools pay for). More reference frames could only
+ * make such a match less clear, so a frame refused once waits for the
+ * look-ahead. */
+static gboolean
+decide_early (VhAlign * align, guint64 j)
+{
+  AlignMatch m;
+  gint64 e = (gint64) j + align->offset;
+
+  if (!align->locked || align->not_early == (gint64) j || e < 0)
+    return FALSE;
+  if (!align->ref.ended &&
+      (gint64) align->ref.count <= e + EARLY_AHEAD (&align->config))
+    return FALSE;
+  if (!match (align, j, &m) || !m.clear || m.best != e) {
+    align->not_early = (gint64) j;
+    return FALSE;
+  }
+  align->unsure = 0;
+  place (align, j);
+  return TRUE;
+}
+
 static void
 advance (VhAlign * align)
 {
@@ -481,11 +514,13 @@ advance (VhAlign * align)
   while (align->next_dist < align->dist.count) {
     guint64 j = align->next_dist;
 
-    if (!align->dist.ended && align->dist.count - j < LOOKAHEAD (c))
-      break;
-    if (!align->ref.ended && align->ref.count <= ref_needed (align, j))
-      break;
-    decide (align, j);
+    if (!decide_early (align, j)) {
+      if (!align->dist.ended && align->dist.count - j < LOOKAHEAD (c))
+        break;
+      if (!align->ref.ended && align->ref.count <= ref_needed (align, j))
+        break;
+      decide (align, j);
+    }
     align->next_dist = j + 1;
     /* Reference frames no later distorted frame may show. */
     if (align->next_dist > c->window)

@@ -334,6 +334,66 @@ test_align_drops_repeats (void)
   chain_clear (&c);
 }
 
+/* Locked, a frame that clearly shows its reference frame is paired as
+ * soon as the next few reference frames are there, not after the whole
+ * look-ahead (both inputs' frames are held until then); a drop still
+ * waits and is followed. */
+static void
+test_align_early (void)
+{
+  Chain c;
+  GRand *noise = g_rand_new_with_seed (10);
+  VhAlignConfig config;
+  g_autoptr (VhAlign) align = NULL;
+  VhAlignDecision end;
+  guint r = 0, late = 0;
+  gint64 last_pair = -1;
+
+  chain_init (&c);
+  make_moving_reference (&c, 220, 4);
+  for (gint64 i = 10; i < 220; i++)
+    if (i < 80 || i >= 83)      /* 3 dropped */
+      append_shown (&c, i, noise);
+
+  vh_align_config_init (&config, 30);
+  align = vh_align_new (&config);
+  for (guint j = 0; j < c.dist->len; j++) {
+    VhAlignDecision d;
+    gboolean paired_now = FALSE;
+
+    /* As a chain delivers it: 4 reference frames after its own. */
+    while (r < c.ref->len && r <= g_array_index (c.map, gint64, j) + 4)
+      vh_align_push_reference (align, &g_array_index (c.ref,
+              VhAlignSignature, r++));
+    vh_align_push_distorted (align, &g_array_index (c.dist,
+            VhAlignSignature, j));
+    while (vh_align_pop (align, &d)) {
+      if (d.type != VH_ALIGN_PAIR)
+        continue;
+      g_assert_cmpint ((gint64) d.ref, ==,
+          g_array_index (c.map, gint64, d.dist));
+      g_assert_cmpint ((gint64) d.dist, ==, last_pair + 1);
+      last_pair = (gint64) d.dist;
+      paired_now |= d.dist == j;
+    }
+    /* Past the first lock (a window) and the drop (distorted 70 shows
+     * reference 83: from there the look-ahead), every frame is paired as
+     * it comes. */
+    if (j >= 40 && (j < 70 || j > 81) && j + 3 < c.dist->len)
+      g_assert_true (paired_now);
+    late += !paired_now;
+  }
+  vh_align_end_reference (align);
+  vh_align_end_distorted (align);
+  while (vh_align_pop (align, &end))
+    if (end.type == VH_ALIGN_PAIR)
+      last_pair = (gint64) end.dist;
+  g_assert_cmpint (last_pair, ==, (gint64) c.dist->len - 1);
+  g_assert_cmpuint (late, <=, 40 + 12);
+  g_rand_free (noise);
+  chain_clear (&c);
+}
+
 /* A jump further than a lock looks ahead (30 frames dropped at once):
  * the lock is lost and found again at the new offset, and no pair is
  * wrong on the way, whichever input runs ahead. */
@@ -615,6 +675,7 @@ main (int argc, char **argv)
   g_test_add_func ("/align/delay", test_align_delay);
   g_test_add_func ("/align/late-reference", test_align_late_reference);
   g_test_add_func ("/align/drops-repeats", test_align_drops_repeats);
+  g_test_add_func ("/align/early", test_align_early);
   g_test_add_func ("/align/big-jump", test_align_big_jump);
   g_test_add_func ("/align/still", test_align_still);
   g_test_add_func ("/align/never-locks", test_align_never_locks);
