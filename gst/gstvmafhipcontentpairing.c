@@ -65,10 +65,17 @@ typedef struct
 typedef struct
 {
   GstVmafHipFrame frame;
-  /* The pool with a maximum whose buffer this is (held, not copied), or
-   * NULL (not owned: the buffer holds it). */
-  GstBufferPool *borrowed_from;
+  /* The pool whose buffer this is (held, not copied), or NULL (not
+   * owned: the buffer holds it). */
+  GstBufferPool *held_from;
 } WaitingFrame;
+
+/* What waiting frames hold of one pool. */
+typedef struct
+{
+  guint held;
+  guint max;                    /* the pool's maximum, 0 for none */
+} PoolHold;
 
 struct _GstVmafHipContentPairing
 {
@@ -76,12 +83,12 @@ struct _GstVmafHipContentPairing
   GstClockTime window;
   VhAlign *align;               /* made at the first frame (its rate) */
   GQueue waiting[2];            /* WaitingFrame *, [0] reference */
-  /* Buffers of pools with a maximum held by waiting frames, per pool
-   * (both inputs may draw from one pool, and every rendition's pairing
-   * holds the same reference frames): at most half of its maximum, so
-   * that its producer always has buffers left; frames beyond are copied.
-   * Not owned. */
-  GHashTable *borrowed;         /* GstBufferPool * -> count */
+  /* Buffers held by waiting frames, per pool (both inputs may draw from
+   * one pool, and every rendition's pairing holds the same reference
+   * frames): of a pool with a maximum at most half of it, so that its
+   * producer always has buffers left; frames beyond are copied. Not
+   * owned. */
+  GHashTable *held_pools;       /* GstBufferPool * -> PoolHold * */
   /* Signatures not yet pushed to the engine (PendingSignature *, in the
    * order the frames came): taken when the engine is asked for
    * decisions, by then usually there. */
@@ -105,17 +112,15 @@ struct _GstVmafHipContentPairing
 static void
 give_back (GstVmafHipContentPairing * p, WaitingFrame * w)
 {
-  guint n;
+  PoolHold *h;
 
-  if (!w->borrowed_from)
+  if (!w->held_from)
     return;
-  n = GPOINTER_TO_UINT (g_hash_table_lookup (p->borrowed, w->borrowed_from));
-  if (n <= 1)
-    g_hash_table_remove (p->borrowed, w->borrowed_from);
-  else
-    g_hash_table_insert (p->borrowed, w->borrowed_from,
-        GUINT_TO_POINTER (n - 1));
-  w->borrowed_from = NULL;
+  h = g_hash_table_lookup (p->held_pools, w->held_from);
+  g_assert (h != NULL && h->held > 0);
+  if (--h->held == 0)
+    g_hash_table_remove (p->held_pools, w->held_from);
+  w->held_from = NULL;
 }
 
 static void
@@ -141,7 +146,7 @@ pending_free (gpointer data)
 
 GstVmafHipContentPairing *
 gst_vmaf_hip_content_pairing_new (GstElement * element, GstClockTime window,
-    GHashTable * borrowed)
+    GHashTable * held_pools)
 {
   GstVmafHipContentPairing *p = g_new0 (GstVmafHipContentPairing, 1);
 
@@ -151,8 +156,14 @@ gst_vmaf_hip_content_pairing_new (GstElement * element, GstClockTime window,
   g_queue_init (&p->waiting[1]);
   g_queue_init (&p->events);
   g_queue_init (&p->signatures);
-  p->borrowed = borrowed;
+  p->held_pools = held_pools;
   return p;
+}
+
+GHashTable *
+gst_vmaf_hip_content_pairing_new_pool_table (void)
+{
+  return g_hash_table_new_full (NULL, NULL, NULL, g_free);
 }
 
 static void
@@ -277,31 +288,39 @@ pool_max_buffers (GstBufferPool * pool)
 /* Holds @frame's buffer while it waits: a reference, or, from a pool with
  * a maximum that frames waiting here would drain (the engine waits for
  * frames its producer could then not make), a copy (on the device for a
- * frame in HIP memory). */
+ * frame in HIP memory). A pool's maximum is read once while any of its
+ * buffers is held here: a pool with buffers out keeps its configuration. */
 static void
 hold_buffer (GstVmafHipContentPairing * p, const GstVmafHipFrame * frame,
     WaitingFrame * w)
 {
   GstBufferPool *pool = frame->buffer->pool;
-  guint max, n;
+  PoolHold *h;
 
   w->frame = *frame;
-  if (!pool || (max = pool_max_buffers (pool)) == 0) {
+  if (!pool) {
     gst_buffer_ref (w->frame.buffer);
     return;
   }
-  n = GPOINTER_TO_UINT (g_hash_table_lookup (p->borrowed, pool));
-  if (n < max / 2) {
-    g_hash_table_insert (p->borrowed, pool, GUINT_TO_POINTER (n + 1));
-    w->borrowed_from = pool;
+  h = g_hash_table_lookup (p->held_pools, pool);
+  if (!h) {
+    h = g_new0 (PoolHold, 1);
+    h->max = pool_max_buffers (pool);
+    g_hash_table_insert (p->held_pools, pool, h);
+  }
+  if (h->max == 0 || h->held < h->max / 2) {
+    h->held++;
+    w->held_from = pool;
     gst_buffer_ref (w->frame.buffer);
     return;
   }
   if (!p->said_copies)
     GST_INFO_OBJECT (p->element, "%u frames of %" GST_PTR_FORMAT " (at most "
         "%u buffers) wait for their alignment: the next ones wait as copies",
-        n, pool, max);
+        h->held, pool, h->max);
   p->said_copies = TRUE;
+  if (h->held == 0)
+    g_hash_table_remove (p->held_pools, pool);
   w->frame.buffer = gst_buffer_copy_deep (frame->buffer);
 }
 

@@ -49,15 +49,18 @@ typedef enum
 GType gst_vmaf_hip_align_mode_get_type (void);
 #define GST_TYPE_VMAF_HIP_ALIGN_MODE (gst_vmaf_hip_align_mode_get_type ())
 
+/* The buffers that waiting frames hold, per pool: one table shared by
+ * every pairing of an element (their reference frames are the same
+ * buffers), made by this. */
+GHashTable  *gst_vmaf_hip_content_pairing_new_pool_table (void);
+
 /* @window: how far apart in time the inputs may be. @element: for
- * warnings, not owned. @borrowed: buffers of pools with a maximum that waiting frames hold,
- * per pool (GstBufferPool * -> count, g_hash_table_new (NULL, NULL)),
- * shared by every pairing of the element, whose reference frames are the
- * same buffers; not owned, used under the lock the caller holds around
- * every call. */
+ * warnings, not owned. @held_pools: from
+ * gst_vmaf_hip_content_pairing_new_pool_table (); not owned, used under
+ * the lock the caller holds around every call. */
 GstVmafHipContentPairing *gst_vmaf_hip_content_pairing_new (GstElement * element,
                                            GstClockTime window,
-                                           GHashTable * borrowed);
+                                           GHashTable * held_pools);
 
 void         gst_vmaf_hip_content_pairing_free (GstVmafHipContentPairing * p);
 

@@ -85,7 +85,7 @@ struct _GstVmafHipInputs
   GstVmafHipInputWait *wait;    /* input-timeout */
   gboolean align_content;       /* align=content, for matches made later */
   GstClockTime align_window;
-  GHashTable *borrowed;         /* the content pairings' pool counts */
+  GHashTable *held_pools;       /* the content pairings' held buffers */
   GstVmafHipSignatures *signatures;     /* align=content */
 };
 
@@ -146,7 +146,7 @@ gst_vmaf_hip_inputs_new (GstAggregator * agg)
   g_mutex_init (&inputs->lock);
   inputs->inputs = g_ptr_array_new_with_free_func (input_free);
   inputs->matches = g_ptr_array_new_with_free_func (match_free);
-  inputs->borrowed = g_hash_table_new (NULL, NULL);
+  inputs->held_pools = gst_vmaf_hip_content_pairing_new_pool_table ();
   inputs->wait = gst_vmaf_hip_input_wait_new (inputs_waited, inputs);
   inputs->signatures = gst_vmaf_hip_signatures_new (GST_ELEMENT (agg));
   return inputs;
@@ -163,7 +163,7 @@ gst_vmaf_hip_inputs_free (GstVmafHipInputs * inputs)
   /* after the pairings: their jobs are gone */
   gst_vmaf_hip_signatures_free (inputs->signatures);
   /* after the pairings, which give back what they hold */
-  g_hash_table_unref (inputs->borrowed);
+  g_hash_table_unref (inputs->held_pools);
   g_mutex_clear (&inputs->lock);
   g_free (inputs);
 }
@@ -195,7 +195,7 @@ register_pad (GstVmafHipInputs * inputs, GstVideoAggregatorPad * pad,
     m->pairing = gst_vmaf_hip_pairing_new (MAX_WAITING_FRAMES);
     if (inputs->align_content)
       m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
-          (inputs->agg), inputs->align_window, inputs->borrowed);
+          (inputs->agg), inputs->align_window, inputs->held_pools);
     g_ptr_array_add (inputs->matches, m);
   }
   gst_pad_add_probe (GST_PAD (in->pad), GST_PAD_PROBE_TYPE_BUFFER |
@@ -932,7 +932,7 @@ gst_vmaf_hip_inputs_set_align (GstVmafHipInputs * inputs, gboolean content,
     g_clear_pointer (&m->content, gst_vmaf_hip_content_pairing_free);
     if (content)
       m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
-          (inputs->agg), window, inputs->borrowed);
+          (inputs->agg), window, inputs->held_pools);
   }
   /* after the pairings, whose jobs hold the last run's probe's tickets */
   gst_vmaf_hip_signatures_reset (inputs->signatures, gpu);
