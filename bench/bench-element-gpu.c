@@ -17,7 +17,7 @@
  *
  *   GST_PLUGIN_PATH=gst bench/bench-element-gpu [FRAMES [MODEL...]]
  *   GST_PLUGIN_PATH=gst bench/bench-element-gpu --align [FRAMES [ROUNDS
- *                                         [WINDOW_MS [RAW_1080P_I420]]]]
+ *                           [WINDOW_MS [RAW_1080P_I420 [MODE]]]]]
  *
  * FRAMES defaults to 3000; a MODEL is a model property value, or
  * A/B for model A at 1080p and model B at 2160p.
@@ -29,7 +29,9 @@
  * the first lock frames wait a window, a delay at the start that a long
  * run makes small; below 2000, so that only one offset fits the 60
  * distinct frames that are cycled); each run's rate and frames scored,
- * then the means and bests and content's cost against timestamps. The 60
+ * then the means and bests and content's cost against timestamps (MODE,
+ * one of timestamps, content, timestamps-nbf and content-nbf: only that
+ * one, for a profiler; "-" for no RAW file). The 60
  * frames are the first of RAW_1080P_I420 (natural frames: every pair is
  * matched), else of a scrolling test pattern, whose frames look alike
  * after the distortion, so that content alignment locks only now and
@@ -141,7 +143,8 @@ run (guint w, guint h, guint n, gboolean hip_memory, const gchar * backend,
 /* --align: timestamps against content, frames in HIP memory, with black
  * and freeze detection (on by default) and without it. */
 static int
-compare_align (guint n, guint rounds, guint window_ms, const gchar * raw)
+compare_align (guint n, guint rounds, guint window_ms, const gchar * raw,
+    const gchar * only)
 {
   /* a test pattern locks only now and then (its frames look alike after
    * the distortion); natural frames from a raw file lock at once */
@@ -150,15 +153,16 @@ compare_align (guint n, guint rounds, guint window_ms, const gchar * raw)
       "videoscale", raw) : g_strdup (ALIGN_PATTERN);
   static const struct
   {
+    const gchar *key;
     const gchar *name;
     const gchar *props;
   } modes[] = {
-    {"timestamps", "align=timestamps"},
-    {"content", "align=content"},
-    {"timestamps, no black/freeze", "align=timestamps black-threshold=0 "
-          "freeze-threshold=0"},
-    {"content, no black/freeze", "align=content black-threshold=0 "
-          "freeze-threshold=0"},
+    {"timestamps", "timestamps", "align=timestamps"},
+    {"content", "content", "align=content"},
+    {"timestamps-nbf", "timestamps, no black/freeze",
+        "align=timestamps black-threshold=0 freeze-threshold=0"},
+    {"content-nbf", "content, no black/freeze",
+        "align=content black-threshold=0 freeze-threshold=0"},
   };
   gdouble sum[G_N_ELEMENTS (modes)] = { 0 };
   gdouble best[G_N_ELEMENTS (modes)] = { 0 };
@@ -169,10 +173,15 @@ compare_align (guint n, guint rounds, guint window_ms, const gchar * raw)
       raw ? raw : ALIGN_PATTERN);
   for (guint r = 0; r < rounds; r++) {
     for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
-      g_autofree gchar *props = g_strdup_printf ("%s align-window=%"
-          G_GUINT64_FORMAT, modes[m].props, window_ms * GST_MSECOND);
+      g_autofree gchar *props = NULL;
       guint scored = 0;
-      gdouble fps = run_with (1920, 1080, n, TRUE, "hip", "vmaf_v0.6.1",
+      gdouble fps;
+
+      if (only && g_strcmp0 (only, modes[m].key))
+        continue;
+      props = g_strdup_printf ("%s align-window=%" G_GUINT64_FORMAT,
+          modes[m].props, window_ms * GST_MSECOND);
+      fps = run_with (1920, 1080, n, TRUE, "hip", "vmaf_v0.6.1",
           props, source, N_DISTINCT_ALIGN, NULL, &scored);
 
       if (fps < 0)
@@ -183,7 +192,7 @@ compare_align (guint n, guint rounds, guint window_ms, const gchar * raw)
       best[m] = MAX (best[m], fps);
     }
   }
-  for (guint k = 0; k < 2; k++) {
+  for (guint k = 0; k < 2 && !only; k++) {
     guint t = 2 * k, c = 2 * k + 1;
 
     printf ("%s: mean timestamps %.1f, content %.1f fps (content costs "
@@ -216,7 +225,8 @@ main (int argc, char **argv)
   if (align)
     return compare_align (n, argc > first + 1 ? atoi (argv[first + 1]) : 5,
         argc > first + 2 ? atoi (argv[first + 2]) : 500,
-        argc > first + 3 ? argv[first + 3] : NULL);
+        argc > first + 3 && g_strcmp0 (argv[first + 3], "-") ?
+        argv[first + 3] : NULL, argc > first + 4 ? argv[first + 4] : NULL);
   printf ("through vmafhipcompare, %u frames (CPU: %u), per-frame messages "
       "on\n%-10s %-26s %14s %14s %12s\n", n, MAX (n / 20, 30), "size",
       "model", "HIP (HIP mem)", "HIP (sys mem)", "CPU");
