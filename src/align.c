@@ -20,10 +20,11 @@
  *
  * Unlocked, an offset is locked once @confirm consecutive distorted
  * frames match clearly with it. Locked, a frame is paired at the offset
- * while the offset fits (at once when it clearly does, among the next
- * few reference frames; otherwise after a look-ahead); when another offset fits clearly for @confirm
- * frames the lock moves (the chain dropped, repeated or inserted frames);
- * frames that fit nothing clearly for longer than @hold lose the lock.
+ * while the offset fits (at once when it clearly does among the next few
+ * reference frames, otherwise after a look-ahead); when another offset
+ * fits clearly for @confirm frames the lock moves (the chain dropped,
+ * repeated or inserted frames); frames that fit nothing clearly for
+ * longer than @hold lose the lock.
  * Pairs never go back: a distorted frame showing a reference frame
  * already paired is a repeat. */
 
