@@ -84,6 +84,18 @@ rows_read (guint y0, guint y1, guint row_step)
   return (y1 - y0 + row_step - 1) / row_step;
 }
 
+guint64
+vh_align_signature_samples_read (guint width, guint height)
+{
+  guint row_step = vh_align_signature_row_step (height);
+  guint64 rows = 0;
+
+  for (guint r = 0; r < VH_ALIGN_GRID_H; r++)
+    rows += rows_read (block_start (r, height, VH_ALIGN_GRID_H),
+        block_start (r + 1, height, VH_ALIGN_GRID_H), row_step);
+  return rows * width;
+}
+
 static gboolean
 check_size (guint w, guint h, GError ** error)
 {

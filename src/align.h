@@ -40,6 +40,9 @@ typedef struct
  * was the alignment's main cost on the CPU). */
 guint        vh_align_signature_row_step (guint height);
 
+/* The luma samples a signature of a @width x @height frame reads. */
+guint64      vh_align_signature_samples_read (guint width, guint height);
+
 /* @pic: host memory, luma at least 16x16. */
 gboolean     vh_align_signature_compute (const VhPicture * pic,
                                          VhAlignSignature * sig,

@@ -568,6 +568,7 @@ test_align_signature_sums (void)
     guint row_step = vh_align_signature_row_step (h);
     g_autoptr (GError) error = NULL;
     guint64 sums[VH_ALIGN_CELLS] = { 0 };
+    guint64 picked = 0;
     VhAlignSignature got, want;
     VhPictureInfo info;
     VhPicture *pic;
@@ -587,9 +588,12 @@ test_align_signature_sums (void)
           ((guint8 *) vh_picture_row (pic, 0, y))[x] = v;
         else
           ((guint16 *) vh_picture_row (pic, 0, y))[x] = v;
-        if ((y - y0) % row_step == 0)
+        if ((y - y0) % row_step == 0) {
           sums[cell] += v;
+          picked++;
+        }
       }
+    g_assert_cmpuint (vh_align_signature_samples_read (w, h), ==, picked);
     g_assert_true (vh_align_signature_compute (pic, &got, &error));
     g_assert_true (vh_align_signature_from_sums (sums, w, h, bpc, &want,
             &error));
