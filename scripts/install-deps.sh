@@ -8,7 +8,8 @@
 #                               decodebin reads H.264 MP4, MKV, TS, VP9)
 #   install-deps.sh             all of that, plus what the tests and the
 #                               GPU kernels' precompilation need: valgrind
-#                               and clang (sanitizers, libFuzzer), libsoup
+#                               and clang (sanitizers, libFuzzer), gdb (the
+#                               threads of a test that hangs), libsoup
 #                               and Prometheus (vmafhip-monitor and its
 #                               test), hipcc and the ROCm device libraries
 #                               (AMD kernels, no GPU needed), help2man,
@@ -26,7 +27,7 @@ runtime="
 "
 testing="
   python3 python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
-  valgrind clang help2man python3-matplotlib zlib1g-dev
+  valgrind gdb clang help2man python3-matplotlib zlib1g-dev
   libsoup-3.0-dev prometheus python3-yaml gstreamer1.0-plugins-bad
   hipcc libamdhip64-dev rocm-device-libs
 "

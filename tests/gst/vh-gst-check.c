@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 /* --- Test runner --------------------------------------------------------- */
 
@@ -186,6 +189,85 @@ vh_gst_pair_pipeline (const VhGoldenPair * pair, const gchar * props,
 
 /* --- Running pipelines --------------------------------------------------- */
 
+/* One thread of a gdb backtrace on one line: "thread N: f0 < f1 < ...",
+ * its innermost functions first. */
+static void
+print_condensed_backtrace (const gchar * text)
+{
+  gchar **lines = g_strsplit (text, "\n", -1);
+  GString *line = NULL;
+  guint frames = 0;
+
+  for (guint i = 0; lines[i]; i++) {
+    const gchar *l = lines[i], *name, *end;
+
+    if (g_str_has_prefix (l, "Thread ")) {
+      if (line)
+        g_printerr ("# %s\n", line->str);
+      if (!line)
+        line = g_string_new (NULL);
+      name = strchr (l, '"');
+      end = name ? strchr (name + 1, '"') : NULL;
+      g_string_printf (line, "thread %u %.*s:", (guint) g_ascii_strtoull (l +
+              7, NULL, 10), (int) (end ? end - name + 1 : 0), name);
+      frames = 0;
+      continue;
+    }
+    if (!line || l[0] != '#' || frames >= 10)
+      continue;
+    name = strchr (l, ' ');
+    if (!name)
+      continue;
+    while (*name == ' ')
+      name++;
+    if (g_str_has_prefix (name, "0x") && strstr (name, " in "))
+      name = strstr (name, " in ") + 4;
+    end = strchr (name, ' ');
+    if (end == name || g_str_has_prefix (name, "??"))
+      continue;                 /* a function without symbols */
+    g_string_append_printf (line, "%s %.*s", frames ? " <" : "",
+        (int) (end ? end - name : (gssize) strlen (name)), name);
+    frames++;
+  }
+  if (line)
+    g_printerr ("# %s\n", line->str);
+  if (line)
+    g_string_free (line, TRUE);
+  g_strfreev (lines);
+}
+
+/* A pipeline that hangs: where each thread of this process waits, from
+ * gdb where it is installed, so that a CI log shows the deadlock. */
+static void
+print_threads (void)
+{
+  gchar *gdb = g_find_program_in_path ("gdb");
+  gchar *pid = g_strdup_printf ("%d", (int) getpid ());
+  gchar *out = NULL;
+  gchar *argv[] = { gdb, (gchar *) "-nx", (gchar *) "-batch",
+    (gchar *) "-p", pid, (gchar *) "-ex", (gchar *) "thread apply all bt",
+    NULL
+  };
+
+  if (!gdb) {
+    g_printerr ("# no gdb: no backtraces of the hanging threads\n");
+    g_free (pid);
+    return;
+  }
+#ifdef __linux__
+  /* Yama lets only a tracer we name attach to us */
+  prctl (PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+#endif
+  if (g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+          &out, NULL, NULL, NULL) && out && strstr (out, "\nThread "))
+    print_condensed_backtrace (out);
+  else
+    g_printerr ("# gdb could not read this process's threads\n");
+  g_free (out);
+  g_free (pid);
+  g_free (gdb);
+}
+
 GList *
 vh_gst_run (GstElement * pipeline, GstClockTime timeout)
 {
@@ -199,6 +281,8 @@ vh_gst_run (GstElement * pipeline, GstClockTime timeout)
     GstMessage *msg = gst_bus_timed_pop (bus, now < deadline ?
         deadline - now : 0);
 
+    if (!msg)
+      print_threads ();
     vh_assert_msg (msg != NULL,
         "the pipeline did not finish within %" GST_TIME_FORMAT,
         GST_TIME_ARGS (timeout));
