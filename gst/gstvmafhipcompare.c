@@ -167,14 +167,12 @@ post_align_event (GstVmafHipCompare * self, guint match, GstStructure * s)
     return;
   }
   if (gst_structure_has_name (s, "vmaf-align-memory")) {
-    if (!self->said_window_memory) {
-      GST_ELEMENT_WARNING_WITH_DETAILS (self, RESOURCE, NO_SPACE_LEFT,
-          ("%s.", gst_structure_get_string (s, "message")),
-          ("align=content"), ("held-bytes", G_TYPE_UINT64,
-              g_value_get_uint64 (gst_structure_get_value (s, "bytes")),
-              NULL));
-    }
-    self->said_window_memory = TRUE;
+    /* once a run, for the element's inputs together */
+    GST_ELEMENT_WARNING_WITH_DETAILS (self, RESOURCE, NO_SPACE_LEFT,
+        ("%s.", gst_structure_get_string (s, "message")),
+        ("align=content"), ("held-bytes", G_TYPE_UINT64,
+            g_value_get_uint64 (gst_structure_get_value (s, "bytes")),
+            NULL));
     gst_structure_free (s);
     return;
   }
@@ -645,7 +643,6 @@ gst_vmaf_hip_compare_start (GstAggregator * agg)
   gst_vmaf_hip_gpu_reset_warnings (self->gpu);
   gst_vmaf_hip_gpu_forget_references (self->gpu, TRUE);
   self->eos_done = FALSE;
-  self->said_window_memory = FALSE;
   self->output_started = FALSE;
 
   /* Build the models now so that bad settings fail the state change:

@@ -89,9 +89,6 @@ struct _GstVmafHipCompare
 
   /* Streaming thread. */
   gboolean eos_done;
-  /* align=content: the window's memory was said this run (once for all
-   * renditions) */
-  gboolean said_window_memory;
   gboolean output_started;      /* a buffer went out since start or flush */
   gboolean converting;          /* convert=reference-format, since start */
   gboolean repeating;           /* unpaired=repeat, since start */

@@ -13,11 +13,11 @@
 #endif
 
 #include "gstvmafhipcontentpairing.h"
+#include "gstvmafhipcontentholdings.h"
 #include "align.h"
 #include "errors.h"
 
 #include <string.h>
-#include <unistd.h>
 
 GST_DEBUG_CATEGORY_EXTERN (gst_vmaf_hip_compare_debug);
 #define GST_CAT_DEFAULT gst_vmaf_hip_compare_debug
@@ -70,25 +70,15 @@ typedef struct
   GstBufferPool *held_from;
 } WaitingFrame;
 
-/* What waiting frames hold of one pool. */
-typedef struct
-{
-  guint held;
-  guint max;                    /* the pool's maximum, 0 for none */
-} PoolHold;
-
 struct _GstVmafHipContentPairing
 {
   GstElement *element;          /* not owned */
   GstClockTime window;
   VhAlign *align;               /* made at the first frame (its rate) */
   GQueue waiting[2];            /* WaitingFrame *, [0] reference */
-  /* Buffers held by waiting frames, per pool (both inputs may draw from
-   * one pool, and every rendition's pairing holds the same reference
-   * frames): of a pool with a maximum at most half of it, so that its
-   * producer always has buffers left; frames beyond are copied. Not
-   * owned. */
-  GHashTable *held_pools;       /* GstBufferPool * -> PoolHold * */
+  GstVmafHipContentHoldings *holdings;  /* not owned */
+  guint window_frames;          /* the engine's window */
+  gboolean window_counted[2];   /* in the holdings, [0] reference */
   /* Signatures not yet pushed to the engine (PendingSignature *, in the
    * order the frames came): taken when the engine is asked for
    * decisions, by then usually there. */
@@ -97,7 +87,6 @@ struct _GstVmafHipContentPairing
   GQueue events;                /* GstStructure *, "vmaf-align" */
   GstStructure *pending;        /* in @events: a lock awaiting its pair */
   gboolean warned_signature;
-  gboolean said_copies;
 
   /* The last lock state, and the counts for the summary. */
   gboolean locked;
@@ -112,14 +101,7 @@ struct _GstVmafHipContentPairing
 static void
 give_back (GstVmafHipContentPairing * p, WaitingFrame * w)
 {
-  PoolHold *h;
-
-  if (!w->held_from)
-    return;
-  h = g_hash_table_lookup (p->held_pools, w->held_from);
-  g_assert (h != NULL && h->held > 0);
-  if (--h->held == 0)
-    g_hash_table_remove (p->held_pools, w->held_from);
+  gst_vmaf_hip_content_holdings_give_back (p->holdings, w->held_from);
   w->held_from = NULL;
 }
 
@@ -146,7 +128,7 @@ pending_free (gpointer data)
 
 GstVmafHipContentPairing *
 gst_vmaf_hip_content_pairing_new (GstElement * element, GstClockTime window,
-    GHashTable * held_pools)
+    GstVmafHipContentHoldings * holdings)
 {
   GstVmafHipContentPairing *p = g_new0 (GstVmafHipContentPairing, 1);
 
@@ -156,14 +138,8 @@ gst_vmaf_hip_content_pairing_new (GstElement * element, GstClockTime window,
   g_queue_init (&p->waiting[1]);
   g_queue_init (&p->events);
   g_queue_init (&p->signatures);
-  p->held_pools = held_pools;
+  p->holdings = holdings;
   return p;
-}
-
-GHashTable *
-gst_vmaf_hip_content_pairing_new_pool_table (void)
-{
-  return g_hash_table_new_full (NULL, NULL, NULL, g_free);
 }
 
 static void
@@ -208,40 +184,26 @@ frame_duration (const GstVmafHipFrame * f)
   return FALLBACK_FRAME_DURATION;
 }
 
-/* This machine's memory in bytes, 0 when unknown. */
-static guint64
-physical_memory (void)
-{
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-  glong pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
-
-  if (pages > 0 && page > 0)
-    return (guint64) pages * (guint64) page;
-#endif
-  return 0;
-}
-
-/* Until the first lock, both inputs' frames of a whole window wait: said
- * (by the element, outside the locks) when that is more than half of the
- * machine's memory, before it runs out. */
+/* Until the first lock, both inputs' frames of a whole window wait:
+ * counted for the element's inputs together (the reference once), and
+ * said (by the element, outside the locks) when that is more than half
+ * of the machine's memory, before it runs out. */
 static void
-check_window_memory (GstVmafHipContentPairing * p, const GstVmafHipFrame * f,
-    guint frames)
+count_window (GstVmafHipContentPairing * p, gboolean ref_side,
+    const GstVmafHipFrame * f)
 {
-  guint64 held = 2 * (guint64) frames * GST_VIDEO_INFO_SIZE (&f->info);
-  guint64 memory = physical_memory ();
+  guint64 bytes;
   gchar *message;
 
-  if (!memory || held <= memory / 2)
+  if (p->window_counted[ref_side ? 0 : 1])
     return;
-  message = g_strdup_printf ("align-window=%.1f s holds up to %u frames of "
-      "each input until the offset locks: %.1f GB of %dx%d frames, more "
-      "than half of this machine's %.1f GB. Set align-window to how far "
-      "apart the inputs can be", p->window / (gdouble) GST_SECOND, frames,
-      held / 1e9, GST_VIDEO_INFO_WIDTH (&f->info),
-      GST_VIDEO_INFO_HEIGHT (&f->info), memory / 1e9);
+  p->window_counted[ref_side ? 0 : 1] = TRUE;
+  message = gst_vmaf_hip_content_holdings_count_window (p->holdings,
+      ref_side, p->window, p->window_frames, &f->info, &bytes);
+  if (!message)
+    return;
   g_queue_push_tail (&p->events, gst_structure_new ("vmaf-align-memory",
-          "message", G_TYPE_STRING, message, "bytes", G_TYPE_UINT64, held,
+          "message", G_TYPE_STRING, message, "bytes", G_TYPE_UINT64, bytes,
           NULL));
   g_free (message);
 }
@@ -254,9 +216,9 @@ make_engine (GstVmafHipContentPairing * p, const GstVmafHipFrame * f)
 
   vh_align_config_init (&config, (guint) CLAMP (frames, 1, G_MAXUINT32 / 2));
   p->align = vh_align_new (&config);
+  p->window_frames = config.window;
   GST_INFO_OBJECT (p->element, "aligning by content within %u frames",
       config.window);
-  check_window_memory (p, f, config.window);
 }
 
 /* Says once why a frame could not be aligned (a flat signature, which
@@ -270,58 +232,6 @@ warn_signature (GstVmafHipContentPairing * p, const gchar * message)
   p->warned_signature = TRUE;
   g_queue_push_tail (&p->events, gst_structure_new ("vmaf-align-warning",
           "message", G_TYPE_STRING, message, NULL));
-}
-
-/* The most buffers @pool gives out, 0 for no maximum (a pool that grows,
- * as the element's own HIP pool, which it offers upstream). */
-static guint
-pool_max_buffers (GstBufferPool * pool)
-{
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-  guint max = 1;
-
-  gst_buffer_pool_config_get_params (config, NULL, NULL, NULL, &max);
-  gst_structure_free (config);
-  return max;
-}
-
-/* Holds @frame's buffer while it waits: a reference, or, from a pool with
- * a maximum that frames waiting here would drain (the engine waits for
- * frames its producer could then not make), a copy (on the device for a
- * frame in HIP memory). A pool's maximum is read once while any of its
- * buffers is held here: a pool with buffers out keeps its configuration. */
-static void
-hold_buffer (GstVmafHipContentPairing * p, const GstVmafHipFrame * frame,
-    WaitingFrame * w)
-{
-  GstBufferPool *pool = frame->buffer->pool;
-  PoolHold *h;
-
-  w->frame = *frame;
-  if (!pool) {
-    gst_buffer_ref (w->frame.buffer);
-    return;
-  }
-  h = g_hash_table_lookup (p->held_pools, pool);
-  if (!h) {
-    h = g_new0 (PoolHold, 1);
-    h->max = pool_max_buffers (pool);
-    g_hash_table_insert (p->held_pools, pool, h);
-  }
-  if (h->max == 0 || h->held < h->max / 2) {
-    h->held++;
-    w->held_from = pool;
-    gst_buffer_ref (w->frame.buffer);
-    return;
-  }
-  if (!p->said_copies)
-    GST_INFO_OBJECT (p->element, "%u frames of %" GST_PTR_FORMAT " (at most "
-        "%u buffers) wait for their alignment: the next ones wait as copies",
-        h->held, pool, h->max);
-  p->said_copies = TRUE;
-  if (h->held == 0)
-    g_hash_table_remove (p->held_pools, pool);
-  w->frame.buffer = gst_buffer_copy_deep (frame->buffer);
 }
 
 /* The pending signatures to the engine, in the order the frames came:
@@ -360,15 +270,18 @@ push_pending (GstVmafHipContentPairing * p, gboolean all)
 void
 gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
     gboolean ref_side, const GstVmafHipFrame * frame,
-    GstVmafHipSignatureJob * job)
+    GstVmafHipSignatureJob * job, GstBuffer ** copy)
 {
   WaitingFrame *w = g_new0 (WaitingFrame, 1);
   const GstVmafHipFrame *f = &w->frame;
   PendingSignature *ps = g_new0 (PendingSignature, 1);
 
-  hold_buffer (p, frame, w);
+  w->frame = *frame;
+  w->frame.buffer = gst_vmaf_hip_content_holdings_hold (p->holdings,
+      frame->buffer, copy, &w->held_from);
   if (!p->align)
     make_engine (p, f);
+  count_window (p, ref_side, f);
   ps->ref_side = ref_side;
   ps->job = gst_vmaf_hip_signature_job_ref (job);
   g_queue_push_tail (&p->waiting[ref_side ? 0 : 1], w);

@@ -15,6 +15,7 @@
 #include "gstvmafhippairing.h"
 #include "gstvmafhipgpu.h"
 #include "gstvmafhipsignatures.h"
+#include "gstvmafhipcontentholdings.h"
 #include "align.h"
 
 G_BEGIN_DECLS
@@ -49,28 +50,26 @@ typedef enum
 GType gst_vmaf_hip_align_mode_get_type (void);
 #define GST_TYPE_VMAF_HIP_ALIGN_MODE (gst_vmaf_hip_align_mode_get_type ())
 
-/* The buffers that waiting frames hold, per pool: one table shared by
- * every pairing of an element (their reference frames are the same
- * buffers), made by this. */
-GHashTable  *gst_vmaf_hip_content_pairing_new_pool_table (void);
-
 /* @window: how far apart in time the inputs may be. @element: for
- * warnings, not owned. @held_pools: from
- * gst_vmaf_hip_content_pairing_new_pool_table (); not owned, used under
- * the lock the caller holds around every call. */
+ * warnings, not owned. @holdings: what the element's pairings hold
+ * together; not owned, used under the lock the caller holds around every
+ * call. */
 GstVmafHipContentPairing *gst_vmaf_hip_content_pairing_new (GstElement * element,
                                            GstClockTime window,
-                                           GHashTable * held_pools);
+                                           GstVmafHipContentHoldings * holdings);
 
 void         gst_vmaf_hip_content_pairing_free (GstVmafHipContentPairing * p);
 
-/* Takes a reference to @frame->buffer (or a copy of it, for a buffer of
- * a pool with a maximum, which waiting frames must not drain), and one
- * to @job, its signature on its way. */
+/* Takes a reference to @frame->buffer (or to a copy of it, for a buffer
+ * of a pool with a maximum, which waiting frames must not drain: @copy,
+ * shared by the renditions' pairings, see
+ * gst_vmaf_hip_content_holdings_hold()), and one to @job, its signature
+ * on its way. */
 void         gst_vmaf_hip_content_pairing_push (GstVmafHipContentPairing * p,
                                            gboolean ref_side,
                                            const GstVmafHipFrame * frame,
-                                           GstVmafHipSignatureJob * job);
+                                           GstVmafHipSignatureJob * job,
+                                           GstBuffer ** copy);
 
 /* As gst_vmaf_hip_pairing_next(). A pair's frames carry the offset. */
 gboolean     gst_vmaf_hip_content_pairing_next (GstVmafHipContentPairing * p,

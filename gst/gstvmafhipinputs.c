@@ -85,7 +85,7 @@ struct _GstVmafHipInputs
   GstVmafHipInputWait *wait;    /* input-timeout */
   gboolean align_content;       /* align=content, for matches made later */
   GstClockTime align_window;
-  GHashTable *held_pools;       /* the content pairings' held buffers */
+  GstVmafHipContentHoldings *holdings;  /* what the content pairings hold */
   GstVmafHipSignatures *signatures;     /* align=content */
 };
 
@@ -111,13 +111,14 @@ match_free (gpointer data)
 }
 
 /* The match's pairing: by content (align=content, @job the frame's
- * signature on its way) or by running time. */
+ * signature on its way, @copy its copy if one was made for waiting) or
+ * by running time. */
 static void
 match_push (Match * m, gboolean ref_side, const GstVmafHipFrame * f,
-    GstVmafHipSignatureJob * job)
+    GstVmafHipSignatureJob * job, GstBuffer ** copy)
 {
   if (m->content)
-    gst_vmaf_hip_content_pairing_push (m->content, ref_side, f, job);
+    gst_vmaf_hip_content_pairing_push (m->content, ref_side, f, job, copy);
   else
     gst_vmaf_hip_pairing_push (m->pairing, ref_side, f);
 }
@@ -146,7 +147,7 @@ gst_vmaf_hip_inputs_new (GstAggregator * agg)
   g_mutex_init (&inputs->lock);
   inputs->inputs = g_ptr_array_new_with_free_func (input_free);
   inputs->matches = g_ptr_array_new_with_free_func (match_free);
-  inputs->held_pools = gst_vmaf_hip_content_pairing_new_pool_table ();
+  inputs->holdings = gst_vmaf_hip_content_holdings_new (GST_ELEMENT (agg));
   inputs->wait = gst_vmaf_hip_input_wait_new (inputs_waited, inputs);
   inputs->signatures = gst_vmaf_hip_signatures_new (GST_ELEMENT (agg));
   return inputs;
@@ -163,7 +164,7 @@ gst_vmaf_hip_inputs_free (GstVmafHipInputs * inputs)
   /* after the pairings: their jobs are gone */
   gst_vmaf_hip_signatures_free (inputs->signatures);
   /* after the pairings, which give back what they hold */
-  g_hash_table_unref (inputs->held_pools);
+  gst_vmaf_hip_content_holdings_free (inputs->holdings);
   g_mutex_clear (&inputs->lock);
   g_free (inputs);
 }
@@ -195,7 +196,7 @@ register_pad (GstVmafHipInputs * inputs, GstVideoAggregatorPad * pad,
     m->pairing = gst_vmaf_hip_pairing_new (MAX_WAITING_FRAMES);
     if (inputs->align_content)
       m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
-          (inputs->agg), inputs->align_window, inputs->held_pools);
+          (inputs->agg), inputs->align_window, inputs->holdings);
     g_ptr_array_add (inputs->matches, m);
   }
   gst_pad_add_probe (GST_PAD (in->pad), GST_PAD_PROBE_TYPE_BUFFER |
@@ -483,6 +484,8 @@ push_frame (GstVmafHipInputs * inputs, Input * in, GstBuffer * buf,
     GstClockTime start, GstVmafHipSignatureJob * job)
 {
   GstVmafHipFrame f = { 0 };
+  /* a copy made for frames that wait, shared by the renditions */
+  GstBuffer *copy = NULL;
 
   f.buffer = buf;
   f.info = in->info;
@@ -497,8 +500,9 @@ push_frame (GstVmafHipInputs * inputs, Input * in, GstBuffer * buf,
     gint s = side_in (m, in);
 
     if (s >= 0)
-      match_push (m, s == 0, &f, job);
+      match_push (m, s == 0, &f, job, &copy);
   }
+  gst_clear_buffer (&copy);
 }
 
 /* Whether the pad's frames are in time: no segment yet (after a flush)
@@ -930,10 +934,12 @@ gst_vmaf_hip_inputs_set_align (GstVmafHipInputs * inputs, gboolean content,
     Match *m = match (inputs, i);
 
     g_clear_pointer (&m->content, gst_vmaf_hip_content_pairing_free);
-    if (content)
-      m->content = gst_vmaf_hip_content_pairing_new (GST_ELEMENT
-          (inputs->agg), window, inputs->held_pools);
   }
+  /* after the pairings, which give back what they hold */
+  gst_vmaf_hip_content_holdings_reset (inputs->holdings);
+  for (guint i = 0; i < inputs->matches->len && content; i++)
+    match (inputs, i)->content = gst_vmaf_hip_content_pairing_new
+        (GST_ELEMENT (inputs->agg), window, inputs->holdings);
   /* after the pairings, whose jobs hold the last run's probe's tickets */
   gst_vmaf_hip_signatures_reset (inputs->signatures, gpu);
   g_mutex_unlock (&inputs->lock);

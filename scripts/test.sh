@@ -27,7 +27,7 @@ meson test -C build-test --print-errorlogs --num-processes 2 \
 meson test -C build-test --print-errorlogs --num-processes 2 \
   --setup gstvalgrind gst-element gst-timing gst-flow gst-results gst-caps \
   gst-formats gst-home gst-inspect gst-scale gst-ladder gst-windows \
-  gst-events gst-luma-stats gst-signatures \
+  gst-events gst-luma-stats gst-signatures gst-content-holdings \
   gst-hip-nogpu gst-hip-fake gst-hip-compare-fake \
   gst-hip-foreign-nogpu gst-hip-foreign-fake gst-two-devices-fake \
   gst-gpu-lost-fake monitor-stats || status=1

@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vh-gst-check.h"
 #include "vh-gst-pads.h"
@@ -831,6 +832,32 @@ test_window_memory (void)
   g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
   g_assert_cmpuint (vh_gst_count_warnings (msgs, "holds up to"), ==, 0);
   vh_gst_free_messages (msgs);
+  /* A ladder: the reference and one rendition under half of the memory,
+   * the reference and two over it (the reference counted once) */
+  for (guint renditions = 1; renditions <= 2; renditions++) {
+    guint64 frame = 7680 * 4320 * 3 / 2, frame_ns = GST_SECOND / 60;
+    guint64 frames = (guint64) sysconf (_SC_PHYS_PAGES) *
+        (guint64) sysconf (_SC_PAGESIZE) / 5 / frame;
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=2 ! "
+        "video/x-raw,format=I420,width=7680,height=4320,framerate=60/1 ! "
+        "tee name=t t. ! queue ! c.ref_sink t. ! queue ! c.dist_sink %s "
+        "vmafhipcompare name=c backend=cpu features=psnr model=\"\" "
+        "align=content align-window=%" G_GUINT64_FORMAT " ! fakesink",
+        renditions == 2 ? "t. ! queue ! c.dist_sink_1" : "",
+        frames * frame_ns + frame_ns / 2);
+    gchar *said = g_strdup_printf ("holds up to %" G_GUINT64_FORMAT
+        " frames of each input until the offset locks", frames);
+
+    msgs = vh_gst_run_launch (desc, 120 * GST_SECOND);
+    g_assert_null (vh_gst_first_error (msgs, GST_MESSAGE_ERROR));
+    g_assert_cmpuint (vh_gst_count_warnings (msgs, said), ==,
+        renditions - 1);
+    g_assert_cmpuint (vh_gst_count_warnings (msgs, "for 3 inputs"), ==,
+        renditions - 1);
+    vh_gst_free_messages (msgs);
+    g_free (said);
+    g_free (desc);
+  }
 }
 
 /* The children are the sink pads, by name and index. */
