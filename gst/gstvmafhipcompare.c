@@ -48,6 +48,7 @@
 #endif
 
 #include "gstvmafhipcompareprivate.h"
+#include "gstvmafhipoutput.h"
 #include "gstvmafhipcomparepad.h"
 #include "gstvmafhipcompat.h"
 #include "gstvmafhipcaps.h"
@@ -267,13 +268,13 @@ gst_vmaf_hip_compare_create_output_buffer (GstVideoAggregator * vagg,
   if (ret != GST_FLOW_OK)
     return ret;
 
-  /* The output is the input frame itself: a new buffer header sharing its
-   * memory, so that the base class may stamp it without touching the
-   * input. No pixel is copied. */
+  /* The output is the input frame itself, under a new header that the
+   * base class may stamp without touching the input. No pixel is
+   * copied. */
   pass = gst_video_aggregator_pad_get_current_buffer (passthrough_pad (self,
           gst_vmaf_hip_scoring_passthrough (self->scoring)));
   if (pass)
-    *outbuf = gst_buffer_copy (pass);
+    *outbuf = gst_vmaf_hip_output_buffer (pass);
   return GST_FLOW_OK;
 }
 
