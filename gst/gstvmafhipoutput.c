@@ -13,6 +13,7 @@
 #endif
 
 #include "gstvmafhipoutput.h"
+#include "gstvmafhippicture.h"
 
 /* One memory of the input, mapped for as long as the output shows it. */
 typedef struct
@@ -32,26 +33,13 @@ mapped_input_free (gpointer data)
   g_free (m);
 }
 
-static gboolean
-is_system_memory (GstBuffer * buffer)
-{
-  guint n = gst_buffer_n_memory (buffer);
-
-  for (guint i = 0; i < n; i++) {
-    if (!gst_memory_is_type (gst_buffer_peek_memory (buffer, i),
-            GST_ALLOCATOR_SYSMEM))
-      return FALSE;
-  }
-  return n > 0;
-}
-
 GstBuffer *
 gst_vmaf_hip_output_buffer (GstBuffer * input)
 {
   guint n = gst_buffer_n_memory (input);
   GstBuffer *out;
 
-  if (!input->pool || !is_system_memory (input))
+  if (!input->pool || !gst_vmaf_hip_buffer_is_system_memory (input))
     return gst_buffer_copy (input);
   out = gst_buffer_new ();
   for (guint i = 0; i < n; i++) {

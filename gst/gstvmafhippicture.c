@@ -52,6 +52,19 @@ gst_vmaf_hip_picture_info_from_video (const GstVideoInfo * vinfo,
       GST_VIDEO_INFO_WIDTH (vinfo), GST_VIDEO_INFO_HEIGHT (vinfo), NULL);
 }
 
+gboolean
+gst_vmaf_hip_buffer_is_system_memory (GstBuffer * buffer)
+{
+  guint n = gst_buffer_n_memory (buffer);
+
+  for (guint i = 0; i < n; i++) {
+    if (!gst_memory_is_type (gst_buffer_peek_memory (buffer, i),
+            GST_ALLOCATOR_SYSMEM))
+      return FALSE;
+  }
+  return n > 0;
+}
+
 gchar *
 gst_vmaf_hip_describe_video (const GstVideoInfo * vinfo)
 {

@@ -37,6 +37,9 @@ gboolean     gst_vmaf_hip_picture_info_from_video (const GstVideoInfo * vinfo,
 /* "640x360 I420 (4:2:0, 8-bit)", for messages (caller frees). */
 gchar       *gst_vmaf_hip_describe_video          (const GstVideoInfo * vinfo);
 
+/* Whether all of @buffer's memory is system memory (at least one). */
+gboolean     gst_vmaf_hip_buffer_is_system_memory (GstBuffer * buffer);
+
 /* A picture of @buffer laid out as @vinfo says. The buffer is mapped
  * read-only and read in place (YV12's swapped planes and NV12-style
  * interleaved chroma included); the mapping and a reference to the buffer

@@ -164,18 +164,6 @@ gst_vmaf_hip_signatures_free (GstVmafHipSignatures * sigs)
   g_free (sigs);
 }
 
-static gboolean
-is_system_memory (GstBuffer * buffer)
-{
-  guint n = gst_buffer_n_memory (buffer);
-
-  for (guint i = 0; i < n; i++)
-    if (!gst_memory_is_type (gst_buffer_peek_memory (buffer, i),
-            GST_ALLOCATOR_SYSMEM))
-      return FALSE;
-  return n > 0;
-}
-
 #ifdef VH_HAVE_HIP
 /* A frame in the GPU's memory (only there, or a host copy too): its block
  * sums queued there, or NULL to read it on the CPU. */
@@ -251,7 +239,7 @@ GstVmafHipSignatureJob *
 gst_vmaf_hip_signatures_start (GstVmafHipSignatures * sigs,
     const GstVideoInfo * info, GstBuffer * buffer)
 {
-  gboolean system_memory = is_system_memory (buffer);
+  gboolean system_memory = gst_vmaf_hip_buffer_is_system_memory (buffer);
   GstVmafHipSignatureJob *job;
   GError *err = NULL;
 
