@@ -18,12 +18,11 @@ G_BEGIN_DECLS
  *
  * A header that shared @input's memory (gst_buffer_copy()) would keep
  * that memory locked when the element drops @input, so its pool would
- * throw the buffer away and allocate another for every frame, and
- * GStreamer 1.22 does not wake a producer waiting for a buffer of a
- * bounded pool then (it hung). So @input's system memory is mapped and
- * wrapped instead: @input goes back to its pool, whole and reusable,
- * once downstream is done with the output. Other memory (HIP, CUDA),
- * and buffers of no pool, get a header that shares it. */
+ * throw the buffer away and allocate another for every frame. So
+ * @input's system memory is mapped and wrapped instead: @input goes back
+ * to its pool, whole and reusable, once downstream is done with the
+ * output. Other memory (HIP, CUDA), and buffers of no pool, get a header
+ * that shares it. */
 GstBuffer   *gst_vmaf_hip_output_buffer (GstBuffer * input);
 
 G_END_DECLS

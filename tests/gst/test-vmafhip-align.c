@@ -1186,8 +1186,7 @@ test_bounded_pool (void)
    * pool allocated its 16, and at most the first buffer of each appsrc
    * again (the base source copies it to mark it discontinuous when the
    * feeding thread still holds it). Every passed-through frame was thrown
-   * away before; with two threads waiting in the pool, GStreamer 1.22
-   * then missed a wake-up and this test hung at times. */
+   * away before. */
   g_assert_cmpint (((CountingPool *) pool)->allocated, <=, 16 + 2);
   gst_buffer_pool_set_active (pool, FALSE);
   gst_object_unref (pool);
