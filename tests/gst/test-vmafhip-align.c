@@ -1078,8 +1078,10 @@ counting_pool_init (CountingPool * pool)
  * of 16 buffers, as from a decoder before a tee, while the distorted
  * input starts 37 frames in: the element holds some of them and copies
  * the rest, and every frame is still scored against its own. One
- * thread feeds both, as that decoder would: GStreamer 1.22's pools can
- * miss the wake-up of one of two threads waiting for a buffer. */
+ * thread feeds both, as that decoder would: two threads let one input
+ * run ahead until its queued frames and the waiting ones took the whole
+ * pool, while the element waited for the other input (it hung at
+ * times). */
 typedef struct
 {
   GstElement *src[2];           /* [0] reference */
