@@ -101,30 +101,27 @@ gst_vmaf_hip_content_holdings_hold (GstVmafHipContentHoldings * h,
     ph->max = pool_max_buffers (pool);
     g_hash_table_insert (h->pools, pool, ph);
   }
-  if (ph->max == 0 || ph->held < ph->max / 2) {
-    ph->held++;
-    *held_from = pool;
-    return gst_buffer_ref (buffer);
-  }
-  /* on the device for a frame in HIP memory */
-  if (!*copy)
-    *copy = gst_buffer_copy_deep (buffer);
-  if (!*copy) {
+  if (ph->max != 0 && ph->held >= ph->max / 2) {
+    /* on the device for a frame in HIP memory */
+    if (!*copy)
+      *copy = gst_buffer_copy_deep (buffer);
+    if (*copy) {
+      if (!h->said_copies)
+        GST_INFO_OBJECT (h->element, "%u frames of %" GST_PTR_FORMAT
+            " (at most %u buffers) wait for their alignment: the next ones "
+            "wait as copies", ph->held, pool, ph->max);
+      h->said_copies = TRUE;
+      if (ph->held == 0)
+        g_hash_table_remove (h->pools, pool);
+      return gst_buffer_ref (*copy);
+    }
     /* held all the same: its producer may stall, but no frame is lost */
     GST_WARNING_OBJECT (h->element, "a frame waiting for its alignment "
         "could not be copied: held, beyond half of %" GST_PTR_FORMAT, pool);
-    ph->held++;
-    *held_from = pool;
-    return gst_buffer_ref (buffer);
   }
-  if (!h->said_copies)
-    GST_INFO_OBJECT (h->element, "%u frames of %" GST_PTR_FORMAT " (at most "
-        "%u buffers) wait for their alignment: the next ones wait as copies",
-        ph->held, pool, ph->max);
-  h->said_copies = TRUE;
-  if (ph->held == 0)
-    g_hash_table_remove (h->pools, pool);
-  return gst_buffer_ref (*copy);
+  ph->held++;
+  *held_from = pool;
+  return gst_buffer_ref (buffer);
 }
 
 void

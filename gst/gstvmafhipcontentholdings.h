@@ -40,10 +40,11 @@ void         gst_vmaf_hip_content_holdings_free (GstVmafHipContentHoldings * h);
 /* A new run: nothing held (every pairing freed), nothing counted. */
 void         gst_vmaf_hip_content_holdings_reset (GstVmafHipContentHoldings * h);
 
-/* The buffer a waiting frame keeps for @buffer (a reference to it, or to
- * a deep copy of it; to it when the copy fails): *@held_from is the pool it counts against until
- * given back, or NULL. @copy: the copy another rendition's pairing made
- * of this same frame, or NULL; set when a copy is made here. */
+/* The buffer a waiting frame keeps for @buffer: a reference to it, or to
+ * a deep copy of it (to it when the copy fails). *@held_from is the pool
+ * it counts against until given back, or NULL. @copy: the copy another
+ * rendition's pairing made of this same frame, or NULL; set when a copy
+ * is made here. */
 GstBuffer   *gst_vmaf_hip_content_holdings_hold (GstVmafHipContentHoldings * h,
                                            GstBuffer * buffer,
                                            GstBuffer ** copy,

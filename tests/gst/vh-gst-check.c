@@ -195,17 +195,15 @@ static void
 print_condensed_backtrace (const gchar * text)
 {
   gchar **lines = g_strsplit (text, "\n", -1);
-  GString *line = NULL;
+  GString *line = g_string_new (NULL);
   guint frames = 0;
 
   for (guint i = 0; lines[i]; i++) {
     const gchar *l = lines[i], *name, *end;
 
     if (g_str_has_prefix (l, "Thread ")) {
-      if (line)
+      if (line->len)
         g_printerr ("# %s\n", line->str);
-      if (!line)
-        line = g_string_new (NULL);
       name = strchr (l, '"');
       end = name ? strchr (name + 1, '"') : NULL;
       g_string_printf (line, "thread %u %.*s:", (guint) g_ascii_strtoull (l +
@@ -213,7 +211,7 @@ print_condensed_backtrace (const gchar * text)
       frames = 0;
       continue;
     }
-    if (!line || l[0] != '#' || frames >= 10)
+    if (!line->len || l[0] != '#' || frames >= 10)
       continue;
     name = strchr (l, ' ');
     if (!name)
@@ -229,10 +227,9 @@ print_condensed_backtrace (const gchar * text)
         (int) (end ? end - name : (gssize) strlen (name)), name);
     frames++;
   }
-  if (line)
+  if (line->len)
     g_printerr ("# %s\n", line->str);
-  if (line)
-    g_string_free (line, TRUE);
+  g_string_free (line, TRUE);
   g_strfreev (lines);
 }
 
